@@ -1,0 +1,5 @@
+"""Allow ``python -m quizzer``."""
+
+from quizzer.cli.main import main
+
+raise SystemExit(main())

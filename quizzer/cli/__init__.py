@@ -1,0 +1,1 @@
+"""The ``quizzer`` command line."""

@@ -1,0 +1,77 @@
+"""Entry point: builds the argument parser from the command modules and reports errors plainly.
+
+Each command module exposes ``register(subparsers)``, adding its sub-commands
+with ``set_defaults(func=...)``; ``func(args)`` returns the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from quizzer import __version__
+from quizzer.core.errors import InputError, QuizzerError, StoreError
+
+#: Command modules, in the order their commands appear in ``--help``.
+COMMAND_MODULES: tuple[str, ...] = (
+    "quizzer.cli.study_cmd",
+    "quizzer.cli.decks_cmd",
+    "quizzer.cli.export_cmd",
+    "quizzer.cli.stats_cmd",
+    "quizzer.cli.store_cmd",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser with every command registered."""
+    parser = argparse.ArgumentParser(
+        prog="quizzer",
+        description="Terminal flashcards and quizzes for technical vocabulary across languages. "
+        "With no command, opens the quiz on the home screen.",
+    )
+    parser.add_argument("--version", action="version", version=f"quizzer {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the process exit code (2 for bad input, 3 for store trouble)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        # No command: the home screen, if the study command is available.
+        args = (
+            parser.parse_args(["home", *(argv or sys.argv[1:])]) if _has(parser, "home") else args
+        )
+        func = getattr(args, "func", None)
+        if func is None:
+            parser.print_help()
+            return 0
+    try:
+        return int(func(args) or 0)
+    except InputError as exc:
+        print(f"quizzer: error: {exc}", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"quizzer: error: {exc}", file=sys.stderr)
+        return 3
+    except QuizzerError as exc:
+        print(f"quizzer: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("quizzer: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _has(parser: argparse.ArgumentParser, command: str) -> bool:
+    for action in parser._actions:  # argparse offers no public lookup of sub-commands
+        if isinstance(action, argparse._SubParsersAction):
+            return command in action.choices
+    return False

@@ -1,0 +1,91 @@
+"""The deck library: bundled decks plus the user's imported decks, read from disk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from quizzer.core import deck as deckfile
+from quizzer.core.deck import Deck, DeckFormatError
+from quizzer.core.errors import InputError
+from quizzer.fsutil import atomic_write_text
+from quizzer.paths import bundled_decks_dir, user_decks_dir
+
+DECK_SUFFIX = ".toml"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckFile:
+    """A deck together with the file it came from and whether it ships with quizzer."""
+
+    deck: Deck
+    path: Path
+    bundled: bool
+
+
+def read_deck(path: Path) -> Deck:
+    """Read and validate one deck file; any problem becomes an :class:`InputError`."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"can't read deck file: {exc.strerror}", path=path) from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(
+            "deck file is not UTF-8 text", hint="save it as UTF-8", path=path, line=line
+        ) from exc
+    try:
+        return deckfile.loads(text)
+    except DeckFormatError as exc:
+        raise InputError(
+            exc.message,
+            hint="fix the field named above (see decks/*.toml for the layout), "
+            "then run `quizzer validate`",
+            path=path,
+            line=exc.line,
+        ) from exc
+
+
+def write_deck(deck: Deck, path: Path) -> None:
+    """Write a deck file atomically (temp file, fsync, rename)."""
+    atomic_write_text(path, deckfile.dumps(deck))
+
+
+def deck_files(directory: Path) -> list[Path]:
+    """The deck files in ``directory``, sorted by name; none if it doesn't exist."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.suffix == DECK_SUFFIX and p.is_file())
+
+
+def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
+    """Bundled decks, then user decks; a user deck can't shadow a bundled deck's id."""
+    found: list[DeckFile] = []
+    ids: dict[str, Path] = {}
+    dirs = [(bundled_decks_dir(), True), (user_decks_dir(user_dir), False)]
+    for directory, bundled in dirs:
+        for path in deck_files(directory):
+            deck = read_deck(path)
+            if deck.id in ids:
+                raise InputError(
+                    f"deck id {deck.id!r} is also used by {ids[deck.id]}",
+                    hint="give one of the decks another id",
+                    path=path,
+                )
+            ids[deck.id] = path
+            found.append(DeckFile(deck=deck, path=path, bundled=bundled))
+    return found
+
+
+def find_deck(name: str, user_dir: Path | str | None = None) -> DeckFile:
+    """The deck whose id or name matches ``name`` (case-insensitive), or an :class:`InputError`."""
+    library = load_library(user_dir)
+    wanted = name.casefold()
+    for item in library:
+        if wanted in (item.deck.id.casefold(), item.deck.name.casefold()):
+            return item
+    known = ", ".join(item.deck.id for item in library) or "none"
+    raise InputError(f"no deck named {name!r}", hint=f"known decks: {known}")

@@ -1,0 +1,48 @@
+"""Where quizzer finds bundled decks and keeps the user's decks and progress."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_data_path
+
+APP_NAME = "quizzer"
+
+#: Environment variables that override the default locations.
+ENV_DB = "QUIZZER_DB"
+ENV_DECKS = "QUIZZER_DECKS"
+
+
+def bundled_decks_dir() -> Path:
+    """The decks shipped with quizzer (``decks/`` in a checkout, packaged in a wheel)."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_bundled_decks"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "decks"
+
+
+def user_dir() -> Path:
+    """The platform's per-user data directory for quizzer."""
+    return user_data_path(APP_NAME, appauthor=False)
+
+
+def user_decks_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """Where imported decks go: ``override``, else ``$QUIZZER_DECKS``, else the user data dir."""
+    if override:
+        return Path(override)
+    env = os.environ.get(ENV_DECKS)
+    if env:
+        return Path(env)
+    return user_dir() / "decks"
+
+
+def default_db_path(override: str | os.PathLike[str] | None = None) -> Path:
+    """The progress store: ``override`` (``--db``), else ``$QUIZZER_DB``, else the user data dir."""
+    if override:
+        return Path(override)
+    env = os.environ.get(ENV_DB)
+    if env:
+        return Path(env)
+    return user_dir() / "progress.json"

@@ -59,6 +59,10 @@ def test_core_reads_no_clock_and_no_global_random(path: Path) -> None:
                 raise AssertionError(
                     f"{path.name}:{node.lineno} reads the clock ({base.id}.{node.attr})"
                 )
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if node.value.id == "random" and node.attr not in ("Random",):
-                raise AssertionError(f"{path.name}:{node.lineno} uses the global random generator")
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "random"
+            and node.attr != "Random"
+        ):
+            raise AssertionError(f"{path.name}:{node.lineno} uses the global random generator")

@@ -1,4 +1,4 @@
-"""Concept records: one concept, its term and definition in every language, and where each came from.
+"""Concept records: a concept, its term and definition per language, and their sources.
 
 A :class:`Concept` is the unit everything else hangs off: quiz cards, progress
 and Anki notes all derive their identity from :attr:`Concept.uid`

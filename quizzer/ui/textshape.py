@@ -1,0 +1,188 @@
+"""Display preparation for scripts a terminal can't lay out on its own.
+
+Two problems, two fixes:
+
+* **Arabic** is stored in logical order with unjoined letters. Textual does no
+  bidi reordering or shaping and neither do most terminals (tmux, kitty,
+  alacritty, Windows Terminal). In ``app`` mode :func:`visual_lines` wraps the
+  text to the width first (wrapping must see logical order), then shapes each
+  line with ``arabic_reshaper`` (contextual presentation forms U+FE70–U+FEFF)
+  and reorders it with python-bidi's ``get_display``. ``terminal`` mode passes
+  logical text through for terminals that do bidi themselves (VTE-based ones).
+* **Bengali** spacing vowel signs (category Mc, e.g. া ি ো ং) take a cell in
+  every terminal we tried (tmux asks glibc's ``wcwidth``, which gives 1), but
+  Rich's tables give them 0, so a box around Bengali text ends too early.
+  :func:`fix_cell_widths` patches Rich's width table once, at app start, so the
+  layout measures what the terminal draws.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Literal
+
+from rich.cells import cell_len, chop_cells
+
+RtlMode = Literal["auto", "app", "terminal"]
+RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
+
+_patched = False
+
+
+def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal["app", "terminal"]:
+    """``auto`` becomes ``terminal`` when the terminal is known to do bidi (VTE), else ``app``."""
+    if mode not in RTL_MODES:
+        raise ValueError(f"--rtl must be one of {', '.join(RTL_MODES)}, not {mode!r}")
+    if mode == "auto":
+        env = os.environ if env is None else env
+        return "terminal" if env.get("VTE_VERSION") else "app"
+    return mode  # type: ignore[return-value]
+
+
+def _zero_width_spacing_marks(widths: list[tuple[int, int, int]]) -> list[int]:
+    """Code points of category Mc that a width table lists as zero cells."""
+    found: list[int] = []
+    for start, end, width in widths:
+        if width != 0:
+            continue
+        for cp in range(start, end + 1):
+            if unicodedata.category(chr(cp)) == "Mc":
+                found.append(cp)
+    return found
+
+
+def _patched_widths(widths: list[tuple[int, int, int]], one_cell: set[int]) -> list[tuple]:
+    """``widths`` with every code point of ``one_cell`` split out of its range as width 1."""
+    out: list[tuple[int, int, int]] = []
+    for start, end, width in widths:
+        if width != 0 or not any(start <= cp <= end for cp in one_cell):
+            out.append((start, end, width))
+            continue
+        run_start = start
+        run_width = 1 if start in one_cell else 0
+        for cp in range(start + 1, end + 2):
+            cp_width = 1 if cp in one_cell else 0
+            if cp > end or cp_width != run_width:
+                out.append((run_start, cp - 1, run_width))
+                run_start, run_width = cp, cp_width
+    return out
+
+
+def fix_cell_widths() -> int:
+    """Make Rich (and so Textual) count spacing combining marks (Mc) as one cell.
+
+    Idempotent; returns how many code points changed width on the first call
+    (0 afterwards). Rich's caches are cleared so nothing measured before keeps
+    the old width.
+    """
+    global _patched
+    if _patched:
+        return 0
+    import rich.cells as cells
+    from rich._unicode_data import load
+    from rich.segment import Segment
+
+    changed: set[int] = set()
+    for version in ("auto", "latest"):
+        table = load(version)
+        marks = set(_zero_width_spacing_marks(table.widths))
+        if marks:
+            # The table's list is shared by every caller of load(): patch it in place.
+            table.widths[:] = _patched_widths(list(table.widths), marks)  # type: ignore[index]
+            changed |= marks
+    cells.get_character_cell_size.cache_clear()
+    cells.cached_cell_len.cache_clear()
+    split_cells = getattr(Segment, "_split_cells", None)
+    if split_cells is not None and hasattr(split_cells, "cache_clear"):
+        split_cells.cache_clear()
+    _visual_lines_cached.cache_clear()
+    _patched = True
+    return len(changed)
+
+
+def is_rtl_char(ch: str) -> bool:
+    """A strong right-to-left character (Arabic or Hebrew letter)."""
+    return unicodedata.bidirectional(ch) in ("R", "AL")
+
+
+def has_rtl(text: str) -> bool:
+    """Whether ``text`` holds any right-to-left letter."""
+    return any(is_rtl_char(ch) for ch in text)
+
+
+def base_direction(text: str) -> Literal["L", "R"]:
+    """The paragraph direction: that of the first strong character (Unicode rule P2)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return "R"
+        if kind == "L":
+            return "L"
+    return "L"
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """Word-wrap ``text`` (logical order) to lines of at most ``width`` cells.
+
+    Existing line breaks are kept; a word longer than a line is cut at grapheme
+    boundaries.
+    """
+    width = max(1, width)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split()
+        if not words:
+            lines.append("")
+            continue
+        line = ""
+        for word in words:
+            candidate = f"{line} {word}" if line else word
+            if cell_len(candidate) <= width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            if cell_len(word) <= width:
+                line = word
+            else:
+                pieces = chop_cells(word, width)
+                lines.extend(pieces[:-1])
+                line = pieces[-1]
+        lines.append(line)
+    return lines
+
+
+def shape_line(line: str, base_dir: Literal["L", "R"] | None = None) -> str:
+    """One line in visual order with joined Arabic letters (no-op without RTL letters)."""
+    if not has_rtl(line):
+        return line
+    import arabic_reshaper
+    from bidi import get_display
+
+    return get_display(arabic_reshaper.reshape(line), base_dir=base_dir or base_direction(line))
+
+
+@lru_cache(maxsize=2048)
+def _visual_lines_cached(text: str, width: int, mode: str) -> tuple[str, ...]:
+    lines = wrap_cells(text, width) if width > 0 else text.split("\n")
+    if mode != "app" or not has_rtl(text):
+        return tuple(lines)
+    direction = base_direction(text)
+    return tuple(shape_line(line, direction) for line in lines)
+
+
+def visual_lines(text: str, width: int, mode: str = "app") -> list[str]:
+    """``text`` wrapped to ``width`` cells and, in ``app`` mode, shaped and reordered per line.
+
+    ``width`` of 0 or less means no wrapping. ``mode`` is ``app`` or
+    ``terminal`` (resolve ``auto`` first with :func:`resolve_rtl_mode`).
+    """
+    return list(_visual_lines_cached(text, width, mode))
+
+
+def display_text(text: str, mode: str = "app") -> str:
+    """A one-line text prepared for display (no wrapping)."""
+    return "\n".join(visual_lines(text, 0, mode))

@@ -1,0 +1,96 @@
+"""Display preparation: Arabic wrapped then shaped and reordered, Bengali measured as drawn."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from rich.cells import cell_len
+
+from quizzer.ui.textshape import (
+    base_direction,
+    display_text,
+    fix_cell_widths,
+    resolve_rtl_mode,
+    visual_lines,
+    wrap_cells,
+)
+
+ARABIC = "التكميم هو تقليل دقة الأوزان في النماذج الكبيرة"
+BENGALI = "আমি বাংলায় গান গাই"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _widths() -> None:
+    fix_cell_widths()
+
+
+def _presentation_forms(text: str) -> int:
+    return sum(0xFE70 <= ord(ch) <= 0xFEFF for ch in text)
+
+
+def test_bengali_measures_what_tmux_draws() -> None:
+    # Checked in tmux 3.3 (glibc wcwidth): each spacing vowel sign takes a cell.
+    assert cell_len(BENGALI) == 18
+    assert cell_len("বা") == 2
+    # Non-spacing marks stay zero: virama, nukta.
+    assert cell_len("ক্ষ") == 2
+    assert cell_len("য়") == 1
+
+
+def test_fix_cell_widths_is_idempotent_and_leaves_other_scripts() -> None:
+    assert fix_cell_widths() == 0
+    assert cell_len("abc") == 3
+    assert cell_len("日本") == 4
+    assert cell_len("é") == 1  # e + combining acute
+    assert cell_len("Привет") == 6
+
+
+def test_every_bengali_spacing_mark_is_one_cell() -> None:
+    marks = [chr(cp) for cp in range(0x0980, 0x0A00) if unicodedata.category(chr(cp)) == "Mc"]
+    assert len(marks) >= 9
+    assert all(cell_len("ক" + m) == 2 for m in marks)
+
+
+def test_rtl_mode_resolution() -> None:
+    assert resolve_rtl_mode("auto", {"VTE_VERSION": "7600"}) == "terminal"
+    assert resolve_rtl_mode("auto", {}) == "app"
+    assert resolve_rtl_mode("terminal", {}) == "terminal"
+    with pytest.raises(ValueError):
+        resolve_rtl_mode("sideways", {})
+
+
+def test_wrap_respects_width_and_keeps_words() -> None:
+    lines = wrap_cells(BENGALI + " " + BENGALI, 20)
+    assert all(cell_len(line) <= 20 for line in lines)
+    assert " ".join(lines) == BENGALI + " " + BENGALI
+    assert wrap_cells("abcdefghij", 4) == ["abcd", "efgh", "ij"]
+
+
+def test_arabic_app_mode_is_visual_and_joined() -> None:
+    lines = visual_lines(ARABIC, 20, "app")
+    assert len(lines) > 1
+    assert all(cell_len(line) <= 20 for line in lines)
+    for line in lines:
+        assert _presentation_forms(line) > len(line) // 2
+    # Wrapped first, in logical order: the first line holds the first words, reversed.
+    first_word = "التكميم"
+    assert lines[0].endswith(display_text(first_word, "app"))
+
+
+def test_arabic_terminal_mode_stays_logical() -> None:
+    lines = visual_lines(ARABIC, 20, "terminal")
+    assert " ".join(lines) == ARABIC
+    assert _presentation_forms("".join(lines)) == 0
+
+
+def test_mixed_line_keeps_latin_runs_readable() -> None:
+    shown = display_text("طريقة LoRA للتكييف", "app")
+    assert "LoRA" in shown
+    assert base_direction("طريقة LoRA") == "R"
+    assert base_direction("LoRA طريقة") == "L"
+
+
+def test_non_rtl_text_is_untouched() -> None:
+    assert display_text("[bold]x[/]", "app") == "[bold]x[/]"
+    assert visual_lines(BENGALI, 0, "app") == [BENGALI]

@@ -1,0 +1,32 @@
+"""The progress store: card states, the review log and settings on disk, crash-safe and fast.
+
+Quick use::
+
+    from quizzer.store import open_store
+
+    with open_store() as store:                     # or open_store("progress.json")
+        queue = store.due_cards(deck, pairs, now)
+        review = store.record(queue.cards[0], 3, now, mode="flip", duration_ms=4200)
+        store.undo()
+        log = store.reviews()
+"""
+
+from quizzer.core.errors import StoreError
+from quizzer.store.progress import (
+    SCHEMA_VERSION,
+    Store,
+    backup_path,
+    journal_path,
+    lock_path,
+    open_store,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Store",
+    "StoreError",
+    "backup_path",
+    "journal_path",
+    "lock_path",
+    "open_store",
+]

@@ -1,0 +1,152 @@
+"""The append-only journal: one checksummed JSON line per event, fsynced before it counts.
+
+A line is ``<crc32 as 8 hex digits> <json>\\n``. JSON never contains a raw
+newline, so a line is one event; the checksum catches a line half-written
+when the process or machine died. Only the *last* line may be damaged that way
+(it was never acknowledged); a damaged line followed by good ones means the
+file itself is damaged, which :class:`JournalDamage` reports with its line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_sync = getattr(os, "fdatasync", os.fsync)
+
+
+class JournalDamage(Exception):
+    """A damaged line in the middle of the journal (1-based ``line``, byte ``offset``)."""
+
+    def __init__(self, path: Path, line: int, offset: int) -> None:
+        super().__init__(f"{path}: journal line {line} (byte {offset}) is damaged")
+        self.path = path
+        self.line = line
+        self.offset = offset
+
+
+def encode(event: dict[str, Any]) -> bytes:
+    """One journal line for ``event``."""
+    body = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return b"%08x " % zlib.crc32(body) + body + b"\n"
+
+
+def decode(line: bytes) -> dict[str, Any] | None:
+    """The event of one line (with or without its newline), or ``None`` if damaged."""
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if len(line) < 10 or line[8:9] != b" ":
+        return None
+    body = line[9:]
+    try:
+        if int(line[:8], 16) != zlib.crc32(body):
+            return None
+        event = json.loads(body)
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) else None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """Events read from ``start``; ``end`` is the offset after the last good line.
+
+    ``torn`` holds the bytes of a damaged or unterminated last line (a write cut
+    short), empty when the file ended cleanly.
+    """
+
+    events: list[dict[str, Any]]
+    end: int
+    torn: bytes
+
+
+def read(path: Path, start: int = 0) -> ReadResult:
+    """Read events from byte ``start``; raise :class:`JournalDamage` for damage before the end."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            data = fh.read()
+    except FileNotFoundError:
+        return ReadResult([], start, b"")
+    events: list[dict[str, Any]] = []
+    pos = 0
+    lines = data.split(b"\n")
+    # The piece after the last newline is an unterminated (torn) line or empty.
+    tail = lines.pop()
+    for index, line in enumerate(lines):
+        event = decode(line)
+        if event is None:
+            rest = b"\n".join(lines[index + 1 :])
+            if rest.strip(b"\x00\n") or tail.strip(b"\x00"):
+                line_no = data[:pos].count(b"\n") + _line_of(path, start)
+                raise JournalDamage(path, line_no, start + pos)
+            return ReadResult(events, start + pos, data[pos:])
+        events.append(event)
+        pos += len(line) + 1
+    return ReadResult(events, start + pos, tail)
+
+
+def _line_of(path: Path, offset: int) -> int:
+    if offset == 0:
+        return 1
+    with open(path, "rb") as fh:
+        return fh.read(offset).count(b"\n") + 1
+
+
+def iter_lines(path: Path) -> Iterator[tuple[int, bytes, dict[str, Any] | None]]:
+    """Every line with its byte offset and event (``None`` when damaged), for repair."""
+    with open(path, "rb") as fh:
+        offset = 0
+        for line in fh:
+            yield offset, line, decode(line) if line.endswith(b"\n") else None
+            offset += len(line)
+
+
+class JournalWriter:
+    """Appends events durably: :meth:`append` returns only after the bytes are on disk."""
+
+    def __init__(self, path: Path, end: int) -> None:
+        self.path = path
+        existed = path.exists()
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        size = os.fstat(self._fd).st_size
+        if size > end:
+            # Drop a torn last line so the next event starts on a line of its own.
+            os.ftruncate(self._fd, end)
+            _sync(self._fd)
+        self.end = end
+        os.lseek(self._fd, end, os.SEEK_SET)
+        if not existed:
+            from quizzer.fsutil import fsync_dir
+
+            fsync_dir(path.parent)
+
+    def append(self, event: dict[str, Any]) -> int:
+        """Write one event and fsync it; returns the offset after it."""
+        self.append_nosync(event)
+        _sync(self._fd)
+        return self.end
+
+    def append_nosync(self, event: dict[str, Any]) -> None:
+        """Write one event without fsync (bulk imports: call :meth:`sync` after the batch)."""
+        data = encode(event)
+        view = memoryview(data)
+        while view:
+            written = os.write(self._fd, view)
+            view = view[written:]
+        self.end += len(data)
+
+    def sync(self) -> None:
+        """Flush everything appended so far to disk."""
+        _sync(self._fd)
+
+    def close(self) -> None:
+        """Close the file (every append is already durable)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1

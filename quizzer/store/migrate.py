@@ -1,0 +1,114 @@
+"""Schema versions of the progress store and the migrations between them.
+
+Version 1 was the plain TinyDB layout: one JSON document with tables
+``cards`` (card states), ``reviews`` (the review log) and ``settings``, written
+whole by TinyDB's ``JSONStorage`` on every answer. Version 2 (current) keeps
+card states and settings in an atomically written snapshot with a ``meta``
+table, and the review log in the append-only journal.
+
+Migrating keeps a byte-for-byte backup of the old file (``P.v1.bak``) first.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from quizzer.core.errors import StoreError
+from quizzer.fsutil import fsync_dir
+from quizzer.store import journal
+
+SCHEMA_VERSION = 2
+
+
+def schema_of(doc: dict[str, Any]) -> int:
+    """The schema version of a snapshot document (1 when it has no ``meta`` table)."""
+    meta = doc.get("meta", {}).get("1")
+    if not meta:
+        return 1
+    try:
+        return int(meta["schema"])
+    except (KeyError, TypeError, ValueError):
+        return 1
+
+
+def version_backup_path(path: Path, version: int) -> Path:
+    """Where the file is kept before migrating away from ``version``."""
+    return path.with_name(f"{path.name}.v{version}.bak")
+
+
+def migrate(path: Path, doc: dict[str, Any], version: int) -> dict[str, Any]:
+    """Bring ``doc`` (read from ``path``) up to :data:`SCHEMA_VERSION`, keeping a backup.
+
+    Returns the migrated document, already written to ``path``.
+    """
+    from quizzer.store.progress import journal_path
+    from quizzer.store.snapshot import AtomicJSONStorage
+
+    backup = version_backup_path(path, version)
+    if not backup.exists():
+        tmp = backup.with_name(backup.name + ".tmp")
+        shutil.copyfile(path, tmp)
+        with open(tmp, "rb+") as fh:
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(backup)
+        fsync_dir(path.parent)
+    while version < SCHEMA_VERSION:
+        step = _STEPS.get(version)
+        if step is None:
+            raise StoreError(f"no migration from schema version {version}", path=path)
+        doc = step(doc, journal_path(path))
+        version += 1
+    AtomicJSONStorage(path).write(doc)
+    return doc
+
+
+def _v1_to_v2(doc: dict[str, Any], journal_file: Path) -> dict[str, Any]:
+    """Move the review log into the journal; card states and settings into the snapshot."""
+    existing: set[str] = set()
+    if journal_file.exists():
+        # A migration cut short may already have written some reviews: don't repeat them.
+        existing = {
+            e["review"]["id"]
+            for e in journal.read(journal_file, 0).events
+            if e.get("op") in ("review", "record")
+        }
+    reviews = sorted(
+        doc.get("reviews", {}).values(), key=lambda r: (r.get("reviewed_at", ""), r.get("id", ""))
+    )
+    writer_end = journal.read(journal_file, 0).end if journal_file.exists() else 0
+    writer = journal.JournalWriter(journal_file, writer_end)
+    seq = 0
+    try:
+        # One fsync for the batch: write lines, then sync once at the end.
+        for review in reviews:
+            seq += 1
+            if review.get("id") in existing:
+                continue
+            writer.append_nosync({"op": "review", "seq": seq, "review": review})
+        writer.sync()
+        end = writer.end
+    finally:
+        writer.close()
+    cards = {
+        str(key): data
+        for key, data in doc.get("cards", {}).items()
+        if isinstance(data, dict) and "card_id" in data
+    }
+    settings = doc.get("settings", {}).get("1", {})
+    meta = {
+        "schema": 2,
+        "journal_offset": end,
+        "seq": seq,
+        "created": None,
+        "undo": [],
+        "recent": [],
+        "migrated_from": 1,
+    }
+    return {"meta": {"1": meta}, "settings": {"1": settings}, "cards": cards}
+
+
+_STEPS = {1: _v1_to_v2}

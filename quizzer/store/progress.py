@@ -1,0 +1,549 @@
+"""The progress store: card states, the full review log and settings, safe against crashes.
+
+Files next to the store path ``P`` (default ``progress.json``):
+
+``P``
+    the snapshot, a TinyDB document (tables ``meta``, ``settings``, ``cards``)
+    written only atomically (see :mod:`quizzer.store.snapshot`).
+``P.journal``
+    the append-only journal (see :mod:`quizzer.store.journal`): every answer,
+    undo and settings change since the store was created, one fsynced line
+    each. It *is* the review log; the snapshot records up to which byte it
+    is already folded in, so opening replays only the tail.
+``P.bak``
+    the previous snapshot, kept at each compaction (a hard link, no copy).
+``P.lock``
+    held while a process writes the store; names that process.
+
+Recording an answer appends one line and fsyncs it — no rewrite of anything,
+so its cost doesn't grow with the collection. Compaction (on close, or on
+open when the tail is long) rewrites the snapshot atomically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import secrets
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime, timedelta, tzinfo
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from quizzer.core import scheduling
+from quizzer.core.cards import CardKey, Pair
+from quizzer.core.deck import Deck
+from quizzer.core.errors import StoreError
+from quizzer.core.review import CardPhase, Grade, Mode, Review
+from quizzer.core.scheduling import CardState, DueQueue, SchedulerSettings, TodayCounts
+from quizzer.paths import default_db_path
+from quizzer.store import journal, migrate
+from quizzer.store.journal import JournalDamage, JournalWriter
+from quizzer.store.lock import StoreLock
+from quizzer.store.snapshot import AtomicJSONStorage
+
+#: The snapshot layout this code writes (see :mod:`quizzer.store.migrate` for older ones).
+SCHEMA_VERSION = migrate.SCHEMA_VERSION
+#: How many answers back :meth:`Store.undo` can go.
+UNDO_DEPTH = 50
+#: Replaying more journal events than this on open triggers a compaction.
+COMPACT_AFTER = 2000
+#: Answers kept in the snapshot for today's counts (older ones can't be "today").
+_RECENT_DAYS = 3
+
+
+def journal_path(path: Path) -> Path:
+    """The journal file of the store at ``path``."""
+    return path.with_name(path.name + ".journal")
+
+
+def backup_path(path: Path) -> Path:
+    """The previous snapshot of the store at ``path``."""
+    return path.with_name(path.name + ".bak")
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of the store at ``path``."""
+    return path.with_name(path.name + ".lock")
+
+
+def _key(card: CardKey | str) -> CardKey:
+    return card if isinstance(card, CardKey) else CardKey.parse(card)
+
+
+class State:
+    """The in-memory image of a store: what the snapshot plus the journal tail say.
+
+    Shared by :class:`Store` (open) and the doctor (rebuild from the whole journal).
+    Card states are kept as dicts and turned into :class:`CardState` on first use,
+    so opening 100k cards costs one JSON parse, not 100k object constructions.
+    """
+
+    def __init__(self) -> None:
+        self.raw: dict[str, dict[str, Any]] = {}
+        self.objs: dict[str, CardState] = {}
+        self.settings = SchedulerSettings()
+        self.undo: list[dict[str, Any]] = []
+        self.recent: list[list[Any]] = []
+        self.seq = 0
+        self.created: str | None = None
+
+    @classmethod
+    def from_document(cls, doc: dict[str, Any]) -> State:
+        """Load a current-schema snapshot document."""
+        st = cls()
+        meta = doc.get("meta", {}).get("1", {})
+        st.undo = list(meta.get("undo", []))
+        st.recent = [list(r) for r in meta.get("recent", [])]
+        st.seq = int(meta.get("seq", 0))
+        st.created = meta.get("created")
+        settings = doc.get("settings", {}).get("1")
+        if settings:
+            st.settings = SchedulerSettings.from_dict(settings)
+        st.raw = {d["card_id"]: d for d in doc.get("cards", {}).values()}
+        return st
+
+    def to_document(self, journal_offset: int) -> dict[str, Any]:
+        """The snapshot document for this state, folded up to ``journal_offset``."""
+        if self.recent:
+            latest = max(datetime.fromisoformat(r[2]) for r in self.recent)
+            horizon = (latest - timedelta(days=_RECENT_DAYS)).isoformat()
+            self.recent = [r for r in self.recent if r[2] >= horizon]
+        meta = {
+            "schema": SCHEMA_VERSION,
+            "journal_offset": journal_offset,
+            "seq": self.seq,
+            "created": self.created,
+            "undo": self.undo,
+            "recent": self.recent,
+        }
+        cards = {str(CardKey.parse(cid).int_id): d for cid, d in self.raw.items()}
+        return {"meta": {"1": meta}, "settings": {"1": self.settings.to_dict()}, "cards": cards}
+
+    def get(self, card_id: str) -> CardState | None:
+        """The state of one card, ``None`` if never studied."""
+        obj = self.objs.get(card_id)
+        if obj is None:
+            data = self.raw.get(card_id)
+            if data is None:
+                return None
+            obj = self.objs[card_id] = CardState.from_dict(data)
+        return obj
+
+    def put(self, card_id: str, data: dict[str, Any] | None, obj: CardState | None = None) -> None:
+        """Set (or, with ``None``, forget) a card's state."""
+        self.objs.pop(card_id, None)
+        if data is None:
+            self.raw.pop(card_id, None)
+            return
+        self.raw[card_id] = data
+        if obj is not None:
+            self.objs[card_id] = obj
+
+    def apply(self, event: dict[str, Any]) -> None:
+        """Fold one journal event in (the same code runs live and on replay)."""
+        op = event.get("op")
+        self.seq = max(self.seq, int(event.get("seq", 0)))
+        if op == "record":
+            review = event["review"]
+            card_id = review["card_id"]
+            self.put(card_id, event["after"])
+            self.undo.append(
+                {
+                    "review_id": review["id"],
+                    "card_id": card_id,
+                    "before": event.get("before"),
+                    "review": review,
+                }
+            )
+            del self.undo[:-UNDO_DEPTH]
+            self.recent.append([review["id"], card_id, review["reviewed_at"], review["phase"]])
+        elif op == "undo":
+            self.put(event["card_id"], event.get("restore"))
+            if self.undo and self.undo[-1]["review_id"] == event["review_id"]:
+                self.undo.pop()
+            self.recent = [r for r in self.recent if r[0] != event["review_id"]]
+        elif op == "settings":
+            self.settings = SchedulerSettings.from_dict(event["settings"])
+        elif op == "state":
+            self.put(event["card_id"], event["state"])
+        elif op in ("review", "header"):
+            pass  # imported history / file header: no state to change
+        else:
+            raise ValueError(f"unknown journal event {op!r}")
+
+
+class Store:
+    """An open progress store. Use :func:`open_store`; close it (or use ``with``).
+
+    ``tz`` is the learner's time zone for study days (default: the system's
+    local zone at each moment); ``rng`` draws interval fuzz.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        read_only: bool = False,
+        tz: tzinfo | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        self.tz = tz
+        self.rng = rng or random.Random()
+        self.journal_path = journal_path(self.path)
+        self.backup_path = backup_path(self.path)
+        self._storage = AtomicJSONStorage(self.path, read_only=read_only)
+        self._lock: StoreLock | None = None
+        self._writer: JournalWriter | None = None
+        self._reviews: dict[str, Review] | None = None
+        self._closed = False
+        if not read_only:
+            self._lock = StoreLock(lock_path(self.path), self.path)
+        try:
+            self._open()
+        except BaseException:
+            self._release()
+            raise
+
+    # -- opening, compaction, closing ---------------------------------------------------
+
+    def _open(self) -> None:
+        doc = self._storage.read()
+        if doc is None and not self.read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        version = migrate.schema_of(doc) if doc is not None else SCHEMA_VERSION
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"progress store has schema version {version}, newer than this quizzer "
+                f"understands ({SCHEMA_VERSION})",
+                hint="upgrade quizzer",
+                path=self.path,
+            )
+        if doc is not None and version < SCHEMA_VERSION:
+            if self.read_only:
+                raise StoreError(
+                    f"progress store has the old schema version {version}",
+                    hint="open it once without read-only so it is migrated (a backup is kept)",
+                    path=self.path,
+                )
+            doc = migrate.migrate(self.path, doc, version)
+        self.state = State.from_document(doc) if doc else State()
+        offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
+        size = self.journal_path.stat().st_size if self.journal_path.exists() else 0
+        if size < offset:
+            raise StoreError(
+                f"the journal is shorter ({size} bytes) than the snapshot says ({offset})",
+                hint=f"run `quizzer doctor --db {self.path}`",
+                path=self.journal_path,
+            )
+        try:
+            result = journal.read(self.journal_path, offset)
+        except JournalDamage as exc:
+            raise StoreError(
+                f"the journal is damaged at line {exc.line}",
+                hint=f"run `quizzer doctor --db {self.path}` to repair it (a copy is kept)",
+                path=self.journal_path,
+                line=exc.line,
+            ) from exc
+        for event in result.events:
+            self.state.apply(event)
+        self.torn_bytes = len(result.torn)
+        self.replayed = len(result.events)
+        self._snapshot_offset = offset
+        self._end = result.end
+        if self.read_only:
+            return
+        if result.torn:
+            # Keep the cut-short line for forensics before the writer truncates it.
+            torn = self.journal_path.with_name(self.journal_path.name + ".torn")
+            with open(torn, "ab") as fh:
+                fh.write(result.torn + b"\n")
+        if self.state.created is None:
+            self.state.created = datetime.now(UTC).isoformat()
+        self._writer = JournalWriter(self.journal_path, result.end)
+        if doc is None or self.replayed > COMPACT_AFTER:
+            self.compact()
+
+    def compact(self) -> None:
+        """Fold the journal tail into a new snapshot (atomic; the old one becomes ``P.bak``)."""
+        self._check_writable()
+        assert self._writer is not None
+        end = self._writer.end
+        doc = self.state.to_document(end)
+        if self.path.exists():
+            # Hard-link the current snapshot as the backup: no copy, and atomic via rename.
+            tmp = self.backup_path.with_name(self.backup_path.name + f".{os.getpid()}.tmp")
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            try:
+                os.link(self.path, tmp)
+                os.replace(tmp, self.backup_path)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+        self._storage.write(doc)
+        self._snapshot_offset = end
+
+    def close(self) -> None:
+        """Compact if anything was recorded, then release the lock. Safe to call twice."""
+        if self._closed:
+            return
+        try:
+            if self._writer is not None and self._writer.end != self._snapshot_offset:
+                self.compact()
+        finally:
+            self._release()
+            self._closed = True
+
+    def _release(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _check_writable(self) -> None:
+        if self._closed:
+            raise StoreError("the progress store is closed", path=self.path)
+        if self.read_only or self._writer is None:
+            raise StoreError("the progress store is open read-only", path=self.path)
+
+    def _append(self, event: dict[str, Any]) -> None:
+        """Write an event durably, then fold it into memory (so a failed write changes nothing)."""
+        self._check_writable()
+        assert self._writer is not None
+        event["seq"] = self.state.seq + 1
+        try:
+            self._writer.append(event)
+        except OSError as exc:
+            raise StoreError(
+                f"can't write the journal: {exc.strerror}",
+                hint="check free disk space and permissions",
+                path=self.journal_path,
+            ) from exc
+        self.state.apply(event)
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def settings(self) -> SchedulerSettings:
+        """The scheduling settings stored with this progress."""
+        return self.state.settings
+
+    def set_settings(self, settings: SchedulerSettings) -> None:
+        """Change the scheduling settings (durably, like an answer)."""
+        self._append({"op": "settings", "settings": settings.to_dict()})
+
+    def tz_at(self, now: datetime) -> tzinfo:
+        """The time zone study days are counted in at ``now``."""
+        if self.tz is not None:
+            return self.tz
+        zone = now.astimezone().tzinfo
+        assert zone is not None
+        return zone
+
+    def card(self, card: CardKey | str) -> CardState | None:
+        """A card's state (a copy), ``None`` if it was never studied."""
+        st = self.state.get(_key(card).id)
+        return st.copy() if st else None
+
+    def cards(self) -> Iterator[CardState]:
+        """Every studied card's state (copies)."""
+        for card_id in list(self.state.raw):
+            st = self.state.get(card_id)
+            if st is not None:
+                yield st.copy()
+
+    def __len__(self) -> int:
+        return len(self.state.raw)
+
+    def today(self, deck: str, now: datetime) -> TodayCounts:
+        """Answers given in ``deck`` during the study day of ``now``."""
+        answers = ((r[1], datetime.fromisoformat(r[2]), r[3]) for r in self.state.recent)
+        return scheduling.count_today(answers, deck, now, self.tz_at(now), self.settings)
+
+    def due_cards(self, deck: Deck, pairs: Iterable[Pair], now: datetime) -> DueQueue:
+        """What to study now in ``deck`` for the given directions, honouring limits and burying.
+
+        Cards exist for every concept that has both texts of a pair; those never
+        studied count as new.
+        """
+        pairs = list(pairs)
+        candidates = [
+            CardKey(concept.uid, pair)
+            for concept in deck.concepts
+            for pair in pairs
+            if concept.text(pair.prompt_lang, pair.prompt_side)
+            and concept.text(pair.answer_lang, pair.answer_side)
+        ]
+        states: dict[str, CardState] = {}
+        for key in candidates:
+            st = self.state.get(key.id)
+            if st is not None:
+                states[key.id] = st
+        return scheduling.due_queue(
+            candidates, states, now, self.tz_at(now), self.settings, self.today(deck.id, now)
+        )
+
+    def preview(self, card: CardKey | str, now: datetime) -> dict[int, timedelta]:
+        """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""
+        key = _key(card)
+        st = self.state.get(key.id) or CardState.new(key, now)
+        return scheduling.preview(st, now, self.settings)
+
+    def reviews(self, card: CardKey | str | None = None) -> list[Review]:
+        """The review log, oldest first (undone answers removed); only ``card``'s if given."""
+        if self._reviews is None:
+            self._reviews = read_reviews(self.journal_path)
+        if card is None:
+            return list(self._reviews.values())
+        card_id = _key(card).id
+        return [r for r in self._reviews.values() if r.card_id == card_id]
+
+    @property
+    def undo_depth(self) -> int:
+        """How many answers :meth:`undo` can still take back."""
+        return len(self.state.undo)
+
+    # -- writing -----------------------------------------------------------------------
+
+    def record(
+        self,
+        card: CardKey | str,
+        grade: Grade,
+        now: datetime,
+        *,
+        mode: Mode = "flip",
+        duration_ms: int = 0,
+        typed: str | None = None,
+        correct: bool | None = None,
+        overridden: bool = False,
+    ) -> Review:
+        """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns."""
+        key = _key(card)
+        now = now.astimezone(UTC)
+        before = self.state.get(key.id)
+        outcome = scheduling.answer(
+            before or CardState.new(key, now), grade, now, self.settings, self.rng
+        )
+        new = outcome.state
+        review = Review(
+            id=f"{int(now.timestamp() * 1000):013d}-{secrets.token_hex(4)}",
+            card_id=key.id,
+            reviewed_at=now,
+            grade=grade,
+            mode=mode,
+            duration_ms=int(duration_ms),
+            phase=outcome.phase,
+            last_interval_days=round(outcome.last_interval_days, 6),
+            interval_days=round(outcome.interval_days, 6),
+            due=new.due,
+            stability=new.stability,
+            difficulty=new.difficulty,
+            typed=typed,
+            correct=correct,
+            overridden=overridden,
+        )
+        after = new.to_dict()
+        self._append(
+            {
+                "op": "record",
+                "review": review.to_dict(),
+                "before": before.to_dict() if before else None,
+                "after": after,
+            }
+        )
+        self.state.objs[key.id] = new
+        if self._reviews is not None:
+            self._reviews[review.id] = review
+        return review
+
+    def undo(self) -> Review | None:
+        """Take back the last answer: restore the card's state, remove the log entry.
+
+        Returns the removed review (``None`` when there is nothing to undo).
+        """
+        self._check_writable()
+        if not self.state.undo:
+            return None
+        top = self.state.undo[-1]
+        reviews = self._reviews
+        removed = Review.from_dict(top["review"])
+        self._append(
+            {
+                "op": "undo",
+                "review_id": top["review_id"],
+                "card_id": top["card_id"],
+                "restore": top["before"],
+            }
+        )
+        if reviews is not None:
+            reviews.pop(top["review_id"], None)
+        return removed
+
+    def set_suspended(self, card: CardKey | str, suspended: bool, now: datetime) -> CardState:
+        """Suspend a card (never due) or bring it back; clears its leech flag when resumed."""
+        key = _key(card)
+        st = (self.state.get(key.id) or CardState.new(key, now)).copy()
+        st.suspended = suspended
+        if not suspended:
+            st.leech = False
+        self._append({"op": "state", "card_id": key.id, "state": st.to_dict()})
+        return st
+
+
+def read_reviews(path: Path) -> dict[str, Review]:
+    """Fold a journal into the review log (answers minus undone ones), keyed by review id."""
+    result = journal.read(path, 0)
+    out: dict[str, Review] = {}
+    for event in result.events:
+        op = event.get("op")
+        if op in ("record", "review"):
+            review = Review.from_dict(event["review"])
+            out[review.id] = review
+        elif op == "undo":
+            out.pop(event["review_id"], None)
+    return out
+
+
+def open_store(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    read_only: bool = False,
+    tz: tzinfo | None = None,
+    rng: random.Random | None = None,
+) -> Store:
+    """Open (creating if needed) the progress store.
+
+    ``path`` defaults to ``$QUIZZER_DB`` or the platform's user data dir. A
+    second writer gets a :class:`StoreError` naming the process holding the
+    store; ``read_only=True`` opens without the lock and never writes.
+    """
+    return Store(default_db_path(path), read_only=read_only, tz=tz, rng=rng)
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "CardPhase",
+    "Store",
+    "backup_path",
+    "journal_path",
+    "lock_path",
+    "open_store",
+]

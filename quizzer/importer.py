@@ -1,0 +1,236 @@
+"""Importing glossary files into a user deck: read, decode, tag, align, write atomically.
+
+The pure work lives in :mod:`quizzer.core.glossary`, :mod:`quizzer.core.language_id`
+and :mod:`quizzer.core.align`; this adapter reads files, shows a progress bar for
+large ones, turns every problem into an :class:`~quizzer.core.errors.InputError`
+(file, line, what to do) *before* anything is written, and writes the deck file
+with :func:`quizzer.library.write_deck` (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from quizzer.core import deck as deckfile
+from quizzer.core.align import AlignError, AlignmentReport, SourceEntry, SourceFile, align
+from quizzer.core.align import parse_mapping as _parse_mapping
+from quizzer.core.concept import SLUG_RE
+from quizzer.core.deck import Deck, DeckFormatError
+from quizzer.core.errors import InputError
+from quizzer.core.glossary import GlossaryError, decode, parse
+from quizzer.core.language_id import LanguageIdError, tag_entries
+from quizzer.core.languages import LANGUAGES
+from quizzer.core.slug import slugify
+from quizzer.library import DECK_SUFFIX, deck_files, read_deck, write_deck
+from quizzer.paths import bundled_decks_dir, user_decks_dir
+
+#: Files at least this big get a progress bar (when stderr is a terminal).
+PROGRESS_MIN_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an import did (or, with ``dry_run``, would do)."""
+
+    deck: Deck
+    path: Path
+    report: AlignmentReport
+    created: bool  # the deck file did not exist before
+    changed: bool  # the deck file's bytes differ from before (or it is new)
+    written: bool  # the file was written (False for a dry run or no change)
+
+
+def read_glossary(
+    path: Path, *, lang: str | None = None, show_progress: bool = False
+) -> SourceFile:
+    """Read, decode, parse and language-tag one glossary file."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError("is a directory, not a glossary file", path=path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(
+            f"can't read glossary: {exc.strerror}", hint="check the path", path=path
+        ) from exc
+    try:
+        text = decode(data)
+        with _progress(path.name, len(data), show_progress) as tick:
+            glossary = parse(text, progress=tick)
+        langs = tag_entries(
+            [(e.term, e.definition, e.term_line) for e in glossary.entries], forced=lang
+        )
+    except (GlossaryError, LanguageIdError) as exc:
+        raise InputError(exc.message, hint=exc.hint, path=path, line=exc.line) from exc
+    entries = tuple(
+        SourceEntry(
+            file=path.name,
+            index=e.index,
+            lang=code,
+            term=e.term,
+            definition=e.definition,
+            term_line=e.term_line,
+            definition_line=e.definition_line,
+        )
+        for e, code in zip(glossary.entries, langs, strict=True)
+    )
+    return SourceFile(file=path.name, title=glossary.title, entries=entries)
+
+
+@contextmanager
+def _progress(name: str, size: int, enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar fed by the parser's ``progress(done, total)`` callback."""
+    if not enabled or size < PROGRESS_MIN_BYTES:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("reading {task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(name, total=None)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield tick
+
+
+def read_mapping(path: Path) -> dict[tuple[str, int], str]:
+    """Read an alignment mapping file (TOML; see :func:`quizzer.core.align.parse_mapping`)."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise InputError(f"can't read mapping file: {exc.strerror}", path=path) from exc
+    except UnicodeDecodeError as exc:
+        raise InputError("mapping file is not UTF-8 text", path=path) from exc
+    try:
+        return _parse_mapping(text, path.name)
+    except AlignError as exc:
+        raise InputError(exc.message, hint=exc.hint or None, path=path, line=exc.line) from exc
+
+
+def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -> tuple[str, str]:
+    if deck_name:
+        deck_id = deck_name if SLUG_RE.match(deck_name) else slugify(deck_name)
+        if not deck_id:
+            raise InputError(
+                f"can't make a deck id from {deck_name!r}",
+                hint="give --deck a name with some Latin letters or digits, e.g. --deck my-terms",
+            )
+        return deck_id, deck_name
+    deck_id = slugify(first_path.stem) or "glossary"
+    return deck_id, first.title
+
+
+def _target(deck_id: str, into: Path) -> Path:
+    """The user deck file for ``deck_id``: an existing file holding it, else ``<id>.toml``."""
+    for path in deck_files(into):
+        if path.stem == deck_id:
+            return path
+    for path in deck_files(into):
+        if read_deck(path).id == deck_id:
+            return path
+    return into / f"{deck_id}{DECK_SUFFIX}"
+
+
+def import_glossaries(
+    paths: Sequence[Path | str],
+    *,
+    deck: str | None = None,
+    lang: str | None = None,
+    into: Path | str | None = None,
+    dry_run: bool = False,
+    mapping: Path | str | None = None,
+    show_progress: bool | None = None,
+) -> ImportResult:
+    """Import glossary files into one user deck (created, or merged into when it exists).
+
+    Everything is read and checked first; the deck file is written only when all
+    is well and its content changed. Raises :class:`InputError` for any bad input.
+    """
+    if not paths:
+        raise InputError("no glossary files given", hint="quizzer import FILE...")
+    if lang is not None and lang not in LANGUAGES:
+        raise InputError(
+            f"unknown language {lang!r} for --lang",
+            hint=f"--lang takes one of {', '.join(LANGUAGES)}",
+        )
+    if show_progress is None:
+        show_progress = sys.stderr.isatty()
+    files = [Path(p) for p in paths]
+    seen: dict[str, Path] = {}
+    for path in files:
+        if path.name in seen:
+            raise InputError(
+                f"two glossaries named {path.name!r} (also {seen[path.name]})",
+                hint="each file name is recorded as the source of its texts; rename one",
+                path=path,
+            )
+        seen[path.name] = path
+    sources = [read_glossary(p, lang=lang, show_progress=show_progress) for p in files]
+    overrides = read_mapping(Path(mapping)) if mapping is not None else {}
+
+    deck_id, deck_name = _deck_identity(deck, sources[0], files[0])
+    bundled = {read_deck(p).id: p for p in deck_files(bundled_decks_dir())}
+    if deck_id in bundled:
+        raise InputError(
+            f"deck id {deck_id!r} belongs to a bundled deck ({bundled[deck_id].name})",
+            hint="choose another name with --deck",
+        )
+    directory = user_decks_dir(into)
+    if directory.exists() and not directory.is_dir():
+        raise InputError("is not a directory", hint="give --into a folder", path=directory)
+    target = _target(deck_id, directory)
+    existing: Deck | None = None
+    before: str | None = None
+    if target.exists():
+        existing = read_deck(target)
+        before = target.read_bytes().decode("utf-8-sig")
+
+    try:
+        result, report = align(
+            sources,
+            deck_id=deck_id,
+            deck_name=existing.name if existing else deck_name,
+            existing=existing,
+            mapping=overrides,
+        )
+    except AlignError as exc:
+        where = seen.get(exc.file or "") or (Path(mapping) if mapping else None)
+        raise InputError(exc.message, hint=exc.hint or None, path=where, line=exc.line) from exc
+    if existing is not None:
+        result = Deck(
+            id=result.id,
+            name=result.name,
+            concepts=result.concepts,
+            description=existing.description,
+        )
+    text = deckfile.dumps(result)
+    try:
+        deckfile.loads(text)  # the file we are about to write must read back
+    except DeckFormatError as exc:  # pragma: no cover - a bug, not a user mistake
+        raise InputError(f"internal error, deck not written: {exc.message}", path=target) from exc
+    changed = text != before
+    written = changed and not dry_run
+    if written:
+        write_deck(result, target)
+    return ImportResult(
+        deck=result,
+        path=target,
+        report=report,
+        created=before is None,
+        changed=changed,
+        written=written,
+    )

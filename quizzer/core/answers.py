@@ -1,0 +1,409 @@
+"""Checking a typed answer against a concept's expected text, and turning verdicts into grades.
+
+:func:`check_answer` compares after per-language normalisation
+(:mod:`quizzer.core.normalize`) against every accepted form of the expected text
+(:func:`answer_forms`): the full text, the term without its parenthesis, the
+acronym and the other parts of an ``"A (B/C)"`` text. The result is an
+:class:`AnswerCheck` with a :class:`Verdict`:
+
+* ``EXACT``: the full text or the bare term, spelled right.
+* ``ACCEPTED``: right, with ``notes`` for the UI to point out: accents differ
+  (French), answered with the acronym, or with another part of the parenthesis.
+* ``NEAR``: a near miss: similarity at least ``near_threshold`` (rapidfuzz), or a
+  Bengali/Arabic/Russian answer typed in Latin transliteration. The learner may say
+  "I was right" (a UI action; pass ``overridden=True`` to :func:`grade_for`).
+* ``WRONG``: anything else.
+
+``diff`` is a character diff, as data (:class:`DiffSegment`), between what was
+typed and the closest accepted form, cut at grapheme clusters so a Bengali vowel
+sign or an Arabic haraka never leaves its letter.
+
+Grades (:func:`grade_for`; automatic grading never gives Easy, flip mode lets
+the learner choose it):
+
+============================  =====
+wrong                         Again
+near miss                     Hard
+right, with a hint or slow    Hard
+right                         Good
+"I was right" override        Good (Hard if a hint was used)
+============================  =====
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from anyascii import anyascii
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from quizzer.core.normalize import compact, graphemes, normalize
+from quizzer.core.review import Grade
+
+#: rapidfuzz similarity (0–100) from which a wrong answer is a near miss.
+NEAR_THRESHOLD = 80.0
+#: Similarity of Latin transliterations (0–100) from which a Latin answer to a
+#: Bengali, Arabic or Russian text is a near miss.
+TRANSLIT_THRESHOLD = 75.0
+#: An answer taking longer than this (milliseconds) is graded Hard, not Good.
+SLOW_MS = 20_000
+
+#: Languages whose learners may type a Latin transliteration instead of the script.
+TRANSLITERATED_LANGUAGES = frozenset({"bn", "ar", "ru"})
+#: Languages written in Latin letters, where the concept's acronym is itself an answer.
+_LATIN_LANGUAGES = frozenset({"en", "fr"})
+
+NOTE_ACCENTS = "accents"
+"""The answer matches only when accents are ignored; show the right accents."""
+NOTE_ACRONYM = "acronym"
+"""The learner answered with the acronym; show the full term."""
+NOTE_PART = "part"
+"""The learner answered with another part of an ``"A (B/C)"`` text (e.g. the expansion)."""
+NOTE_TRANSLITERATION = "transliteration"
+"""A Latin-letter answer that sounds like the expected Bengali/Arabic/Russian text."""
+
+FormKind = Literal["full", "term", "acronym", "part"]
+DiffOp = Literal["equal", "extra", "missing"]
+
+
+class Verdict(StrEnum):
+    """How an answer compares with what was expected."""
+
+    EXACT = "exact"
+    ACCEPTED = "accepted"
+    NEAR = "near"
+    WRONG = "wrong"
+
+    @property
+    def correct(self) -> bool:
+        """Exact and accepted answers are right."""
+        return self in (Verdict.EXACT, Verdict.ACCEPTED)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerForm:
+    """One accepted way to answer: the ``full`` text, the bare ``term`` before its
+    parenthesis, an ``acronym``, or another ``part`` of the parenthesis."""
+
+    text: str
+    kind: FormKind
+
+
+@dataclass(frozen=True, slots=True)
+class DiffSegment:
+    """A run of the character diff.
+
+    ``equal``: typed and expected agree; ``extra``: typed but not expected;
+    ``missing``: expected but not typed. Joining equal+extra gives the typed
+    text, equal+missing the expected form.
+    """
+
+    op: DiffOp
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerCheck:
+    """The outcome of :func:`check_answer`.
+
+    ``matched`` is the accepted form closest to the answer (``None`` only for an
+    empty answer); ``similarity`` (0–100) is against it; ``notes`` are ``NOTE_*``
+    constants; ``diff`` is empty for exact and wrong answers and for
+    transliterations.
+    """
+
+    verdict: Verdict
+    typed: str
+    expected: str
+    matched: str | None
+    notes: tuple[str, ...] = ()
+    similarity: float = 0.0
+    diff: tuple[DiffSegment, ...] = ()
+
+    @property
+    def correct(self) -> bool:
+        """Whether the answer counts as right without an override."""
+        return self.verdict.correct
+
+
+_PAREN_RE = re.compile(r"^(?P<head>.*?\S)\s*\((?P<inner>[^()]*\S[^()]*)\)\s*$", re.DOTALL)
+_ACRONYM_RE = re.compile(r"^[A-Za-z0-9.\-]*[A-Z][A-Za-z0-9.\-]*[A-Z0-9][A-Za-z0-9.\-]*$")
+
+
+def _looks_like_acronym(text: str) -> bool:
+    """``PEFT``, ``ZeRO``, ``MoE``, ``LoRA``: one short word with 2+ capitals."""
+    return (
+        len(text) <= 12
+        and " " not in text
+        and sum(ch.isupper() for ch in text) >= 2
+        and bool(_ACRONYM_RE.match(text))
+    )
+
+
+def answer_forms(expected: str, lang: str, acronym: str | None = None) -> tuple[AnswerForm, ...]:
+    """Every accepted way to answer ``expected`` (written in ``lang``), full text first.
+
+    ``"Parameter-Efficient Fine-Tuning (PEFT)"`` accepts itself, the term
+    ``"Parameter-Efficient Fine-Tuning"`` and the acronym ``"PEFT"``;
+    ``"LoRA (Low-Rank Adaptation/Адаптация низкого ранга)"`` accepts the term
+    ``"LoRA"`` and each part of the parenthesis. The concept's ``acronym`` is
+    accepted when the expected text contains it or ``lang`` is written in Latin
+    letters (typing "LoRA" doesn't show you know the Bengali «লোরা»).
+    """
+    expected = unicodedata.normalize("NFC", expected.strip())
+    forms: list[AnswerForm] = [AnswerForm(expected, "full")]
+    m = _PAREN_RE.match(expected)
+    if m:
+        forms.append(AnswerForm(m["head"].strip(), "term"))
+        for part in re.split(r"\s*[/;]\s*", m["inner"].strip()):
+            if not part:
+                continue
+            is_acronym = _looks_like_acronym(part) or (
+                acronym is not None and part.casefold() == acronym.casefold()
+            )
+            forms.append(AnswerForm(part, "acronym" if is_acronym else "part"))
+    if acronym:
+        words = normalize(expected, lang).split()
+        if lang in _LATIN_LANGUAGES or normalize(acronym, lang) in words:
+            forms.append(AnswerForm(acronym.strip(), "acronym"))
+    unique: list[AnswerForm] = []
+    seen: set[str] = set()
+    for form in forms:
+        key = compact(normalize(form.text, lang))
+        if key and key not in seen:
+            seen.add(key)
+            unique.append(form)
+    return tuple(unique)
+
+
+def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
+    """A grapheme-cluster diff of ``typed`` against ``expected`` for the UI to colour.
+
+    Clusters compare by their normalised key with accents kept, so case and
+    Arabic harakat don't count as differences but French accents do. Clusters
+    that normalise to nothing (tatweel, a lone joiner) ride along with a neighbour.
+    """
+
+    def clusters(text: str) -> tuple[list[str], list[str]]:
+        texts: list[str] = []
+        keys: list[str] = []
+        pending = ""
+        for cluster in graphemes(text):
+            key = normalize(cluster, lang) if cluster.strip() else " "
+            if key == "" and texts:
+                texts[-1] += cluster
+            elif key == "":
+                pending += cluster
+            else:
+                texts.append(pending + cluster)
+                keys.append(key)
+                pending = ""
+        if pending:
+            texts.append(pending)
+            keys.append("")
+        return texts, keys
+
+    typed_texts, typed_keys = clusters(typed.strip())
+    exp_texts, exp_keys = clusters(expected.strip())
+    segments: list[DiffSegment] = []
+
+    def emit(op: DiffOp, text: str) -> None:
+        if not text:
+            return
+        if segments and segments[-1].op == op:
+            segments[-1] = DiffSegment(op, segments[-1].text + text)
+        else:
+            segments.append(DiffSegment(op, text))
+
+    for code in Levenshtein.opcodes(typed_keys, exp_keys):
+        if code.tag == "equal":
+            # Show the expected spelling (with its harakat) where the two agree.
+            emit("equal", "".join(exp_texts[code.dest_start : code.dest_end]))
+        else:
+            emit("extra", "".join(typed_texts[code.src_start : code.src_end]))
+            emit("missing", "".join(exp_texts[code.dest_start : code.dest_end]))
+    return tuple(segments)
+
+
+def transliterate(text: str) -> str:
+    """A rough Latin spelling of ``text`` (anyascii), lower-cased."""
+    return anyascii(unicodedata.normalize("NFC", text)).casefold()
+
+
+_DIGRAPHS = (
+    ("sh", "s"),
+    ("ch", "c"),
+    ("kh", "k"),
+    ("gh", "g"),
+    ("ph", "f"),
+    ("th", "t"),
+    ("dh", "d"),
+    ("bh", "b"),
+    ("jh", "j"),
+    ("zh", "j"),
+    ("ts", "c"),
+    ("ck", "k"),
+    ("x", "ks"),
+)
+_CONSONANT_FOLD = str.maketrans({"z": "j", "q": "k", "v": "b", "p": "f"})
+
+
+def _skeleton(latin: str) -> str:
+    """Consonants only, with look-alike sounds merged: Arabic romanisations have no
+    short vowels and Bengali ones lose the inherent vowel, so vowels can't count."""
+    s = latin.casefold()
+    for old, new in _DIGRAPHS:
+        s = s.replace(old, new)
+    s = s.translate(_CONSONANT_FOLD)
+    s = "".join(ch for ch in s if ch.isascii() and ch.isalpha() and ch not in "aeiouywh")
+    return re.sub(r"(.)\1+", r"\1", s)
+
+
+def _has_letters_outside_latin(text: str) -> bool:
+    return any(ch.isalpha() and not ch.isascii() and not _is_latin(ch) for ch in text)
+
+
+def _is_latin(ch: str) -> bool:
+    return unicodedata.name(ch, "").startswith("LATIN ")
+
+
+def _is_latin_answer(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and all(ch.isascii() or _is_latin(ch) for ch in letters)
+
+
+def transliteration_similarity(typed: str, expected: str) -> float:
+    """How close (0–100) a Latin-letter answer sounds to ``expected`` in another script."""
+    roman = transliterate(expected)
+    typed_fold = anyascii(typed).casefold()
+    direct = fuzz.ratio(typed_fold, roman)
+    a, b = _skeleton(typed_fold), _skeleton(roman)
+    # A two-consonant skeleton ("lr" for «লোরা») only counts when identical.
+    skel = fuzz.ratio(a, b) if len(b) >= 3 else (100.0 if a == b and a else 0.0)
+    return max(direct, skel)
+
+
+def _similarity(typed_key: str, form_key: str) -> float:
+    if not typed_key or not form_key:
+        return 0.0
+    score = max(
+        fuzz.ratio(typed_key, form_key),
+        fuzz.token_sort_ratio(typed_key, form_key),
+        fuzz.ratio(compact(typed_key), compact(form_key)),
+    )
+    # One slip in a short word ("PEFF" for "PEFT") is a near miss, whatever the ratio.
+    if (
+        len(compact(form_key)) >= 3
+        and Levenshtein.distance(compact(typed_key), compact(form_key)) <= 1
+    ):
+        score = max(score, NEAR_THRESHOLD)
+    return float(score)
+
+
+_KIND_NOTES: dict[FormKind, tuple[str, ...]] = {
+    "full": (),
+    "term": (),
+    "acronym": (NOTE_ACRONYM,),
+    "part": (NOTE_PART,),
+}
+
+
+def check_answer(
+    typed: str,
+    expected: str,
+    lang: str,
+    *,
+    acronym: str | None = None,
+    near_threshold: float = NEAR_THRESHOLD,
+) -> AnswerCheck:
+    """Judge ``typed`` against ``expected`` (a term or definition in ``lang``).
+
+    ``acronym`` is the concept's acronym, if it has one (see :func:`answer_forms`).
+    """
+    expected_nfc = unicodedata.normalize("NFC", expected.strip())
+    forms = answer_forms(expected_nfc, lang, acronym)
+    typed_strict = normalize(typed, lang)
+    if not typed_strict:
+        return AnswerCheck(Verdict.WRONG, typed, expected_nfc, None)
+    typed_loose = normalize(typed, lang, accents=False)
+
+    # Strict before loose, and the full text or bare term before other parts.
+    ranked = sorted(forms, key=lambda f: f.kind not in ("full", "term"))
+    for form in ranked:
+        if compact(normalize(form.text, lang)) == compact(typed_strict):
+            notes = _KIND_NOTES[form.kind]
+            verdict = Verdict.ACCEPTED if notes else Verdict.EXACT
+            return AnswerCheck(verdict, typed, expected_nfc, form.text, notes, 100.0)
+    for form in ranked:
+        if compact(normalize(form.text, lang, accents=False)) == compact(typed_loose):
+            notes = (NOTE_ACCENTS, *_KIND_NOTES[form.kind])
+            return AnswerCheck(
+                Verdict.ACCEPTED,
+                typed,
+                expected_nfc,
+                form.text,
+                notes,
+                100.0,
+                char_diff(typed, form.text, lang),
+            )
+
+    scored = [
+        (_similarity(typed_loose, normalize(form.text, lang, accents=False)), index, form)
+        for index, form in enumerate(forms)
+    ]
+    best_score, _, best = max(scored, key=lambda item: (item[0], -item[1]))
+    if best_score >= near_threshold:
+        return AnswerCheck(
+            Verdict.NEAR,
+            typed,
+            expected_nfc,
+            best.text,
+            _KIND_NOTES[best.kind],
+            best_score,
+            char_diff(typed, best.text, lang),
+        )
+
+    if lang in TRANSLITERATED_LANGUAGES and _is_latin_answer(typed):
+        native = [f for f in forms if _has_letters_outside_latin(f.text)]
+        translit = [(transliteration_similarity(typed, f.text), f) for f in native]
+        if translit:
+            score, form = max(translit, key=lambda item: item[0])
+            if score >= TRANSLIT_THRESHOLD:
+                return AnswerCheck(
+                    Verdict.NEAR,
+                    typed,
+                    expected_nfc,
+                    form.text,
+                    (NOTE_TRANSLITERATION,),
+                    score,
+                )
+    return AnswerCheck(Verdict.WRONG, typed, expected_nfc, best.text, (), best_score)
+
+
+def grade_for(
+    verdict: Verdict,
+    *,
+    hint_used: bool = False,
+    duration_ms: int | None = None,
+    slow_ms: int = SLOW_MS,
+    overridden: bool = False,
+) -> Grade:
+    """The scheduler grade for an automatically judged answer (typed, choice, learn).
+
+    wrong → Again; near miss → Hard; right → Good, or Hard when a hint was used or
+    the answer took ``slow_ms`` or longer; "I was right" (``overridden``) → Good,
+    or Hard with a hint. Never Easy: only the learner can claim that (flip mode).
+    """
+    if overridden:
+        return 2 if hint_used else 3
+    if verdict is Verdict.WRONG:
+        return 1
+    if verdict is Verdict.NEAR:
+        return 2
+    slow = duration_ms is not None and duration_ms >= slow_ms
+    return 2 if hint_used or slow else 3

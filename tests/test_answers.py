@@ -1,0 +1,271 @@
+"""Typed-answer checking: accepted forms, verdicts, character diffs, transliteration, grades."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from quizzer.core.answers import (
+    NEAR_THRESHOLD,
+    NOTE_ACCENTS,
+    NOTE_ACRONYM,
+    NOTE_PART,
+    NOTE_TRANSLITERATION,
+    AnswerForm,
+    DiffSegment,
+    Verdict,
+    answer_forms,
+    char_diff,
+    check_answer,
+    grade_for,
+    transliteration_similarity,
+)
+
+# Texts as they appear in the glossaries in data/.
+EN_PEFT = "Parameter-Efficient Fine-Tuning (PEFT)"
+RU_LORA = "LoRA (Low-Rank Adaptation/Адаптация низкого ранга)"
+RU_ZERO = "Zero Redundancy Optimizer (ZeRO/Оптимизатор нулевой избыточности)"
+RU_PEFT = "Параметр-эффективная тонкая настройка (PEFT)"
+RU_TENSOR = "Тензорный параллелизм"
+BN_PEFT = "প্যারামিটার এফিসিয়েন্ট ফাইন-টিউনিং (PEFT)"
+BN_LORA = "লোরা (লো-র্যাঙ্ক অ্যাডাপ্টেশন)"
+BN_MODEL_PAR = "মডেল প্যারালেলিজম"
+AR_LORA = "لورا (التكييف منخفض الرتبة)"
+AR_MODEL_PAR = "التوازي النموذجي"
+AR_OPTIMIZER_SHARDING = "تجزئة حالة المُحسِّن"
+FR_SYM = "Quantification Symétrique"
+LLM_INT8 = "LLM.int8()"
+
+
+def _ops(segments: tuple[DiffSegment, ...]) -> list[tuple[str, str]]:
+    return [(s.op, s.text) for s in segments]
+
+
+# -- accepted forms ----------------------------------------------------------------
+
+
+def test_forms_of_term_with_acronym_in_parenthesis() -> None:
+    forms = answer_forms(EN_PEFT, "en", acronym="PEFT")
+    assert forms == (
+        AnswerForm(EN_PEFT, "full"),
+        AnswerForm("Parameter-Efficient Fine-Tuning", "term"),
+        AnswerForm("PEFT", "acronym"),
+    )
+
+
+def test_forms_of_a_slash_parenthesis() -> None:
+    forms = answer_forms(RU_LORA, "ru", acronym="LoRA")
+    assert [(f.text, f.kind) for f in forms] == [
+        (RU_LORA, "full"),
+        ("LoRA", "term"),
+        ("Low-Rank Adaptation", "part"),
+        ("Адаптация низкого ранга", "part"),
+    ]
+    zero = answer_forms(RU_ZERO, "ru", acronym="ZeRO")
+    assert ("ZeRO", "acronym") in [(f.text, f.kind) for f in zero]
+    assert ("Оптимизатор нулевой избыточности", "part") in [(f.text, f.kind) for f in zero]
+
+
+def test_forms_without_parenthesis_or_with_empty_one() -> None:
+    assert answer_forms(RU_TENSOR, "ru") == (AnswerForm(RU_TENSOR, "full"),)
+    assert answer_forms(LLM_INT8, "en") == (AnswerForm(LLM_INT8, "full"),)
+
+
+def test_concept_acronym_accepted_only_where_it_shows_knowledge() -> None:
+    # Latin-script languages: the acronym is an answer in its own right.
+    assert AnswerForm("LoRA", "acronym") in answer_forms("Low-Rank Adaptation", "en", "LoRA")
+    # Bengali «লোরা» doesn't contain it: typing "LoRA" proves nothing about Bengali.
+    assert all(f.text != "LoRA" for f in answer_forms(BN_LORA, "bn", acronym="LoRA"))
+    # ...but when the Bengali text carries the acronym, it is accepted.
+    assert AnswerForm("PEFT", "acronym") in answer_forms(BN_PEFT, "bn", acronym="PEFT")
+
+
+# -- verdicts --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected", "lang"),
+    [
+        (EN_PEFT, EN_PEFT, "en"),
+        ("parameter efficient fine tuning", EN_PEFT, "en"),  # term without parenthesis
+        ("Parameter-Efficient Fine-Tuning PEFT", EN_PEFT, "en"),
+        ("LoRA", RU_LORA, "ru"),
+        ("lora", RU_LORA, "ru"),
+        ("тензорный   параллелизм", RU_TENSOR, "ru"),
+        ("Тёнзорный параллелизм", RU_TENSOR, "ru"),  # ё = е
+        (BN_MODEL_PAR, BN_MODEL_PAR, "bn"),
+        ("লোরা", BN_LORA, "bn"),
+        ("লো-র\u200d্যাঙ্ক অ্যাডাপ্টেশন", "লো-র্যাঙ্ক অ্যাডাপ্টেশন", "bn"),  # ZWJ form
+        ("تجزئة حالة المحسن", AR_OPTIMIZER_SHARDING, "ar"),  # without tashkeel
+        ("تجزيه حاله المحسن", AR_OPTIMIZER_SHARDING, "ar"),  # hamza/ta marbuta typed plainly
+        ("التوازى النموذجى", AR_MODEL_PAR, "ar"),  # alif maqsura for ya
+        ("إلتوازي النموذجي", AR_MODEL_PAR, "ar"),  # hamza under alef
+        ("لورا", AR_LORA, "ar"),
+        ("llm int8", LLM_INT8, "en"),
+        ("quantification symétrique", FR_SYM, "fr"),
+    ],
+)
+def test_exact(typed: str, expected: str, lang: str) -> None:
+    result = check_answer(typed, expected, lang)
+    assert result.verdict is Verdict.EXACT, result
+    assert result.correct
+    assert result.notes == ()
+    assert result.diff == ()
+
+
+def test_acronym_is_accepted_with_a_note() -> None:
+    result = check_answer("PEFT", EN_PEFT, "en", acronym="PEFT")
+    assert result.verdict is Verdict.ACCEPTED
+    assert result.notes == (NOTE_ACRONYM,)
+    assert result.matched == "PEFT"
+    assert result.expected == EN_PEFT
+    assert check_answer("zero", RU_ZERO, "ru").notes == (NOTE_ACRONYM,)
+    assert check_answer("peft", RU_PEFT, "ru", acronym="PEFT").verdict is Verdict.ACCEPTED
+
+
+def test_other_part_of_parenthesis_is_accepted_with_a_note() -> None:
+    for typed in ("Low Rank Adaptation", "адаптация низкого ранга"):
+        result = check_answer(typed, RU_LORA, "ru", acronym="LoRA")
+        assert result.verdict is Verdict.ACCEPTED
+        assert result.notes == (NOTE_PART,)
+
+
+def test_french_accents_differ_is_accepted_and_pointed_out() -> None:
+    result = check_answer("Quantification Symetrique", FR_SYM, "fr")
+    assert result.verdict is Verdict.ACCEPTED
+    assert result.notes == (NOTE_ACCENTS,)
+    assert ("missing", "é") in _ops(result.diff)
+    assert ("extra", "e") in _ops(result.diff)
+    assert "".join(s.text for s in result.diff if s.op != "extra") == FR_SYM
+    wrong_accent = check_answer("Quantification Symètrique", FR_SYM, "fr")
+    assert wrong_accent.verdict is Verdict.ACCEPTED and NOTE_ACCENTS in wrong_accent.notes
+
+
+def test_near_miss_has_a_character_diff() -> None:
+    result = check_answer("quantificaton symétrique", FR_SYM, "fr")
+    assert result.verdict is Verdict.NEAR
+    assert not result.correct
+    assert result.similarity >= NEAR_THRESHOLD
+    assert _ops(result.diff) == [
+        ("equal", "Quantificat"),
+        ("missing", "i"),
+        ("equal", "on Symétrique"),
+    ]
+
+
+def test_near_miss_on_an_acronym() -> None:
+    result = check_answer("PEFF", EN_PEFT, "en", acronym="PEFT")
+    assert result.verdict is Verdict.NEAR
+    assert result.matched == "PEFT"
+
+
+def test_bengali_near_miss_diff_keeps_conjuncts_whole() -> None:
+    # Missing the ya-phala (্য) is a spelling mistake, not a match.
+    result = check_answer("মডেল পারালেলিজম", BN_MODEL_PAR, "bn")
+    assert result.verdict is Verdict.NEAR
+    ops = _ops(result.diff)
+    assert ("missing", "প্যা") in ops and ("extra", "পা") in ops
+    # Every segment is whole clusters: no segment starts with a vowel sign or virama.
+    for segment in result.diff:
+        assert segment.text[0] not in "\u09be\u09bf\u09c7\u09cb\u09cd"
+
+
+def test_arabic_near_miss_diff_ignores_harakat() -> None:
+    result = check_answer("تجزئة حالة المحسنن", AR_OPTIMIZER_SHARDING, "ar")
+    assert result.verdict is Verdict.NEAR
+    ops = _ops(result.diff)
+    assert ops[-1] == ("extra", "ن")
+    # The equal part is shown as the expected spelling, harakat included.
+    assert ops[0] == ("equal", AR_OPTIMIZER_SHARDING)
+
+
+def test_russian_near_miss() -> None:
+    result = check_answer("Тензорный паралелизм", RU_TENSOR, "ru")
+    assert result.verdict is Verdict.NEAR
+    assert ("missing", "л") in _ops(result.diff)
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected", "lang"),
+    [
+        ("model parallelism", BN_MODEL_PAR, "bn"),
+        ("model paralelijom", BN_MODEL_PAR, "bn"),
+        ("tenzornyy parallelizm", RU_TENSOR, "ru"),
+        ("tenzornii parallelism", RU_TENSOR, "ru"),
+        ("al-tawazi al-namudhaji", AR_MODEL_PAR, "ar"),
+        ("lora", AR_LORA, "ar"),
+        ("LoRA", BN_LORA, "bn"),
+    ],
+)
+def test_latin_transliteration_is_a_near_miss(typed: str, expected: str, lang: str) -> None:
+    result = check_answer(typed, expected, lang)
+    assert result.verdict is Verdict.NEAR, result
+    assert result.notes == (NOTE_TRANSLITERATION,)
+    assert result.diff == ()
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected", "lang"),
+    [
+        ("tensor", BN_MODEL_PAR, "bn"),
+        ("adapters", AR_MODEL_PAR, "ar"),
+        ("gradient", RU_TENSOR, "ru"),
+        ("Тензорный параллелизм", "Параллелизм моделей", "ru"),
+        ("Mixed Precision", FR_SYM, "fr"),
+        ("   ", EN_PEFT, "en"),
+        ("", RU_LORA, "ru"),
+    ],
+)
+def test_wrong(typed: str, expected: str, lang: str) -> None:
+    result = check_answer(typed, expected, lang)
+    assert result.verdict is Verdict.WRONG, result
+    assert not result.correct
+    assert result.similarity < NEAR_THRESHOLD
+
+
+def test_transliteration_only_for_bn_ar_ru() -> None:
+    # French typed without its script makes no sense: Latin answers to Latin texts are
+    # judged by spelling only.
+    assert check_answer("kvantifikasion", FR_SYM, "fr").verdict is Verdict.WRONG
+    assert transliteration_similarity("tenzornyy parallelizm", RU_TENSOR) == 100.0
+    assert transliteration_similarity("gradient", RU_TENSOR) < 60
+
+
+def test_unrelated_short_latin_answer_is_not_a_transliteration() -> None:
+    assert check_answer("x", AR_LORA, "ar").verdict is Verdict.WRONG
+    assert check_answer("moe", BN_LORA, "bn").verdict is Verdict.WRONG
+
+
+def test_char_diff_reconstructs_both_texts() -> None:
+    typed, expected = "Tensr Parallelizm", "Tensor parallelism"
+    segments = char_diff(typed, expected, "en")
+    assert "".join(s.text for s in segments if s.op != "missing").casefold() == typed.casefold()
+    assert "".join(s.text for s in segments if s.op != "extra") == expected
+    assert all(s.text for s in segments)
+    # Adjacent segments never share an op (they are merged).
+    assert all(a.op != b.op for a, b in itertools.pairwise(segments))
+
+
+def test_char_diff_tatweel_is_not_a_difference() -> None:
+    segments = char_diff("التوازي", "التـــوازي", "ar")
+    assert [s.op for s in segments] == ["equal"]
+
+
+# -- grades ----------------------------------------------------------------------
+
+
+def test_grade_mapping() -> None:
+    assert grade_for(Verdict.WRONG) == 1
+    assert grade_for(Verdict.NEAR) == 2
+    assert grade_for(Verdict.EXACT) == 3
+    assert grade_for(Verdict.ACCEPTED) == 3
+    assert grade_for(Verdict.EXACT, hint_used=True) == 2
+    assert grade_for(Verdict.EXACT, duration_ms=25_000) == 2
+    assert grade_for(Verdict.EXACT, duration_ms=5_000) == 3
+    assert grade_for(Verdict.EXACT, duration_ms=5_000, slow_ms=4_000) == 2
+    assert grade_for(Verdict.WRONG, overridden=True) == 3
+    assert grade_for(Verdict.NEAR, overridden=True) == 3
+    assert grade_for(Verdict.NEAR, overridden=True, hint_used=True) == 2
+    assert grade_for(Verdict.WRONG, hint_used=True) == 1
+    assert {grade_for(v) for v in Verdict} <= {1, 2, 3}  # never Easy automatically

@@ -69,6 +69,43 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
+#: State fields a record event doesn't repeat: the review holds them (or they are derived).
+_FROM_REVIEW = ("card_id", "due", "stability", "difficulty", "last_review", "first_review")
+#: Flags written only when set, to keep journal lines short.
+_FLAGS = ("leech", "flagged", "suspended", "buried_until")
+
+
+def slim_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The part of a card state after an answer that its review doesn't already say."""
+    return {
+        k: v
+        for k, v in state.items()
+        if k not in _FROM_REVIEW and not (k in _FLAGS and v in (False, None))
+    }
+
+
+def full_state(
+    slim: dict[str, Any], review: dict[str, Any], before: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Inverse of :func:`slim_state`, given the review and the card's previous state."""
+    return {
+        "card_id": review["card_id"],
+        "state": slim["state"],
+        "step": slim.get("step"),
+        "stability": review["stability"],
+        "difficulty": review["difficulty"],
+        "due": review["due"],
+        "last_review": review["reviewed_at"],
+        "reps": slim.get("reps", 1),
+        "lapses": slim.get("lapses", 0),
+        "leech": slim.get("leech", False),
+        "flagged": slim.get("flagged", False),
+        "suspended": slim.get("suspended", False),
+        "buried_until": slim.get("buried_until"),
+        "first_review": (before or {}).get("first_review") or review["reviewed_at"],
+    }
+
+
 def _key(card: CardKey | str) -> CardKey:
     return card if isinstance(card, CardKey) else CardKey.parse(card)
 
@@ -149,14 +186,10 @@ class State:
         if op == "record":
             review = event["review"]
             card_id = review["card_id"]
-            self.put(card_id, event["after"])
+            before = self.raw.get(card_id)
+            self.put(card_id, full_state(event["card"], review, before))
             self.undo.append(
-                {
-                    "review_id": review["id"],
-                    "card_id": card_id,
-                    "before": event.get("before"),
-                    "review": review,
-                }
+                {"review_id": review["id"], "card_id": card_id, "before": before, "review": review}
             )
             del self.undo[:-UNDO_DEPTH]
             self.recent.append([review["id"], card_id, review["reviewed_at"], review["phase"]])
@@ -460,15 +493,8 @@ class Store:
             correct=correct,
             overridden=overridden,
         )
-        after = new.to_dict()
-        self._append(
-            {
-                "op": "record",
-                "review": review.to_dict(),
-                "before": before.to_dict() if before else None,
-                "after": after,
-            }
-        )
+        review_dict = review.to_dict()
+        self._append({"op": "record", "review": review_dict, "card": slim_state(new.to_dict())})
         self.state.objs[key.id] = new
         if self._reviews is not None:
             self._reviews[review.id] = review

@@ -1,0 +1,154 @@
+"""How long recording one answer durably takes, and opening the store, as the collection grows.
+
+For each size (1k, 10k, 100k cards, 10 reviews of history per card) this builds a
+real progress store on disk — journal with the full history, snapshot of every
+card's state — then opens it with :func:`quizzer.store.open_store` and records
+``--answers`` answers with :meth:`Store.record` (each one fsynced before it
+returns), timing every call. Prints one JSON line per size::
+
+    {"cards": 10000, "history_reviews": 100000, "answers": 500, "p50_ms": ..., "p99_ms": ...,
+     "open_s": ..., "close_s": ..., "snapshot_mb": ..., "journal_mb": ...}
+
+Run: ``.venv/bin/python benchmarks/answer_latency.py [--sizes 1000 10000 100000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from quizzer.core import scheduling
+from quizzer.core.cards import CardKey, Pair
+from quizzer.core.languages import LANGUAGES
+from quizzer.core.scheduling import CardState, SchedulerSettings
+from quizzer.store import journal, journal_path, open_store
+from quizzer.store.progress import State, full_state, slim_state
+from quizzer.store.snapshot import AtomicJSONStorage
+
+HISTORY = 10
+START = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
+PAIRS = [Pair(a, "term", b, "definition") for a in LANGUAGES for b in LANGUAGES]
+
+
+def card_keys(n: int) -> list[CardKey]:
+    """``n`` distinct cards: concepts in one deck, each in up to 25 directions."""
+    per = len(PAIRS)
+    return [CardKey(f"bench/concept-{i // per}", PAIRS[i % per]) for i in range(n)]
+
+
+def template_history(settings: SchedulerSettings) -> list[tuple[dict, dict]]:
+    """Ten realistic answers for one card: (review dict, slim state) per answer."""
+    rng = random.Random(1)
+    key = CardKey("bench/template", PAIRS[0])
+    state = CardState.new(key, START)
+    now = START
+    out = []
+    for i in range(HISTORY):
+        grade = 1 if i == 6 else 3
+        outcome = scheduling.answer(state, grade, now, settings, rng)
+        new = outcome.state
+        review = {
+            "id": "",
+            "card_id": key.id,
+            "reviewed_at": now.isoformat(),
+            "grade": grade,
+            "mode": "flip",
+            "duration_ms": 3000 + i,
+            "phase": outcome.phase,
+            "last_interval_days": round(outcome.last_interval_days, 6),
+            "interval_days": round(outcome.interval_days, 6),
+            "due": new.due.isoformat(),
+            "stability": new.stability,
+            "difficulty": new.difficulty,
+            "typed": None,
+            "correct": None,
+            "overridden": False,
+        }
+        out.append((review, slim_state(new.to_dict())))
+        state = new
+        now = new.due
+    return out
+
+
+def build(path: Path, n: int) -> None:
+    """Write a store with ``n`` cards and :data:`HISTORY` reviews each, as the store would."""
+    settings = SchedulerSettings()
+    template = template_history(settings)
+    st = State()
+    st.created = START.isoformat()
+    seq = 0
+    with open(journal_path(path), "wb") as fh:
+        for i, key in enumerate(card_keys(n)):
+            before = None
+            for j, (review, slim) in enumerate(template):
+                seq += 1
+                r = dict(review, id=f"h{i:07d}-{j:02d}", card_id=key.id)
+                fh.write(journal.encode({"op": "record", "seq": seq, "review": r, "card": slim}))
+                before = full_state(slim, r, before)
+            st.raw[key.id] = before  # type: ignore[assignment]
+        end = fh.tell()
+    st.seq = seq
+    AtomicJSONStorage(path).write(st.to_document(end))
+
+
+def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
+    """Build a store of ``n`` cards, open it, record ``answers`` answers; the numbers."""
+    path = directory / f"progress-{n}.json"
+    build(path, n)
+    keys = card_keys(n)
+    t0 = time.perf_counter()
+    store = open_store(path, tz=UTC, rng=random.Random(3))
+    open_s = time.perf_counter() - t0
+    rng = random.Random(5)
+    now = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+    times: list[float] = []
+    for _ in range(answers):
+        key = keys[rng.randrange(n)]
+        now += timedelta(seconds=7)
+        t = time.perf_counter()
+        store.record(key, rng.choice((1, 3, 3, 3, 4)), now, mode="flip", duration_ms=4000)
+        times.append(time.perf_counter() - t)
+    t0 = time.perf_counter()
+    store.close()
+    close_s = time.perf_counter() - t0
+    times.sort()
+    result = {
+        "cards": n,
+        "history_reviews": n * HISTORY,
+        "answers": answers,
+        "p50_ms": round(statistics.median(times) * 1000, 3),
+        "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, 3),
+        "max_ms": round(times[-1] * 1000, 3),
+        "open_s": round(open_s, 3),
+        "close_s": round(close_s, 3),
+        "snapshot_mb": round(path.stat().st_size / 1e6, 1),
+        "journal_mb": round(journal_path(path).stat().st_size / 1e6, 1),
+    }
+    t0 = time.perf_counter()
+    with open_store(path, tz=UTC) as again:
+        result["reopen_s"] = round(time.perf_counter() - t0, 3)
+        assert len(again) == n
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--answers", type=int, default=500)
+    parser.add_argument("--dir", type=Path, default=None, help="build dir (default: temp)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        for n in args.sizes:
+            print(json.dumps(measure(n, args.answers, Path(tmp))), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

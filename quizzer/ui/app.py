@@ -1,0 +1,94 @@
+"""The quizzer Textual app: home → study → summary, with help and statistics on top."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from quizzer.ui.choice import StudyChoice
+from quizzer.ui.textshape import fix_cell_widths
+
+if TYPE_CHECKING:
+    from quizzer.ui.service import StudyService
+
+STATS_MODULE = "quizzer.ui.screens.stats"
+
+
+class QuizzerApp(App[int]):
+    """The quiz. ``start`` skips the home screen and opens a study session directly."""
+
+    CSS_PATH = "quizzer.tcss"
+    TITLE = "quizzer"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+t", "toggle_dark", "Theme", show=False),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        service: StudyService,
+        *,
+        start: StudyChoice | None = None,
+        rtl_mode: str = "app",
+        theme: str | None = None,
+    ) -> None:
+        # Before any text is measured: Bengali spacing vowel signs take a cell.
+        fix_cell_widths()
+        super().__init__()
+        self.service = service
+        self.start = start
+        self.rtl_mode = rtl_mode
+        if theme:
+            self.theme = theme
+
+    def on_mount(self) -> None:
+        if self.start is not None:
+            from quizzer.ui.screens.study import StudyScreen
+
+            self.push_screen(StudyScreen(self.start, from_home=False))
+        else:
+            from quizzer.ui.screens.home import HomeScreen
+
+            self.push_screen(HomeScreen())
+
+    def action_toggle_dark(self) -> None:
+        """Switch between the light and the dark theme."""
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    @staticmethod
+    def stats_available() -> bool:
+        """Whether the statistics screen is installed."""
+        return importlib.util.find_spec(STATS_MODULE) is not None
+
+    def open_stats(self, deck: str | None = None) -> None:
+        """Push the statistics screen, if there is one."""
+        if not self.stats_available():
+            self.notify("The statistics screen is not available.", severity="warning")
+            return
+        module = importlib.import_module(STATS_MODULE)
+        screen_cls = getattr(module, "StatsScreen", None)
+        if screen_cls is None:
+            self.notify("The statistics screen is not available.", severity="warning")
+            return
+        self.push_screen(_make_stats_screen(screen_cls, self.service, deck))
+
+    def on_unmount(self) -> None:
+        self.service.close()
+
+
+def _make_stats_screen(screen_cls: type, service: StudyService, deck: str | None) -> object:
+    # The stats screen is written by another module; accept the signatures it may have.
+    for kwargs in (
+        {"store": service.store, "deck": deck},
+        {"store": service.store},
+        {},
+    ):
+        try:
+            return screen_cls(**kwargs)
+        except TypeError:
+            continue
+    return screen_cls(service.store)

@@ -1,0 +1,1 @@
+"""The quiz screens: home, study, summary and help."""

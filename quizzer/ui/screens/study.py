@@ -1,0 +1,482 @@
+"""The study screen: one card at a time in flip, choice, typed or learn mode.
+
+The screen owns no quiz logic: the queue, grading rules and learn rounds live
+in :mod:`quizzer.core` (session, answers, choices, learn); answers go to the
+store through :class:`quizzer.ui.service.StudyService` the moment they are given.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from quizzer.core.answers import (
+    NOTE_ACCENTS,
+    NOTE_ACRONYM,
+    NOTE_PART,
+    NOTE_TRANSLITERATION,
+    AnswerCheck,
+    Verdict,
+    check_answer,
+    grade_for,
+)
+from quizzer.core.cards import CardKey
+from quizzer.core.choices import ChoiceSet, make_choices
+from quizzer.core.concept import Concept
+from quizzer.core.learn import LearnQuestion, LearnRound, plan_rounds
+from quizzer.core.review import GRADE_NAMES
+from quizzer.core.session import MAX_ANSWER_MS, Session
+from quizzer.ui.choice import StudyChoice
+from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+from quizzer.ui.service import StudyService, utcnow
+from quizzer.ui.textshape import has_rtl
+from quizzer.ui.widgets.card_view import CardView, side_label
+from quizzer.ui.widgets.choice_list import ChoiceList
+from quizzer.ui.widgets.grade_bar import GradeBar
+from quizzer.ui.widgets.progress_header import ProgressHeader
+from quizzer.ui.widgets.typed_answer import TypedAnswer
+
+_NOTE_TEXT = {
+    NOTE_ACCENTS: "mind the accents",
+    NOTE_ACRONYM: "you gave the acronym",
+    NOTE_PART: "you gave another part of the term",
+    NOTE_TRANSLITERATION: "typed in Latin letters",
+}
+
+
+def diff_content(check: AnswerCheck) -> Content | None:
+    """The character diff as styled text: missing letters underlined green, extra ones red."""
+    if not check.diff or has_rtl(check.expected):
+        return None
+    parts: list[Content | tuple[str, str]] = [Content("diff: ")]
+    for seg in check.diff:
+        if seg.op == "equal":
+            parts.append(Content(seg.text))
+        elif seg.op == "extra":
+            parts.append((seg.text, "strike $error"))
+        else:
+            parts.append((seg.text, "underline bold $success"))
+    return Content.assemble(*parts)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """Counts for learn mode, which records through rounds instead of a session."""
+
+    answers: int = 0
+    correct: int = 0
+    ms: int = 0
+
+
+class StudyScreen(Screen[None]):
+    """Study ``choice``; ``from_home`` decides where the summary leads."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "space", "Show answer"),
+        Binding("1", "key(1)", "1", show=False),
+        Binding("2", "key(2)", "2", show=False),
+        Binding("3", "key(3)", "3", show=False),
+        Binding("4", "key(4)", "4", show=False),
+        Binding("r", "override", "I was right", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("b", "bury", "Bury"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "end", "End"),
+        Binding("escape", "end", "End", show=False),
+    ]
+
+    def __init__(self, choice: StudyChoice, *, from_home: bool) -> None:
+        super().__init__()
+        self.choice = choice
+        self.from_home = from_home
+        self.session: Session | None = None
+        self.card: CardKey | None = None
+        self.phase = "question"  # question, revealed (flip), feedback
+        self.choices: ChoiceSet | None = None
+        self.check: AnswerCheck | None = None
+        self.rounds: list[tuple[Concept, ...]] = []
+        self.round: LearnRound | None = None
+        self.question: LearnQuestion | None = None
+        self.tally = _Tally()
+        self.learn_cards: set[str] = set()
+        self._started = time.monotonic()
+        self._shown = time.monotonic()
+        self._ended = False
+
+    @property
+    def service(self) -> StudyService:
+        """The app's study service."""
+        return self.app.service  # type: ignore[attr-defined]
+
+    @property
+    def deck(self):
+        """The deck being studied."""
+        return self.service.deck(self.choice.deck)
+
+    def compose(self) -> ComposeResult:
+        yield ProgressHeader(id="progress")
+        with VerticalScroll(id="study-body"):
+            yield CardView(id="card")
+            yield Static("", id="hint", markup=False)
+            yield GradeBar(id="grades", classes="hidden")
+            yield ChoiceList(id="choices", classes="hidden")
+            yield TypedAnswer(id="typed-answer", classes="hidden")
+            with Horizontal(id="continue-row", classes="hidden"):
+                yield Static("", id="feedback", markup=False)
+                yield Button("Continue (Enter)", id="continue", compact=True, variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        now = utcnow()
+        if self.choice.mode == "learn":
+            due = self.service.scheduler(self.choice).due(now)
+            by_uid = {c.uid: c for c in self.deck.concepts}
+            concepts = [by_uid[k.concept_uid] for k in due if k.concept_uid in by_uid]
+            self.rounds = list(plan_rounds(concepts))
+            self._next_round()
+        else:
+            self.session = self.service.start_session(self.choice, now)
+        self._show()
+
+    # -- showing --------------------------------------------------------------
+
+    def _where(self) -> str:
+        return f"{self.deck.name} · {self.choice.pair_label} · {self.choice.mode}"
+
+    def _update_progress(self) -> None:
+        header = self.query_one(ProgressHeader)
+        if self.session is not None:
+            header.update(self._where(), self.session.done, self.session.left)
+        else:
+            left = sum(len(r) for r in self.rounds)
+            if self.round is not None:
+                left += self.round.total - self.round.mastered
+            header.update(self._where(), self.tally.answers, left)
+
+    def _set_visible(self, *, grades: bool, choices: bool, typed: bool, cont: bool) -> None:
+        self.query_one("#grades").set_class(not grades, "hidden")
+        self.query_one("#choices").set_class(not choices, "hidden")
+        self.query_one("#typed-answer").set_class(not typed, "hidden")
+        self.query_one("#continue-row").set_class(not cont, "hidden")
+
+    def _texts(self, key: CardKey) -> tuple[Concept, str, str]:
+        concept = self.deck.get(key.concept_id)
+        assert concept is not None
+        p = key.pair
+        prompt = concept.text(p.prompt_lang, p.prompt_side) or ""
+        answer = concept.text(p.answer_lang, p.answer_side) or ""
+        return concept, prompt, answer
+
+    def _show(self) -> None:
+        """Put the current card (or learn question) on screen."""
+        self.phase = "question"
+        self.check = None
+        self._shown = time.monotonic()
+        if self.session is not None:
+            if self.session.finished:
+                self._finish()
+                return
+            self.session.show(utcnow())
+            self.card = self.session.current
+            mode = self.choice.mode
+        else:
+            if self.round is None or self.round.complete:
+                self._next_round()
+            if self.round is None:
+                self._finish()
+                return
+            self.question = self.round.question
+            assert self.question is not None
+            self.card = self.question.card
+            mode = self.question.stage
+        assert self.card is not None
+        concept, prompt, answer = self._texts(self.card)
+        p = self.card.pair
+        self.query_one(CardView).show(
+            prompt,
+            side_label(p.prompt_lang, p.prompt_side),
+            answer,
+            side_label(p.answer_lang, p.answer_side),
+        )
+        hint = self.query_one("#hint", Static)
+        if mode == "flip":
+            self._set_visible(grades=False, choices=False, typed=False, cont=False)
+            hint.update("Space: show the answer")
+            self.set_focus(None)
+        elif mode == "choice":
+            if self.session is not None:
+                self.choices = make_choices(
+                    concept, self.deck.concepts, p.answer_lang, p.answer_side, self.service.rng
+                )
+            else:
+                assert self.question is not None
+                self.choices = self.question.choices
+            assert self.choices is not None
+            self._set_visible(grades=False, choices=True, typed=False, cont=False)
+            hint.update("1–4, or ↑ ↓ and Enter")
+            options = self.query_one(ChoiceList)
+            options.set_options([o.text for o in self.choices.options])
+            options.focus()
+        else:  # typed
+            self._set_visible(grades=False, choices=False, typed=True, cont=False)
+            hint.update(f"Type the {side_label(p.answer_lang, p.answer_side)}, Enter to check")
+            self.query_one(TypedAnswer).reset()
+        self._update_progress()
+
+    def _elapsed_ms(self) -> int:
+        return min(MAX_ANSWER_MS, int((time.monotonic() - self._shown) * 1000))
+
+    def _feedback(self, text: str, kind: str) -> None:
+        self.phase = "feedback"
+        feedback = self.query_one("#feedback", Static)
+        feedback.update(text)
+        feedback.remove_class("-right", "-near", "-wrong")
+        feedback.add_class(f"-{kind}")
+        self.query_one("#continue-row").remove_class("hidden")
+        self.query_one("#continue", Button).focus()
+        self.query_one("#hint", Static).update("Enter: next card")
+        self._update_progress()
+
+    # -- flip -----------------------------------------------------------------
+
+    def action_space(self) -> None:
+        """Reveal the answer (flip), or go on after feedback."""
+        if self.phase == "feedback":
+            self._show()
+            return
+        if self.choice.mode != "flip" or self.phase != "question" or self.session is None:
+            return
+        self.session.reveal()
+        self.phase = "revealed"
+        self.query_one(CardView).set_revealed(True)
+        assert self.card is not None
+        bar = self.query_one(GradeBar)
+        bar.set_intervals(self.service.intervals(self.card))
+        self._set_visible(grades=True, choices=False, typed=False, cont=False)
+        self.query_one("#hint", Static).update("How well did you recall it? 1–4")
+
+    def action_key(self, number: int) -> None:
+        """1–4: a grade in flip mode, an option in choice mode."""
+        if self.phase == "revealed":
+            self._grade(number)
+        elif self.phase == "question" and self._mode_now() == "choice":
+            self.query_one(ChoiceList).choose(number - 1)
+
+    def on_grade_bar_graded(self, event: GradeBar.Graded) -> None:
+        if self.phase == "revealed":
+            self._grade(event.grade)
+
+    def _grade(self, grade: int) -> None:
+        assert self.session is not None
+        self.session.answer(grade, utcnow())  # type: ignore[arg-type]
+        self._show()
+
+    def _mode_now(self) -> str:
+        if self.question is not None and self.session is None:
+            return self.question.stage
+        return self.choice.mode
+
+    # -- choice ---------------------------------------------------------------
+
+    def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
+        if self.phase != "question" or self.choices is None:
+            return
+        right = self.choices.is_correct(event.index)
+        event.choice_list.mark(event.index, self.choices.answer_index)
+        self.query_one(CardView).set_revealed(True)
+        if self.session is not None:
+            verdict = Verdict.EXACT if right else Verdict.WRONG
+            grade = grade_for(verdict, duration_ms=self._elapsed_ms())
+            self.session.answer(grade, utcnow(), correct=right)
+            label = GRADE_NAMES[grade]
+        else:
+            assert self.round is not None
+            self.round.answer_choice(event.index, utcnow(), self._elapsed_ms())
+            label = "now type it" if right else "it comes back soon"
+        if right:
+            self._feedback(f"✓ Right — {label}", "right")
+        else:
+            self._feedback(f"✗ Not that one — {label}", "wrong")
+
+    # -- typed ----------------------------------------------------------------
+
+    def on_typed_answer_submitted(self, event: TypedAnswer.Submitted) -> None:
+        if self.phase != "question" or self.card is None:
+            return
+        concept, _prompt, expected = self._texts(self.card)
+        lang = self.card.pair.answer_lang
+        duration = self._elapsed_ms()
+        if self.session is not None:
+            check = check_answer(event.text, expected, lang, acronym=concept.acronym)
+            grade = grade_for(check.verdict, duration_ms=duration)
+            self.session.answer(grade, utcnow(), typed=event.text, correct=check.correct)
+            can_override = not check.correct
+            outcome = GRADE_NAMES[grade]
+        else:
+            assert self.round is not None
+            before = len(self.round.records)
+            check = self.round.answer_typed(event.text, utcnow(), duration)
+            self._record_learn(before)
+            can_override = self.round.can_override
+            outcome = "learned" if check.correct else "it comes back soon"
+        self.check = check
+        self._show_check(check, expected, can_override, outcome)
+
+    def _show_check(
+        self, check: AnswerCheck, expected: str, can_override: bool, outcome: str
+    ) -> None:
+        notes = ", ".join(_NOTE_TEXT[n] for n in check.notes if n in _NOTE_TEXT)
+        if check.verdict == Verdict.EXACT:
+            verdict, kind = "✓ Right", "right"
+        elif check.verdict == Verdict.ACCEPTED:
+            verdict, kind = f"✓ Right ({notes})" if notes else "✓ Right", "right"
+        elif check.verdict == Verdict.NEAR:
+            verdict, kind = "≈ Almost" + (f" ({notes})" if notes else ""), "near"
+        else:
+            verdict, kind = "✗ Not quite", "wrong"
+        self.query_one(CardView).set_revealed(True)
+        self.query_one(TypedAnswer).show_feedback(
+            verdict, kind, expected, diff_content(check), can_override
+        )
+        self._feedback(f"{verdict} — {outcome}", kind)
+
+    def action_override(self) -> None:
+        """“I was right”: count the last typed miss as right."""
+        if self.phase != "feedback" or self.check is None or self.check.correct:
+            return
+        if self.session is not None:
+            last = self.session.reviews[-1] if self.session.reviews else None
+            if last is None or last.overridden:
+                return
+            self.session.undo()
+            grade = grade_for(self.check.verdict, overridden=True)
+            self.session.answer(
+                grade, utcnow(), typed=self.check.typed, correct=True, overridden=True
+            )
+        else:
+            assert self.round is not None
+            if not self.round.can_override:
+                return
+            before = len(self.round.records)
+            self.round.override()
+            self._record_learn(before)
+        self.query_one("#i-was-right").add_class("hidden")
+        self._feedback("✓ Counted as right", "right")
+
+    def on_typed_answer_overridden(self, _event: TypedAnswer.Overridden) -> None:
+        self.action_override()
+
+    # -- learn ----------------------------------------------------------------
+
+    def _next_round(self) -> None:
+        self.round = None
+        while self.rounds:
+            concepts = self.rounds.pop(0)
+            try:
+                self.round = LearnRound(
+                    concepts, self.deck.concepts, self.choice.pair, self.service.rng
+                )
+                return
+            except ValueError:
+                continue
+
+    def _record_learn(self, before: int) -> None:
+        """Send the round's new records to the store."""
+        assert self.round is not None
+        scheduler = self._learn_scheduler()
+        for record in self.round.records[before:]:
+            scheduler.record(
+                record.card,
+                record.grade,
+                record.at,
+                mode="learn",
+                duration_ms=min(record.duration_ms, MAX_ANSWER_MS),
+                typed=record.typed,
+                correct=True,
+                overridden=record.overridden,
+            )
+            self.learn_cards.add(record.card.id)
+            self.tally.answers += 1
+            self.tally.correct += record.grade != 1
+            self.tally.ms += min(record.duration_ms, MAX_ANSWER_MS)
+
+    def _learn_scheduler(self):
+        if not hasattr(self, "_scheduler"):
+            self._scheduler = self.service.scheduler(self.choice)
+        return self._scheduler
+
+    # -- continue, undo, bury, end --------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "continue":
+            event.stop()
+            if self.phase == "feedback":
+                self._show()
+
+    def action_undo(self) -> None:
+        """Take back the last answer and show that card again."""
+        if self.session is None:
+            self.notify("Undo is not available in learn mode.", severity="warning")
+            return
+        if not self.session.can_undo:
+            self.notify("Nothing to undo.")
+            return
+        self.session.undo()
+        self._show()
+        self.notify("Last answer taken back.")
+
+    def action_bury(self) -> None:
+        """Hide this card until tomorrow."""
+        if self.session is None or self.session.finished:
+            self.notify("Bury works in flip, choice and typed modes.", severity="warning")
+            return
+        if self.phase == "feedback":
+            return
+        self.session.bury(utcnow())
+        self.notify("Buried until tomorrow.")
+        self._show()
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        from quizzer.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_end(self) -> None:
+        """End the session and show the summary."""
+        self._finish()
+
+    def _finish(self) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        now = utcnow()
+        if self.session is not None:
+            s = self.session.summary(now)
+            studied, correct = s.answers, s.correct
+            seconds = s.time_spent.total_seconds()
+            next_due = s.next_due
+        else:
+            studied, correct = self.tally.answers, self.tally.correct
+            seconds = self.tally.ms / 1000
+            next_due = self._learn_scheduler().next_due(now)
+        summary = SessionSummary(
+            deck_name=self.deck.name,
+            pair_label=self.choice.pair_label,
+            mode=self.choice.mode,
+            studied=studied,
+            correct=correct,
+            seconds=seconds,
+            next_due=next_due,
+        )
+        self.app.switch_screen(
+            SummaryScreen(summary, from_home=self.from_home, deck_id=self.choice.deck)
+        )

@@ -1,0 +1,122 @@
+"""The end of a session: cards studied, correct %, time spent, when the next card is due."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """The figures of one session."""
+
+    deck_name: str
+    pair_label: str
+    mode: str
+    studied: int
+    correct: int
+    seconds: float
+    next_due: datetime | None
+
+    @property
+    def correct_percent(self) -> int | None:
+        """Share of answers not graded Again, in %, or ``None`` before any answer."""
+        return round(100 * self.correct / self.studied) if self.studied else None
+
+
+def format_duration(seconds: float) -> str:
+    """``"45s"``, ``"3m 05s"``, ``"1h 02m"``."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m {secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m"
+
+
+def format_next_due(due: datetime | None, now: datetime) -> str:
+    """``"now"``, ``"in 10 minutes"``, ``"in 3 hours"``, ``"in 2 days (Tue 04:00)"``."""
+    if due is None:
+        return "nothing scheduled"
+    seconds = (due - now).total_seconds()
+    local = due.astimezone()
+    if seconds <= 60:
+        return "now"
+    if seconds < 3600:
+        return f"in {round(seconds / 60)} minutes"
+    if seconds < 86400:
+        return f"in {round(seconds / 3600)} hours ({local:%H:%M})"
+    return f"in {round(seconds / 86400)} days ({local:%a %d %b})"
+
+
+class SummaryScreen(Screen[None]):
+    """Shown when a session ends; Enter goes home (or quits), s opens statistics."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "done", "Done"),
+        Binding("s", "stats", "Stats"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "done", "Done", show=False),
+        Binding("question_mark", "help", "Help"),
+    ]
+
+    def __init__(self, summary: SessionSummary, *, from_home: bool, deck_id: str) -> None:
+        super().__init__()
+        self.summary = summary
+        self.from_home = from_home
+        self.deck_id = deck_id
+
+    def compose(self) -> ComposeResult:
+        s = self.summary
+        percent = s.correct_percent
+        rows = [
+            ("Cards studied", str(s.studied)),
+            ("Correct", "–" if percent is None else f"{percent}% ({s.correct} of {s.studied})"),
+            ("Time spent", format_duration(s.seconds)),
+            ("Next card due", format_next_due(s.next_due, datetime.now(UTC))),
+        ]
+        with Vertical(id="summary-box"):
+            yield Static(Content.styled("Session over", "bold $accent"), id="summary-title")
+            yield Static(Content(f"{s.deck_name} · {s.pair_label} · {s.mode}"), id="summary-where")
+            body = Content("\n").join(
+                Content.assemble((f"{label:<15}", "$text-muted"), (value, "bold"))
+                for label, value in rows
+            )
+            yield Static(body, id="summary-figures")
+            hint = (
+                "Enter: home · s: statistics · q: quit"
+                if self.from_home
+                else ("Enter or q: quit · s: statistics")
+            )
+            yield Static(Content.styled(hint, "$text-muted"), id="summary-hint")
+        yield Footer()
+
+    def action_done(self) -> None:
+        """Back to the home screen, or quit when the session came from the command line."""
+        if self.from_home:
+            self.app.pop_screen()
+        else:
+            self.app.exit(0)
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        self.app.exit(0)
+
+    def action_stats(self) -> None:
+        """Open statistics for this deck."""
+        self.app.open_stats(self.deck_id)  # type: ignore[attr-defined]
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        from quizzer.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())

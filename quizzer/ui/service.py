@@ -1,0 +1,191 @@
+"""The UI's door to the progress store and the deck library.
+
+Screens talk to :class:`StudyService`; it opens :class:`quizzer.core.session.Session`
+objects over a :class:`StoreScheduler`, which implements the core's
+``Scheduler`` protocol on the progress store, so every answer is on disk when
+the next card shows.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from quizzer.core.cards import CardKey, Pair
+from quizzer.core.deck import Deck
+from quizzer.core.review import Grade, Mode, Review
+from quizzer.core.scheduling import format_interval
+from quizzer.core.session import Session
+from quizzer.fsutil import atomic_write_text
+from quizzer.ui.choice import SETTINGS_KEY, StudyChoice
+
+if TYPE_CHECKING:
+    from quizzer.store import Store
+
+
+def utcnow() -> datetime:
+    """The wall clock, in UTC (the UI is where time is read; the core takes it as input)."""
+    return datetime.now(UTC)
+
+
+class StoreScheduler:
+    """The core ``Scheduler`` protocol on the progress store, for one deck and one pair.
+
+    Burying uses the store's ``bury`` when it has one; otherwise the card is kept
+    out of this run of the app only.
+    """
+
+    def __init__(self, store: Store, deck: Deck, pair: Pair, buried: set[str]) -> None:
+        self.store = store
+        self.deck = deck
+        self.pair = pair
+        self._buried = buried
+        self._undo: list[tuple[str, str]] = []
+
+    def due(self, now: datetime) -> Sequence[CardKey]:
+        """Due learning cards, due reviews, then new cards (daily limits applied)."""
+        queue = self.store.due_cards(self.deck, [self.pair], now)
+        return [key for key in queue.cards if key.id not in self._buried]
+
+    def record(
+        self,
+        card: CardKey,
+        grade: Grade,
+        now: datetime,
+        *,
+        mode: Mode,
+        duration_ms: int,
+        typed: str | None = None,
+        correct: bool | None = None,
+        overridden: bool = False,
+    ) -> Review:
+        """Record durably through the store."""
+        review = self.store.record(
+            card,
+            grade,
+            now,
+            mode=mode,
+            duration_ms=duration_ms,
+            typed=typed,
+            correct=correct,
+            overridden=overridden,
+        )
+        self._undo.append(("record", card.id))
+        return review
+
+    def bury(self, card: CardKey, now: datetime) -> None:
+        """Hide ``card`` until the next study day."""
+        store_bury = getattr(self.store, "bury", None)
+        if callable(store_bury):
+            store_bury(card, now)
+            self._undo.append(("store-bury", card.id))
+        else:
+            self._buried.add(card.id)
+            self._undo.append(("bury", card.id))
+
+    def undo(self) -> None:
+        """Take back the last record or bury."""
+        kind, card_id = self._undo.pop()
+        if kind == "bury":
+            self._buried.discard(card_id)
+        else:
+            self.store.undo()
+
+    def next_due(self, now: datetime) -> datetime | None:
+        """The earliest due time after ``now`` among this deck's cards for the pair."""
+        prefix = self.deck.id + "/"
+        best: datetime | None = None
+        for state in self.store.cards():
+            key = state.key
+            if not key.concept_uid.startswith(prefix) or key.pair != self.pair:
+                continue
+            if state.is_new or getattr(state, "suspended", False):
+                continue
+            due = state.due
+            if due > now and (best is None or due < best):
+                best = due
+        return best
+
+
+class StudyService:
+    """Decks, counts, sessions and remembered choices for the screens."""
+
+    def __init__(self, store: Store, decks: Sequence[Deck], *, seed: int | None = None) -> None:
+        self.store = store
+        self._decks = {deck.id: deck for deck in decks}
+        self.rng = random.Random(seed)
+        self._buried: set[str] = set()
+        self._closed = False
+
+    # -- decks ----------------------------------------------------------------
+
+    def decks(self) -> list[Deck]:
+        """Every deck, in library order."""
+        return list(self._decks.values())
+
+    def deck(self, deck_id: str) -> Deck:
+        """One deck by id (``KeyError`` if unknown)."""
+        return self._decks[deck_id]
+
+    def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
+        """(new, due) cards of ``deck_id`` in direction ``pair`` available now."""
+        queue = self.store.due_cards(self.deck(deck_id), [pair], now or utcnow())
+        return len(queue.new), len(queue.learning) + len(queue.review)
+
+    # -- sessions -------------------------------------------------------------
+
+    def scheduler(self, choice: StudyChoice) -> StoreScheduler:
+        """A store-backed scheduler for a choice."""
+        return StoreScheduler(self.store, self.deck(choice.deck), choice.pair, self._buried)
+
+    def start_session(self, choice: StudyChoice, now: datetime | None = None) -> Session:
+        """A session over what is due now for ``choice``."""
+        mode: Any = "flip" if choice.mode == "learn" else choice.mode
+        return Session.start(self.scheduler(choice), now or utcnow(), mode)
+
+    def intervals(self, card: CardKey, now: datetime | None = None) -> dict[int, str]:
+        """The interval label each grade would give ``card`` now."""
+        return {g: format_interval(d) for g, d in self.store.preview(card, now or utcnow()).items()}
+
+    # -- remembered choice ----------------------------------------------------
+
+    @property
+    def _prefs_path(self) -> Path:
+        return Path(self.store.path).with_name(Path(self.store.path).name + ".ui.json")
+
+    def last_choice(self) -> StudyChoice | None:
+        """The choice the learner made last time, if it still makes sense."""
+        getter = getattr(self.store, "get_setting", None)
+        data: Any = None
+        if callable(getter):
+            data = getter(SETTINGS_KEY)
+        else:
+            try:
+                data = json.loads(self._prefs_path.read_text(encoding="utf-8")).get(SETTINGS_KEY)
+            except (OSError, ValueError, AttributeError):
+                data = None
+        choice = StudyChoice.from_dict(data) if data else None
+        if choice is None or choice.deck not in self._decks:
+            return None
+        return choice
+
+    def remember(self, choice: StudyChoice) -> None:
+        """Keep ``choice`` for next time."""
+        setter = getattr(self.store, "set_setting", None)
+        if callable(setter):
+            setter(SETTINGS_KEY, choice.to_dict())
+            return
+        if getattr(self.store, "read_only", False):
+            return
+        text = json.dumps({SETTINGS_KEY: choice.to_dict()}, ensure_ascii=False, indent=1)
+        atomic_write_text(self._prefs_path, text + "\n")
+
+    def close(self) -> None:
+        """Close the store (compacting it). Safe to call twice."""
+        if not self._closed:
+            self._closed = True
+            self.store.close()

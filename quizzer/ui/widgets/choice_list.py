@@ -1,0 +1,132 @@
+"""Four answer options, chosen by number, arrows and Enter, or a click."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Label
+
+from quizzer.ui.widgets.script_text import ScriptText
+
+
+class ChoiceOption(Horizontal):
+    """One option: its number key and its text."""
+
+    DEFAULT_CSS = """
+    ChoiceOption {
+        height: auto;
+        padding: 0 1;
+        margin: 0 0 0 0;
+    }
+    ChoiceOption .choice-key {
+        width: 4;
+        color: $accent;
+        text-style: bold;
+    }
+    ChoiceOption.-highlight {
+        background: $boost;
+        outline-left: thick $accent;
+    }
+    ChoiceOption.-correct {
+        background: $success 30%;
+    }
+    ChoiceOption.-wrong {
+        background: $error 30%;
+    }
+    """
+
+    def __init__(self, index: int, text: str) -> None:
+        super().__init__(id=f"choice-{index + 1}")
+        self.index = index
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Label(f"{self.index + 1}.", classes="choice-key", markup=False)
+        yield ScriptText(self.text)
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        parent = self.parent
+        if isinstance(parent, ChoiceList):
+            parent.choose(self.index)
+
+
+class ChoiceList(Vertical, can_focus=True):
+    """Options numbered 1–4; posts :class:`ChoiceList.Chosen` once, until :meth:`set_options`."""
+
+    DEFAULT_CSS = """
+    ChoiceList {
+        height: auto;
+        margin: 1 2 0 2;
+        padding: 0 0;
+    }
+    ChoiceList:focus {
+        background-tint: $foreground 3%;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("enter", "select", "Choose", show=False),
+    ]
+
+    highlighted: reactive[int] = reactive(0)
+
+    class Chosen(Message):
+        """The learner picked option ``index`` (0-based)."""
+
+        def __init__(self, choice_list: ChoiceList, index: int) -> None:
+            super().__init__()
+            self.choice_list = choice_list
+            self.index = index
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.options: list[str] = []
+        self.locked = False
+
+    def set_options(self, options: Sequence[str]) -> None:
+        """Replace the options and unlock the list."""
+        self.options = list(options)
+        self.locked = False
+        self.remove_children()
+        self.mount_all([ChoiceOption(i, text) for i, text in enumerate(self.options)])
+        self.highlighted = 0
+        self.call_after_refresh(self._paint)
+
+    def watch_highlighted(self, _value: int) -> None:
+        self._paint()
+
+    def _paint(self) -> None:
+        for option in self.query(ChoiceOption):
+            option.set_class(option.index == self.highlighted and not self.locked, "-highlight")
+
+    def action_move(self, step: int) -> None:
+        if self.options and not self.locked:
+            self.highlighted = (self.highlighted + step) % len(self.options)
+
+    def action_select(self) -> None:
+        self.choose(self.highlighted)
+
+    def choose(self, index: int) -> None:
+        """Pick option ``index`` (ignored when locked or out of range)."""
+        if self.locked or not 0 <= index < len(self.options):
+            return
+        self.locked = True
+        self.highlighted = index
+        self._paint()
+        self.post_message(self.Chosen(self, index))
+
+    def mark(self, chosen: int, correct: int) -> None:
+        """Colour the right option green and a wrong pick red."""
+        for option in self.query(ChoiceOption):
+            option.set_class(option.index == correct, "-correct")
+            option.set_class(option.index == chosen and chosen != correct, "-wrong")

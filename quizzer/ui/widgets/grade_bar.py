@@ -1,0 +1,57 @@
+"""The four grade buttons, each showing the interval it would give."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Button
+
+from quizzer.core.review import GRADE_NAMES
+
+_VARIANTS = {1: "error", 2: "warning", 3: "success", 4: "primary"}
+
+
+class GradeBar(Horizontal):
+    """Again / Hard / Good / Easy; posts :class:`GradeBar.Graded`."""
+
+    DEFAULT_CSS = """
+    GradeBar {
+        height: auto;
+        margin: 1 2 0 2;
+        align-horizontal: center;
+    }
+    GradeBar Button {
+        width: 1fr;
+        min-width: 12;
+        margin: 0 1 0 0;
+    }
+    """
+
+    class Graded(Message):
+        """The learner chose ``grade`` (1–4)."""
+
+        def __init__(self, grade: int) -> None:
+            super().__init__()
+            self.grade = grade
+
+    def compose(self) -> ComposeResult:
+        for grade, name in GRADE_NAMES.items():
+            yield Button(
+                f"{grade} {name}", id=f"grade-{grade}", variant=_VARIANTS[grade], compact=True
+            )
+
+    def set_intervals(self, intervals: Mapping[int, str]) -> None:
+        """Label each button with the interval (``"10m"``, ``"3d"``) its grade gives."""
+        for grade, name in GRADE_NAMES.items():
+            button = self.query_one(f"#grade-{grade}", Button)
+            interval = intervals.get(grade)
+            button.label = f"{grade} {name} · {interval}" if interval else f"{grade} {name}"
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        grade = int((event.button.id or "grade-0").rsplit("-", 1)[1])
+        if grade in GRADE_NAMES:
+            self.post_message(self.Graded(grade))

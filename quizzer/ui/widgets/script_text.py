@@ -1,0 +1,80 @@
+"""A block of learner text in any script, wrapped and shaped for the terminal."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from textual.content import Content
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from quizzer.ui.textshape import base_direction, has_rtl, visual_lines
+
+
+class ScriptText(Widget):
+    """Glossary text shown as data (never markup), wrapped before Arabic shaping.
+
+    Arabic needs its lines wrapped in logical order and then shaped and
+    reordered one by one, so this widget does its own wrapping at its content
+    width (see :mod:`quizzer.ui.textshape`); Textual's wrapping is switched off.
+    ``align`` is ``start`` (left, or right for right-to-left text), ``center``
+    or ``end``.
+    """
+
+    DEFAULT_CSS = """
+    ScriptText {
+        height: auto;
+        width: 1fr;
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    """
+
+    text: reactive[str] = reactive("", layout=True)
+
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        align: str = "start",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.align = align
+        self.set_reactive(ScriptText.text, text)
+
+    @property
+    def rtl_mode(self) -> str:
+        """``app`` (we shape and reorder) or ``terminal`` (it does)."""
+        return getattr(self.app, "rtl_mode", "app")
+
+    def lines(self, width: int) -> list[str]:
+        """The visual lines at ``width`` cells."""
+        return visual_lines(self.text, width, self.rtl_mode)
+
+    def _text_align(self) -> str:
+        if self.align == "center":
+            return "center"
+        rtl = has_rtl(self.text) and base_direction(self.text) == "R"
+        if self.align == "end":
+            return "left" if rtl else "right"
+        return "right" if rtl else "left"
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return max((cell_len(line) for line in self.lines(container.width)), default=0)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(1, len(self.lines(width)))
+
+    def on_mount(self) -> None:
+        self.styles.text_align = self._text_align()  # type: ignore[assignment]
+
+    def watch_text(self, _text: str) -> None:
+        if self.is_mounted:
+            self.styles.text_align = self._text_align()  # type: ignore[assignment]
+
+    def render(self) -> Content:
+        width = self.content_region.width or self.size.width
+        return Content("\n".join(self.lines(width)))

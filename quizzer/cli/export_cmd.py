@@ -1,9 +1,217 @@
-"""`quizzer` export commands (see each sub-command's --help)."""
+"""`quizzer export anki`: write the decks as an Anki package (see ``--help``)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from quizzer.core.deck import Deck
+from quizzer.core.errors import InputError
+from quizzer.core.languages import LANGUAGES
+
+KIND_HELP = "meaning = term(FROM)→definition(TO), term = definition(FROM)→term(TO), " + (
+    "translate = term(FROM)→term(TO)"
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add this module's sub-commands to the CLI."""
+    """Add ``export`` and its ``anki`` sub-command to the CLI."""
+    export = subparsers.add_parser(
+        "export", help="export decks to other programs", description="Export decks."
+    )
+    targets = export.add_subparsers(dest="export_target", metavar="TARGET")
+    export.set_defaults(func=lambda args: _missing_target(export))
+
+    anki = targets.add_parser(
+        "anki",
+        help="write an Anki package (.apkg)",
+        description="Write the decks as an Anki package: one note per concept, one card per "
+        "kind and language pair. Re-importing a newer export updates the notes in place. "
+        f"Kinds: {KIND_HELP}.",
+    )
+    anki.add_argument("--out", required=True, metavar="FILE.apkg", help="the package to write")
+    anki.add_argument(
+        "--deck",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a deck to export, by id or name (repeatable; default: every deck)",
+    )
+    anki.add_argument(
+        "--pair",
+        action="append",
+        default=[],
+        metavar="FROM:TO",
+        help=f"a language pair such as en:bn (repeatable; languages: {', '.join(LANGUAGES)}; "
+        "default: every pair of different languages present)",
+    )
+    anki.add_argument(
+        "--kinds",
+        default="meaning,term,translate",
+        metavar="KINDS",
+        help="comma-separated card kinds (default: meaning,term,translate)",
+    )
+    anki.add_argument(
+        "--with-progress",
+        action="store_true",
+        help="carry the schedule and review history of cards studied here into the package "
+        "(import it in Anki with 'Import any learning progress' ticked)",
+    )
+    anki.add_argument("--db", metavar="PATH", help="the progress store (default: the user's)")
+    anki.add_argument(
+        "--decks-dir", metavar="DIR", help="where imported decks live (default: the user's)"
+    )
+    anki.add_argument(
+        "--timestamp",
+        type=float,
+        metavar="SECONDS",
+        help="export time in seconds since the epoch, for reproducible builds (default: now)",
+    )
+    anki.set_defaults(func=run_anki)
+
+
+def _missing_target(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """``"meaning,term"`` → ``("meaning", "term")``; unknown kinds are an :class:`InputError`."""
+    from quizzer.anki.model import KINDS
+
+    kinds = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if not kinds:
+        raise InputError("--kinds is empty", hint=f"use some of: {','.join(KINDS)}")
+    for kind in kinds:
+        if kind not in KINDS:
+            raise InputError(f"unknown card kind {kind!r}", hint=f"use some of: {','.join(KINDS)}")
+    return kinds
+
+
+def parse_pair(text: str) -> tuple[str, str]:
+    """``"en:bn"`` → ``("en", "bn")``; anything else is an :class:`InputError`."""
+    parts = text.split(":")
+    hint = f"write FROM:TO with language codes, e.g. en:bn (languages: {', '.join(LANGUAGES)})"
+    if len(parts) != 2 or not all(parts):
+        raise InputError(f"--pair {text!r} is not FROM:TO", hint=hint)
+    for lang in parts:
+        if lang not in LANGUAGES:
+            raise InputError(f"--pair {text!r}: unknown language {lang!r}", hint=hint)
+    return parts[0], parts[1]
+
+
+def select_decks(names: Sequence[str], decks_dir: str | None = None) -> list[Deck]:
+    """The decks named (by id or name), or every deck in the library."""
+    from quizzer.library import find_deck, load_library
+
+    if names:
+        chosen: dict[str, Deck] = {}
+        for name in names:
+            deck = find_deck(name, decks_dir).deck
+            chosen.setdefault(deck.id, deck)
+        return list(chosen.values())
+    decks = [item.deck for item in load_library(decks_dir)]
+    if not decks:
+        raise InputError("there are no decks to export", hint="import a glossary first")
+    return decks
+
+
+@contextmanager
+def _progress_bar(total_hint: int) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on a terminal (stderr) for exports big enough to wait for."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal or total_hint < 500:
+        yield None
+        return
+    with Progress(
+        "Writing notes",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("notes", total=total_hint)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        yield update
+
+
+def run_anki(args: argparse.Namespace) -> int:
+    """Handle ``quizzer export anki``."""
+    from quizzer.anki.exporter import export_apkg
+    from quizzer.anki.model import default_directions, directions_for
+
+    out = Path(args.out)
+    if out.suffix.lower() != ".apkg":
+        raise InputError(
+            f"--out {args.out!r} does not end in .apkg", hint="Anki only imports .apkg packages"
+        )
+    if out.is_dir():
+        raise InputError(f"--out {args.out!r} is a directory", hint="give a file name ending .apkg")
+    kinds = parse_kinds(args.kinds)
+    pairs = [parse_pair(text) for text in args.pair]
+    decks = select_decks(args.deck, args.decks_dir)
+    present = {lang for deck in decks for lang in deck.languages}
+    if pairs:
+        missing = sorted({lang for pair in pairs for lang in pair} - present, key=LANGUAGES.index)
+        if missing:
+            raise InputError(
+                f"no exported deck has {', '.join(missing)}",
+                hint=f"the decks have: {', '.join(lang for lang in LANGUAGES if lang in present)}",
+            )
+        directions = directions_for(kinds, pairs)
+    else:
+        directions = default_directions(present, kinds)
+    if not directions:
+        raise InputError(
+            "no card direction to export",
+            hint="translate needs two different languages: add a --pair like en:bn",
+        )
+
+    progress_states: dict = {}
+    reviews: list = []
+    tz = None
+    if args.with_progress:
+        from quizzer.anki.store_bridge import read_store
+
+        progress_states, reviews, tz = read_store(args.db)
+
+    timestamp = args.timestamp if args.timestamp is not None else time.time()
+    try:
+        with _progress_bar(sum(len(deck) for deck in decks)) as on_progress:
+            result = export_apkg(
+                decks,
+                out,
+                directions=directions,
+                timestamp=timestamp,
+                progress=progress_states,
+                reviews=reviews,
+                tz=tz,
+                on_progress=on_progress,
+            )
+    except OSError as exc:
+        raise InputError(
+            f"can't write the package: {exc.strerror or exc}",
+            hint="choose a writable location for --out",
+            path=out,
+        ) from exc
+    print(
+        f"Wrote {result.path}: {result.notes} notes, {result.cards} cards "
+        f"in {len(result.decks)} deck(s), {len(result.directions)} card types."
+    )
+    if args.with_progress:
+        print(
+            f"Progress: {result.scheduled_cards} studied cards scheduled, "
+            f"{result.revlog_rows} reviews. In Anki, tick 'Import any learning progress'."
+        )
+    return 0

@@ -1,0 +1,115 @@
+"""Shared helpers for the Anki export tests: fixture decks and importing into real Anki."""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from pathlib import Path
+
+from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+from quizzer.anki.model import FIELD_INDEX, field_name
+from quizzer.anki.notes import from_field
+from quizzer.core.concept import Concept, Entry, Provenance, Text
+from quizzer.core.deck import Deck
+from quizzer.core.languages import LANGUAGES
+
+AUTHORED = Provenance("authored")
+HOSTILE = "<script>alert(1)</script> & {{Front}} &amp; <b>bold</b>"
+
+
+def entry(term: str, definition: str) -> Entry:
+    """An authored term/definition pair."""
+    return Entry(Text(term, AUTHORED), Text(definition, AUTHORED))
+
+
+def concept(deck: str, cid: str, texts: dict[str, tuple[str, str]], acronym: str | None = None):
+    """A concept from ``{lang: (term, definition)}``."""
+    return Concept(
+        id=cid,
+        deck=deck,
+        acronym=acronym,
+        entries={lang: entry(*texts[lang]) for lang in LANGUAGES if lang in texts},
+    )
+
+
+def fixture_deck() -> Deck:
+    """Three concepts: all five languages, only en+ar, and a hostile English term."""
+    full = concept(
+        "fixture",
+        "lora",
+        {
+            "en": ("Low-rank adaptation", "Fine-tuning with small low-rank matrices."),
+            "bn": ("লো-র‍্যাঙ্ক অ্যাডাপ্টেশন", "ছোট লো-র‍্যাঙ্ক ম্যাট্রিক্স দিয়ে ফাইন-টিউনিং।"),
+            "ar": ("التكيّف منخفض الرتبة", "ضبط دقيق باستخدام مصفوفات صغيرة منخفضة الرتبة."),
+            "ru": ("Низкоранговая адаптация", "Дообучение с малыми матрицами низкого ранга."),
+            "fr": (
+                "Adaptation de rang faible",
+                "Affinage avec de petites matrices de rang faible.",
+            ),
+        },
+        acronym="LoRA",
+    )
+    partial = concept(
+        "fixture",
+        "zero-point",
+        {
+            "en": ("Zero point", "The integer that represents real zero."),
+            "ar": ("نقطة الصفر", "العدد الصحيح الذي يمثل الصفر الحقيقي."),
+        },
+    )
+    hostile = concept(
+        "fixture",
+        "hostile",
+        {
+            "en": (HOSTILE, "Definition with a line\nbreak & an ampersand."),
+            "fr": ("Terme « piégé »", "Un terme qui contient {{Back}} et <i>."),
+        },
+        acronym="A&B <x>",
+    )
+    return Deck(
+        id="fixture",
+        name="Fixture deck",
+        concepts=(full, partial, hostile),
+        description="Test deck",
+    )
+
+
+def open_collection(tmp_path: Path, name: str = "collection.anki2") -> Collection:
+    """A fresh, empty Anki collection in ``tmp_path``."""
+    return Collection(str(tmp_path / name))
+
+
+def import_package(col: Collection, path: Path, *, scheduling: bool = False, merge: bool = False):
+    """Import ``path`` as Anki's import dialog would; returns the import log."""
+    request = ImportAnkiPackageRequest(
+        package_path=str(path),
+        options=ImportAnkiPackageOptions(
+            with_scheduling=scheduling, merge_notetypes=merge, with_deck_configs=False
+        ),
+    )
+    return col.import_anki_package(request).log
+
+
+def recent(seconds_ago: float) -> float:
+    """A timestamp in the recent past (Anki refuses ids from the future)."""
+    return time.time() - seconds_ago
+
+
+def nfc(text: str) -> str:
+    """Anki's normalisation of imported text."""
+    return unicodedata.normalize("NFC", text)
+
+
+def note_text(note, lang: str, side: str) -> str:
+    """The plain text a note holds for ``lang``'s term or definition."""
+    return from_field(note.fields[FIELD_INDEX[field_name(lang, side)]])  # type: ignore[arg-type]
+
+
+def notes_by_uid(col: Collection) -> dict[str, object]:
+    """Every note in the collection, keyed by the concept uid in its first field."""
+    out = {}
+    for nid in col.find_notes(""):
+        note = col.get_note(nid)
+        out[from_field(note.fields[0])] = note
+    return out

@@ -117,7 +117,7 @@ class TrainingSet:
 
 
 def build_items(
-    reviews: Iterable[Review], tz: tzinfo, day_start_hour: int = DEFAULT_DAY_START_HOUR
+    reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: int = DEFAULT_DAY_START_HOUR
 ) -> TrainingSet:
     """Training items from the review log, one per answer after a card's first.
 
@@ -169,7 +169,7 @@ def _within_bounds(parameters: Sequence[float]) -> tuple[float, ...]:
 
 def optimize(
     reviews: Iterable[Review],
-    tz: tzinfo,
+    tz: tzinfo | None,
     day_start_hour: int = DEFAULT_DAY_START_HOUR,
     current: Sequence[float] | None = None,
     min_reviews: int = MIN_REVIEWS,

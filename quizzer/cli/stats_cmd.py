@@ -1,9 +1,262 @@
-"""`quizzer` stats commands (see each sub-command's --help)."""
+"""`quizzer stats`, `quizzer optimize` and `quizzer log export`: progress, FSRS fitting, the log.
+
+Deck texts are printed as ``rich.text.Text`` (never markup).
+"""
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import json
+import sys
+from dataclasses import replace
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from quizzer.core.cards import CardKey
+from quizzer.core.errors import InputError
+from quizzer.core.review import GRADE_NAMES, Review
+from quizzer.core.stats import study_day
+from quizzer.fsutil import atomic_write_text
+from quizzer.library import find_deck, load_library
+from quizzer.paths import default_db_path
+
+DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
+
+#: Columns of ``quizzer log export --csv``, in order.
+CSV_COLUMNS: tuple[str, ...] = (
+    "review_id",
+    "reviewed_at_utc",
+    "reviewed_at_local",
+    "study_day",
+    "card_id",
+    "deck",
+    "concept",
+    "prompt_lang",
+    "prompt_side",
+    "answer_lang",
+    "answer_side",
+    "grade",
+    "grade_name",
+    "mode",
+    "duration_ms",
+    "phase",
+    "correct",
+    "overridden",
+    "typed",
+    "last_interval_days",
+    "interval_days",
+    "stability",
+    "difficulty",
+    "due_utc",
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add this module's sub-commands to the CLI."""
+    """Add ``stats``, ``optimize`` and ``log export`` to the CLI."""
+    p = subparsers.add_parser(
+        "stats",
+        help="show learning statistics",
+        description="Statistics of your progress: today (cards, correct %%, time), the streak "
+        "of study days, cards by state, true retention over 7/30/365 days (young and mature), "
+        "answers per day for the last year (heatmap), cards due in the next 30 days, recall "
+        "probability per concept and language, the hardest concepts, and a summary per "
+        "language and language pair. A study day starts at the store's day-start hour "
+        "(4 AM by default).",
+    )
+    p.add_argument("--deck", metavar="NAME", help="only this deck (id or name)")
+    p.add_argument("--db", metavar="PATH", help=DB_HELP)
+    p.add_argument("--json", action="store_true", help="print every figure as JSON")
+    p.set_defaults(func=cmd_stats)
+
+    p = subparsers.add_parser(
+        "optimize",
+        help="fit FSRS parameters to your review log",
+        description="Fit the FSRS-6 memory model to your own answers (fsrs-rs), show how well "
+        "the default and the fitted parameters predict them (log loss and RMSE, lower is "
+        "better), and store the fitted parameters so the scheduler uses them. With too few "
+        "answers, or when the fit is no better, nothing is changed.",
+    )
+    p.add_argument("--db", metavar="PATH", help=DB_HELP)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_optimize)
+
+    log = subparsers.add_parser(
+        "log", help="the review log", description="Work with the review log."
+    )
+    sub = log.add_subparsers(dest="log_command", metavar="COMMAND", required=True)
+    p = sub.add_parser(
+        "export",
+        help="export the review log as CSV",
+        description="Write the review log as CSV (UTF-8, one row per answer, oldest first): "
+        "UTC and local time, study day, the card's deck, concept, languages and sides, the "
+        "grade, quiz mode, answer duration, phase, typed text and the scheduling result.",
+    )
+    p.add_argument("--csv", metavar="FILE", required=True, help="output file ('-' for stdout)")
+    p.add_argument("--deck", metavar="NAME", help="only this deck (id or name)")
+    p.add_argument("--db", metavar="PATH", help=DB_HELP)
+    p.set_defaults(func=cmd_log_export)
+
+
+def _open_read_only(db: str | None) -> Any:
+    from quizzer.store import open_store
+
+    return open_store(db, read_only=True)
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """``quizzer stats``."""
+    from quizzer.progress_stats import stats_from_store
+    from quizzer.stats_render import full_report
+
+    if args.deck:
+        decks = [find_deck(args.deck).deck]
+        deck_ids: list[str] | None = [decks[0].id]
+    else:
+        decks = [item.deck for item in load_library()]
+        deck_ids = None
+    with _open_read_only(args.db) as store:
+        stats = stats_from_store(store, decks, deck_ids=deck_ids)
+    if args.json:
+        data = stats.to_dict()
+        data["db"] = str(default_db_path(args.db))
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    Console(highlight=False).print(full_report(stats))
+    return 0
+
+
+# --------------------------------------------------------------------------- optimize
+
+
+def cmd_optimize(args: argparse.Namespace) -> int:
+    """``quizzer optimize``: fit, compare, store (or say plainly why not)."""
+    from quizzer.optimizer import optimize
+    from quizzer.store import open_store
+
+    with open_store(args.db) as store:
+        settings = store.settings
+        result = optimize(
+            store.reviews(), store.tz, settings.day_start_hour, current=settings.parameters
+        )
+        if result.changed:
+            store.set_settings(replace(settings, parameters=result.parameters))
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
+        return 0
+    console = Console(highlight=False)
+    console.print(
+        Text(
+            f"{result.reviews} answers in the log; {result.usable_reviews} answered on a later "
+            f"day than the card's previous answer (FSRS learns from these; "
+            f"{result.min_reviews} needed)."
+        )
+    )
+    if result.before and result.after:
+        table = Table(title="How well the model predicts your answers (lower is better)")
+        table.add_column(Text("Parameters"))
+        table.add_column(Text("Log loss"), justify="right")
+        table.add_column(Text("RMSE"), justify="right")
+        table.add_row(
+            Text("FSRS defaults"),
+            Text(f"{result.before.log_loss:.4f}"),
+            Text(f"{result.before.rmse:.4f}"),
+        )
+        table.add_row(
+            Text("Fitted to your log"),
+            Text(f"{result.after.log_loss:.4f}"),
+            Text(f"{result.after.rmse:.4f}"),
+        )
+        console.print(table)
+    console.print(Text(result.message(), style="bold" if result.changed else ""))
+    if result.changed:
+        console.print(Text("Parameters: " + ", ".join(f"{p:.4f}" for p in result.parameters)))
+    return 0
+
+
+# --------------------------------------------------------------------------- log export
+
+
+def _num(value: float | None) -> str:
+    return "" if value is None else f"{value:.6g}"
+
+
+def _bool(value: bool | None) -> str:
+    return "" if value is None else ("true" if value else "false")
+
+
+def review_row(review: Review, tz: Any, day_start_hour: int) -> dict[str, str]:
+    """One CSV row for ``review``; ``tz=None`` is the system's local zone at that moment."""
+    local = review.reviewed_at.astimezone(tz)
+    try:
+        key: CardKey | None = CardKey.parse(review.card_id)
+    except ValueError:
+        key = None
+    return {
+        "review_id": review.id,
+        "reviewed_at_utc": review.reviewed_at.astimezone(UTC).isoformat(),
+        "reviewed_at_local": local.isoformat(),
+        "study_day": study_day(review.reviewed_at, tz, day_start_hour).isoformat(),
+        "card_id": review.card_id,
+        "deck": key.deck if key else "",
+        "concept": key.concept_id if key else "",
+        "prompt_lang": key.pair.prompt_lang if key else "",
+        "prompt_side": key.pair.prompt_side if key else "",
+        "answer_lang": key.pair.answer_lang if key else "",
+        "answer_side": key.pair.answer_side if key else "",
+        "grade": str(review.grade),
+        "grade_name": GRADE_NAMES[review.grade],
+        "mode": review.mode,
+        "duration_ms": str(review.duration_ms),
+        "phase": review.phase,
+        "correct": _bool(review.correct),
+        "overridden": _bool(review.overridden),
+        "typed": review.typed or "",
+        "last_interval_days": _num(review.last_interval_days),
+        "interval_days": _num(review.interval_days),
+        "stability": _num(review.stability),
+        "difficulty": _num(review.difficulty),
+        "due_utc": review.due.astimezone(UTC).isoformat() if review.due else "",
+    }
+
+
+def cmd_log_export(args: argparse.Namespace) -> int:
+    """``quizzer log export --csv FILE``."""
+    out = None if args.csv == "-" else Path(args.csv)
+    if out is not None and out.is_dir():
+        raise InputError(f"{out} is a directory", hint="give a file name, e.g. reviews.csv")
+    deck_id = find_deck(args.deck).deck.id if args.deck else None
+    with _open_read_only(args.db) as store:
+        reviews = store.reviews()
+        tz = store.tz
+        hour = store.settings.day_start_hour
+    if deck_id is not None:
+        reviews = [r for r in reviews if r.card_id.split("/", 1)[0] == deck_id]
+    reviews.sort(key=lambda r: (r.reviewed_at, r.id))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for review in reviews:
+        writer.writerow(review_row(review, tz, hour))
+    if out is None:
+        sys.stdout.write(buffer.getvalue())
+        return 0
+    try:
+        atomic_write_text(out, buffer.getvalue())
+    except OSError as exc:
+        raise InputError(
+            f"can't write the CSV file: {exc.strerror}",
+            hint="choose a file in a folder you can write to",
+            path=out,
+        ) from exc
+    print(f"wrote {len(reviews)} answers to {out}", file=sys.stderr)
+    return 0

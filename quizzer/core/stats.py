@@ -73,8 +73,14 @@ class CardSnapshot:
 # --------------------------------------------------------------------------- helpers
 
 
-def study_day(moment: datetime, tz: tzinfo, day_start_hour: int = DEFAULT_DAY_START_HOUR) -> date:
-    """The study day ``moment`` belongs to: local date, shifted back by the day-start hour."""
+def study_day(
+    moment: datetime, tz: tzinfo | None, day_start_hour: int = DEFAULT_DAY_START_HOUR
+) -> date:
+    """The study day ``moment`` belongs to: local date, shifted back by the day-start hour.
+
+    ``tz=None`` means the system's local time zone *at that moment* (daylight
+    saving time included), as ``datetime.astimezone()`` gives it.
+    """
     if moment.tzinfo is None:
         raise ValueError("datetimes must be timezone-aware")
     return (moment.astimezone(tz) - timedelta(hours=day_start_hour)).date()
@@ -379,7 +385,9 @@ def _summary_dict(summary: GroupSummary) -> dict[str, Any]:
 # --------------------------------------------------------------------------- computations
 
 
-def today_stats(reviews: Iterable[Review], now: datetime, tz: tzinfo, day_start_hour: int) -> Today:
+def today_stats(
+    reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
+) -> Today:
     """Cards studied, answers, pass rate and time spent on the current study day."""
     day = study_day(now, tz, day_start_hour)
     cards: set[str] = set()
@@ -395,7 +403,7 @@ def today_stats(reviews: Iterable[Review], now: datetime, tz: tzinfo, day_start_
 
 
 def streak_stats(
-    reviews: Iterable[Review], now: datetime, tz: tzinfo, day_start_hour: int
+    reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
 ) -> Streak:
     """Current and longest run of consecutive study days with at least one answer."""
     days = {study_day(r.reviewed_at, tz, day_start_hour) for r in reviews}
@@ -442,7 +450,7 @@ def state_counts(cards: Iterable[CardSnapshot], unseen_new: int = 0) -> StateCou
 def true_retention(
     reviews: Iterable[Review],
     now: datetime,
-    tz: tzinfo,
+    tz: tzinfo | None,
     day_start_hour: int,
     windows: Sequence[int] = RETENTION_WINDOWS,
 ) -> tuple[Retention, ...]:
@@ -466,7 +474,7 @@ def true_retention(
 def reviews_per_day(
     reviews: Iterable[Review],
     now: datetime,
-    tz: tzinfo,
+    tz: tzinfo | None,
     day_start_hour: int,
     days: int = HEATMAP_DAYS,
 ) -> tuple[DayCount, ...]:
@@ -488,7 +496,7 @@ def reviews_per_day(
 def due_forecast(
     cards: Iterable[CardSnapshot],
     now: datetime,
-    tz: tzinfo,
+    tz: tzinfo | None,
     day_start_hour: int,
     days: int = FORECAST_DAYS,
 ) -> Forecast:
@@ -650,7 +658,7 @@ def compute_stats(
     reviews: Iterable[Review],
     cards: Iterable[CardSnapshot],
     now: datetime,
-    tz: tzinfo,
+    tz: tzinfo | None,
     day_start_hour: int = DEFAULT_DAY_START_HOUR,
     decks: Sequence[Deck] = (),
     deck_ids: Collection[str] | None = None,
@@ -680,7 +688,7 @@ def compute_stats(
     }
     return Stats(
         generated_at=now.astimezone(UTC),
-        timezone=str(tz),
+        timezone=str(tz) if tz is not None else "local",
         day_start_hour=day_start_hour,
         decks=tuple(d.id for d in shown_decks)
         or tuple(sorted(deck_ids or {_deck_of(c) for c in studied})),

@@ -1,0 +1,99 @@
+"""From the progress store to :class:`quizzer.core.stats.Stats` (shared by the CLI and the app).
+
+The store holds card states (:class:`quizzer.core.scheduling.CardState`) and
+the review log; statistics want :class:`~quizzer.core.stats.CardSnapshot`
+values, the learner's time zone, day-start hour and FSRS parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, tzinfo
+from typing import Any
+
+from quizzer.core.cards import CardKey, Pair
+from quizzer.core.deck import Deck
+from quizzer.core.stats import CardSnapshot, Stats, compute_stats
+
+
+def snapshot_of(state: Any) -> CardSnapshot:
+    """A :class:`CardSnapshot` of a store ``CardState``."""
+    return CardSnapshot(
+        card_id=state.card_id,
+        state=state.phase,
+        due=None if state.phase == "new" else state.due,
+        stability=state.stability,
+        difficulty=state.difficulty,
+        last_review=state.last_review,
+        interval_days=state.scheduled_days,
+        lapses=state.lapses,
+        suspended=state.suspended,
+        leech=state.leech,
+    )
+
+
+def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
+    """Cards not yet studied in the directions the learner studies each deck in.
+
+    Cards come into being when first studied, so "new" means: for every
+    language pair the learner has used in a deck, the deck's concepts that
+    have both texts of that pair but no card in the store yet.
+    """
+    studied_ids = set(studied)
+    pairs_by_deck: dict[str, set[Pair]] = {}
+    for card_id in studied_ids:
+        try:
+            key = CardKey.parse(card_id)
+        except ValueError:
+            continue
+        pairs_by_deck.setdefault(key.deck, set()).add(key.pair)
+    count = 0
+    for deck in decks:
+        for pair in pairs_by_deck.get(deck.id, ()):
+            for concept in deck.concepts:
+                if not (
+                    concept.text(pair.prompt_lang, pair.prompt_side)
+                    and concept.text(pair.answer_lang, pair.answer_side)
+                ):
+                    continue
+                if CardKey(concept.uid, pair).id not in studied_ids:
+                    count += 1
+    return count
+
+
+def stats_from_store(
+    store: Any,
+    decks: Sequence[Deck] = (),
+    now: datetime | None = None,
+    deck_ids: Iterable[str] | None = None,
+    tz: tzinfo | None = None,
+) -> Stats:
+    """Every figure for ``store`` at ``now`` (default: the clock), optionally for some decks only.
+
+    Without ``deck_ids`` every answer counts, and the mastery table lists the
+    concepts of the decks studied so far.
+
+    ``tz`` defaults to the store's time zone, else the system's local zone.
+    """
+    now = now or datetime.now(UTC)
+    wanted = set(deck_ids) if deck_ids is not None else None
+    states = list(store.cards())
+    snapshots = [snapshot_of(s) for s in states]
+    if wanted is None:
+        # Without a choice, the decks the learner studies (all of them before any study).
+        studied = {s.card_id.split("/", 1)[0] for s in states}
+        shown = [d for d in decks if d.id in studied] or list(decks)
+    else:
+        shown = [d for d in decks if d.id in wanted]
+    settings = store.settings
+    return compute_stats(
+        store.reviews(),
+        snapshots,
+        now,
+        tz if tz is not None else store.tz,
+        settings.day_start_hour,
+        decks=shown,
+        deck_ids=wanted,
+        unseen_new=unseen_new(shown, (s.card_id for s in states)),
+        parameters=settings.parameters,
+    )

@@ -1,0 +1,265 @@
+"""Learn mode: rounds of ~7, choice until right once then typed, misses come back, records."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from study_fixtures import bundled, concept
+
+from quizzer.core import scheduling
+from quizzer.core.answers import Verdict
+from quizzer.core.cards import CardKey, Pair
+from quizzer.core.learn import LearnRound, plan_rounds
+from quizzer.core.session import FsrsScheduler
+
+NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
+EN_RU = Pair("en", "term", "ru", "term")
+RU_EN = Pair("ru", "term", "en", "term")
+
+
+def _deck():
+    return bundled("training-efficiency")
+
+
+def _round(ids: list[str], pair: Pair = EN_RU, seed: int = 1, gap: int = 3) -> LearnRound:
+    deck = _deck()
+    concepts = [deck.get(i) for i in ids]
+    assert all(concepts)
+    return LearnRound(concepts, deck.concepts, pair, random.Random(seed), retry_gap=gap)  # type: ignore[arg-type]
+
+
+def _right_choice(lr: LearnRound) -> None:
+    q = lr.question
+    assert q is not None and q.stage == "choice" and q.choices is not None
+    assert lr.answer_choice(q.choices.answer_index, NOW, 1000)
+
+
+def _wrong_choice(lr: LearnRound) -> None:
+    q = lr.question
+    assert q is not None and q.choices is not None
+    wrong = (q.choices.answer_index + 1) % len(q.choices.options)
+    assert not lr.answer_choice(wrong, NOW, 1000)
+
+
+def _type_expected(lr: LearnRound, at: datetime = NOW) -> None:
+    q = lr.question
+    assert q is not None and q.stage == "typed"
+    assert lr.answer_typed(q.expected, at, 2000).correct
+
+
+def test_plan_rounds_of_about_seven() -> None:
+    concepts = _deck().concepts
+    assert [len(r) for r in plan_rounds(concepts)] == [6, 5, 5]
+    assert [c for r in plan_rounds(concepts) for c in r] == list(concepts)
+    quant = bundled("quantization").concepts
+    assert [len(r) for r in plan_rounds(quant)] == [7, 7, 6]
+    assert [len(r) for r in plan_rounds(concepts[:7])] == [7]
+    assert [len(r) for r in plan_rounds(concepts[:8])] == [4, 4]
+    assert plan_rounds([]) == ()
+    with pytest.raises(ValueError):
+        plan_rounds(concepts, 0)
+
+
+def test_choice_first_then_typed_then_complete() -> None:
+    ids = ["model-parallelism", "pipeline-parallelism", "tensor-parallelism"]
+    lr = _round(ids)
+    assert lr.total == 3 and lr.mastered == 0 and not lr.complete
+    asked = []
+    for _ in range(3):
+        q = lr.question
+        assert q is not None and q.stage == "choice"
+        asked.append(q.concept.id)
+        assert q.prompt == q.concept.text("en", "term")
+        assert q.expected == q.concept.text("ru", "term")
+        assert q.card == CardKey(q.concept.uid, EN_RU)
+        _right_choice(lr)
+    assert sorted(asked) == sorted(ids)
+    assert lr.recognised == 3
+    for _ in range(3):
+        _type_expected(lr)
+    assert lr.complete and lr.question is None and lr.mastered == 3
+    assert [r.grade for r in lr.records] == [3, 3, 3]
+    assert {r.card.concept_id for r in lr.records} == set(ids)
+    assert all(r.duration_ms == 3000 and r.misses == 0 for r in lr.records)
+
+
+def test_choice_options_are_the_answer_side_and_stay_put() -> None:
+    lr = _round(["model-parallelism", "adapters"], seed=5)
+    q1, q2 = lr.question, lr.question
+    assert q1 is not None and q2 is not None
+    assert q1.choices == q2.choices  # asking twice doesn't reshuffle
+    assert q1.choices is not None
+    ru_terms = {c.text("ru", "term") for c in _deck()}
+    assert all(o.text in ru_terms for o in q1.choices.options)
+    assert q1.choices.answer.text == "Параллелизм моделей"
+
+
+def test_a_missed_choice_comes_back_later_in_the_same_round() -> None:
+    ids = ["peft", "lora", "adapters", "zero", "mixture-of-experts"]
+    lr = _round(ids, gap=3)
+    first = lr.question
+    assert first is not None
+    _wrong_choice(lr)
+    order = []
+    for _ in range(3):
+        q = lr.question
+        assert q is not None
+        order.append(q.concept.id)
+        _right_choice(lr)
+    assert first.concept.id not in order
+    back = lr.question
+    assert back is not None and back.concept.id == first.concept.id
+    assert back.stage == "choice"  # still needs one right choice
+
+
+def test_misses_set_the_recorded_grade() -> None:
+    lr = _round(["flash-attention", "reversible-layers", "curriculum-learning"], gap=10)
+    # flash-attention: one wrong choice; reversible: wrong choice and wrong typing.
+    by_id: dict[str, int] = {}
+    plan = {"flash-attention": ["wc"], "reversible-layers": ["wc", "wt"]}
+    while not lr.complete:
+        q = lr.question
+        assert q is not None
+        todo = plan.get(q.concept.id, [])
+        if q.stage == "choice":
+            if "wc" in todo:
+                todo.remove("wc")
+                _wrong_choice(lr)
+            else:
+                _right_choice(lr)
+        elif "wt" in todo:
+            todo.remove("wt")
+            check = lr.answer_typed("совсем не то", NOW)
+            assert check.verdict is Verdict.WRONG
+        else:
+            _type_expected(lr)
+    for record in lr.records:
+        by_id[record.card.concept_id] = record.grade
+    assert by_id == {"flash-attention": 2, "reversible-layers": 1, "curriculum-learning": 3}
+
+
+def test_typed_answers_use_the_answer_checker() -> None:
+    lr = _round(["peft", "lora"], pair=RU_EN)
+    _right_choice(lr)
+    _right_choice(lr)
+    # The acronym and the term without its parenthesis are accepted.
+    answers = {"peft": "PEFT", "lora": "low rank adaptation"}
+    for _ in range(2):
+        q = lr.question
+        assert q is not None and q.stage == "typed"
+        check = lr.answer_typed(answers[q.concept.id], NOW)
+        assert check.correct, check
+    assert lr.complete
+    assert [r.grade for r in lr.records] == [3, 3]
+
+
+def test_near_miss_override_completes_the_concept() -> None:
+    lr = _round(["tensor-parallelism", "adapters"])
+    _right_choice(lr)
+    _right_choice(lr)
+    q = lr.question
+    assert q is not None and q.stage == "typed"
+    check = lr.answer_typed(q.expected[:-1], NOW + timedelta(seconds=5), 4000)
+    assert check.verdict is Verdict.NEAR
+    assert lr.can_override
+    record = lr.override()
+    assert record.overridden and record.grade == 3 and record.misses == 0
+    assert record.card.concept_id == q.concept.id
+    assert record.at == NOW + timedelta(seconds=5)
+    assert not lr.can_override
+    nxt = lr.question
+    assert nxt is not None and nxt.concept.id != q.concept.id
+    _type_expected(lr)
+    assert lr.complete and len(lr.records) == 2
+    with pytest.raises(RuntimeError):
+        lr.override()
+
+
+def test_without_override_a_near_miss_is_asked_again() -> None:
+    lr = _round(["tensor-parallelism"])
+    _right_choice(lr)
+    q = lr.question
+    assert q is not None
+    assert lr.answer_typed(q.expected[:-1], NOW).verdict is Verdict.NEAR
+    assert not lr.complete
+    assert lr.question is not None and lr.question.stage == "typed"
+    _type_expected(lr)
+    assert lr.records[0].grade == 2 and lr.records[0].misses == 1
+
+
+def test_wrong_stage_and_finished_round_are_errors() -> None:
+    lr = _round(["adapters"])
+    with pytest.raises(RuntimeError, match="choice"):
+        lr.answer_typed("Адаптеры", NOW)
+    _right_choice(lr)
+    with pytest.raises(RuntimeError, match="typed"):
+        lr.answer_choice(0, NOW)
+    _type_expected(lr)
+    with pytest.raises(RuntimeError, match="complete"):
+        lr.answer_typed("Адаптеры", NOW)
+
+
+def test_concepts_missing_a_text_are_left_out() -> None:
+    deck = _deck()
+    only_en = concept("training-efficiency", "en-only", {"en": ("Thing", "a thing")})
+    lr = LearnRound([only_en, deck.concepts[2]], deck.concepts, EN_RU, random.Random(0))
+    assert lr.total == 1
+    with pytest.raises(ValueError):
+        LearnRound([only_en], deck.concepts, EN_RU, random.Random(0))
+
+
+def test_bengali_and_arabic_rounds() -> None:
+    for pair, typed_ok in (
+        (Pair("en", "term", "bn", "term"), "মডেল প্যারালেলিজম"),
+        (Pair("en", "term", "ar", "term"), "التوازى النموذجى"),  # ya as alif maqsura
+    ):
+        lr = _round(["model-parallelism"], pair=pair)
+        _right_choice(lr)
+        assert lr.answer_typed(typed_ok, NOW).correct
+        assert lr.complete
+
+
+def test_records_can_be_recorded_by_the_scheduler() -> None:
+    lr = _round(["peft", "lora", "adapters"], seed=3)
+    while not lr.complete:
+        q = lr.question
+        assert q is not None
+        if q.stage == "choice":
+            _right_choice(lr)
+        else:
+            _type_expected(lr)
+    cards = [r.card for r in lr.records]
+    sched = FsrsScheduler(cards, {}, scheduling.SchedulerSettings(), UTC, random.Random(0))
+    for r in lr.records:
+        review = sched.record(
+            r.card,
+            r.grade,
+            r.at,
+            mode="learn",
+            duration_ms=r.duration_ms,
+            typed=r.typed,
+            correct=True,
+            overridden=r.overridden,
+        )
+        assert review.mode == "learn" and review.phase == "new"
+    assert len(sched.reviews) == 3
+    assert all(sched.states[c.id].reps == 1 for c in cards)
+
+
+def test_seeded_rounds_are_reproducible() -> None:
+    def run(seed: int) -> list[tuple[str, str, int | None]]:
+        lr = _round(["peft", "lora", "adapters", "zero"], seed=seed)
+        out = []
+        while not lr.complete:
+            q = lr.question
+            assert q is not None
+            out.append((q.concept.id, q.stage, q.choices.answer_index if q.choices else None))
+            if q.stage == "choice":
+                _right_choice(lr)
+            else:
+                _type_expected(lr)
+        return out
+
+    assert run(11) == run(11)

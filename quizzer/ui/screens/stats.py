@@ -1,0 +1,117 @@
+"""The statistics screen: the figures of ``quizzer stats``, a due-forecast chart and the heatmap.
+
+Self-contained: give it a :class:`~quizzer.core.stats.Stats`, or the progress
+store (and optionally a deck id, the decks and the clock) and it computes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from quizzer.core.deck import Deck
+from quizzer.core.stats import Stats
+from quizzer.stats_render import (
+    hardest_table,
+    languages_table,
+    mastery_table,
+    overview_table,
+    pairs_table,
+    retention_table,
+    states_table,
+)
+from quizzer.ui.widgets.due_chart import DueChart
+from quizzer.ui.widgets.heatmap import Heatmap
+
+
+def _load_stats(
+    store: Any, deck: str | None, decks: Sequence[Deck] | None, now: datetime | None
+) -> Stats:
+    from quizzer.library import load_library
+    from quizzer.progress_stats import stats_from_store
+
+    if decks is None:
+        decks = [item.deck for item in load_library()]
+    return stats_from_store(store, decks, now=now, deck_ids=[deck] if deck else None)
+
+
+class StatsScreen(Screen[None]):
+    """Statistics; Esc or q goes back, arrows/PgUp/PgDn scroll."""
+
+    DEFAULT_CSS = """
+    StatsScreen #stats-body {
+        padding: 0 1;
+    }
+    StatsScreen .stats-title {
+        text-style: bold;
+        color: $accent;
+        margin: 1 0 0 0;
+    }
+    StatsScreen .stats-row {
+        height: auto;
+    }
+    StatsScreen .stats-row > Static {
+        width: auto;
+        margin: 0 2 0 0;
+    }
+    StatsScreen .stats-table {
+        width: auto;
+        margin: 1 0 0 0;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("q", "back", "Back", show=False),
+    ]
+
+    def __init__(
+        self,
+        stats: Stats | None = None,
+        *,
+        store: Any = None,
+        deck: str | None = None,
+        decks: Sequence[Deck] | None = None,
+        now: datetime | None = None,
+    ) -> None:
+        if stats is None:
+            if store is None:
+                raise TypeError("StatsScreen needs a Stats object or a progress store")
+            stats = _load_stats(store, deck, decks, now)
+        super().__init__()
+        self.stats = stats
+
+    def compose(self) -> ComposeResult:
+        s = self.stats
+        heading = Text("Statistics", style="bold")
+        heading.append(
+            f"   decks: {', '.join(s.decks) or 'all'} · day starts {s.day_start_hour}:00",
+            style="dim",
+        )
+        with VerticalScroll(id="stats-body"):
+            yield Static(heading, id="stats-heading")
+            with Horizontal(classes="stats-row"):
+                yield Static(overview_table(s), id="stats-today")
+                yield Static(states_table(s), id="stats-states")
+            yield Static(retention_table(s), id="stats-retention", classes="stats-table")
+            yield Static(Text("Due in the next 30 days"), classes="stats-title")
+            yield DueChart(s.forecast, id="stats-forecast")
+            yield Static(Text("Answers per day, last 365 days"), classes="stats-title")
+            yield Heatmap(s.heatmap, id="stats-heatmap")
+            yield Static(mastery_table(s), id="stats-mastery", classes="stats-table")
+            yield Static(hardest_table(s), id="stats-hardest", classes="stats-table")
+            yield Static(languages_table(s), id="stats-languages", classes="stats-table")
+            yield Static(pairs_table(s), id="stats-pairs", classes="stats-table")
+        yield Footer()
+
+    def action_back(self) -> None:
+        """Back to where the screen was opened from."""
+        self.app.pop_screen()

@@ -1,0 +1,43 @@
+"""A bar chart of the cards due on each of the next 30 study days."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from quizzer.core.stats import Forecast
+from quizzer.stats_render import forecast_text
+
+
+class DueChart(Widget):
+    """One bar per day (today first, overdue cards counted today), eighth-block precision."""
+
+    DEFAULT_CSS = """
+    DueChart {
+        height: auto;
+        width: auto;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(
+        self,
+        forecast: Forecast,
+        *,
+        bar_height: int = 8,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.forecast = forecast
+        self.bar_height = bar_height
+
+    def render(self) -> Text:
+        return forecast_text(self.forecast, height=self.bar_height)
+
+    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[override]
+        return len(self.render().plain.splitlines())
+
+    def get_content_width(self, container, viewport) -> int:  # type: ignore[override]
+        return max(len(line) for line in self.render().plain.splitlines())

@@ -252,6 +252,9 @@ class _Aligner:
         self.by_id: dict[str, _Slot] = {}
         self.mapping = mapping
         self.notes: list[str] = []
+        # Concept id → (file, term line) keys a first pass put there; see _provisional.
+        self.planned: dict[str, list[tuple[str, int]]] = {}
+        self.slot_by_key: dict[tuple[str, int], _Slot] = {}
         # File name → slot per entry position, for position alignment.
         self.sequences: dict[str, list[_Slot]] = {}
         if existing is not None:
@@ -267,6 +270,19 @@ class _Aligner:
                         lines.setdefault(src.file, []).append((src.line, slot))
             for file, pairs in lines.items():
                 self.sequences[file] = [s for _line, s in sorted(pairs, key=lambda p: p[0])]
+
+    def _provisional(self, cid: str, file: str) -> _Slot | None:
+        """The slot an earlier file of this import started for concept ``cid``.
+
+        New concepts get their ids only at the end (from all their texts), so a
+        mapping naming such an id (as a dry run reported it) is resolved through the
+        entries a first pass without the mapping put into that concept.
+        """
+        for key in self.planned.get(cid, ()):
+            slot = self.slot_by_key.get(key)
+            if slot is not None and key[0] != file and slot.original is None:
+                return slot
+        return None
 
     # -- matching -------------------------------------------------------------------------
 
@@ -287,11 +303,12 @@ class _Aligner:
             )
             if cid is None:
                 continue
-            slot = self.by_id.get(cid)
+            slot = self.by_id.get(cid) or self._provisional(cid, e.file)
             if slot is None:
                 slot = _Slot(cid, None, {})
                 self.slots.append(slot)
-                self.by_id[cid] = slot
+            slot.id = cid
+            self.by_id[cid] = slot
             if id(slot) in claimed or not slot.can_take(e):
                 raise AlignError(
                     f"the mapping puts this entry into concept {cid!r}, which already has a "
@@ -309,21 +326,24 @@ class _Aligner:
         for i, e in enumerate(entries):
             if chosen[i] is None:
                 hits = [
-                    s for s in self.slots
-                    if id(s) not in claimed and s.can_take(e, any_file=True)
+                    s
+                    for s in self.slots
+                    if id(s) not in claimed
+                    and s.can_take(e, any_file=True)
                     and (held := s.entries.get(e.lang)) is not None
                     and e.term in (held.term.text, held.term.source.original)
-                ]  # fmt: skip
+                ]
                 if len(hits) == 1:
                     claim(i, hits[0], "text", 1.0)
         for i, e in enumerate(entries):
             if chosen[i] is None:
                 hits = [
-                    s for s in free(e)
+                    s
+                    for s in free(e)
                     if (held := s.entries.get(e.lang)) is not None
                     and held.term.source.file == e.file
                     and held.term.source.line == e.term_line
-                ]  # fmt: skip
+                ]
                 if len(hits) == 1:
                     claim(i, hits[0], "provenance", 1.0)
         for i, e in enumerate(entries):
@@ -365,6 +385,7 @@ class _Aligner:
             slot, method, confidence = chosen[i]  # type: ignore[misc]
             self._apply(slot, e)
             slot.matches.append(Match(e, slot.id or "", method, confidence))
+            self.slot_by_key[(e.file, e.term_line)] = slot
             sequence_out.append(slot)
         self.sequences[source.file] = sequence_out
 
@@ -507,8 +528,12 @@ def align(
                 hint="rename one of them: the file name is recorded as each text's source",
             )
     mapping = dict(mapping or {})
-    known = {(e.file, line) for f in files for e in f.entries for line in (e.term_line,
-             e.definition_line)}  # fmt: skip
+    known = {
+        (e.file, line)
+        for f in files
+        for e in f.entries
+        for line in (e.term_line, e.definition_line)
+    }
     for file, line in mapping:
         if file in names and (file, line) not in known:
             raise AlignError(
@@ -518,6 +543,13 @@ def align(
                 hint="use the line number of the entry's term",
             )
     aligner = _Aligner(existing, mapping)
+    known_ids = {c.id for c in existing.concepts} if existing else set()
+    if any(cid not in known_ids for cid in mapping.values()):
+        _deck, first_pass = align(files, deck_id=deck_id, deck_name=deck_name, existing=existing)
+        for concept in first_pass.concepts:
+            aligner.planned[concept.concept_id] = [
+                (m.entry.file, m.entry.term_line) for m in concept.matches
+            ]
     for position, source in enumerate(files):
         aligner.align_file(source, first=position == 0 and existing is None)
     return aligner.result(deck_id, deck_name)

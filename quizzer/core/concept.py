@@ -49,10 +49,13 @@ class Provenance:
         """Raise :class:`RecordError` if the fields don't fit ``kind``."""
         if self.kind not in SOURCE_KINDS:
             raise RecordError(f"{where}.source", f"must be one of {', '.join(SOURCE_KINDS)}")
+        for key in ("file", "original", "reason"):
+            if getattr(self, key) is not None and not isinstance(getattr(self, key), str):
+                raise RecordError(f"{where}.{key}", "must be a string")
         if self.kind in ("seed", "corrected"):
             if not self.file:
                 raise RecordError(f"{where}.file", f"a {self.kind} text needs the glossary file")
-            if not isinstance(self.line, int) or self.line < 1:
+            if not isinstance(self.line, int) or isinstance(self.line, bool) or self.line < 1:
                 raise RecordError(f"{where}.line", "must be a line number (1 or more)")
         if self.kind == "corrected":
             if not self.original:

@@ -122,7 +122,11 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     concepts: list[Concept] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(raw):
-        cid = item.get("id") if isinstance(item, Mapping) else None
+        if not isinstance(item, Mapping):
+            raise DeckFormatError(
+                f"concept #{index + 1} must be a table ([[concepts]] with id = ...)", None
+            )
+        cid = item.get("id")
         line = _line_of(source_text, f'id = "{cid}"') if isinstance(cid, str) else None
         try:
             concept = Concept.from_dict(item, deck_id)
@@ -137,9 +141,10 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
             )
         seen[concept.id] = index
         concepts.append(concept)
-    return Deck(
-        id=deck_id, name=name, concepts=tuple(concepts), description=data.get("description", "")
-    )
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise DeckFormatError("description must be a string", _line_of(source_text, "description"))
+    return Deck(id=deck_id, name=name, concepts=tuple(concepts), description=description)
 
 
 def loads(text: str) -> Deck:

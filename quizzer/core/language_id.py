@@ -137,7 +137,7 @@ _LATIN_WORDS: dict[str, frozenset[str]] = {
         "l' d' qu' n' s' c' j'"
     ),
     "es": _wordset(
-        "el los las del de y en para con que por una es se su sus al como entre sin pero más "
+        "el la los las del de y en para con que por una es se su sus al como entre sin pero más "
         "según cuando donde muy"
     ),
     "de": _wordset(
@@ -145,7 +145,7 @@ _LATIN_WORDS: dict[str, frozenset[str]] = {
         "wird werden sich auch durch oder bei"
     ),
     "it": _wordset(
-        "il lo gli della delle dei di e è per con che una un nel nella sono da sul alla "
+        "il lo la l' gli della delle dei di e è per con che una un nel nella sono da sul alla "
         "degli come anche senza"
     ),
     "pt": _wordset(
@@ -166,7 +166,7 @@ for _lang, _vocab in _LATIN_WORDS.items():
 
 # Letters that point to one Latin-script language.
 _LATIN_LETTERS: dict[str, str] = {
-    "fr": "çœèêëîïôûùÿâ",
+    "fr": "çœêëîïôûùÿâ",
     "es": "ñ¿¡",
     "de": "äöüß",
     "pt": "ãõ",
@@ -267,8 +267,8 @@ def _latin_language(text: str) -> Guess:
     scores = latin_scores(text)
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     (best, top), (_second, runner) = ranked[0], ranked[1]
-    # Two function words (or equivalent letters) and a clear lead; otherwise undecided.
-    if top >= 2 and top >= 1.5 * runner + 0.5:
+    # About two function words (or equivalent letters) and a clear lead; otherwise undecided.
+    if top >= 1.5 and top >= 1.5 * runner + 0.5:
         return Guess(best, "Latn", f"Latin script, {language_name(best)} function words")
     return Guess(None, "Latn", "Latin script, too few function words to tell the language")
 

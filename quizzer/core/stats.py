@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
+from functools import lru_cache
 from typing import Any, Literal
 
 from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULT_PARAMETERS
@@ -120,6 +121,7 @@ def _rate(passed: int, total: int) -> float | None:
     return None if total == 0 else passed / total
 
 
+@lru_cache(maxsize=1 << 16)
 def _parse(card_id: str) -> CardKey | None:
     try:
         return CardKey.parse(card_id)
@@ -384,16 +386,26 @@ def _summary_dict(summary: GroupSummary) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- computations
 
+#: A review with its study day, computed once (time-zone conversion is the costly part).
+Dated = tuple[Review, date]
+
+
+def _dated(reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: int) -> list[Dated]:
+    return [(r, study_day(r.reviewed_at, tz, day_start_hour)) for r in reviews]
+
 
 def today_stats(
     reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
 ) -> Today:
     """Cards studied, answers, pass rate and time spent on the current study day."""
-    day = study_day(now, tz, day_start_hour)
+    return _today(_dated(reviews, tz, day_start_hour), study_day(now, tz, day_start_hour))
+
+
+def _today(dated: Iterable[Dated], day: date) -> Today:
     cards: set[str] = set()
     count = passed = time_ms = 0
-    for r in reviews:
-        if study_day(r.reviewed_at, tz, day_start_hour) != day:
+    for r, d in dated:
+        if d != day:
             continue
         cards.add(r.card_id)
         count += 1
@@ -406,9 +418,11 @@ def streak_stats(
     reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
 ) -> Streak:
     """Current and longest run of consecutive study days with at least one answer."""
-    days = {study_day(r.reviewed_at, tz, day_start_hour) for r in reviews}
-    today = study_day(now, tz, day_start_hour)
-    days = {d for d in days if d <= today}  # answers "from the future" don't extend a streak
+    return _streak(_dated(reviews, tz, day_start_hour), study_day(now, tz, day_start_hour))
+
+
+def _streak(dated: Iterable[Dated], today: date) -> Streak:
+    days = {d for _, d in dated if d <= today}  # answers "from the future" don't extend a streak
     studied_today = today in days
     current = 0
     cursor = today if studied_today else today - timedelta(days=1)
@@ -455,12 +469,18 @@ def true_retention(
     windows: Sequence[int] = RETENTION_WINDOWS,
 ) -> tuple[Retention, ...]:
     """Pass rate of review-phase answers in each window of study days, young vs mature."""
-    today = study_day(now, tz, day_start_hour)
+    dated = _dated((r for r in reviews if r.phase == "review"), tz, day_start_hour)
+    return _retention(dated, study_day(now, tz, day_start_hour), windows)
+
+
+def _retention(
+    dated: Iterable[Dated], today: date, windows: Sequence[int] = RETENTION_WINDOWS
+) -> tuple[Retention, ...]:
     tallies = {w: {"young": [0, 0], "mature": [0, 0]} for w in windows}
-    for r in reviews:
+    for r, d in dated:
         if r.phase != "review":
             continue
-        age = (today - study_day(r.reviewed_at, tz, day_start_hour)).days
+        age = (today - d).days
         kind = "mature" if r.last_interval_days >= MATURE_DAYS else "young"
         for w in windows:
             if 0 <= age < w:
@@ -479,12 +499,14 @@ def reviews_per_day(
     days: int = HEATMAP_DAYS,
 ) -> tuple[DayCount, ...]:
     """One entry per study day for the last ``days`` days, oldest first, today last."""
-    today = study_day(now, tz, day_start_hour)
+    return _per_day(_dated(reviews, tz, day_start_hour), study_day(now, tz, day_start_hour), days)
+
+
+def _per_day(dated: Iterable[Dated], today: date, days: int = HEATMAP_DAYS) -> tuple[DayCount, ...]:
     first = today - timedelta(days=days - 1)
     count: Counter[date] = Counter()
     time_ms: Counter[date] = Counter()
-    for r in reviews:
-        d = study_day(r.reviewed_at, tz, day_start_hour)
+    for r, d in dated:
         if first <= d <= today:
             count[d] += 1
             time_ms[d] += r.duration_ms
@@ -683,6 +705,8 @@ def compute_stats(
         c.uid: (c.acronym or c.text("en", "term") or c.id) for d in shown_decks for c in d.concepts
     }
     langs, rows = mastery(card_list, now, concept_uids, parameters)
+    dated = _dated(review_list, tz, day_start_hour)
+    today = study_day(now, tz, day_start_hour)
     studied = {r.card_id for r in review_list} | {
         c.card_id for c in card_list if c.last_review is not None
     }
@@ -692,11 +716,11 @@ def compute_stats(
         day_start_hour=day_start_hour,
         decks=tuple(d.id for d in shown_decks)
         or tuple(sorted(deck_ids or {_deck_of(c) for c in studied})),
-        today=today_stats(review_list, now, tz, day_start_hour),
-        streak=streak_stats(review_list, now, tz, day_start_hour),
+        today=_today(dated, today),
+        streak=_streak(dated, today),
         states=state_counts(card_list, unseen_new),
-        retention=true_retention(review_list, now, tz, day_start_hour),
-        heatmap=reviews_per_day(review_list, now, tz, day_start_hour),
+        retention=_retention(dated, today),
+        heatmap=_per_day(dated, today),
         forecast=due_forecast(card_list, now, tz, day_start_hour),
         mastery_languages=langs,
         mastery=rows,

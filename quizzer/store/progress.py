@@ -536,7 +536,15 @@ class Store:
 
 def read_reviews(path: Path) -> dict[str, Review]:
     """Fold a journal into the review log (answers minus undone ones), keyed by review id."""
-    result = journal.read(path, 0)
+    try:
+        result = journal.read(path, 0)
+    except JournalDamage as exc:
+        raise StoreError(
+            f"the journal is damaged at line {exc.line}",
+            hint=f"run `quizzer doctor --db {_store_of(path)}` to repair it (a copy is kept)",
+            path=path,
+            line=exc.line,
+        ) from exc
     out: dict[str, Review] = {}
     for event in result.events:
         op = event.get("op")
@@ -546,6 +554,10 @@ def read_reviews(path: Path) -> dict[str, Review]:
         elif op == "undo":
             out.pop(event["review_id"], None)
     return out
+
+
+def _store_of(journal_file: Path) -> Path:
+    return journal_file.with_name(journal_file.name.removesuffix(".journal"))
 
 
 def open_store(

@@ -1,0 +1,197 @@
+"""Check a progress store and repair it from the journal or the last good backup.
+
+Nothing is ever deleted: a damaged snapshot is renamed to
+``P.damaged-<time>`` and a damaged journal copied to
+``P.journal.damaged-<time>`` before anything is rewritten. Because the journal
+holds every answer since the store was created, with each card's state after
+it, the card states can be rebuilt from it over the best snapshot available
+(the current one, else ``P.bak``, else nothing).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from quizzer.core.errors import StoreError
+from quizzer.core.scheduling import CardState
+from quizzer.fsutil import atomic_write_bytes, fsync_dir
+from quizzer.store import journal, migrate
+from quizzer.store.journal import JournalDamage
+from quizzer.store.lock import StoreLock
+from quizzer.store.progress import State, backup_path, journal_path, lock_path
+from quizzer.store.snapshot import AtomicJSONStorage, parse
+
+
+@dataclass
+class Report:
+    """What the doctor found and did."""
+
+    path: Path
+    problems: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    cards: int = 0
+    reviews: int = 0
+
+    @property
+    def healthy(self) -> bool:
+        """No problem found (or all repaired, when returned by :func:`repair`)."""
+        return not self.problems
+
+
+@dataclass
+class _Findings:
+    doc: dict[str, Any] | None = None
+    snapshot_error: str | None = None
+    backup: dict[str, Any] | None = None
+    bad_lines: list[int] = field(default_factory=list)
+    torn: bool = False
+    journal_size: int = 0
+    events: int = 0
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _read_doc(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    if not path.exists():
+        return None, None
+    try:
+        return parse(path.read_bytes(), path), None
+    except StoreError as exc:
+        return None, exc.message
+    except OSError as exc:
+        return None, f"can't read: {exc.strerror}"
+
+
+def _examine(path: Path, report: Report) -> _Findings:
+    f = _Findings()
+    f.doc, f.snapshot_error = _read_doc(path)
+    if f.snapshot_error:
+        report.problems.append(f"{path}: {f.snapshot_error}")
+    elif f.doc is None and not journal_path(path).exists():
+        report.problems.append(f"{path}: no progress store here")
+    f.backup, _ = _read_doc(backup_path(path))
+    jpath = journal_path(path)
+    if jpath.exists():
+        last_good = 0
+        for index, (_offset, line, event) in enumerate(journal.iter_lines(jpath), start=1):
+            f.journal_size += len(line)
+            if event is None:
+                f.bad_lines.append(index)
+            else:
+                last_good = index
+                f.events += 1
+        # A single bad line at the very end is an answer cut short, not damage.
+        if f.bad_lines and f.bad_lines == [f.bad_lines[0]] and f.bad_lines[0] > last_good:
+            f.torn = True
+            f.bad_lines = []
+            report.problems.append(f"{jpath}: last line was cut short (an unacknowledged answer)")
+        if f.bad_lines:
+            shown = ", ".join(map(str, f.bad_lines[:10]))
+            report.problems.append(f"{jpath}: damaged line(s) {shown}")
+    if f.doc is not None:
+        version = migrate.schema_of(f.doc)
+        if version == migrate.SCHEMA_VERSION:
+            offset = int(f.doc["meta"]["1"].get("journal_offset", 0))
+            if offset > f.journal_size:
+                report.problems.append(
+                    f"{path}: refers to {offset} bytes of journal, the journal has {f.journal_size}"
+                )
+            for data in f.doc.get("cards", {}).values():
+                try:
+                    CardState.from_dict(data)
+                except (KeyError, TypeError, ValueError) as exc:
+                    report.problems.append(f"{path}: card state {data!r:.80} is invalid ({exc})")
+                    break
+            report.cards = len(f.doc.get("cards", {}))
+        elif version > migrate.SCHEMA_VERSION:
+            report.problems.append(f"{path}: made by a newer quizzer (schema {version})")
+    return f
+
+
+def check(path: Path) -> Report:
+    """Look at the store without changing anything."""
+    report = Report(Path(path))
+    _examine(report.path, report)
+    return report
+
+
+def repair(path: Path) -> Report:
+    """Check the store and fix what is wrong; returns the report with the actions taken.
+
+    Takes the store's lock, so it refuses while quizzer has the store open.
+    """
+    path = Path(path)
+    report = Report(path)
+    lock = StoreLock(lock_path(path), path)
+    try:
+        f = _examine(path, report)
+        if not report.problems:
+            return report
+        jpath = journal_path(path)
+        rebuild = bool(f.snapshot_error) or any("refers to" in p for p in report.problems)
+        rebuild = rebuild or any("card state" in p for p in report.problems)
+        if f.bad_lines:
+            keep = jpath.with_name(f"{jpath.name}.damaged-{_stamp()}")
+            shutil.copyfile(jpath, keep)
+            good = b"".join(line for _, line, event in journal.iter_lines(jpath) if event)
+            atomic_write_bytes(jpath, good)
+            report.actions.append(
+                f"kept the damaged journal as {keep.name}; removed {len(f.bad_lines)} bad line(s)"
+            )
+            rebuild = True
+        elif f.torn:
+            result = journal.read(jpath, 0)
+            with open(jpath, "rb+") as fh:
+                fh.truncate(result.end)
+            report.actions.append("dropped the cut-short last journal line")
+        if rebuild:
+            _rebuild(path, f, report)
+        fresh = Report(path)
+        _examine(path, fresh)
+        report.problems = fresh.problems
+        report.reviews = f.events
+        return report
+    finally:
+        lock.release()
+
+
+def _rebuild(path: Path, f: _Findings, report: Report) -> None:
+    """New snapshot: the best available base, then every journal event replayed over it."""
+    if f.snapshot_error:
+        keep = path.with_name(f"{path.name}.damaged-{_stamp()}")
+        path.rename(keep)
+        fsync_dir(path.parent)
+        report.actions.append(f"kept the damaged store as {keep.name}")
+    base = f.doc if not f.snapshot_error else None
+    source = "the store"
+    if base is None and f.backup is not None:
+        base, source = f.backup, f"the backup {backup_path(path).name}"
+    if base is None:
+        source = "nothing (states rebuilt from the journal alone)"
+    elif migrate.schema_of(base) < migrate.SCHEMA_VERSION:
+        base = migrate.migrate(path, base, migrate.schema_of(base))
+    st = State.from_document(base) if base else State()
+    st.undo, st.recent = [], []
+    try:
+        result = journal.read(journal_path(path), 0)
+    except JournalDamage as exc:  # pragma: no cover - bad lines were removed above
+        raise StoreError(str(exc), path=journal_path(path)) from exc
+    for event in result.events:
+        st.apply(event)
+    if st.created is None:
+        st.created = datetime.now(UTC).isoformat()
+    if path.exists() and not f.snapshot_error:
+        with contextlib.suppress(OSError):
+            shutil.copyfile(path, backup_path(path))
+    AtomicJSONStorage(path).write(st.to_document(result.end))
+    report.cards = len(st.raw)
+    report.actions.append(
+        f"rebuilt {len(st.raw)} card states from {source} and {len(result.events)} journal events"
+    )

@@ -12,7 +12,7 @@ from textual.app import App
 from textual.widgets import Static
 
 from quizzer.core.cards import CardKey, Pair
-from quizzer.core.stats import Stats, compute_stats
+from quizzer.core.stats import Stats, compute_stats, study_day
 from quizzer.store import open_store
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.widgets.due_chart import DueChart
@@ -79,3 +79,30 @@ async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
 def test_stats_screen_needs_stats_or_store() -> None:
     with pytest.raises(TypeError):
         StatsScreen()
+
+
+async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None:
+    from ui_support import make_app
+
+    path = tmp_path / "progress.json"
+    now = datetime.now(UTC)
+    with open_store(path) as store:
+        key = CardKey("training-efficiency/lora", Pair("ru", "term", "bn", "definition"))
+        store.record(key, 3, now - timedelta(days=2))
+        store.record(key, 3, now - timedelta(minutes=5))
+    app = make_app(path)
+    async with app.run_test(size=(110, 50)) as pilot:
+        app.open_stats("training-efficiency")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        assert screen.stats.decks == ("training-efficiency",)
+        assert screen.stats.total_reviews == 2
+        today = study_day(screen.stats.generated_at, None, 4)
+        answered = [now - timedelta(days=2), now - timedelta(minutes=5)]
+        expected = sum(study_day(t, None, 4) == today for t in answered)
+        assert screen.stats.today.reviews == expected
+        assert [row.concept_uid for row in screen.stats.mastery][1] == "training-efficiency/lora"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)

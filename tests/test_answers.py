@@ -5,13 +5,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from study_fixtures import bundled
 
 from quizzer.core.answers import (
     NEAR_THRESHOLD,
     NOTE_ACCENTS,
     NOTE_ACRONYM,
+    NOTE_OTHER_CONCEPT,
     NOTE_PART,
     NOTE_TRANSLITERATION,
+    AnswerCheck,
     AnswerForm,
     DiffSegment,
     Verdict,
@@ -19,6 +22,7 @@ from quizzer.core.answers import (
     char_diff,
     check_answer,
     grade_for,
+    other_texts,
     transliteration_similarity,
 )
 
@@ -269,3 +273,57 @@ def test_grade_mapping() -> None:
     assert grade_for(Verdict.NEAR, overridden=True, hint_used=True) == 2
     assert grade_for(Verdict.WRONG, hint_used=True) == 1
     assert {grade_for(v) for v in Verdict} <= {1, 2, 3}  # never Easy automatically
+
+
+# -- confusion with other concepts ---------------------------------------------------
+
+
+def _quant_check(cid: str, typed: str, lang: str = "en") -> tuple[str, AnswerCheck]:
+    deck = bundled("quantization")
+    target = deck.get(cid)
+    assert target is not None
+    expected = target.text(lang, "term")
+    assert expected is not None
+    others = other_texts(target, deck, lang, "term")
+    return expected, check_answer(typed, expected, lang, acronym=target.acronym, others=others)
+
+
+def test_another_concepts_term_is_wrong_not_a_near_miss() -> None:
+    # Without the deck's other terms, one letter away looks like a typo...
+    assert check_answer("Symmetric Quantization", "Asymmetric Quantization", "en").verdict is (
+        Verdict.NEAR
+    )
+    # ...with them, it is the opposite concept.
+    _, result = _quant_check("asymmetric-quantization", "Symmetric Quantization")
+    assert result.verdict is Verdict.WRONG
+    assert result.notes == (NOTE_OTHER_CONCEPT,)
+    assert result.confused_with == "Symmetric Quantization"
+    _, ru = _quant_check("asymmetric-quantization", "Симметричное квантование", "ru")
+    assert ru.confused_with == "Симметричное квантование"
+    _, noise = _quant_check("quantization-noise", "quantization")
+    assert noise.verdict is Verdict.WRONG
+
+
+def test_a_typo_of_our_own_term_stays_a_near_miss_among_others() -> None:
+    _, result = _quant_check("asymmetric-quantization", "Asymetric Quantization")
+    assert result.verdict is Verdict.NEAR and result.confused_with is None
+    _, right = _quant_check("ptq", "PTQ")
+    assert right.verdict is Verdict.ACCEPTED
+
+
+def test_different_numbers_are_never_a_near_miss() -> None:
+    assert check_answer("8-bit Quantization", "4-bit Quantization", "en").verdict is Verdict.WRONG
+    assert check_answer("৮-বিট কোয়ান্টিফিকেশন", "৪-বিট কোয়ান্টিফিকেশন", "bn").verdict is (Verdict.WRONG)
+    assert check_answer("4-bit Quantizaton", "4-bit Quantization", "en").verdict is Verdict.NEAR
+    # Bengali digits typed as ASCII are the same number.
+    assert check_answer("8-বিট কোয়ান্টিফিকেশন", "৮-বিট কোয়ান্টিফিকেশন", "bn").verdict is (Verdict.EXACT)
+
+
+def test_other_texts_lists_the_rest_of_the_deck() -> None:
+    deck = bundled("training-efficiency")
+    target = deck.get("lora")
+    assert target is not None
+    texts = other_texts(target, deck, "ru", "term")
+    assert len(texts) == 15
+    assert target.text("ru", "term") not in texts
+    assert "Тензорный параллелизм" in texts

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -42,6 +43,8 @@ from anyascii import anyascii
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from quizzer.core.concept import Concept
+from quizzer.core.languages import Side
 from quizzer.core.normalize import compact, graphemes, normalize
 from quizzer.core.review import Grade
 
@@ -66,6 +69,8 @@ NOTE_PART = "part"
 """The learner answered with another part of an ``"A (B/C)"`` text (e.g. the expansion)."""
 NOTE_TRANSLITERATION = "transliteration"
 """A Latin-letter answer that sounds like the expected Bengali/Arabic/Russian text."""
+NOTE_OTHER_CONCEPT = "other-concept"
+"""The answer is (or is closest to) another concept's text, named in ``confused_with``."""
 
 FormKind = Literal["full", "term", "acronym", "part"]
 DiffOp = Literal["equal", "extra", "missing"]
@@ -114,7 +119,8 @@ class AnswerCheck:
     ``matched`` is the accepted form closest to the answer (``None`` only for an
     empty answer); ``similarity`` (0–100) is against it; ``notes`` are ``NOTE_*``
     constants; ``diff`` is empty for exact and wrong answers and for
-    transliterations.
+    transliterations. ``confused_with`` is the other concept's text a wrong
+    answer matched (see ``others`` in :func:`check_answer`).
     """
 
     verdict: Verdict
@@ -124,6 +130,7 @@ class AnswerCheck:
     notes: tuple[str, ...] = ()
     similarity: float = 0.0
     diff: tuple[DiffSegment, ...] = ()
+    confused_with: str | None = None
 
     @property
     def correct(self) -> bool:
@@ -296,6 +303,9 @@ def _similarity(typed_key: str, form_key: str) -> float:
         fuzz.token_sort_ratio(typed_key, form_key),
         fuzz.ratio(compact(typed_key), compact(form_key)),
     )
+    # "8-bit" for "4-bit" is another concept, not a typo.
+    if re.findall(r"\d+", typed_key) != re.findall(r"\d+", form_key):
+        return min(float(score), 60.0)
     # One slip in a short word ("PEFF" for "PEFT") is a near miss, whatever the ratio.
     if (
         len(compact(form_key)) >= 3
@@ -303,6 +313,32 @@ def _similarity(typed_key: str, form_key: str) -> float:
     ):
         score = max(score, NEAR_THRESHOLD)
     return float(score)
+
+
+def _closest_other(typed_loose: str, others: Iterable[str], lang: str) -> tuple[float, str | None]:
+    """The other concept's text closest to the answer (100 when it is one of its forms)."""
+    best: tuple[float, str | None] = (0.0, None)
+    for text in others:
+        for form in answer_forms(text, lang):
+            key = normalize(form.text, lang, accents=False)
+            if compact(key) == compact(typed_loose):
+                return 100.0, text
+            score = _similarity(typed_loose, key)
+            if score > best[0]:
+                best = (score, text)
+    return best
+
+
+def other_texts(
+    concept: Concept, pool: Iterable[Concept], lang: str, side: Side
+) -> tuple[str, ...]:
+    """The ``lang`` ``side`` texts of ``pool``'s other concepts, for ``others`` in
+    :func:`check_answer` (pass the concept's deck as ``pool``)."""
+    return tuple(
+        text
+        for other in pool
+        if other.uid != concept.uid and (text := other.text(lang, side)) is not None
+    )
 
 
 _KIND_NOTES: dict[FormKind, tuple[str, ...]] = {
@@ -319,11 +355,16 @@ def check_answer(
     lang: str,
     *,
     acronym: str | None = None,
+    others: Iterable[str] = (),
     near_threshold: float = NEAR_THRESHOLD,
 ) -> AnswerCheck:
     """Judge ``typed`` against ``expected`` (a term or definition in ``lang``).
 
     ``acronym`` is the concept's acronym, if it has one (see :func:`answer_forms`).
+    ``others`` are the same-language, same-side texts of the deck's other concepts
+    (:func:`other_texts`): an answer that is one of them, or closer to one of them
+    than to ``expected``, is wrong, not a near miss ("Symmetric Quantization" for
+    "Asymmetric Quantization"), and ``confused_with`` names it.
     """
     expected_nfc = unicodedata.normalize("NFC", expected.strip())
     forms = answer_forms(expected_nfc, lang, acronym)
@@ -357,6 +398,18 @@ def check_answer(
         for index, form in enumerate(forms)
     ]
     best_score, _, best = max(scored, key=lambda item: (item[0], -item[1]))
+    other_score, other = _closest_other(typed_loose, others, lang)
+    # Exact matches of ours were handled above, so best_score < 100 here.
+    if other is not None and other_score >= near_threshold and other_score > best_score:
+        return AnswerCheck(
+            Verdict.WRONG,
+            typed,
+            expected_nfc,
+            best.text,
+            (NOTE_OTHER_CONCEPT,),
+            best_score,
+            confused_with=other,
+        )
     if best_score >= near_threshold:
         return AnswerCheck(
             Verdict.NEAR,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from quizzer.core.answers import AnswerCheck, check_answer
+from quizzer.core.answers import AnswerCheck, check_answer, other_texts
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.choices import ChoiceSet, make_choices
 from quizzer.core.concept import Concept
@@ -198,7 +198,10 @@ class LearnRound:
         prog = self._current("typed")
         p = self.pair
         expected = prog.concept.text(p.answer_lang, p.answer_side) or ""
-        check = check_answer(text, expected, p.answer_lang, acronym=prog.concept.acronym)
+        others = other_texts(prog.concept, self.pool, p.answer_lang, p.answer_side)
+        check = check_answer(
+            text, expected, p.answer_lang, acronym=prog.concept.acronym, others=others
+        )
         prog.time_ms += duration_ms
         if check.correct:
             self._finish(prog, text, now, overridden=False)

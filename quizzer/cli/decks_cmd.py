@@ -264,15 +264,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     )
     report = result.report
     if args.json:
-        data = report.to_dict()
-        data.update(
-            deck=result.deck.id,
-            path=str(result.path),
-            concepts=len(result.deck),
-            changed=result.changed,
-            written=result.written,
+        _print_json(
+            {
+                "deck": result.deck.id,
+                "path": str(result.path),
+                "concept_count": len(result.deck),
+                "changed": result.changed,
+                "written": result.written,
+                "alignment": report.to_dict(),
+            }
         )
-        _print_json(data)
         return 0
     console = _console()
     langs: dict[str, set[str]] = {}

@@ -327,3 +327,22 @@ def test_other_texts_lists_the_rest_of_the_deck() -> None:
     assert len(texts) == 15
     assert target.text("ru", "term") not in texts
     assert "Тензорный параллелизм" in texts
+
+
+def test_definitions_accept_no_acronym_or_parenthesis_part() -> None:
+    deck = bundled("training-efficiency")
+    lora = deck.get("lora")
+    assert lora is not None
+    definition = lora.text("en", "definition")
+    assert definition is not None and len(definition.split()) > 8
+    assert answer_forms(definition, "en", acronym="LoRA") == (AnswerForm(definition, "full"),)
+    for side in ("definition", None):
+        result = check_answer("LoRA", definition, "en", acronym="LoRA", side=side)  # type: ignore[arg-type]
+        assert result.verdict is Verdict.WRONG
+    # A short text said to be a definition is treated as one.
+    short = "Low-Rank Adaptation (LoRA)"
+    assert check_answer("LoRA", short, "en", side="definition").verdict is Verdict.WRONG
+    assert check_answer("LoRA", short, "en", side="term").verdict is Verdict.ACCEPTED
+    # The full definition typed out (case and punctuation aside) is exact.
+    typed = definition.upper().replace(",", "")
+    assert check_answer(typed, definition, "en", side="definition").verdict is Verdict.EXACT

@@ -152,7 +152,19 @@ def _looks_like_acronym(text: str) -> bool:
     )
 
 
-def answer_forms(expected: str, lang: str, acronym: str | None = None) -> tuple[AnswerForm, ...]:
+#: A text with more words than this is taken for a definition when ``side`` isn't given.
+_TERM_MAX_WORDS = 8
+
+
+def _is_term(expected: str, side: Side | None) -> bool:
+    if side is not None:
+        return side == "term"
+    return len(expected.split()) <= _TERM_MAX_WORDS
+
+
+def answer_forms(
+    expected: str, lang: str, acronym: str | None = None, side: Side | None = None
+) -> tuple[AnswerForm, ...]:
     """Every accepted way to answer ``expected`` (written in ``lang``), full text first.
 
     ``"Parameter-Efficient Fine-Tuning (PEFT)"`` accepts itself, the term
@@ -161,9 +173,15 @@ def answer_forms(expected: str, lang: str, acronym: str | None = None) -> tuple[
     ``"LoRA"`` and each part of the parenthesis. The concept's ``acronym`` is
     accepted when the expected text contains it or ``lang`` is written in Latin
     letters (typing "LoRA" doesn't show you know the Bengali «লোরা»).
+
+    Acronyms and parenthesis parts are ways to name a *term*: for a definition
+    (``side="definition"``, or a text of more than 8 words when ``side`` is
+    ``None``) only the full text is accepted.
     """
     expected = unicodedata.normalize("NFC", expected.strip())
     forms: list[AnswerForm] = [AnswerForm(expected, "full")]
+    if not _is_term(expected, side):
+        return tuple(forms)
     m = _PAREN_RE.match(expected)
     if m:
         forms.append(AnswerForm(m["head"].strip(), "term"))
@@ -315,11 +333,13 @@ def _similarity(typed_key: str, form_key: str) -> float:
     return float(score)
 
 
-def _closest_other(typed_loose: str, others: Iterable[str], lang: str) -> tuple[float, str | None]:
+def _closest_other(
+    typed_loose: str, others: Iterable[str], lang: str, side: Side | None
+) -> tuple[float, str | None]:
     """The other concept's text closest to the answer (100 when it is one of its forms)."""
     best: tuple[float, str | None] = (0.0, None)
     for text in others:
-        for form in answer_forms(text, lang):
+        for form in answer_forms(text, lang, side=side):
             key = normalize(form.text, lang, accents=False)
             if compact(key) == compact(typed_loose):
                 return 100.0, text
@@ -356,6 +376,7 @@ def check_answer(
     *,
     acronym: str | None = None,
     others: Iterable[str] = (),
+    side: Side | None = None,
     near_threshold: float = NEAR_THRESHOLD,
 ) -> AnswerCheck:
     """Judge ``typed`` against ``expected`` (a term or definition in ``lang``).
@@ -364,10 +385,12 @@ def check_answer(
     ``others`` are the same-language, same-side texts of the deck's other concepts
     (:func:`other_texts`): an answer that is one of them, or closer to one of them
     than to ``expected``, is wrong, not a near miss ("Symmetric Quantization" for
-    "Asymmetric Quantization"), and ``confused_with`` names it.
+    "Asymmetric Quantization"), and ``confused_with`` names it. ``side`` says
+    whether ``expected`` is a term or a definition (guessed from its length when
+    ``None``); definitions accept no acronym or parenthesis part.
     """
     expected_nfc = unicodedata.normalize("NFC", expected.strip())
-    forms = answer_forms(expected_nfc, lang, acronym)
+    forms = answer_forms(expected_nfc, lang, acronym, side)
     typed_strict = normalize(typed, lang)
     if not typed_strict:
         return AnswerCheck(Verdict.WRONG, typed, expected_nfc, None)
@@ -398,7 +421,7 @@ def check_answer(
         for index, form in enumerate(forms)
     ]
     best_score, _, best = max(scored, key=lambda item: (item[0], -item[1]))
-    other_score, other = _closest_other(typed_loose, others, lang)
+    other_score, other = _closest_other(typed_loose, others, lang, side)
     # Exact matches of ours were handled above, so best_score < 100 here.
     if other is not None and other_score >= near_threshold and other_score > best_score:
         return AnswerCheck(

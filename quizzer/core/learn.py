@@ -200,7 +200,12 @@ class LearnRound:
         expected = prog.concept.text(p.answer_lang, p.answer_side) or ""
         others = other_texts(prog.concept, self.pool, p.answer_lang, p.answer_side)
         check = check_answer(
-            text, expected, p.answer_lang, acronym=prog.concept.acronym, others=others
+            text,
+            expected,
+            p.answer_lang,
+            acronym=prog.concept.acronym,
+            others=others,
+            side=p.answer_side,
         )
         prog.time_ms += duration_ms
         if check.correct:

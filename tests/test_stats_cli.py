@@ -102,10 +102,14 @@ def test_stats_json_keys_types_and_values(store_path: Path, capsys) -> None:
     today = study_day(now, None, hour)
     todays = [r for r in reviews if study_day(r.reviewed_at, None, hour) == today]
     assert data["today"]["day"] == today.isoformat()
-    assert data["today"]["reviews"] == len(todays) >= 2
+    assert data["today"]["reviews"] == len(todays)
+    assert data["today"]["cards"] == len({r.card_id for r in todays})
     assert data["today"]["time_ms"] == sum(r.duration_ms for r in todays)
     assert data["today"]["passed"] == sum(r.grade > 1 for r in todays)
-    assert data["streak"]["current"] >= 1 and data["streak"]["studied_today"] is True
+    assert data["streak"]["studied_today"] is bool(todays)
+    study_days = {study_day(r.reviewed_at, None, hour) for r in reviews}
+    assert data["streak"]["days_studied"] == len(study_days)
+    assert data["streak"]["current"] >= 1
 
     states = data["states"]
     assert all(isinstance(v, int) for v in states.values())
@@ -200,6 +204,13 @@ def test_log_export_csv(store_path: Path, env: Path, capsys) -> None:
         assert int(row["grade"]) == review.grade and row["mode"] == review.mode
         assert int(row["duration_ms"]) == review.duration_ms
     assert rows[0]["typed"] == "ответ, «данные»"  # UTF-8 and a comma survive
+    assert main(["log", "export", "--csv", "-", "--db", str(store_path)]) == 0
+    assert capsys.readouterr().out == out.read_text(encoding="utf-8")
+    assert (
+        main(["log", "export", "--csv", "-", "--db", str(store_path), "--deck", "quantization"])
+        == 0
+    )
+    assert capsys.readouterr().out.splitlines() == [",".join(CSV_COLUMNS)]
     assert main(["log", "export", "--csv", str(env), "--db", str(store_path)]) == 2
 
 

@@ -1,0 +1,94 @@
+"""kill -9 at random moments never loses an acknowledged answer nor leaves an unreadable store.
+
+A real child process opens the store, records answers in a loop (closing and
+reopening now and then, so kills also land in compaction and journal replay)
+and prints each review id once :meth:`Store.record` has returned — that is the
+acknowledgement. The parent SIGKILLs it at a random moment, then checks that
+the store opens and holds every printed review; at most the one being written
+when the kill came may be there too, unprinted.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+
+from quizzer.core.cards import CardKey
+from quizzer.store import open_store
+
+KILLS = 60
+
+CHILD = r"""
+import random, sys
+from datetime import UTC, datetime, timedelta
+from quizzer.core.cards import CardKey, Pair
+from quizzer.store import open_store
+
+db, seed = sys.argv[1], int(sys.argv[2])
+rng = random.Random(seed)
+pairs = [Pair("ru", "term", "bn", "definition"), Pair("ar", "definition", "en", "term")]
+keys = [CardKey(f"crash/c{i}", p) for i in range(40) for p in pairs]
+now = datetime(2026, 3, 10, 12, tzinfo=UTC) + timedelta(days=seed)
+print("ready", flush=True)
+while True:
+    store = open_store(db, tz=UTC, rng=rng)
+    for _ in range(rng.randrange(3, 40)):
+        now += timedelta(seconds=rng.randrange(1, 400))
+        review = store.record(rng.choice(keys), rng.choice((1, 2, 3, 4)), now,
+                              mode="typed", duration_ms=1500, typed="ответ উত্তর")
+        sys.stdout.write(review.id + "\n")
+        sys.stdout.flush()
+    store.close()
+"""
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_loses_no_acknowledged_answer(tmp_path: Path) -> None:
+    db = tmp_path / "progress.json"
+    rng = random.Random(20261130)
+    acknowledged: list[str] = []
+    unacknowledged_seen = 0
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    deadline = time.monotonic() + 90
+    for kill in range(KILLS):
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(db), str(kill)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        assert child.stdout is not None
+        assert child.stdout.readline() == b"ready\n", child.stderr.read() if child.stderr else ""
+        time.sleep(rng.uniform(0.0, 0.25))
+        child.send_signal(signal.SIGKILL)
+        out, err = child.communicate()
+        assert child.returncode == -signal.SIGKILL, err.decode()
+        acknowledged += out.decode().split()
+        # The next open (writable half the time, read-only otherwise) must succeed.
+        with open_store(db, tz=UTC, read_only=kill % 2 == 0) as store:
+            ids = [r.id for r in store.reviews()]
+            missing = set(acknowledged) - set(ids)
+            assert not missing, f"kill {kill}: acknowledged answers lost: {sorted(missing)[:3]}"
+            extra = set(ids) - set(acknowledged)
+            assert len(extra) <= 1, f"kill {kill}: {len(extra)} unacknowledged answers"
+            if extra:
+                # The answer being written when the kill came: keep it as acknowledged now.
+                unacknowledged_seen += 1
+                acknowledged += sorted(extra)
+            # Card states agree with the log: one rep per logged answer.
+            per_card: dict[str, int] = {}
+            for r in store.reviews():
+                per_card[r.card_id] = per_card.get(r.card_id, 0) + 1
+            for card_id, count in per_card.items():
+                state = store.card(CardKey.parse(card_id))
+                assert state is not None and state.reps == count, card_id
+        assert time.monotonic() < deadline, f"too slow: only {kill + 1} kills"
+    assert len(acknowledged) > KILLS  # the children really did record between kills

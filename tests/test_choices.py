@@ -94,6 +94,20 @@ def test_never_two_identical_texts_after_normalisation() -> None:
             assert len(choices.options) == 4
 
 
+def test_texts_differing_only_in_accents_count_as_one() -> None:
+    deck = mini_deck(
+        "fr-dups",
+        ["Quantification Symétrique", "Quantification Symetrique", "Élagage", "Elagage", "Biais"],
+        lang="fr",
+    )
+    choices = make_choices(deck.concepts[0], deck.concepts, "fr", "term", random.Random(2))
+    assert sorted(o.text for o in choices.options) == [
+        "Biais",
+        "Quantification Symétrique",
+        "Élagage",
+    ]
+
+
 def test_fewer_options_when_the_deck_has_fewer_distinct_texts() -> None:
     deck = mini_deck("small", ["GPTQ", "AWQ", "gptq", "SmoothQuant"])
     target = deck.concepts[1]  # AWQ

@@ -5,7 +5,7 @@ other concepts of the same deck, ranked by how easily they are confused with the
 answer: shared words first (the three parallelism concepts go together), then
 similar length and spelling. A little seeded noise varies the picks between
 equally confusable candidates. No two options have the same text after
-normalisation, and the right one lands at a random position.
+normalisation (accents ignored), and the right one lands at a random position.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def make_choices(
     answer_text = concept.text(lang, side)
     if answer_text is None:
         raise ValueError(f"{concept.uid} has no {lang} {side}")
-    seen = {compact(normalize(answer_text, lang))}
+    seen = {compact(normalize(answer_text, lang, accents=False))}
     candidates: list[tuple[float, Option]] = []
     for other in pool:
         if other.uid == concept.uid or other.deck != concept.deck:
@@ -100,7 +100,7 @@ def make_choices(
         text = other.text(lang, side)
         if text is None:
             continue
-        key = compact(normalize(text, lang))
+        key = compact(normalize(text, lang, accents=False))
         if key in seen:
             continue
         seen.add(key)

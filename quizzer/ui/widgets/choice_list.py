@@ -51,6 +51,11 @@ class ChoiceOption(Horizontal):
         yield Label(f"{self.index + 1}.", classes="choice-key", markup=False)
         yield ScriptText(self.text)
 
+    def set_text(self, text: str) -> None:
+        """Show another option text."""
+        self.text = text
+        self.query_one(ScriptText).text = text
+
     def on_click(self, event: Click) -> None:
         event.stop()
         parent = self.parent
@@ -97,17 +102,25 @@ class ChoiceList(Vertical, can_focus=True):
         """Replace the options and unlock the list."""
         self.options = list(options)
         self.locked = False
-        self.remove_children()
-        self.mount_all([ChoiceOption(i, text) for i, text in enumerate(self.options)])
+        # Reuse the option widgets: removing is asynchronous, and ids must stay unique.
+        existing = list(self.query(ChoiceOption))
+        for option in existing:
+            option.remove_class("-correct", "-wrong")
+            option.display = option.index < len(self.options)
+            if option.display:
+                option.set_text(self.options[option.index])
+        new = [ChoiceOption(i, t) for i, t in enumerate(self.options) if i >= len(existing)]
+        if new:
+            self.mount_all(new)
         self.highlighted = 0
-        self.call_after_refresh(self._paint)
+        self._paint()
 
     def watch_highlighted(self, _value: int) -> None:
         self._paint()
 
     def _paint(self) -> None:
         for option in self.query(ChoiceOption):
-            option.set_class(option.index == self.highlighted and not self.locked, "-highlight")
+            option.set_class(option.index == self.highlighted, "-highlight")
 
     def action_move(self, step: int) -> None:
         if self.options and not self.locked:

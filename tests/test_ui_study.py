@@ -1,0 +1,297 @@
+"""The real app, driven by Pilot through every mode against a real store on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input
+
+from quizzer.ui.screens.home import HomeScreen
+from quizzer.ui.screens.study import StudyScreen
+from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.widgets.card_view import CardView
+from quizzer.ui.widgets.script_text import ScriptText
+from tests.ui_support import choice, make_app, markup_deck, reviews
+
+SIZE = (100, 30)
+
+
+def _study(app) -> StudyScreen:
+    screen = app.screen
+    assert isinstance(screen, StudyScreen), type(screen)
+    return screen
+
+
+async def test_flip_mode_records_each_grade(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("training-efficiency", "en:term>ru:term", "flip"))
+    shown: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        for grade in ("3", "4", "1", "2", "3"):
+            screen = _study(app)
+            shown.append(screen.card.id)
+            assert not screen.query_one(CardView).revealed
+            await pilot.press(grade)  # grading before revealing does nothing
+            assert screen.session.done == len(shown) - 1
+            await pilot.press("space")
+            assert screen.query_one(CardView).revealed
+            label = str(screen.query_one("#grade-3").label)
+            assert "Good · " in label
+            await pilot.press(grade)
+            await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        assert app.screen.summary.studied == 5
+        assert app.screen.summary.correct == 4
+        await pilot.press("enter")
+    logged = reviews(db)
+    assert [r.grade for r in logged] == [3, 4, 1, 2, 3]
+    assert [r.card_id for r in logged] == shown
+    assert {r.mode for r in logged} == {"flip"}
+
+
+async def test_flip_grade_buttons_work_with_the_mouse(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>fr:term", "flip"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")
+        await pilot.click("#grade-4")
+        await pilot.pause()
+        assert _study(app).session.done == 1
+        await pilot.press("q", "enter")
+    assert [r.grade for r in reviews(db)] == [4]
+
+
+async def test_choice_mode_right_and_wrong(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("training-efficiency", "en:definition>en:term", "choice"))
+    expected: list[tuple[bool, int]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        for n in range(4):
+            screen = _study(app)
+            choices = screen.choices
+            assert choices is not None and len(choices.options) == 4
+            texts = [o.text for o in choices.options]
+            assert len(set(texts)) == 4
+            right = n % 2 == 0
+            index = choices.answer_index if right else (choices.answer_index + 1) % 4
+            if n == 3:
+                # arrows and Enter instead of a number key
+                for _ in range(index):
+                    await pilot.press("down")
+                await pilot.press("enter")
+            else:
+                await pilot.press(str(index + 1))
+            await pilot.pause()
+            assert screen.phase == "feedback"
+            expected.append((right, 3 if right else 1))
+            await pilot.press("enter")  # continue
+            await pilot.pause()
+        await pilot.press("q", "enter")
+    logged = reviews(db)
+    assert [(r.correct, r.grade) for r in logged] == expected
+    assert {r.mode for r in logged} == {"choice"}
+
+
+async def test_choice_mode_click(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>ar:term", "choice"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        index = _study(app).choices.answer_index
+        await pilot.click(f"#choice-{index + 1}")
+        await pilot.pause()
+        await pilot.click("#continue")
+        await pilot.pause()
+        await pilot.press("q", "enter")
+    assert [(r.correct, r.grade) for r in reviews(db)] == [(True, 3)]
+
+
+async def test_typed_mode_right_near_override_and_wrong(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("training-efficiency", "en:definition>en:term", "typed"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        _concept, _prompt, answer = screen._texts(screen.card)
+        await pilot.press(*answer, "enter")
+        await pilot.pause()
+        assert screen.check is not None and screen.check.correct
+        await pilot.press("enter")
+        await pilot.pause()
+
+        # A near miss: one letter wrong; then "I was right" with r.
+        _concept, _prompt, answer = screen._texts(screen.card)
+        near = answer[:-1] + ("x" if answer[-1] != "x" else "y")
+        await pilot.press(*near, "enter")
+        await pilot.pause()
+        assert screen.check.verdict == "near"
+        assert str(screen.query_one("#diff").render()).startswith("diff: ")
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+
+        # Something unrelated: wrong, Again.
+        await pilot.press(*"zzzz qqqq", "enter")
+        await pilot.pause()
+        assert screen.check.verdict == "wrong"
+        await pilot.press("enter", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        await pilot.press("enter")
+    logged = reviews(db)
+    assert [(r.grade, r.correct, r.overridden) for r in logged] == [
+        (3, True, False),
+        (3, True, True),
+        (1, False, False),
+    ]
+    assert logged[1].typed == near
+    assert {r.mode for r in logged} == {"typed"}
+
+
+async def test_learn_mode_round_records_each_concept_once(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("training-efficiency", "en:definition>en:term", "learn"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        first_round = screen.round
+        assert first_round is not None
+        size = first_round.total
+        missed_once = False
+        for _ in range(60):
+            if screen.round is not first_round:
+                break
+            q = screen.question
+            if q.stage == "choice":
+                index = q.choices.answer_index
+                if not missed_once:
+                    index = (index + 1) % len(q.choices.options)
+                    missed_once = True
+                await pilot.press(str(index + 1))
+            else:
+                assert isinstance(app.focused, Input)
+                app.focused.value = q.expected  # typing key by key is tested in typed mode
+                await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+        assert first_round.complete
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        assert app.screen.summary.studied == size
+        await pilot.press("enter")
+    logged = reviews(db)
+    assert len(logged) == size
+    assert {r.mode for r in logged} == {"learn"}
+    assert len({r.card_id for r in logged}) == size
+    assert sorted(r.grade for r in logged).count(2) == 1  # the one missed choice → Hard
+
+
+async def test_undo_and_bury(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        first = screen.card.id
+        await pilot.press("space", "1")
+        assert screen.session.done == 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.card.id == first and screen.session.done == 0
+        await pilot.press("space", "3")
+        second = screen.card.id
+        await pilot.press("b")
+        await pilot.pause()
+        assert screen.card.id != second
+        assert second not in {k.id for k in screen.session.queue}
+        await pilot.press("q", "enter")
+    logged = reviews(db)
+    assert [(r.card_id, r.grade) for r in logged] == [(first, 3)]
+
+
+async def test_markup_in_glossary_text_is_shown_literally(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("tricky", "en:term>en:definition", "flip"), decks=[markup_deck()])
+    async with app.run_test(size=SIZE) as pilot:
+        seen = []
+        for _ in range(4):
+            screen = _study(app)
+            prompt = screen.query_one("#prompt", ScriptText)
+            seen.append(prompt.text)
+            rendered = str(prompt.render())
+            assert rendered == prompt.text
+            await pilot.press("space")
+            await pilot.pause()
+            answer = screen.query_one("#answer", ScriptText)
+            assert str(answer.render()) == answer.text
+            await pilot.press("3")
+            await pilot.pause()
+            assert app.is_running
+        assert "[@click=app.quit]bye[/]" in seen and "[/]" in seen
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        where = str(app.screen.query_one("#summary-where").render())
+        assert "Tricky [markup]" in where
+        await pilot.press("enter")
+    assert len(reviews(db)) == 4
+
+
+async def test_home_lists_decks_remembers_and_starts(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        options = home.query_one("#decks")
+        assert options.option_count == 2
+        text = str(options.get_option_at_index(0).prompt)
+        assert "new" in text and "due" in text
+        await pilot.press("down", "m", "m")  # second deck, typed mode
+        await pilot.press("x")  # swap prompt and answer
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = _study(app)
+        assert screen.choice.mode == "typed"
+        assert screen.choice.deck == home._decks[1]
+        assert screen.choice.pair.code == "en:term>en:definition"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")  # summary → home
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("q")
+    app2 = make_app(db)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        remembered = app2.screen.current_choice()
+        assert remembered is not None
+        assert (remembered.deck, remembered.mode) == (screen.choice.deck, "typed")
+        assert remembered.pair == screen.choice.pair
+
+
+async def test_help_opens_and_closes(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen)
+
+
+async def test_arabic_prompt_is_shaped_in_app_mode_and_logical_in_terminal_mode(
+    tmp_path: Path,
+) -> None:
+    for mode, joined in (("app", True), ("terminal", False)):
+        db = tmp_path / f"{mode}.json"
+        app = make_app(db, choice("quantization", "ar:term>en:term", "flip"), rtl_mode=mode)
+        async with app.run_test(size=SIZE):
+            prompt = _study(app).query_one("#prompt", ScriptText)
+            shown = str(prompt.render())
+            forms = sum(0xFE70 <= ord(c) <= 0xFEFF for c in shown)
+            assert (forms > 0) is joined
+            if not joined:
+                assert shown == prompt.text

@@ -34,8 +34,9 @@ from quizzer.core.cards import CardKey
 from quizzer.core.deck import Deck
 from quizzer.core.languages import LANGUAGES
 from quizzer.core.review import Review
+from quizzer.core.studyday import DEFAULT_DAY_START_HOUR
+from quizzer.core.studyday import study_day as _study_day
 
-DEFAULT_DAY_START_HOUR = 4
 #: Anki's line between young and mature cards, in days.
 MATURE_DAYS = 21
 #: The retention windows reported, in study days (today included).
@@ -79,12 +80,12 @@ def study_day(
 ) -> date:
     """The study day ``moment`` belongs to: local date, shifted back by the day-start hour.
 
-    ``tz=None`` means the system's local time zone *at that moment* (daylight
-    saving time included), as ``datetime.astimezone()`` gives it.
+    The scheduler's own rule (:func:`quizzer.core.studyday.study_day`), so counts
+    here agree with its limits. ``tz=None`` means the system's local time zone
+    *at that moment* (daylight saving time included), as ``datetime.astimezone()``
+    gives it.
     """
-    if moment.tzinfo is None:
-        raise ValueError("datetimes must be timezone-aware")
-    return (moment.astimezone(tz) - timedelta(hours=day_start_hour)).date()
+    return _study_day(moment, tz, day_start_hour)  # type: ignore[arg-type]
 
 
 def retrievability(

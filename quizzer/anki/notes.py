@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from functools import lru_cache
 
 from quizzer.anki.ids import note_guid
 from quizzer.anki.model import (
@@ -22,16 +23,24 @@ from quizzer.anki.model import (
     field_name,
 )
 from quizzer.core.concept import Concept, Provenance
+from quizzer.core.languages import LANGUAGES
 
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 _BR_RE = re.compile(r"<br>")
 _TAG_BAD_RE = re.compile(r"[\s\"]+")
+_CONCEPT = FIELD_INDEX[FIELD_CONCEPT]
+_ACRONYM = FIELD_INDEX[FIELD_ACRONYM]
+_SOURCE = FIELD_INDEX[FIELD_SOURCE]
 
 
 def to_field(text: str) -> str:
     """Plain text → field HTML that displays exactly ``text`` (NFC)."""
-    escaped = html.escape(unicodedata.normalize("NFC", text), quote=False)
-    return _NEWLINE_RE.sub("<br>", escaped)
+    if not unicodedata.is_normalized("NFC", text):  # the C check is much cheaper than normalize
+        text = unicodedata.normalize("NFC", text)
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "\n" in escaped or "\r" in escaped:
+        escaped = _NEWLINE_RE.sub("<br>", escaped)
+    return escaped
 
 
 def from_field(value: str) -> str:
@@ -39,6 +48,7 @@ def from_field(value: str) -> str:
     return html.unescape(_BR_RE.sub("\n", value))
 
 
+@lru_cache(maxsize=4096)
 def _provenance(prov: Provenance) -> str:
     text = prov.kind
     if prov.file:
@@ -57,15 +67,35 @@ def source_text(concept: Concept) -> str:
     )
 
 
+_SLOTS: tuple[tuple[str, int, int], ...] = tuple(
+    (lang, FIELD_INDEX[field_name(lang, "term")], FIELD_INDEX[field_name(lang, "definition")])
+    for lang in LANGUAGES
+)
+
+
+@lru_cache(maxsize=4096)
+def _source_line(lang: str, side: str, prov: Provenance) -> str:
+    return to_field(f"{lang} {side}: {_provenance(prov)}")
+
+
 def note_fields(concept: Concept) -> list[str]:
     """The note's field values, in :data:`~quizzer.anki.model.FIELD_NAMES` order."""
+    # One pass over the entries (this runs once per note of a 10k-concept export).
     values = [""] * len(FIELD_NAMES)
-    values[FIELD_INDEX[FIELD_CONCEPT]] = to_field(concept.uid)
-    for lang, side, text in concept.texts():
-        values[FIELD_INDEX[field_name(lang, side)]] = to_field(text.text)
+    values[_CONCEPT] = to_field(concept.uid)
+    sources: list[str] = []
+    entries = concept.entries
+    for lang, term_slot, definition_slot in _SLOTS:
+        entry = entries.get(lang)
+        if entry is None:
+            continue
+        values[term_slot] = to_field(entry.term.text)
+        values[definition_slot] = to_field(entry.definition.text)
+        sources.append(_source_line(lang, "term", entry.term.source))
+        sources.append(_source_line(lang, "definition", entry.definition.source))
     if concept.acronym:
-        values[FIELD_INDEX[FIELD_ACRONYM]] = to_field(concept.acronym)
-    values[FIELD_INDEX[FIELD_SOURCE]] = to_field(source_text(concept))
+        values[_ACRONYM] = to_field(concept.acronym)
+    values[_SOURCE] = "<br>".join(sources)
     return values
 
 
@@ -78,8 +108,9 @@ def note_tags(concept: Concept) -> list[str]:
     """``quizzer``, ``deck::<id>``, ``lang::<code>`` per language, ``acronym::<acronym>``."""
     tags = ["quizzer", f"deck::{concept.deck}"]
     tags.extend(f"lang::{lang}" for lang in concept.languages)
-    if concept.acronym and _tag_part(concept.acronym):
-        tags.append(f"acronym::{_tag_part(concept.acronym)}")
+    acronym = _tag_part(concept.acronym) if concept.acronym else ""
+    if acronym:
+        tags.append(f"acronym::{acronym}")
     return tags
 
 

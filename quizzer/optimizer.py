@@ -22,6 +22,7 @@ from typing import Any, Literal
 import fsrs
 import fsrs_rs_python
 
+from quizzer.core.errors import QuizzerError
 from quizzer.core.review import Review
 from quizzer.core.stats import DEFAULT_DAY_START_HOUR, study_day
 
@@ -194,9 +195,17 @@ def optimize(
         for item, number in zip(data.items, data.card_numbers, strict=True)
         if item.long_term_review_cnt() > 0
     ]
-    fitted_raw = fsrs_rs_python.FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(
-        [item for item, _ in train], card_ids=[number for _, number in train]
-    )
+    try:
+        fitted_raw = fsrs_rs_python.FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(
+            [item for item, _ in train], card_ids=[number for _, number in train]
+        )
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a Rust panic arrives as pyo3's PanicException (BaseException)
+        raise QuizzerError(
+            f"the FSRS optimiser failed on this review log: {exc}",
+            hint="nothing was changed; please report this with `quizzer log export --csv`",
+        ) from exc
     fitted = _within_bounds(fitted_raw)
     after = evaluate(fitted, test_items)
     status: Status = "optimized" if after.log_loss < before.log_loss else "no_improvement"

@@ -180,7 +180,8 @@ def states_table(stats: Stats) -> Table:
 
 def retention_table(stats: Stats) -> Table:
     """True retention: young, mature and all, per window."""
-    t = Table(title="True retention (review answers passed)", padding=(0, 1))
+    title = "True retention (review answers passed)"
+    t = Table(title=title, padding=(0, 1), min_width=len(title))
     t.add_column(_t(""))
     for r in stats.retention:
         t.add_column(_t(f"{r.days} days"), justify="right")
@@ -195,7 +196,8 @@ def retention_table(stats: Stats) -> Table:
 
 def mastery_table(stats: Stats) -> Table:
     """Concepts × answer languages: recall probability now."""
-    t = Table(title="Mastery: recall probability now, by answer language", padding=(0, 1))
+    title = "Mastery: recall probability now, by answer language"
+    t = Table(title=title, padding=(0, 1), min_width=len(title))
     t.add_column(_t("Concept"), overflow="fold", max_width=32)
     for lang in stats.mastery_languages:
         t.add_column(_t(LANGUAGE_NAMES.get(lang, lang)), justify="right")

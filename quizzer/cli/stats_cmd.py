@@ -63,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "stats",
         help="show learning statistics",
-        description="Statistics of your progress: today (cards, correct %%, time), the streak "
+        description="Statistics of your progress: today (cards, correct %, time), the streak "
         "of study days, cards by state, true retention over 7/30/365 days (young and mature), "
         "answers per day for the last year (heatmap), cards due in the next 30 days, recall "
         "probability per concept and language, the hardest concepts, and a summary per "

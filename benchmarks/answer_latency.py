@@ -7,7 +7,10 @@ card's state — then opens it with :func:`quizzer.store.open_store` and records
 returns), timing every call. Prints one JSON line per size::
 
     {"cards": 10000, "history_reviews": 100000, "answers": 500, "p50_ms": ..., "p99_ms": ...,
-     "open_s": ..., "close_s": ..., "snapshot_mb": ..., "journal_mb": ...}
+     "fsync_floor_p50_ms": ..., "open_s": ..., "close_s": ..., "snapshot_mb": ..., ...}
+
+``fsync_floor_*`` is the same disk appending one line and fdatasyncing it, with no
+quizzer code: the part of an answer's cost no store design can avoid.
 
 Run: ``.venv/bin/python benchmarks/answer_latency.py [--sizes 1000 10000 100000]``.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -94,8 +98,30 @@ def build(path: Path, n: int) -> None:
                 before = full_state(slim, r, before)
             st.raw[key.id] = before  # type: ignore[assignment]
         end = fh.tell()
+        # Flush the built history now, so the first timed answer doesn't pay for it.
+        fh.flush()
+        os.fsync(fh.fileno())
     st.seq = seq
     AtomicJSONStorage(path).write(st.to_document(end))
+
+
+def fsync_floor(directory: Path, count: int) -> list[float]:
+    """The disk's own cost: append a journal-sized line and fdatasync it, ``count`` times."""
+    path = directory / "floor.bin"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    line = b"x" * 460 + b"\n"
+    sync = getattr(os, "fdatasync", os.fsync)
+    times = []
+    try:
+        for _ in range(count):
+            t = time.perf_counter()
+            os.write(fd, line)
+            sync(fd)
+            times.append(time.perf_counter() - t)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return sorted(times)
 
 
 def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
@@ -119,6 +145,7 @@ def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
     store.close()
     close_s = time.perf_counter() - t0
     times.sort()
+    floor = fsync_floor(directory, answers)
     result = {
         "cards": n,
         "history_reviews": n * HISTORY,
@@ -126,6 +153,8 @@ def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
         "p50_ms": round(statistics.median(times) * 1000, 3),
         "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, 3),
         "max_ms": round(times[-1] * 1000, 3),
+        "fsync_floor_p50_ms": round(statistics.median(floor) * 1000, 3),
+        "fsync_floor_p99_ms": round(floor[min(len(floor) - 1, int(len(floor) * 0.99))] * 1000, 3),
         "open_s": round(open_s, 3),
         "close_s": round(close_s, 3),
         "snapshot_mb": round(path.stat().st_size / 1e6, 1),

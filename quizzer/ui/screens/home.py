@@ -16,8 +16,18 @@ from quizzer.core.cards import Pair
 from quizzer.core.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
 from quizzer.core.review import MODES
 from quizzer.ui.choice import StudyChoice, default_pair
+from quizzer.ui.textshape import display_text
 
-_LANG_OPTIONS = [(f"{LANGUAGE_NAMES[c]} ({NATIVE_NAMES[c]})", c) for c in LANGUAGES]
+
+def _lang_options(rtl_mode: str) -> list[tuple[str, str]]:
+    """Language names for the pickers; native names shaped like every other text."""
+    out = []
+    for code in LANGUAGES:
+        name, native = LANGUAGE_NAMES[code], display_text(NATIVE_NAMES[code], rtl_mode)
+        out.append((name if native == name else f"{name} · {native}", code))
+    return out
+
+
 _SIDE_OPTIONS = [(side, side) for side in SIDES]
 _MODE_HELP = {
     "flip": "flip: see the prompt, recall, reveal, grade yourself",
@@ -42,6 +52,7 @@ class HomeScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        langs = _lang_options(getattr(self.app, "rtl_mode", "app"))
         yield Label("quizzer · choose a deck, a direction and a mode", id="home-title")
         with Horizontal(id="home-body"):
             with Vertical(id="deck-panel"):
@@ -50,11 +61,11 @@ class HomeScreen(Screen[None]):
             with Vertical(id="choice-panel"):
                 yield Label("Prompt", classes="section")
                 with Horizontal(classes="select-row"):
-                    yield Select(_LANG_OPTIONS, id="from-lang", allow_blank=False, compact=True)
+                    yield Select(langs, id="from-lang", allow_blank=False, compact=True)
                     yield Select(_SIDE_OPTIONS, id="from-side", allow_blank=False, compact=True)
                 yield Label("Answer", classes="section")
                 with Horizontal(classes="select-row"):
-                    yield Select(_LANG_OPTIONS, id="to-lang", allow_blank=False, compact=True)
+                    yield Select(langs, id="to-lang", allow_blank=False, compact=True)
                     yield Select(_SIDE_OPTIONS, id="to-side", allow_blank=False, compact=True)
                 yield Label("Mode", classes="section")
                 yield Select([(m, m) for m in MODES], id="mode", allow_blank=False, compact=True)

@@ -80,12 +80,12 @@ class StudyScreen(Screen[None]):
     """Study ``choice``; ``from_home`` decides where the summary leads."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "space", "Show answer"),
+        Binding("space", "space", "Show / next"),
         Binding("1", "key(1)", "1", show=False),
         Binding("2", "key(2)", "2", show=False),
         Binding("3", "key(3)", "3", show=False),
         Binding("4", "key(4)", "4", show=False),
-        Binding("r", "override", "I was right", show=False),
+        Binding("r", "override", "I was right"),
         Binding("u", "undo", "Undo"),
         Binding("b", "bury", "Bury"),
         Binding("question_mark", "help", "Help"),
@@ -99,7 +99,7 @@ class StudyScreen(Screen[None]):
         self.from_home = from_home
         self.session: Session | None = None
         self.card: CardKey | None = None
-        self.phase = "question"  # question, revealed (flip), feedback
+        self._phase = "question"
         self.choices: ChoiceSet | None = None
         self.check: AnswerCheck | None = None
         self.rounds: list[tuple[Concept, ...]] = []
@@ -110,6 +110,17 @@ class StudyScreen(Screen[None]):
         self._started = time.monotonic()
         self._shown = time.monotonic()
         self._ended = False
+
+    @property
+    def phase(self) -> str:
+        """``question``, ``revealed`` (flip, answer shown) or ``feedback`` (after an answer)."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self._phase = value
+        if self.is_mounted:
+            self.refresh_bindings()
 
     @property
     def service(self) -> StudyService:
@@ -126,12 +137,12 @@ class StudyScreen(Screen[None]):
         with VerticalScroll(id="study-body"):
             yield CardView(id="card")
             yield Static("", id="hint", markup=False)
-            yield GradeBar(id="grades", classes="hidden")
-            yield ChoiceList(id="choices", classes="hidden")
-            yield TypedAnswer(id="typed-answer", classes="hidden")
             with Horizontal(id="continue-row", classes="hidden"):
                 yield Static("", id="feedback", markup=False)
                 yield Button("Continue (Enter)", id="continue", compact=True, variant="primary")
+            yield GradeBar(id="grades", classes="hidden")
+            yield ChoiceList(id="choices", classes="hidden")
+            yield TypedAnswer(id="typed-answer", classes="hidden")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -149,7 +160,9 @@ class StudyScreen(Screen[None]):
     # -- showing --------------------------------------------------------------
 
     def _where(self) -> str:
-        return f"{self.deck.name} · {self.choice.pair_label} · {self.choice.mode}"
+        p = self.choice.pair
+        pair = f"{p.prompt_lang} {p.prompt_side} → {p.answer_lang} {p.answer_side}"
+        return f"{self.deck.name} · {pair} · {self.choice.mode}"
 
     def _update_progress(self) -> None:
         header = self.query_one(ProgressHeader)
@@ -207,6 +220,7 @@ class StudyScreen(Screen[None]):
             side_label(p.answer_lang, p.answer_side),
         )
         hint = self.query_one("#hint", Static)
+        hint.display = True
         if mode == "flip":
             self._set_visible(grades=False, choices=False, typed=False, cont=False)
             hint.update("Space: show the answer")
@@ -231,6 +245,18 @@ class StudyScreen(Screen[None]):
             self.query_one(TypedAnswer).reset()
         self._update_progress()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that do something now (the footer follows)."""
+        if action == "space":
+            return self.phase == "feedback" or (
+                self.phase == "question" and self._mode_now() == "flip"
+            )
+        if action == "override":
+            return self.phase == "feedback" and self.check is not None and not self.check.correct
+        if action in ("undo", "bury"):
+            return self.session is not None
+        return True
+
     def _elapsed_ms(self) -> int:
         return min(MAX_ANSWER_MS, int((time.monotonic() - self._shown) * 1000))
 
@@ -242,7 +268,7 @@ class StudyScreen(Screen[None]):
         feedback.add_class(f"-{kind}")
         self.query_one("#continue-row").remove_class("hidden")
         self.query_one("#continue", Button).focus()
-        self.query_one("#hint", Static).update("Enter: next card")
+        self.query_one("#hint").display = False
         self._update_progress()
 
     # -- flip -----------------------------------------------------------------
@@ -343,9 +369,7 @@ class StudyScreen(Screen[None]):
         else:
             verdict, kind = "✗ Not quite", "wrong"
         self.query_one(CardView).set_revealed(True)
-        self.query_one(TypedAnswer).show_feedback(
-            verdict, kind, expected, diff_content(check), can_override
-        )
+        self.query_one(TypedAnswer).show_feedback(diff_content(check), can_override)
         self._feedback(f"{verdict} — {outcome}", kind)
 
     def action_override(self) -> None:

@@ -25,10 +25,10 @@ class ProgressHeader(Horizontal):
         margin: 0 1;
     }
     ProgressHeader ProgressBar {
-        width: 22;
+        width: 16;
     }
     ProgressHeader ProgressBar Bar {
-        width: 20;
+        width: 14;
     }
     """
 

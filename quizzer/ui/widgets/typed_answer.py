@@ -1,4 +1,4 @@
-"""The typed answer: an input line, then feedback with a character diff."""
+"""The typed answer: an input line (logical order, as typed), then a character diff."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Input, Static
-
-from quizzer.ui.widgets.script_text import ScriptText
 
 
 class TypedAnswer(Vertical):
@@ -19,13 +17,6 @@ class TypedAnswer(Vertical):
         height: auto;
         margin: 1 2 0 2;
     }
-    TypedAnswer #verdict {
-        height: auto;
-        text-style: bold;
-    }
-    TypedAnswer #verdict.-right { color: $success; }
-    TypedAnswer #verdict.-near { color: $warning; }
-    TypedAnswer #verdict.-wrong { color: $error; }
     TypedAnswer #diff { height: auto; }
     TypedAnswer #i-was-right { margin: 1 0 0 0; }
     TypedAnswer .hidden { display: none; }
@@ -43,9 +34,7 @@ class TypedAnswer(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="type the answer, Enter to check", id="typed")
-        yield Static("", id="verdict", classes="hidden", markup=False)
         yield Static("", id="diff", classes="hidden", markup=False)
-        yield ScriptText("", id="expected", classes="hidden")
         yield Button("I was right (r)", id="i-was-right", classes="hidden", compact=True)
 
     def reset(self) -> None:
@@ -53,7 +42,7 @@ class TypedAnswer(Vertical):
         field = self.query_one(Input)
         field.value = ""
         field.disabled = False
-        for selector in ("#verdict", "#diff", "#expected", "#i-was-right"):
+        for selector in ("#diff", "#i-was-right"):
             self.query_one(selector).add_class("hidden")
         field.focus()
 
@@ -62,21 +51,12 @@ class TypedAnswer(Vertical):
         if event.value.strip():
             self.post_message(self.Submitted(event.value))
 
-    def show_feedback(
-        self, verdict: str, kind: str, expected: str, diff: Content | None, can_override: bool
-    ) -> None:
-        """Show the verdict (kind is right/near/wrong), the expected answer and a diff."""
+    def show_feedback(self, diff: Content | None, can_override: bool) -> None:
+        """After a check: lock the input, show the character diff and maybe "I was right"."""
         self.query_one(Input).disabled = True
-        label = self.query_one("#verdict", Static)
-        label.update(verdict)
-        label.remove_class("-right", "-near", "-wrong", "hidden")
-        label.add_class(f"-{kind}")
         diff_widget = self.query_one("#diff", Static)
         diff_widget.update(diff or "")
         diff_widget.set_class(diff is None, "hidden")
-        expected_widget = self.query_one("#expected", ScriptText)
-        expected_widget.text = expected
-        expected_widget.remove_class("hidden")
         self.query_one("#i-was-right").set_class(not can_override, "hidden")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from tinydb import TinyDB
+from tinydb import Query, TinyDB
 
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.concept import Concept, Entry, Provenance, Text
@@ -298,3 +298,27 @@ def test_snapshot_is_a_tinydb_document(tmp_path: Path) -> None:
         cards = tdb.table("cards").all()
         assert [c["card_id"] for c in cards] == [KEY.id]
         assert tdb.table("meta").get(doc_id=1)["schema"] == SCHEMA_VERSION  # type: ignore[index]
+
+
+def test_review_log_queryable_through_tinydb(tmp_path: Path) -> None:
+    with _open(tmp_path / "p.json") as store:
+        store.record(KEY, 1, NOW)
+        store.record(KEY2, 3, NOW + timedelta(seconds=5), mode="typed", typed="পেফট")
+        table = store.reviews_db().table("reviews")
+        assert [r["card_id"] for r in table.search(Query().grade == 1)] == [KEY.id]
+        assert table.get(Query().mode == "typed")["typed"] == "পেফট"  # type: ignore[index]
+        with pytest.raises(StoreError, match="read-only"):
+            table.insert({"grade": 4})
+
+
+def test_unusable_paths_and_naive_times_are_clear_errors(tmp_path: Path) -> None:
+    (tmp_path / "dir.json").mkdir()
+    with pytest.raises(StoreError) as err:
+        _open(tmp_path / "dir.json")
+    assert "dir.json" in str(err.value)
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"meta": {"1": {"schema": 2, "journal_offset": "x"}}}', encoding="utf-8")
+    with pytest.raises(StoreError, match="damaged"):
+        _open(odd)
+    with _open(tmp_path / "p.json") as store, pytest.raises(ValueError, match="timezone"):
+        store.record(KEY, 3, datetime(2026, 3, 10, 12))

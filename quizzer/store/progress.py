@@ -26,11 +26,15 @@ import contextlib
 import os
 import random
 import secrets
+import threading
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from tinydb import TinyDB
+from tinydb.storages import Storage
 
 from quizzer.core import scheduling
 from quizzer.core.cards import CardKey, Pair
@@ -234,10 +238,26 @@ class Store:
         self._writer: JournalWriter | None = None
         self._reviews: dict[str, Review] | None = None
         self._closed = False
-        if not read_only:
-            self._lock = StoreLock(lock_path(self.path), self.path)
+        self._mutex = threading.RLock()
         try:
+            if not read_only:
+                self._lock = StoreLock(lock_path(self.path), self.path)
             self._open()
+        except OSError as exc:
+            self._release()
+            raise StoreError(
+                f"can't open the progress store: {exc.strerror or exc}",
+                hint="check the path and its permissions (--db or $QUIZZER_DB choose another)",
+                path=exc.filename or self.path,
+            ) from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # Well-formed JSON with an unexpected layout (hand-edited, or another program's).
+            self._release()
+            raise StoreError(
+                f"progress store is damaged (unexpected content: {exc!r:.120})",
+                hint=f"run `quizzer doctor --db {self.path}`",
+                path=self.path,
+            ) from exc
         except BaseException:
             self._release()
             raise
@@ -297,12 +317,25 @@ class Store:
                 fh.write(result.torn + b"\n")
         if self.state.created is None:
             self.state.created = datetime.now(UTC).isoformat()
+        self._remove_stale_temp_files()
         self._writer = JournalWriter(self.journal_path, result.end)
         if doc is None or self.replayed > COMPACT_AFTER:
             self.compact()
 
+    def _remove_stale_temp_files(self) -> None:
+        """Temp files of a compaction cut short by a crash (we hold the lock: none is in use)."""
+        patterns = (f".{self.path.name}.*.tmp", f"{self.backup_path.name}.*.tmp")
+        for pattern in patterns:
+            for leftover in self.path.parent.glob(pattern):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
     def compact(self) -> None:
         """Fold the journal tail into a new snapshot (atomic; the old one becomes ``P.bak``)."""
+        with self._mutex:
+            self._compact()
+
+    def _compact(self) -> None:
         self._check_writable()
         assert self._writer is not None
         end = self._writer.end
@@ -381,7 +414,8 @@ class Store:
 
     def set_settings(self, settings: SchedulerSettings) -> None:
         """Change the scheduling settings (durably, like an answer)."""
-        self._append({"op": "settings", "settings": settings.to_dict()})
+        with self._mutex:
+            self._append({"op": "settings", "settings": settings.to_dict()})
 
     def tz_at(self, now: datetime) -> tzinfo:
         """The time zone study days are counted in at ``now``."""
@@ -441,13 +475,27 @@ class Store:
         return scheduling.preview(st, now, self.settings)
 
     def reviews(self, card: CardKey | str | None = None) -> list[Review]:
-        """The review log, oldest first (undone answers removed); only ``card``'s if given."""
-        if self._reviews is None:
-            self._reviews = read_reviews(self.journal_path)
-        if card is None:
-            return list(self._reviews.values())
-        card_id = _key(card).id
-        return [r for r in self._reviews.values() if r.card_id == card_id]
+        """The review log, oldest first (undone answers removed); only ``card``'s if given.
+
+        The first call reads the whole journal (about 2 s per million answers);
+        later calls are served from memory.
+        """
+        with self._mutex:
+            if self._reviews is None:
+                self._reviews = read_reviews(self.journal_path)
+            if card is None:
+                return list(self._reviews.values())
+            card_id = _key(card).id
+            return [r for r in self._reviews.values() if r.card_id == card_id]
+
+    def reviews_db(self) -> TinyDB:
+        """The review log as a read-only TinyDB database (table ``reviews``), for queries::
+
+        from tinydb import Query
+        store.reviews_db().table("reviews").search(Query().grade == 1)
+        """
+        log = self.reviews()
+        return TinyDB(storage=ReviewLogStorage, reviews=[r.to_dict() for r in log])
 
     @property
     def undo_depth(self) -> int:
@@ -470,7 +518,23 @@ class Store:
     ) -> Review:
         """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns."""
         key = _key(card)
+        if now.tzinfo is None:
+            raise ValueError("now must be a timezone-aware datetime (UTC)")
         now = now.astimezone(UTC)
+        with self._mutex:
+            return self._record(key, grade, now, mode, duration_ms, typed, correct, overridden)
+
+    def _record(
+        self,
+        key: CardKey,
+        grade: Grade,
+        now: datetime,
+        mode: Mode,
+        duration_ms: int,
+        typed: str | None,
+        correct: bool | None,
+        overridden: bool,
+    ) -> Review:
         before = self.state.get(key.id)
         outcome = scheduling.answer(
             before or CardState.new(key, now), grade, now, self.settings, self.rng
@@ -505,6 +569,10 @@ class Store:
 
         Returns the removed review (``None`` when there is nothing to undo).
         """
+        with self._mutex:
+            return self._undo()
+
+    def _undo(self) -> Review | None:
         self._check_writable()
         if not self.state.undo:
             return None
@@ -530,8 +598,24 @@ class Store:
         st.suspended = suspended
         if not suspended:
             st.leech = False
-        self._append({"op": "state", "card_id": key.id, "state": st.to_dict()})
+        with self._mutex:
+            self._append({"op": "state", "card_id": key.id, "state": st.to_dict()})
         return st
+
+
+class ReviewLogStorage(Storage):
+    """A read-only TinyDB storage presenting review dicts as the table ``reviews``."""
+
+    def __init__(self, reviews: list[dict[str, Any]]) -> None:
+        self._doc = {"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}}
+
+    def read(self) -> dict[str, Any]:
+        """The table, as TinyDB expects it."""
+        return self._doc
+
+    def write(self, data: dict[str, Any]) -> None:
+        """The log changes only through :meth:`Store.record` and :meth:`Store.undo`."""
+        raise StoreError("the review log view is read-only; use Store.record/undo")
 
 
 def read_reviews(path: Path) -> dict[str, Review]:

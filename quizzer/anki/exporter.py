@@ -35,6 +35,7 @@ from quizzer.anki.ids import stable_id
 from quizzer.anki.model import Direction, build_model, default_directions
 from quizzer.anki.notes import guid, note_fields, note_tags
 from quizzer.core.deck import Deck
+from quizzer.core.review import Review
 from quizzer.fsutil import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -178,7 +179,7 @@ def export_apkg(
     timestamp: float | None = None,
     parent: str = PARENT_DECK,
     progress: dict[str, CardProgress] | None = None,
-    reviews: Sequence[object] = (),
+    reviews: Sequence[Review] = (),
     tz: tzinfo | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> ExportResult:
@@ -197,7 +198,7 @@ def export_apkg(
         directions = default_directions({lang for deck in decks for lang in deck.languages})
     if timestamp is None:
         timestamp = time.time()
-    conn, layout = build_collection(
+    conn, _layout = build_collection(
         decks, directions, timestamp, parent=parent, on_progress=on_progress
     )
     try:
@@ -205,13 +206,7 @@ def export_apkg(
         if progress or reviews:
             from quizzer.anki.progress import fill_progress
 
-            scheduled, revlog = fill_progress(
-                conn,
-                layout,
-                progress or {},
-                reviews,  # type: ignore[arg-type]
-                tz=tz,
-            )
+            scheduled, revlog = fill_progress(conn, progress or {}, reviews, tz=tz)
         (notes,) = conn.execute("SELECT count(*) FROM notes").fetchone()
         (cards,) = conn.execute("SELECT count(*) FROM cards").fetchone()
         data = package_bytes(conn, timestamp)

@@ -209,7 +209,6 @@ def _revlog_interval(days: float, due: datetime | None, at: datetime) -> int:
 
 def fill_progress(
     conn: sqlite3.Connection,
-    layout: object | None,
     progress: Mapping[str, CardProgress],
     reviews: Iterable[Review],
     *,
@@ -219,11 +218,9 @@ def fill_progress(
 
     ``progress`` overrides what ``reviews`` imply for the same card. Cards and
     reviews for concepts or directions not in the package are skipped. ``tz``
-    is the learner's time zone for day boundaries (default: this machine's).
-    ``layout`` is accepted for symmetry with the exporter and not needed: the
-    collection itself says which card is which.
+    is the learner's time zone for day boundaries (default: this machine's). The
+    collection itself says which card is which (note ``Concept`` field, template names).
     """
-    del layout
     reviews = list(reviews)
     states = progress_from_reviews(reviews)
     states.update(progress)
@@ -332,7 +329,7 @@ def fill_package(
             others = {i.filename: archive.read(i) for i in infos if i.filename != db_path.name}
         conn = sqlite3.connect(db_path)
         try:
-            counts = fill_progress(conn, None, progress, reviews, tz=tz)
+            counts = fill_progress(conn, progress, reviews, tz=tz)
         finally:
             conn.close()
         out = Path(tmp) / "out.apkg"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import UTC, date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -66,3 +69,28 @@ def test_naive_datetime_rejected() -> None:
         study_day(datetime(2026, 1, 1, 12), UTC)
     with pytest.raises(ValueError, match="0-23"):
         study_day(datetime(2026, 1, 1, tzinfo=UTC), UTC, hour=24)
+
+
+def test_store_default_zone_follows_dst() -> None:
+    """The store's default zone is the system's, with DST (checked under TZ=Europe/Paris)."""
+    code = (
+        "import time; time.tzset()\n"
+        "from datetime import UTC, date, datetime\n"
+        "from quizzer.core.studyday import day_start, study_day\n"
+        "from quizzer.store.localtz import LocalTimezone\n"
+        "tz = LocalTimezone()\n"
+        "print(day_start(date(2026, 1, 15), tz).isoformat())\n"
+        "print(day_start(date(2026, 7, 15), tz).isoformat())\n"
+        "print(study_day(datetime(2026, 7, 15, 1, 59, tzinfo=UTC), tz))\n"
+        "print(study_day(datetime(2026, 7, 15, 2, 0, tzinfo=UTC), tz))\n"
+    )
+    env = dict(os.environ, TZ="Europe/Paris")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [
+        "2026-01-15T03:00:00+00:00",  # 04:00 CET
+        "2026-07-15T02:00:00+00:00",  # 04:00 CEST
+        "2026-07-14",
+        "2026-07-15",
+    ]

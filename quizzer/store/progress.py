@@ -45,6 +45,7 @@ from quizzer.core.scheduling import CardState, DueQueue, SchedulerSettings, Toda
 from quizzer.paths import default_db_path
 from quizzer.store import journal, migrate
 from quizzer.store.journal import JournalDamage, JournalWriter
+from quizzer.store.localtz import LocalTimezone
 from quizzer.store.lock import StoreLock
 from quizzer.store.snapshot import AtomicJSONStorage
 
@@ -229,7 +230,8 @@ class Store:
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
-        self.tz = tz
+        #: The learner's time zone for study days (default: the system's, DST-aware).
+        self.tz: tzinfo = tz or LocalTimezone()
         self.rng = rng or random.Random()
         self.journal_path = journal_path(self.path)
         self.backup_path = backup_path(self.path)
@@ -418,12 +420,8 @@ class Store:
             self._append({"op": "settings", "settings": settings.to_dict()})
 
     def tz_at(self, now: datetime) -> tzinfo:
-        """The time zone study days are counted in at ``now``."""
-        if self.tz is not None:
-            return self.tz
-        zone = now.astimezone().tzinfo
-        assert zone is not None
-        return zone
+        """The time zone study days are counted in (kept for callers that pass a moment)."""
+        return self.tz
 
     def card(self, card: CardKey | str) -> CardState | None:
         """A card's state (a copy), ``None`` if it was never studied."""

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import time
 from dataclasses import replace
 
 import pytest
 from anki_support import import_package, nfc, note_text, notes_by_uid, open_collection, recent
+from rich.console import Console
 
 from quizzer.anki import export_apkg
 from quizzer.anki.exporter import PARENT_DECK
 from quizzer.anki.model import FIELD_INDEX, FIELD_SOURCE, default_directions
 from quizzer.anki.notes import from_field, source_text
+from quizzer.cli.export_cmd import progress_bar
 from quizzer.cli.main import main
 from quizzer.core.concept import Entry, Text
 from quizzer.core.languages import LANGUAGES
@@ -152,3 +155,17 @@ def test_default_timestamp_is_now(tmp_path, monkeypatch):
         assert len(mods) == 1 and int(before) <= mods.pop() <= time.time() + 1
     finally:
         col.close()
+
+
+def test_progress_bar_shows_on_a_terminal_only():
+    terminal = Console(file=io.StringIO(), force_terminal=True, width=100)
+    with progress_bar(10_000, console=terminal) as update:
+        assert update is not None
+        update(5_000, 10_000)
+        update(10_000, 10_000)
+    assert "Writing notes" in terminal.file.getvalue()
+    pipe = Console(file=io.StringIO(), force_terminal=False)
+    with progress_bar(10_000, console=pipe) as update:
+        assert update is None
+    with progress_bar(10, console=terminal) as update:
+        assert update is None  # too small to bother

@@ -75,6 +75,10 @@ def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck)
         for cid in col.find_cards(""):
             card = col.get_card(cid)
             assert card.question().strip(), "no empty fronts"
+        # Anki's own check finds nothing to fix: no missing cards, no empty ones
+        _message, ok = col.fix_integrity()
+        assert ok and col.card_count() == result.cards
+        assert col.db.scalar("select count() from notes where mid = ?", MODEL_ID) == 3
     finally:
         col.close()
 

@@ -8,10 +8,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizzer.core.deck import Deck
 from quizzer.core.errors import InputError
 from quizzer.core.languages import LANGUAGES
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 KIND_HELP = "meaning = term(FROM)→definition(TO), term = definition(FROM)→term(TO), " + (
     "translate = term(FROM)→term(TO)"
@@ -121,12 +125,20 @@ def select_decks(names: Sequence[str], decks_dir: str | None = None) -> list[Dec
 
 
 @contextmanager
-def _progress_bar(total_hint: int) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on a terminal (stderr) for exports big enough to wait for."""
-    from rich.console import Console
+def progress_bar(
+    total_hint: int, console: Console | None = None
+) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on a terminal (stderr) for exports big enough to wait for.
+
+    Yields the callback to pass as ``on_progress``, or ``None`` when there is no
+    terminal or too little to show.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    console = Console(stderr=True)
+    if console is None:
+        from rich.console import Console
+
+        console = Console(stderr=True)
     if not console.is_terminal or total_hint < 500:
         yield None
         return
@@ -188,7 +200,7 @@ def run_anki(args: argparse.Namespace) -> int:
 
     timestamp = args.timestamp if args.timestamp is not None else time.time()
     try:
-        with _progress_bar(sum(len(deck) for deck in decks)) as on_progress:
+        with progress_bar(sum(len(deck) for deck in decks)) as on_progress:
             result = export_apkg(
                 decks,
                 out,

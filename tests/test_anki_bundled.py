@@ -122,6 +122,7 @@ def test_cli_selects_decks_pairs_and_kinds(tmp_path, monkeypatch, capsys):
         (["--kinds", "meaning,recall"], "unknown card kind 'recall'"),
         (["--deck", "no-such-deck"], "no deck named 'no-such-deck'"),
         (["--pair", "en:en", "--kinds", "translate"], "no card direction"),
+        (["--timestamp", "99999999999"], "is not a time up to now"),
     ],
 )
 def test_cli_bad_input_is_a_clear_error(tmp_path, monkeypatch, capsys, argv, message):

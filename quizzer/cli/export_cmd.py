@@ -199,6 +199,12 @@ def run_anki(args: argparse.Namespace) -> int:
         progress_states, reviews, tz = read_store(args.db)
 
     timestamp = args.timestamp if args.timestamp is not None else time.time()
+    if not 0 < timestamp <= time.time() + 86400:
+        # Anki refuses packages whose note and card ids (milliseconds) lie in the future.
+        raise InputError(
+            f"--timestamp {args.timestamp} is not a time up to now",
+            hint="give seconds since 1970, e.g. from `date +%s`",
+        )
     try:
         with progress_bar(sum(len(deck) for deck in decks)) as on_progress:
             result = export_apkg(

@@ -70,9 +70,17 @@ class SummaryScreen(Screen[None]):
         Binding("question_mark", "help", "Help"),
     ]
 
-    def __init__(self, summary: SessionSummary, *, from_home: bool, deck_id: str) -> None:
+    def __init__(
+        self,
+        summary: SessionSummary,
+        *,
+        from_home: bool,
+        deck_id: str,
+        now: datetime | None = None,
+    ) -> None:
         super().__init__()
         self.summary = summary
+        self.now = now
         self.from_home = from_home
         self.deck_id = deck_id
 
@@ -83,7 +91,7 @@ class SummaryScreen(Screen[None]):
             ("Cards studied", str(s.studied)),
             ("Correct", "–" if percent is None else f"{percent}% ({s.correct} of {s.studied})"),
             ("Time spent", format_duration(s.seconds)),
-            ("Next card due", format_next_due(s.next_due, datetime.now(UTC))),
+            ("Next card due", format_next_due(s.next_due, self.now or datetime.now(UTC))),
         ]
         with Vertical(id="summary-box"):
             yield Static(Content.styled("Session over", "bold $accent"), id="summary-title")

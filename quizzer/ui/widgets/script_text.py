@@ -54,10 +54,15 @@ class ScriptText(Widget):
         """The visual lines at ``width`` cells."""
         return visual_lines(self.text, width, self.rtl_mode)
 
+    @property
+    def rtl(self) -> bool:
+        """Whether the text's paragraph direction is right to left."""
+        return has_rtl(self.text) and base_direction(self.text) == "R"
+
     def _text_align(self) -> str:
         if self.align == "center":
-            return "center"
-        rtl = has_rtl(self.text) and base_direction(self.text) == "R"
+            return "left"  # the block is centred by render(), its lines aligned within it
+        rtl = self.rtl
         if self.align == "end":
             return "left" if rtl else "right"
         return "right" if rtl else "left"
@@ -77,4 +82,15 @@ class ScriptText(Widget):
 
     def render(self) -> Content:
         width = self.content_region.width or self.size.width
-        return Content("\n".join(self.lines(width)))
+        lines = self.lines(width)
+        if self.align == "center" and lines:
+            # Centre the block, not each line: a wrapped definition reads as a paragraph.
+            widths = [cell_len(line) for line in lines]
+            block = max(widths)
+            left = " " * max(0, (width - block) // 2)
+            rtl = self.rtl
+            lines = [
+                left + (" " * (block - w) if rtl else "") + line
+                for line, w in zip(lines, widths, strict=True)
+            ]
+        return Content("\n".join(lines))

@@ -65,30 +65,39 @@ class ReadResult:
     torn: bytes
 
 
+def scan(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Stream ``(offset after the line, event)`` from byte ``start``, one line at a time.
+
+    Stops quietly at a damaged or unterminated *last* line (a write cut short);
+    raises :class:`JournalDamage` for a damaged line with good data after it.
+    """
+    if not path.exists():
+        return
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        pos = start
+        for line in fh:
+            event = decode(line) if line.endswith(b"\n") else None
+            if event is None:
+                if fh.read().strip(b"\x00\n"):
+                    raise JournalDamage(path, _line_of(path, pos), pos)
+                return
+            pos += len(line)
+            yield pos, event
+
+
 def read(path: Path, start: int = 0) -> ReadResult:
     """Read events from byte ``start``; raise :class:`JournalDamage` for damage before the end."""
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(start)
-            data = fh.read()
-    except FileNotFoundError:
-        return ReadResult([], start, b"")
     events: list[dict[str, Any]] = []
-    pos = 0
-    lines = data.split(b"\n")
-    # The piece after the last newline is an unterminated (torn) line or empty.
-    tail = lines.pop()
-    for index, line in enumerate(lines):
-        event = decode(line)
-        if event is None:
-            rest = b"\n".join(lines[index + 1 :])
-            if rest.strip(b"\x00\n") or tail.strip(b"\x00"):
-                line_no = data[:pos].count(b"\n") + _line_of(path, start)
-                raise JournalDamage(path, line_no, start + pos)
-            return ReadResult(events, start + pos, data[pos:])
+    end = start
+    for end, event in scan(path, start):  # noqa: B007 - end is used after the loop
         events.append(event)
-        pos += len(line) + 1
-    return ReadResult(events, start + pos, tail)
+    torn = b""
+    if path.exists():
+        with open(path, "rb") as fh:
+            fh.seek(end)
+            torn = fh.read()
+    return ReadResult(events, end, torn)
 
 
 def _line_of(path: Path, offset: int) -> int:

@@ -618,8 +618,15 @@ class ReviewLogStorage(Storage):
 
 def read_reviews(path: Path) -> dict[str, Review]:
     """Fold a journal into the review log (answers minus undone ones), keyed by review id."""
+    out: dict[str, Review] = {}
     try:
-        result = journal.read(path, 0)
+        for _, event in journal.scan(path, 0):
+            op = event.get("op")
+            if op in ("record", "review"):
+                review = Review.from_dict(event["review"])
+                out[review.id] = review
+            elif op == "undo":
+                out.pop(event["review_id"], None)
     except JournalDamage as exc:
         raise StoreError(
             f"the journal is damaged at line {exc.line}",
@@ -627,14 +634,6 @@ def read_reviews(path: Path) -> dict[str, Review]:
             path=path,
             line=exc.line,
         ) from exc
-    out: dict[str, Review] = {}
-    for event in result.events:
-        op = event.get("op")
-        if op in ("record", "review"):
-            review = Review.from_dict(event["review"])
-            out[review.id] = review
-        elif op == "undo":
-            out.pop(event["review_id"], None)
     return out
 
 

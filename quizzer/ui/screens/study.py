@@ -161,7 +161,8 @@ class StudyScreen(Screen[None]):
 
     def _where(self) -> str:
         p = self.choice.pair
-        pair = f"{p.prompt_lang} {p.prompt_side} → {p.answer_lang} {p.answer_side}"
+        short = {"term": "term", "definition": "def"}
+        pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
         return f"{self.deck.name} · {pair} · {self.choice.mode}"
 
     def _update_progress(self) -> None:

@@ -25,10 +25,10 @@ class ProgressHeader(Horizontal):
         margin: 0 1;
     }
     ProgressHeader ProgressBar {
-        width: 16;
+        width: 12;
     }
     ProgressHeader ProgressBar Bar {
-        width: 14;
+        width: 12;
     }
     """
 

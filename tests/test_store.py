@@ -322,3 +322,51 @@ def test_unusable_paths_and_naive_times_are_clear_errors(tmp_path: Path) -> None
         _open(odd)
     with _open(tmp_path / "p.json") as store, pytest.raises(ValueError, match="timezone"):
         store.record(KEY, 3, datetime(2026, 3, 10, 12))
+
+
+def test_leech_suspended_through_the_store_and_resumed(tmp_path: Path) -> None:
+    deck = _deck(1)
+    key = CardKey("demo/c0", RU_BN)
+    with _open(tmp_path / "p.json") as store:
+        store.set_settings(SchedulerSettings(fuzz=False, leech_threshold=2, leech_every=1))
+        now = NOW
+        store.record(key, 4, now)  # Easy: into review
+        for _ in range(2):
+            now = store.card(key).due  # type: ignore[union-attr]
+            store.record(key, 1, now)  # a lapse
+            now = store.card(key).due  # type: ignore[union-attr]
+            store.record(key, 3, now)  # relearnt
+        state = store.card(key)
+        assert state is not None and state.lapses == 2 and state.leech and state.suspended
+        later = now + timedelta(days=400)
+        assert key not in store.due_cards(deck, [RU_BN], later).cards
+        store.set_suspended(key, False, later)
+    with _open(tmp_path / "p.json") as store:
+        state = store.card(key)
+        assert state is not None and not state.suspended and not state.leech
+        assert key in store.due_cards(deck, [RU_BN], later).cards
+
+
+def test_doctor_on_healthy_and_torn_stores_and_cli_undo(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    with _open(db) as store:
+        first = store.record(KEY, 3, NOW)
+        store.record(KEY2, 3, NOW + timedelta(seconds=3))
+    ok = subprocess.run(
+        [sys.executable, "-m", "quizzer", "doctor", "--db", str(db)], capture_output=True, text=True
+    )
+    assert ok.returncode == 0 and "ok (2 cards)" in ok.stdout
+    with open(journal_path(db), "ab") as fh:
+        fh.write(b"1234")
+    found = doctor.check(db)
+    assert not found.healthy and "cut short" in found.problems[0]
+    fixed = doctor.repair(db)
+    assert fixed.healthy and fixed.actions
+    assert not journal_path(db).read_bytes().endswith(b"1234")
+    undo = subprocess.run(
+        [sys.executable, "-m", "quizzer", "undo", "--db", str(db)], capture_output=True, text=True
+    )
+    assert undo.returncode == 0, undo.stderr
+    assert KEY2.id in undo.stdout and "Good" in undo.stdout
+    with _open(db) as store:
+        assert [r.id for r in store.reviews()] == [first.id]

@@ -12,6 +12,7 @@ generator (FSRS's own fuzz uses the global one), so tests are reproducible.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
 import random
@@ -208,8 +209,8 @@ class CardState:
         return (self.card.due - self.card.last_review).total_seconds() / 86400
 
     def copy(self) -> CardState:
-        """An independent copy (the fsrs card is mutable)."""
-        return replace(self, card=fsrs.Card.from_dict(self.card.to_dict()))
+        """An independent copy (the fsrs card is mutable; its fields are immutable values)."""
+        return replace(self, card=copy.copy(self.card))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (ISO 8601 UTC times)."""

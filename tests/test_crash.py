@@ -16,12 +16,14 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from tinydb import TinyDB
 
-from quizzer.core.cards import CardKey
+from quizzer.core.cards import CardKey, Pair
+from quizzer.core.scheduling import CardState
 from quizzer.store import open_store
 
 KILLS = 60
@@ -50,11 +52,35 @@ while True:
 """
 
 
+def _old_store(db: Path) -> list[str]:
+    """A version-1 (plain TinyDB) store with 4000 cards and 100 reviews; the review ids."""
+    now = datetime(2025, 1, 1, tzinfo=UTC)
+    pair = Pair("en", "term", "fr", "definition")
+    keys = [CardKey(f"bulk/c{i}", pair) for i in range(4000)]
+    reviews = [
+        {
+            "id": f"old-{i}",
+            "card_id": keys[i].id,
+            "reviewed_at": now.isoformat(),
+            "grade": 3,
+            "mode": "flip",
+            "duration_ms": 1000,
+        }
+        for i in range(100)
+    ]
+    with TinyDB(db, ensure_ascii=False) as tdb:
+        tdb.table("cards").insert_multiple(CardState.new(k, now).to_dict() for k in keys)
+        tdb.table("reviews").insert_multiple(reviews)
+    return [r["id"] for r in reviews]
+
+
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_answer(tmp_path: Path) -> None:
     db = tmp_path / "progress.json"
     rng = random.Random(20261130)
-    acknowledged: list[str] = []
+    # Start from a version-1 store with thousands of cards: the first kills can land in its
+    # migration, and every compaction rewrites a snapshot big enough to be hit mid-write.
+    acknowledged: list[str] = _old_store(db)
     unacknowledged_seen = 0
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     for kill in range(KILLS):
@@ -85,10 +111,13 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_answer(tmp_path: Path) 
             # Card states agree with the log: one rep per logged answer.
             per_card: dict[str, int] = {}
             for r in store.reviews():
-                per_card[r.card_id] = per_card.get(r.card_id, 0) + 1
+                if r.card_id.startswith("crash/"):
+                    per_card[r.card_id] = per_card.get(r.card_id, 0) + 1
             for card_id, count in per_card.items():
                 state = store.card(CardKey.parse(card_id))
                 assert state is not None and state.reps == count, card_id
-    assert len(acknowledged) > KILLS  # the children really did record between kills
+    assert len(acknowledged) > 100 + KILLS  # the children really did record between kills
+    with open_store(db, tz=UTC, read_only=True) as store:
+        assert len(store) >= 4000  # the migrated cards are all still there
     # Some kills must have landed mid-answer or the test would not test the torn write.
     print(f"{len(acknowledged)} answers, {unacknowledged_seen} written but unacknowledged")

@@ -239,6 +239,9 @@ def test_sibling_burying_until_next_study_day() -> None:
     nxt = due_queue(cands, states, datetime(2026, 3, 11, 4, 0, tzinfo=UTC), UTC, S)
     assert b not in nxt.buried
     assert b in nxt.cards or a in nxt.cards
+    # A card answered today in a pair not being studied buries the concept's cards too.
+    other = due_queue([b, c], states, NOW + timedelta(minutes=2), UTC, S)
+    assert other.buried == (b,) and other.new == (c,)
     off = SchedulerSettings(fuzz=False, bury_siblings=False)
     assert b in due_queue(cands, states, NOW + timedelta(minutes=2), UTC, off).new
     assert bury_until(NOW, UTC, S) == datetime(2026, 3, 11, 4, tzinfo=UTC)

@@ -93,6 +93,9 @@ def test_due_cards_limits_and_burying_through_the_store(tmp_path: Path) -> None:
         assert q.new_left == 2 and len(q.new) == 2
         sibling = CardKey(first.concept_uid, pairs[1])
         assert sibling in q.buried
+        # Studying only the other direction: still buried today (any pair counts).
+        only_other = store.due_cards(deck, [pairs[1]], NOW + timedelta(minutes=2))
+        assert sibling in only_other.buried and sibling not in only_other.cards
     with _open(tmp_path / "p.json") as store:
         assert store.settings.new_per_day == 3  # settings persisted
         assert store.today("demo", NOW + timedelta(hours=2)).new == 1

@@ -429,6 +429,8 @@ def due_queue(
 ) -> DueQueue:
     """Choose what to study now among ``candidates`` (a deck's cards in deck order).
 
+    ``states`` may hold more cards than the candidates (other language pairs of
+    the same concepts): they count for sibling burying.
     A card without a state is new. Suspended cards and cards buried until after
     ``now`` are skipped. Review cards are due when their due time falls before
     the end of the current study day; learning cards when their step is due.
@@ -442,15 +444,17 @@ def due_queue(
     hour = settings.day_start_hour
     start, end = day_bounds(now, tz, hour)
     # The card of each concept answered most recently today: its siblings are buried.
+    # Every state given counts, not only the candidates': a card answered today in another
+    # language pair buries its concept's cards here too.
     keeper: dict[str, tuple[datetime, str]] = {}
     if settings.bury_siblings:
-        for key in candidates:
-            st = states.get(key.id)
-            last = st.last_review if st else None
+        for card_id, st in states.items():
+            last = st.last_review
             if last is not None and last >= start:
-                best = keeper.get(key.concept_uid)
+                concept = card_id.split("|", 1)[0]
+                best = keeper.get(concept)
                 if best is None or last > best[0]:
-                    keeper[key.concept_uid] = (last, key.id)
+                    keeper[concept] = (last, card_id)
     learning: list[tuple[datetime, CardKey]] = []
     review: list[tuple[datetime, CardKey]] = []
     new: list[CardKey] = []

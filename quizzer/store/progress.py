@@ -462,6 +462,12 @@ class Store:
             st = self.state.get(key.id)
             if st is not None:
                 states[key.id] = st
+        # Cards answered lately in any pair: today's ones bury their siblings.
+        for entry in self.state.recent:
+            if entry[1] not in states:
+                st = self.state.get(entry[1])
+                if st is not None:
+                    states[entry[1]] = st
         return scheduling.due_queue(
             candidates, states, now, self.tz_at(now), self.settings, self.today(deck.id, now)
         )

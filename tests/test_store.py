@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -373,3 +374,30 @@ def test_doctor_on_healthy_and_torn_stores_and_cli_undo(tmp_path: Path) -> None:
     assert KEY2.id in undo.stdout and "Good" in undo.stdout
     with _open(db) as store:
         assert [r.id for r in store.reviews()] == [first.id]
+
+
+def test_failed_journal_write_changes_nothing_and_leaves_no_partial_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "p.json"
+    real_write = os.write
+    with _open(db) as store:
+        kept = store.record(KEY, 3, NOW)
+        before = store.card(KEY)
+        fd = store._writer._fd  # type: ignore[union-attr]
+
+        def disk_full(target: int, data: bytes) -> int:
+            if target == fd:
+                real_write(target, bytes(data[:20]))  # half a line reaches the file
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return real_write(target, data)
+
+        monkeypatch.setattr(os, "write", disk_full)
+        with pytest.raises(StoreError, match="No space left"):
+            store.record(KEY, 1, NOW + timedelta(minutes=10))
+        monkeypatch.setattr(os, "write", real_write)
+        assert store.card(KEY).to_dict() == before.to_dict()  # type: ignore[union-attr]
+        later = store.record(KEY2, 3, NOW + timedelta(minutes=11))
+    assert doctor.check(db).healthy
+    with _open(db) as store:
+        assert [r.id for r in store.reviews()] == [kept.id, later.id]

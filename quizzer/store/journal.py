@@ -9,6 +9,7 @@ file itself is damaged, which :class:`JournalDamage` reports with its line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import zlib
@@ -145,9 +146,16 @@ class JournalWriter:
         """Write one event without fsync (bulk imports: call :meth:`sync` after the batch)."""
         data = encode(event)
         view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+        except OSError:
+            # Disk full or similar: take the partial line back so the next one starts clean.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self.end)
+                os.lseek(self._fd, self.end, os.SEEK_SET)
+            raise
         self.end += len(data)
 
     def sync(self) -> None:

@@ -26,6 +26,7 @@ import contextlib
 import os
 import random
 import secrets
+import shutil
 import threading
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -217,7 +218,7 @@ class Store:
     """An open progress store. Use :func:`open_store`; close it (or use ``with``).
 
     ``tz`` is the learner's time zone for study days (default: the system's
-    local zone at each moment); ``rng`` draws interval fuzz.
+    local zone, DST-aware); ``rng`` draws interval fuzz.
     """
 
     def __init__(
@@ -342,19 +343,28 @@ class Store:
         assert self._writer is not None
         end = self._writer.end
         doc = self.state.to_document(end)
-        if self.path.exists():
-            # Hard-link the current snapshot as the backup: no copy, and atomic via rename.
-            tmp = self.backup_path.with_name(self.backup_path.name + f".{os.getpid()}.tmp")
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
-            try:
-                os.link(self.path, tmp)
-                os.replace(tmp, self.backup_path)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    tmp.unlink()
-        self._storage.write(doc)
+        try:
+            if self.path.exists():
+                self._keep_backup()
+            self._storage.write(doc)
+        except OSError as exc:
+            raise StoreError(
+                f"can't write the progress snapshot: {exc.strerror or exc}",
+                hint="check free disk space; every answer is safe in the journal meanwhile",
+                path=self.path,
+            ) from exc
         self._snapshot_offset = end
+
+    def _keep_backup(self) -> None:
+        """Make the current snapshot ``P.bak``: a hard link (no copy), else a copy; atomically."""
+        tmp = self.backup_path.with_name(self.backup_path.name + f".{os.getpid()}.tmp")
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        try:
+            os.link(self.path, tmp)
+        except OSError:  # a file system without hard links
+            shutil.copyfile(self.path, tmp)
+        os.replace(tmp, self.backup_path)
 
     def close(self) -> None:
         """Compact if anything was recorded, then release the lock. Safe to call twice."""

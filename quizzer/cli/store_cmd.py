@@ -6,7 +6,7 @@ import argparse
 
 from quizzer.core.review import GRADE_NAMES
 from quizzer.paths import default_db_path
-from quizzer.store import doctor, open_store
+from quizzer.store import doctor, journal_path, open_store
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_doctor(args: argparse.Namespace) -> int:
     """Print the findings; exit 0 when healthy (or repaired), 3 when problems remain."""
     path = default_db_path(args.db)
+    if not path.exists() and not journal_path(path).exists():
+        print(f"{path}: no progress store here (nothing to check)")
+        return 3
     found = doctor.check(path)
     if found.healthy:
         print(f"{path}: ok ({found.cards} cards)")

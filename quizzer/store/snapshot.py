@@ -66,7 +66,7 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
         ) from exc
     except json.JSONDecodeError as exc:
         raise StoreError(
-            f"progress store is damaged ({exc.msg} at byte {exc.pos})",
+            f"progress store is damaged ({exc.msg}; byte {exc.pos})",
             hint=hint,
             path=path,
             line=exc.lineno,

@@ -118,8 +118,10 @@ class StudyScreen(Screen[None]):
 
     @phase.setter
     def phase(self, value: str) -> None:
+        changed = value != self._phase
         self._phase = value
-        if self.is_mounted:
+        if changed and self.is_mounted:
+            # The footer recomposes on every refresh: only when the live keys change.
             self.refresh_bindings()
 
     @property
@@ -140,9 +142,14 @@ class StudyScreen(Screen[None]):
             with Horizontal(id="continue-row", classes="hidden"):
                 yield Static("", id="feedback", markup=False)
                 yield Button("Continue (Enter)", id="continue", compact=True, variant="primary")
-            yield GradeBar(id="grades", classes="hidden")
-            yield ChoiceList(id="choices", classes="hidden")
-            yield TypedAnswer(id="typed-answer", classes="hidden")
+            # Only the widgets this mode uses: fewer widgets, faster first card.
+            mode = self.choice.mode
+            if mode == "flip":
+                yield GradeBar(id="grades", classes="hidden")
+            if mode in ("choice", "learn"):
+                yield ChoiceList(id="choices", classes="hidden")
+            if mode in ("typed", "learn"):
+                yield TypedAnswer(id="typed-answer", classes="hidden")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -176,10 +183,13 @@ class StudyScreen(Screen[None]):
             header.update(self._where(), self.tally.answers, left)
 
     def _set_visible(self, *, grades: bool, choices: bool, typed: bool, cont: bool) -> None:
-        self.query_one("#grades").set_class(not grades, "hidden")
-        self.query_one("#choices").set_class(not choices, "hidden")
-        self.query_one("#typed-answer").set_class(not typed, "hidden")
-        self.query_one("#continue-row").set_class(not cont, "hidden")
+        for selector, show in (
+            ("#grades", grades),
+            ("#choices", choices),
+            ("#typed-answer", typed),
+            ("#continue-row", cont),
+        ):
+            self.query(selector).set_class(not show, "hidden")
 
     def _texts(self, key: CardKey) -> tuple[Concept, str, str]:
         concept = self.deck.get(key.concept_id)

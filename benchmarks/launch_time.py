@@ -1,0 +1,163 @@
+"""Launch time: from starting `quizzer study` to the first card on screen, with a 10k-card store.
+
+Runs the real command in a real terminal (a private tmux server, 100×30) and
+polls the screen every 5 ms until the first card's prompt is drawn; the time
+from spawning the process to that moment is one launch. The store is built as
+``benchmarks/answer_latency.py`` builds it (10 reviews of history per card,
+journal and snapshot on disk), then opened and closed once so the launch reads
+a compacted snapshot, as it would after a normal session.
+
+Prints one JSON line per store size with the median and min/max of ``--runs``
+launches, plus an in-process breakdown (imports, store open, app to first
+card). Target: median ≤ 0.6 s at 10k cards.
+
+Run: ``.venv/bin/python benchmarks/launch_time.py [--sizes 0 10000] [--runs 7]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOCKET = f"quizzer-launch-{os.getpid()}"
+PROMPT = "Quantization"  # the first card of the quantization deck, en term → ru term
+ARGS = ["study", "quantization", "--from", "en:term", "--to", "ru:term", "--mode", "flip"]
+
+
+def _answer_latency():
+    spec = importlib.util.spec_from_file_location(
+        "answer_latency", ROOT / "benchmarks" / "answer_latency.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build_store(path: Path, cards: int) -> None:
+    """A store holding ``cards`` cards with history (none if 0), compacted."""
+    from quizzer.store import open_store
+
+    if cards:
+        _answer_latency().build(path, cards)
+    with open_store(path):
+        pass
+
+
+def tmux(*args: str) -> str:
+    done = subprocess.run(["tmux", "-u", "-L", SOCKET, *args], capture_output=True, text=True)
+    return done.stdout
+
+
+def one_launch(db: Path, index: int) -> float:
+    """Seconds from spawning quizzer to its first card on screen."""
+    env = f"LANG=C.UTF-8 TERM=xterm-256color QUIZZER_DB={shlex.quote(str(db))}"
+    cmd = shlex.join([sys.executable, "-m", "quizzer", *ARGS])
+    session = f"l{index}"
+    t0 = time.perf_counter()
+    tmux(
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        "100",
+        "-y",
+        "30",
+        f"cd {shlex.quote(str(ROOT))} && env {env} {cmd}",
+    )
+    while True:
+        screen = tmux("capture-pane", "-p", "-t", session)
+        if PROMPT in screen and "English term" in screen:
+            elapsed = time.perf_counter() - t0
+            break
+        if time.perf_counter() - t0 > 30:
+            raise SystemExit(f"no card after 30 s; screen:\n{screen}")
+        time.sleep(0.005)
+    tmux("send-keys", "-t", session, "q")
+    time.sleep(0.3)
+    tmux("send-keys", "-t", session, "Enter")
+    # Wait for the process to close the store (lock released) before the next launch.
+    for _ in range(200):
+        if not (db.with_name(db.name + ".lock")).exists() or not tmux(
+            "list-panes", "-t", session, "-F", "#{pane_pid}"
+        ):
+            break
+        time.sleep(0.05)
+    tmux("kill-session", "-t", session)
+    return elapsed
+
+
+def in_process(db: Path) -> dict[str, float]:
+    """Imports, store open and app-to-first-card timed inside one fresh interpreter."""
+    code = f"""
+import time, json, asyncio
+t0 = time.perf_counter()
+from quizzer.ui.app import QuizzerApp
+from quizzer.ui.service import StudyService
+from quizzer.ui.choice import StudyChoice
+from quizzer.library import load_library
+from quizzer.store import open_store
+from quizzer.core.cards import Pair
+t1 = time.perf_counter()
+decks = [d.deck for d in load_library()]
+store = open_store({str(db)!r})
+t2 = time.perf_counter()
+app = QuizzerApp(StudyService(store, decks), start=StudyChoice("quantization",
+    Pair("en", "term", "ru", "term"), "flip"))
+async def run():
+    async with app.run_test(size=(100, 30)) as pilot:
+        while type(app.screen).__name__ != "StudyScreen" or app.screen.card is None:
+            await pilot.pause(0.001)
+        await pilot.pause()
+t3 = time.perf_counter()
+asyncio.run(run())
+t4 = time.perf_counter()
+print(json.dumps({{"imports_s": t1 - t0, "decks_and_store_open_s": t2 - t1,
+                  "app_to_first_card_s": t4 - t3}}))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    return {k: round(v, 3) for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[0, 10000])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args(argv)
+    try:
+        with tempfile.TemporaryDirectory(prefix="quizzer-launch-") as tmp:
+            for cards in args.sizes:
+                db = Path(tmp) / f"progress-{cards}.json"
+                build_store(db, cards)
+                one_launch(db, 0)  # warm the OS file cache and bytecode cache
+                times = sorted(one_launch(db, i + 1) for i in range(args.runs))
+                result = {
+                    "cards": cards,
+                    "runs": args.runs,
+                    "median_s": round(statistics.median(times), 3),
+                    "min_s": round(times[0], 3),
+                    "max_s": round(times[-1], 3),
+                    "target_s": 0.6,
+                    **in_process(db),
+                }
+                print(json.dumps(result), flush=True)
+    finally:
+        tmux("kill-server")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -78,7 +78,11 @@ def scan(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
         fh.seek(start)
         pos = start
         for line in fh:
-            event = decode(line) if line.endswith(b"\n") else None
+            if not line.endswith(b"\n"):
+                # Unterminated: the last line, cut short (or still being written by the
+                # store's writer while a read-only reader looks).
+                return
+            event = decode(line)
             if event is None:
                 if fh.read().strip(b"\x00\n"):
                     raise JournalDamage(path, _line_of(path, pos), pos)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
@@ -94,3 +95,29 @@ def test_mixed_line_keeps_latin_runs_readable() -> None:
 def test_non_rtl_text_is_untouched() -> None:
     assert display_text("[bold]x[/]", "app") == "[bold]x[/]"
     assert visual_lines(BENGALI, 0, "app") == [BENGALI]
+
+
+def test_patch_changes_only_spacing_marks() -> None:
+    """Against a fresh copy of Rich's table: Mc code points now 1 cell, everything else as was."""
+    import importlib.util
+
+    from rich._unicode_data import load
+    from rich.cells import get_character_cell_size
+
+    version = load("auto").unicode_version
+    module = importlib.import_module("rich._unicode_data")
+    path = Path(module.__file__).with_name(f"unicode{version.replace('.', '-')}.py")
+    spec = importlib.util.spec_from_file_location("_pristine_widths", path)
+    assert spec and spec.loader
+    pristine = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pristine)
+    changed = 0
+    for start, end, width in pristine.cell_table.widths:
+        if end - start > 5000:
+            continue  # huge unassigned or private-use ranges: no Mc there
+        for cp in range(start, end + 1):
+            ch = chr(cp)
+            expected = 1 if width == 0 and unicodedata.category(ch) == "Mc" else width
+            changed += expected != width
+            assert get_character_cell_size(ch) == expected, hex(cp)
+    assert changed > 400  # Bengali, Devanagari, Tamil, ... spacing marks

@@ -18,6 +18,7 @@ Two problems, two fixes:
 
 from __future__ import annotations
 
+import bisect
 import os
 import unicodedata
 from collections.abc import Mapping
@@ -56,18 +57,21 @@ def _zero_width_spacing_marks(widths: list[tuple[int, int, int]]) -> list[int]:
 
 def _patched_widths(widths: list[tuple[int, int, int]], one_cell: set[int]) -> list[tuple]:
     """``widths`` with every code point of ``one_cell`` split out of its range as width 1."""
+    marks = sorted(one_cell)
     out: list[tuple[int, int, int]] = []
     for start, end, width in widths:
-        if width != 0 or not any(start <= cp <= end for cp in one_cell):
+        lo = bisect.bisect_left(marks, start)
+        if width != 0 or lo == len(marks) or marks[lo] > end:
             out.append((start, end, width))
             continue
         run_start = start
-        run_width = 1 if start in one_cell else 0
-        for cp in range(start + 1, end + 2):
-            cp_width = 1 if cp in one_cell else 0
-            if cp > end or cp_width != run_width:
-                out.append((run_start, cp - 1, run_width))
-                run_start, run_width = cp, cp_width
+        for cp in marks[lo : bisect.bisect_right(marks, end)]:
+            if cp > run_start:
+                out.append((run_start, cp - 1, 0))
+            out.append((cp, cp, 1))
+            run_start = cp + 1
+        if run_start <= end:
+            out.append((run_start, end, 0))
     return out
 
 

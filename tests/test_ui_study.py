@@ -295,3 +295,30 @@ async def test_arabic_prompt_is_shaped_in_app_mode_and_logical_in_terminal_mode(
             assert (forms > 0) is joined
             if not joined:
                 assert shown.strip() == prompt.text
+
+
+def test_answer_notes_all_have_a_message() -> None:
+    from quizzer.core import answers
+    from quizzer.ui.screens.study import _NOTE_TEXT
+
+    notes = {getattr(answers, n) for n in dir(answers) if n.startswith("NOTE_")}
+    assert notes == set(_NOTE_TEXT)
+
+
+async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:definition>en:term", "typed"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        concept, _prompt, _answer = screen._texts(screen.card)
+        other = next(c for c in screen.deck.concepts if c.id != concept.id)
+        app.focused.value = other.text("en", "term")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.check.verdict == "wrong"
+        assert screen.check.confused_with == other.text("en", "term")
+        assert "another concept" in str(screen.query_one("#feedback").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")
+    assert [(r.grade, r.correct) for r in reviews(db)] == [(1, False)]

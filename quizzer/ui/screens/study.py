@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,20 +18,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
-from quizzer.core.answers import (
-    NOTE_ACCENTS,
-    NOTE_ACRONYM,
-    NOTE_PART,
-    NOTE_TRANSLITERATION,
-    AnswerCheck,
-    Verdict,
-    check_answer,
-    grade_for,
-)
 from quizzer.core.cards import CardKey
-from quizzer.core.choices import ChoiceSet, make_choices
 from quizzer.core.concept import Concept
-from quizzer.core.learn import LearnQuestion, LearnRound, plan_rounds
 from quizzer.core.review import GRADE_NAMES
 from quizzer.core.session import MAX_ANSWER_MS, Session
 from quizzer.ui.choice import StudyChoice
@@ -44,11 +32,19 @@ from quizzer.ui.widgets.grade_bar import GradeBar
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.typed_answer import TypedAnswer
 
+if TYPE_CHECKING:
+    # Answer checking, choices and learn rounds are imported when a mode needs them
+    # (rapidfuzz and friends): flip mode shows its first card without them.
+    from quizzer.core.answers import AnswerCheck
+    from quizzer.core.choices import ChoiceSet
+    from quizzer.core.learn import LearnQuestion, LearnRound
+
 _NOTE_TEXT = {
-    NOTE_ACCENTS: "mind the accents",
-    NOTE_ACRONYM: "you gave the acronym",
-    NOTE_PART: "you gave another part of the term",
-    NOTE_TRANSLITERATION: "typed in Latin letters",
+    "accents": "mind the accents",
+    "acronym": "you gave the acronym",
+    "part": "you gave another part of the term",
+    "transliteration": "typed in Latin letters",
+    "other-concept": "that is another concept",
 }
 
 
@@ -158,6 +154,8 @@ class StudyScreen(Screen[None]):
             due = self.service.scheduler(self.choice).due(now)
             by_uid = {c.uid: c for c in self.deck.concepts}
             concepts = [by_uid[k.concept_uid] for k in due if k.concept_uid in by_uid]
+            from quizzer.core.learn import plan_rounds
+
             self.rounds = list(plan_rounds(concepts))
             self._next_round()
         else:
@@ -238,6 +236,8 @@ class StudyScreen(Screen[None]):
             self.set_focus(None)
         elif mode == "choice":
             if self.session is not None:
+                from quizzer.core.choices import make_choices
+
                 self.choices = make_choices(
                     concept, self.deck.concepts, p.answer_lang, p.answer_side, self.service.rng
                 )
@@ -330,6 +330,8 @@ class StudyScreen(Screen[None]):
         event.choice_list.mark(event.index, self.choices.answer_index)
         self.query_one(CardView).set_revealed(True)
         if self.session is not None:
+            from quizzer.core.answers import Verdict, grade_for
+
             verdict = Verdict.EXACT if right else Verdict.WRONG
             grade = grade_for(verdict, duration_ms=self._elapsed_ms())
             self.session.answer(grade, utcnow(), correct=right)
@@ -352,7 +354,17 @@ class StudyScreen(Screen[None]):
         lang = self.card.pair.answer_lang
         duration = self._elapsed_ms()
         if self.session is not None:
-            check = check_answer(event.text, expected, lang, acronym=concept.acronym)
+            from quizzer.core.answers import check_answer, grade_for, other_texts
+
+            side = self.card.pair.answer_side
+            check = check_answer(
+                event.text,
+                expected,
+                lang,
+                acronym=concept.acronym,
+                others=other_texts(concept, self.deck.concepts, lang, side),
+                side=side,
+            )
             grade = grade_for(check.verdict, duration_ms=duration)
             self.session.answer(grade, utcnow(), typed=event.text, correct=check.correct)
             can_override = not check.correct
@@ -370,6 +382,8 @@ class StudyScreen(Screen[None]):
     def _show_check(
         self, check: AnswerCheck, expected: str, can_override: bool, outcome: str
     ) -> None:
+        from quizzer.core.answers import Verdict
+
         notes = ", ".join(_NOTE_TEXT[n] for n in check.notes if n in _NOTE_TEXT)
         if check.verdict == Verdict.EXACT:
             verdict, kind = "✓ Right", "right"
@@ -377,6 +391,8 @@ class StudyScreen(Screen[None]):
             verdict, kind = f"✓ Right ({notes})" if notes else "✓ Right", "right"
         elif check.verdict == Verdict.NEAR:
             verdict, kind = "≈ Almost" + (f" ({notes})" if notes else ""), "near"
+        elif check.confused_with:
+            verdict, kind = "✗ That is another concept", "wrong"
         else:
             verdict, kind = "✗ Not quite", "wrong"
         self.query_one(CardView).set_revealed(True)
@@ -391,6 +407,8 @@ class StudyScreen(Screen[None]):
             last = self.session.reviews[-1] if self.session.reviews else None
             if last is None or last.overridden:
                 return
+            from quizzer.core.answers import grade_for
+
             self.session.undo()
             grade = grade_for(self.check.verdict, overridden=True)
             self.session.answer(
@@ -415,6 +433,8 @@ class StudyScreen(Screen[None]):
         self.round = None
         while self.rounds:
             concepts = self.rounds.pop(0)
+            from quizzer.core.learn import LearnRound
+
             try:
                 self.round = LearnRound(
                     concepts, self.deck.concepts, self.choice.pair, self.service.rng

@@ -322,3 +322,30 @@ async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path
         await pilot.pause()
         await pilot.press("enter")
     assert [(r.grade, r.correct) for r in reviews(db)] == [(1, False)]
+
+
+async def test_statistics_from_home_and_from_the_summary(tmp_path: Path) -> None:
+    from quizzer.ui.screens.stats import StatsScreen
+
+    db = tmp_path / "p.json"
+    app = make_app(db)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("enter")  # start the highlighted deck
+        await pilot.pause()
+        await pilot.press("space", "3", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        assert app.screen.stats.decks == (app.screen_stack[-2].deck_id,)
+        assert app.screen.stats.total_reviews == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)

@@ -65,30 +65,15 @@ class QuizzerApp(App[int]):
         return importlib.util.find_spec(STATS_MODULE) is not None
 
     def open_stats(self, deck: str | None = None) -> None:
-        """Push the statistics screen, if there is one."""
+        """Push the statistics screen (for ``deck``, or every deck), if it is installed."""
         if not self.stats_available():
             self.notify("The statistics screen is not available.", severity="warning")
             return
-        module = importlib.import_module(STATS_MODULE)
-        screen_cls = getattr(module, "StatsScreen", None)
-        if screen_cls is None:
-            self.notify("The statistics screen is not available.", severity="warning")
-            return
-        self.push_screen(_make_stats_screen(screen_cls, self.service, deck))
+        from quizzer.ui.screens.stats import StatsScreen
+
+        self.push_screen(
+            StatsScreen(store=self.service.store, deck=deck, decks=self.service.decks())
+        )
 
     def on_unmount(self) -> None:
         self.service.close()
-
-
-def _make_stats_screen(screen_cls: type, service: StudyService, deck: str | None) -> object:
-    # The stats screen is written by another module; accept the signatures it may have.
-    for kwargs in (
-        {"store": service.store, "deck": deck},
-        {"store": service.store},
-        {},
-    ):
-        try:
-            return screen_cls(**kwargs)
-        except TypeError:
-            continue
-    return screen_cls(service.store)

@@ -1,0 +1,51 @@
+"""`quizzer study` argument handling: directions, defaults and clear errors (exit code 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from quizzer.cli.main import main
+from quizzer.cli.study_cmd import parse_side, resolve_pair
+from quizzer.core.cards import Pair
+from quizzer.core.errors import InputError
+
+
+def test_parse_side_defaults_and_errors() -> None:
+    assert parse_side("RU", "--from", "term") == ("ru", "term")
+    assert parse_side("bn:definition", "--to", "term") == ("bn", "definition")
+    with pytest.raises(InputError, match="unknown language 'xx'"):
+        parse_side("xx", "--from", "term")
+    with pytest.raises(InputError, match="unknown side"):
+        parse_side("en:word", "--to", "term")
+
+
+def test_resolve_pair() -> None:
+    last = Pair("ru", "term", "bn", "definition")
+    assert resolve_pair(None, None, last) == last
+    assert resolve_pair(None, None, None) == Pair("en", "definition", "en", "term")
+    assert resolve_pair("ar", "bn", None) == Pair("ar", "term", "bn", "term")
+    assert resolve_pair("fr:definition", None, last) == Pair("fr", "definition", "bn", "definition")
+    assert resolve_pair("en:term", None, None) == Pair("en", "term", "en", "definition")
+    with pytest.raises(InputError, match="same text"):
+        resolve_pair("en:term", "en:term", None)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["study", "no-such-deck"], "no deck named 'no-such-deck'"),
+        (["study", "--from", "xx"], "unknown language 'xx'"),
+        (["study", "--from", "en:term", "--to", "en"], "same text"),
+    ],
+)
+def test_bad_input_exits_2_without_traceback(tmp_path, capsys, argv, message) -> None:
+    code = main([*argv, "--db", str(tmp_path / "p.json")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
+    # The store was closed again: another writer can open it (the lock was released).
+    from quizzer.store import open_store
+
+    with open_store(tmp_path / "p.json") as store:
+        assert store.reviews() == []

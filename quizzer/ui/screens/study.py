@@ -103,6 +103,8 @@ class StudyScreen(Screen[None]):
         self.question: LearnQuestion | None = None
         self.tally = _Tally()
         self.learn_cards: set[str] = set()
+        self.round_no = 0
+        self.round_count = 0
         self._started = time.monotonic()
         self._shown = time.monotonic()
         self._ended = False
@@ -157,6 +159,7 @@ class StudyScreen(Screen[None]):
             from quizzer.core.learn import plan_rounds
 
             self.rounds = list(plan_rounds(concepts))
+            self.round_count = len(self.rounds)
             self._next_round()
         else:
             self.session = self.service.start_session(self.choice, now)
@@ -178,7 +181,9 @@ class StudyScreen(Screen[None]):
             left = sum(len(r) for r in self.rounds)
             if self.round is not None:
                 left += self.round.total - self.round.mastered
-            header.update(self._where(), self.tally.answers, left)
+            header.update(
+                self._where(), self.tally.answers, left, f"round {self.round_no}/{self.round_count}"
+            )
 
     def _set_visible(self, *, grades: bool, choices: bool, typed: bool, cont: bool) -> None:
         for selector, show in (
@@ -435,6 +440,7 @@ class StudyScreen(Screen[None]):
             concepts = self.rounds.pop(0)
             from quizzer.core.learn import LearnRound
 
+            self.round_no += 1
             try:
                 self.round = LearnRound(
                     concepts, self.deck.concepts, self.choice.pair, self.service.rng

@@ -32,6 +32,8 @@ class ProgressHeader(Horizontal):
     ProgressHeader #where {
         width: 1fr;
         text-style: bold;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     ProgressHeader #counts {
         width: auto;
@@ -47,8 +49,9 @@ class ProgressHeader(Horizontal):
         yield Label("", id="counts", markup=False)
         yield Static(bar(0, 1), id="bar")
 
-    def update(self, where: str, done: int, left: int) -> None:
-        """Show where we are and how far along."""
+    def update(self, where: str, done: int, left: int, extra: str = "") -> None:
+        """Show where we are and how far along (``extra`` goes before the counts)."""
         self.query_one("#where", Label).update(where)
-        self.query_one("#counts", Label).update(f"{done} done · {left} left")
+        counts = f"{done} done · {left} left"
+        self.query_one("#counts", Label).update(f"{extra} · {counts}" if extra else counts)
         self.query_one("#bar", Static).update(bar(done, done + left))

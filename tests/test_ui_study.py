@@ -349,3 +349,40 @@ async def test_statistics_from_home_and_from_the_summary(tmp_path: Path) -> None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
+
+
+async def test_nothing_to_study_says_so(tmp_path: Path) -> None:
+    for mode in ("flip", "learn"):
+        db = tmp_path / f"{mode}.json"
+        # The deck has no Russian texts: no card exists in this direction.
+        app = make_app(db, choice("tricky", "en:term>ru:term", mode), decks=[markup_deck()])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen)
+            title = str(app.screen.query_one("#summary-title").render())
+            assert title == "Nothing to study right now"
+            await pilot.press("enter")
+        assert reviews(db) == []
+
+
+async def test_typing_keeps_letters_for_the_answer(tmp_path: Path) -> None:
+    """u, b, q, ? and space typed into the answer are text, not commands."""
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:definition>en:term", "typed"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        shown = {
+            key
+            for key, active in app.active_bindings.items()
+            if active.binding.show and active.enabled
+        }
+        assert "escape" in shown
+        assert not {"u", "b", "space", "question_mark"} & shown
+        await pilot.press(*"ub q?", "enter")
+        await pilot.pause()
+        assert screen.check is not None and screen.check.typed == "ub q?"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        await pilot.press("enter")
+    assert [r.typed for r in reviews(db)] == ["ub q?"]

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from quizzer.core.cards import CardKey
 from quizzer.core.concept import Concept
@@ -85,8 +85,9 @@ class StudyScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("b", "bury", "Bury"),
         Binding("question_mark", "help", "Help"),
-        Binding("q", "end", "End"),
-        Binding("escape", "end", "End", show=False),
+        Binding("f1", "help", "Help", show=False),
+        Binding("escape", "end", "End", key_display="Esc"),
+        Binding("q", "end", "End", show=False),
     ]
 
     def __init__(self, choice: StudyChoice, *, from_home: bool) -> None:
@@ -108,6 +109,7 @@ class StudyScreen(Screen[None]):
         self._started = time.monotonic()
         self._shown = time.monotonic()
         self._ended = False
+        self._nothing_due = False
 
     @property
     def phase(self) -> str:
@@ -163,6 +165,9 @@ class StudyScreen(Screen[None]):
             self._next_round()
         else:
             self.session = self.service.start_session(self.choice, now)
+        self._nothing_due = (self.session is not None and self.session.finished) or (
+            self.session is None and self.round is None
+        )
         self._show()
 
     # -- showing --------------------------------------------------------------
@@ -263,6 +268,8 @@ class StudyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something now (the footer follows)."""
+        if isinstance(self.focused, Input) and action in ("space", "undo", "bury", "help"):
+            return False  # these letters go into the answer being typed
         if action == "space":
             return self.phase == "feedback" or (
                 self.phase == "question" and self._mode_now() == "flip"
@@ -539,5 +546,10 @@ class StudyScreen(Screen[None]):
             next_due=next_due,
         )
         self.app.switch_screen(
-            SummaryScreen(summary, from_home=self.from_home, deck_id=self.choice.deck)
+            SummaryScreen(
+                summary,
+                from_home=self.from_home,
+                deck_id=self.choice.deck,
+                empty=self._nothing_due,
+            )
         )

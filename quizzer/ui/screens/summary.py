@@ -77,9 +77,11 @@ class SummaryScreen(Screen[None]):
         from_home: bool,
         deck_id: str,
         now: datetime | None = None,
+        empty: bool = False,
     ) -> None:
         super().__init__()
         self.summary = summary
+        self.empty = empty
         self.now = now
         self.from_home = from_home
         self.deck_id = deck_id
@@ -94,7 +96,8 @@ class SummaryScreen(Screen[None]):
             ("Next card due", format_next_due(s.next_due, self.now or datetime.now(UTC))),
         ]
         with Vertical(id="summary-box"):
-            yield Static(Content.styled("Session over", "bold $accent"), id="summary-title")
+            title = "Session over" if s.studied or not self.empty else "Nothing to study right now"
+            yield Static(Content.styled(title, "bold $accent"), id="summary-title")
             yield Static(Content(f"{s.deck_name} · {s.pair_label} · {s.mode}"), id="summary-where")
             body = Content("\n").join(
                 Content.assemble((f"{label:<15}", "$text-muted"), (value, "bold"))

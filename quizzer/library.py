@@ -49,9 +49,13 @@ def read_deck(path: Path) -> Deck:
         ) from exc
 
 
-def write_deck(deck: Deck, path: Path) -> None:
-    """Write a deck file atomically (temp file, fsync, rename)."""
-    atomic_write_text(path, deckfile.dumps(deck))
+def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:
+    """Write a deck file atomically (temp file, fsync, rename).
+
+    ``rendered`` is ``deckfile.dumps(deck)`` when the caller already has it (it is
+    the slow part for big decks).
+    """
+    atomic_write_text(path, rendered if rendered is not None else deckfile.dumps(deck))
 
 
 def deck_files(directory: Path) -> list[Path]:

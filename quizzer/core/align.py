@@ -59,11 +59,11 @@ class SourceEntry:
     definition: str
     term_line: int
     definition_line: int
+    #: The term's acronym (see :func:`acronym_of`), computed on creation.
+    acronym: str | None = field(default=None, init=False, compare=False)
 
-    @property
-    def acronym(self) -> str | None:
-        """The entry's acronym, if its term has one (see :func:`acronym_of`)."""
-        return acronym_of(self.term)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "acronym", acronym_of(self.term))
 
     @property
     def where(self) -> str:
@@ -234,6 +234,12 @@ class _Slot:
 
 def _seed_text(new: str, old: Text | None, file: str, line: int, notes: list[str]) -> Text:
     """The text to store for a seed, keeping a still-valid correction."""
+    if (
+        old is not None
+        and old.source.kind == "seed"
+        and (old.text, old.source.file, old.source.line) == (new, file, line)
+    ):
+        return old
     if old is not None and old.source.kind == "corrected":
         if old.source.original == new:
             source = Provenance(
@@ -319,39 +325,42 @@ class _Aligner:
                 )
             claim(i, slot, "map", 1.0)
 
-        # 2. same text, 3. same file and line, 4. same acronym
-        def free(e: SourceEntry) -> list[_Slot]:
-            return [s for s in self.slots if id(s) not in claimed and s.can_take(e)]
+        # 2. same text, 3. same file and line, 4. same acronym — looked up in indexes of the
+        # slots as they stand before this file, so a merge stays linear in the deck size.
+        by_text: dict[tuple[str, str], list[_Slot]] = {}
+        by_line: dict[tuple[str, str, int], list[_Slot]] = {}
+        by_acronym: dict[str, list[_Slot]] = {}
+        for slot in self.slots:
+            for lang, held in slot.entries.items():
+                texts = {held.term.text, held.term.source.original}
+                for text in texts:
+                    if text:
+                        by_text.setdefault((lang, text), []).append(slot)
+                src = held.term.source
+                if src.file and src.line:
+                    by_line.setdefault((lang, src.file, src.line), []).append(slot)
+            if slot.acronym:
+                by_acronym.setdefault(slot.acronym.casefold(), []).append(slot)
+
+        def unique(candidates: list[_Slot], e: SourceEntry, any_file: bool = False) -> _Slot | None:
+            hits = [s for s in candidates if id(s) not in claimed and s.can_take(e, any_file)]
+            return hits[0] if len(hits) == 1 else None
 
         for i, e in enumerate(entries):
             if chosen[i] is None:
-                hits = [
-                    s
-                    for s in self.slots
-                    if id(s) not in claimed
-                    and s.can_take(e, any_file=True)
-                    and (held := s.entries.get(e.lang)) is not None
-                    and e.term in (held.term.text, held.term.source.original)
-                ]
-                if len(hits) == 1:
-                    claim(i, hits[0], "text", 1.0)
+                hit = unique(by_text.get((e.lang, e.term), []), e, any_file=True)
+                if hit is not None:
+                    claim(i, hit, "text", 1.0)
         for i, e in enumerate(entries):
             if chosen[i] is None:
-                hits = [
-                    s
-                    for s in free(e)
-                    if (held := s.entries.get(e.lang)) is not None
-                    and held.term.source.file == e.file
-                    and held.term.source.line == e.term_line
-                ]
-                if len(hits) == 1:
-                    claim(i, hits[0], "provenance", 1.0)
+                hit = unique(by_line.get((e.lang, e.file, e.term_line), []), e)
+                if hit is not None:
+                    claim(i, hit, "provenance", 1.0)
         for i, e in enumerate(entries):
-            acro = e.acronym
-            if chosen[i] is None and acro:
-                hits = [s for s in free(e) if s.acronym and s.acronym.casefold() == acro.casefold()]
-                if len(hits) == 1:
-                    claim(i, hits[0], "acronym", 0.95)
+            if chosen[i] is None and e.acronym:
+                hit = unique(by_acronym.get(e.acronym.casefold(), []), e)
+                if hit is not None:
+                    claim(i, hit, "acronym", 0.95)
 
         # 5. position, against a parallel file seen before
         ref = self._parallel_reference(source, chosen)
@@ -497,7 +506,11 @@ class _Aligner:
 
 
 def _same(a: Concept, b: Concept) -> bool:
-    return a.to_dict() == b.to_dict()
+    return (
+        a.id == b.id
+        and a.acronym == b.acronym
+        and list(a.entries.items()) == list(b.entries.items())
+    )
 
 
 def _mostly_latin(text: str) -> bool:

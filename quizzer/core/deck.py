@@ -103,6 +103,17 @@ def _line_of(text: str, needle: str) -> int | None:
     return None if idx < 0 else text.count("\n", 0, idx) + 1
 
 
+def _concept_line(text: str, index: int, cid: object) -> int | None:
+    """The line of the ``index``-th concept's id (computed only for errors: it scans the text)."""
+    tables = [m.start() for m in re.finditer(r"(?m)^[ \t]*\[\[[ \t]*concepts[ \t]*\]\]", text)]
+    start = tables[index] if index < len(tables) else 0
+    if isinstance(cid, str):
+        found = text.find(f'id = "{cid}"', start)
+        if found >= 0:
+            return text.count("\n", 0, found) + 1
+    return text.count("\n", 0, start) + 1 if index < len(tables) else None
+
+
 def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     """Validate a parsed deck file; ``source_text`` lets errors carry a line number."""
     fmt = data.get("format")
@@ -127,16 +138,16 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
                 f"concept #{index + 1} must be a table ([[concepts]] with id = ...)", None
             )
         cid = item.get("id")
-        line = _line_of(source_text, f'id = "{cid}"') if isinstance(cid, str) else None
         try:
             concept = Concept.from_dict(item, deck_id)
         except RecordError as exc:
             label = f"concept {cid!r}" if cid else f"concept #{index + 1}"
+            line = _concept_line(source_text, index, cid)
             raise DeckFormatError(f"{label}: {exc.field}: {exc.message}", line, exc.field) from exc
         if concept.id in seen:
             raise DeckFormatError(
                 f"duplicate concept id {concept.id!r} (also concept #{seen[concept.id] + 1})",
-                line,
+                _concept_line(source_text, index, cid),
                 concept.id,
             )
         seen[concept.id] = index

@@ -70,13 +70,38 @@ _SCRIPTS: tuple[tuple[str, str], ...] = (
     ("Armn", "\u0530-\u058f"),
     ("Ethi", "\u1200-\u137f"),
 )
-_SCRIPT_RES = tuple((name, re.compile(f"[{chars}]")) for name, chars in _SCRIPTS)
 # Signs that aren't letters (Bengali/Arabic/Devanagari digits, danda, Arabic harakat
 # and punctuation) would otherwise count as script evidence; they are excluded.
-_NON_LETTERS = re.compile(
-    "[\u09e6-\u09ef\u0964\u0965\u0660-\u0669\u06f0-\u06f9\u060c\u061b\u061f\u064b-\u065f"
-    "\u0670\u0966-\u096f]"
+_NON_LETTERS = (
+    "\u09e6-\u09ef\u0964\u0965\u0660-\u0669\u06f0-\u06f9\u060c\u061b\u061f\u064b-\u065f"
+    "\u0670\u0966-\u096f"
 )
+
+
+def _expand(ranges: str) -> list[int]:
+    """Code points of a character-class body like ``"a-z\u00c0"``."""
+    points: list[int] = []
+    i = 0
+    while i < len(ranges):
+        if i + 2 < len(ranges) and ranges[i + 1] == "-":
+            points.extend(range(ord(ranges[i]), ord(ranges[i + 2]) + 1))
+            i += 3
+        else:
+            points.append(ord(ranges[i]))
+            i += 1
+    return points
+
+
+# Counting letters per script with one str.translate (each letter becomes its script's
+# private-use marker) and a str.count per script: ~20x faster than a regex per script,
+# which matters for 50,000-entry glossaries.
+_MARKERS = {name: chr(0xF0000 + k) for k, (name, _chars) in enumerate(_SCRIPTS)}
+_SCRIPT_TABLE: dict[int, str | None] = {}
+for _name, _chars in _SCRIPTS:
+    for _point in _expand(_chars):
+        _SCRIPT_TABLE[_point] = _MARKERS[_name]
+for _point in _expand(_NON_LETTERS):
+    _SCRIPT_TABLE[_point] = None
 
 SCRIPT_NAMES: dict[str, str] = {
     "Beng": "Bengali",
@@ -174,6 +199,12 @@ _LATIN_LETTERS: dict[str, str] = {
     "tr": "ğışİ",
     "sv": "å",
 }
+# letter → (language, weight); é/à are shared by French, Spanish, Portuguese and Italian,
+# so they are only weak French evidence.
+_LETTER_WEIGHTS: dict[str, tuple[str, float]] = {
+    ch: (lang, 0.5) for lang, letters in _LATIN_LETTERS.items() for ch in letters
+}
+_LETTER_WEIGHTS.update({"é": ("fr", 0.25), "à": ("fr", 0.25)})
 _WORD_RE = re.compile(r"[^\W\d_]+'?|'", re.UNICODE)
 
 
@@ -205,10 +236,10 @@ def language_name(code: str) -> str:
 
 def script_counts(text: str) -> Counter[str]:
     """How many letters of each script ``text`` has."""
-    letters = _NON_LETTERS.sub("", text)
+    marked = text.translate(_SCRIPT_TABLE)
     counts: Counter[str] = Counter()
-    for name, regex in _SCRIPT_RES:
-        n = len(regex.findall(letters))
+    for name, marker in _MARKERS.items():
+        n = marked.count(marker)
         if n:
             counts[name] = n
     return counts
@@ -220,9 +251,9 @@ def _dominant_script(text: str) -> str | None:
 
 
 def _arabic_script_language(text: str) -> Guess:
-    persian = sum(1 for ch in text if ch in _PERSIAN_LETTERS)
-    urdu = sum(1 for ch in text if ch in _URDU_LETTERS)
-    arabic = sum(1 for ch in text if ch in _ARABIC_LETTERS)
+    persian = sum(text.count(ch) for ch in _PERSIAN_LETTERS)
+    urdu = sum(text.count(ch) for ch in _URDU_LETTERS)
+    arabic = sum(text.count(ch) for ch in _ARABIC_LETTERS)
     if urdu >= 2 and urdu + persian > arabic:
         return Guess("ur", "Arab", "Arabic script with Urdu letters (ٹ ڈ ڑ ں ے)")
     if persian > arabic:
@@ -232,9 +263,9 @@ def _arabic_script_language(text: str) -> Guess:
 
 def _cyrillic_language(text: str) -> Guess:
     for code, letters in _CYRILLIC_MARKERS:
-        if any(ch in letters for ch in text):
+        if not letters.isdisjoint(text):
             return Guess(code, "Cyrl", f"Cyrillic with {language_name(code)} letters")
-    if not any(ch in _RUSSIAN_ONLY for ch in text):
+    if _RUSSIAN_ONLY.isdisjoint(text):
         words = [w.lower() for w in _WORD_RE.findall(text)]
         bg = sum(1 for w in words if w in _BULGARIAN_WORDS)
         ru = sum(1 for w in words if w in _RUSSIAN_WORDS)
@@ -246,20 +277,19 @@ def _cyrillic_language(text: str) -> Guess:
 def latin_scores(text: str) -> dict[str, float]:
     """Evidence per Latin-script language: function words, plus letters peculiar to one."""
     lowered = text.lower().replace("\u2019", "'")
-    words = _WORD_RE.findall(lowered)
     scores = dict.fromkeys(_LATIN_WORDS, 0.0)
-    for word in words:
-        if word.endswith("'") and len(word) > 2:
-            word = word[:-1]  # "aujourd'" etc.: keep the word, drop the apostrophe
+    for word in _WORD_RE.findall(lowered):
         owners = _WORD_OWNERS.get(word)
+        if owners is None and word.endswith("'"):
+            owners = _WORD_OWNERS.get(word[:-1])  # "aujourd'", "dell'": the word itself
         if owners:
             # A word several languages share ("de", "que") is weak evidence for each.
             for lang in owners:
                 scores[lang] += 1.0 / len(owners)
-    for lang, letters in _LATIN_LETTERS.items():
-        scores[lang] += 0.5 * sum(lowered.count(ch) for ch in letters)
-    # é/à are shared by French, Spanish, Portuguese, Italian: weak French evidence only.
-    scores["fr"] += 0.25 * (lowered.count("é") + lowered.count("à"))
+    chars = Counter(lowered)
+    for ch in _LETTER_WEIGHTS.keys() & chars.keys():
+        lang, weight = _LETTER_WEIGHTS[ch]
+        scores[lang] += weight * chars[ch]
     return scores
 
 
@@ -279,7 +309,7 @@ def identify_text(text: str) -> Guess:
     if script is None:
         return Guess(None, None, "no letters")
     if script == "Beng":
-        if any(ch in _ASSAMESE_LETTERS for ch in text):
+        if not _ASSAMESE_LETTERS.isdisjoint(text):
             return Guess("as", "Beng", "Bengali script with Assamese letters (ৰ ৱ)")
         return Guess("bn", "Beng", "Bengali script")
     if script == "Arab":

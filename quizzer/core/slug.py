@@ -89,23 +89,25 @@ def _is_bengali_letter(ch: str) -> bool:
     return ch in _BN_CONSONANTS or ch in _BN_VOWELS or ch in ("ং", "ঃ", "ৎ")
 
 
+_TABLE = str.maketrans(
+    {
+        **{ch: latin for ch, latin in _CYRILLIC.items()},
+        **{ch.upper(): latin for ch, latin in _CYRILLIC.items()},
+        **_ARABIC,
+        **{chr(0x0660 + d): str(d) for d in range(10)},
+        **{chr(0x06F0 + d): str(d) for d in range(10)},
+    }
+)
+_BENGALI_RE = re.compile("[\u0980-\u09ff]")
+
+
 def transliterate(text: str) -> str:
     """A rough Latin spelling of Bengali, Arabic and Cyrillic text; Latin text is kept."""
-    text = _bengali(text)
-    out: list[str] = []
-    for ch in text:
-        low = ch.lower()
-        if low in _CYRILLIC:
-            out.append(_CYRILLIC[low])
-        elif ch in _ARABIC:
-            out.append(_ARABIC[ch])
-        elif "\u0660" <= ch <= "\u0669":
-            out.append(str(ord(ch) - 0x0660))
-        elif "\u06f0" <= ch <= "\u06f9":
-            out.append(str(ord(ch) - 0x06F0))
-        else:
-            out.append(ch)
-    return "".join(out)
+    if text.isascii():
+        return text
+    if _BENGALI_RE.search(text):
+        text = _bengali(text)
+    return text.translate(_TABLE)
 
 
 def slugify(text: str, max_len: int = 48) -> str:
@@ -113,8 +115,10 @@ def slugify(text: str, max_len: int = 48) -> str:
 
     Returns ``""`` when nothing usable remains.
     """
-    latin = unicodedata.normalize("NFKD", transliterate(text))
-    latin = "".join(ch for ch in latin if not unicodedata.combining(ch))
+    latin = transliterate(text)
+    if not latin.isascii():
+        latin = unicodedata.normalize("NFKD", latin)
+        latin = "".join(ch for ch in latin if not unicodedata.combining(ch))
     slug = re.sub(r"[^a-z0-9]+", "-", latin.lower()).strip("-")
     if len(slug) > max_len:
         cut = slug[:max_len]

@@ -59,11 +59,13 @@ def read_glossary(
         ) from exc
     try:
         text = decode(data)
-        with _progress(path.name, len(data), show_progress) as tick:
-            glossary = parse(text, progress=tick)
-        langs = tag_entries(
-            [(e.term, e.definition, e.term_line) for e in glossary.entries], forced=lang
-        )
+        with _progress(path.name, len(data), show_progress) as (reading, tagging):
+            glossary = parse(text, progress=reading)
+            langs = tag_entries(
+                [(e.term, e.definition, e.term_line) for e in glossary.entries],
+                forced=lang,
+                progress=tagging,
+            )
     except (GlossaryError, LanguageIdError) as exc:
         raise InputError(exc.message, hint=exc.hint, path=path, line=exc.line) from exc
     entries = tuple(
@@ -81,29 +83,47 @@ def read_glossary(
     return SourceFile(file=path.name, title=glossary.title, entries=entries)
 
 
+Tick = Callable[[int, int], None]
+
+
 @contextmanager
-def _progress(name: str, size: int, enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar fed by the parser's ``progress(done, total)`` callback."""
+def _progress(name: str, size: int, enabled: bool) -> Iterator[tuple[Tick | None, Tick | None]]:
+    """Rich progress bars fed by the parser's and the tagger's ``progress(done, total)``."""
     if not enabled or size < PROGRESS_MIN_BYTES:
-        yield None
+        yield None, None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    console = Console(stderr=True)
     with Progress(
-        TextColumn("reading {task.description}", markup=False),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
-        console=console,
+        console=Console(stderr=True),
         transient=True,
     ) as bar:
-        task = bar.add_task(name, total=None)
+        reading = bar.add_task(f"{name}: reading lines", total=None)
+        tagging = bar.add_task(f"{name}: telling languages", total=None)
 
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        def tick_reading(done: int, total: int) -> None:
+            bar.update(reading, completed=done, total=total)
 
-        yield tick
+        def tick_tagging(done: int, total: int) -> None:
+            bar.update(tagging, completed=done, total=total)
+
+        yield tick_reading, tick_tagging
+
+
+@contextmanager
+def _status(message: str, enabled: bool) -> Iterator[None]:
+    """A spinner on stderr while a long step runs."""
+    if not enabled:
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(message):
+        yield
 
 
 def read_mapping(path: Path) -> dict[tuple[str, int], str]:
@@ -199,14 +219,16 @@ def import_glossaries(
         existing = read_deck(target)
         before = target.read_bytes().decode("utf-8-sig")
 
+    entries = sum(len(source.entries) for source in sources)
     try:
-        result, report = align(
-            sources,
-            deck_id=deck_id,
-            deck_name=existing.name if existing else deck_name,
-            existing=existing,
-            mapping=overrides,
-        )
+        with _status(f"aligning {entries:,} entries", show_progress and entries >= 5_000):
+            result, report = align(
+                sources,
+                deck_id=deck_id,
+                deck_name=existing.name if existing else deck_name,
+                existing=existing,
+                mapping=overrides,
+            )
     except AlignError as exc:
         where = seen.get(exc.file or "") or (Path(mapping) if mapping else None)
         raise InputError(exc.message, hint=exc.hint or None, path=where, line=exc.line) from exc

@@ -243,13 +243,23 @@ def test_bundled_deck_id_is_refused(decks: Path, capsys: pytest.CaptureFixture[s
     assert snapshot(decks) == {}
 
 
-def test_progress_bar_for_large_files(tmp_path: Path) -> None:
+def test_progress_bar_for_large_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws as on a terminal
     n = PROGRESS_MIN_BYTES // 40 + 10
     body = "\n".join(f"Term {i}\nIt is the definition of term number {i}." for i in range(n))
     path = write(tmp_path / "big.txt", "Big\nGlossary\n" + body)
     source = read_glossary(path, show_progress=True)
     assert len(source.entries) == n
     assert {e.lang for e in source.entries} == {"en"}
+    err = capsys.readouterr().err
+    assert "big.txt: reading lines" in err and "big.txt: telling languages" in err
+    assert f"{n}/{n}" in err  # the tagging bar reached the end
+
+    small = write(tmp_path / "small.txt", GLOSSARY)
+    read_glossary(small, show_progress=True)
+    assert capsys.readouterr().err == ""  # small files: no bar
 
 
 # -- bad input: exit 2, file:line, the deck folder byte-identical ----------------------------

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from quizzer.core.languages import LANGUAGES
@@ -360,12 +360,18 @@ def _hint() -> str:
     )
 
 
-def tag_entries(entries: Sequence[tuple[str, str, int]], forced: str | None = None) -> list[str]:
+def tag_entries(
+    entries: Sequence[tuple[str, str, int]],
+    forced: str | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[str]:
     """The language of each ``(term, definition, line)``; all ``forced`` when given.
 
     An entry whose Latin text is undecided takes the language most of the file's
     decided Latin entries have. Raises :class:`LanguageIdError` for an entry in a
-    language quizzer doesn't teach, or when nothing decides.
+    language quizzer doesn't teach, or when nothing decides. ``progress(done, total)``
+    is called now and then, for a progress bar.
     """
     if forced is not None:
         if forced not in LANGUAGES:
@@ -373,7 +379,16 @@ def tag_entries(entries: Sequence[tuple[str, str, int]], forced: str | None = No
                 f"unknown language {forced!r}", None, f"--lang takes one of {', '.join(LANGUAGES)}"
             )
         return [forced] * len(entries)
-    guesses = [identify(term, definition) for term, definition, _line in entries]
+    if progress is None:
+        guesses = [identify(term, definition) for term, definition, _line in entries]
+    else:
+        guesses = []
+        total = len(entries)
+        step = max(1, total // 100)
+        for done, (term, definition, _line) in enumerate(entries, start=1):
+            guesses.append(identify(term, definition))
+            if done % step == 0 or done == total:
+                progress(done, total)
     for guess, (_term, _definition, line) in zip(guesses, entries, strict=True):
         if guess.lang is not None and not guess.supported:
             raise LanguageIdError(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input
+from textual.widgets import Button, Input
 
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
@@ -386,3 +386,31 @@ async def test_typing_keeps_letters_for_the_answer(tmp_path: Path) -> None:
         assert isinstance(app.screen, SummaryScreen)
         await pilot.press("enter")
     assert [r.typed for r in reviews(db)] == ["ub q?"]
+
+
+async def test_quick_answers_are_not_lost(tmp_path: Path) -> None:
+    """Continue goes on at every press.
+
+    Textual's Button ignores presses during its 0.2 s "active" flash; in tmux a quick
+    learner's Enter was lost that way (scripts/tmux_e2e.py caught it). The flash is
+    off for Continue; a pilot is too slow here to press twice within 0.2 s itself.
+    """
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>ru:term", "choice"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = _study(app)
+        button = screen.query_one("#continue", Button)
+        assert button.active_effect_duration == 0
+        for n in range(4):
+            screen.query_one("#choices").choose(0)
+            await pilot.pause()
+            assert screen.phase == "feedback"
+            button.action_press()  # what Enter on the focused button does
+            await pilot.pause()
+            assert screen.session.done == n + 1
+            assert screen.phase == "question", n
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")
+    assert len(reviews(db)) == 4

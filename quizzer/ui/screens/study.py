@@ -77,6 +77,7 @@ class StudyScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "space", "Show / next"),
+        Binding("enter", "next", "Next", show=False),
         Binding("1", "key(1)", "1", show=False),
         Binding("2", "key(2)", "2", show=False),
         Binding("3", "key(3)", "3", show=False),
@@ -141,7 +142,11 @@ class StudyScreen(Screen[None]):
             yield Static("", id="hint", markup=False)
             with Horizontal(id="continue-row", classes="hidden"):
                 yield Static("", id="feedback", markup=False)
-                yield Button("Continue (Enter)", id="continue", compact=True, variant="primary")
+                button = Button("Continue (Enter)", id="continue", compact=True, variant="primary")
+                # Textual ignores a press while the last one's 0.2 s "active" flash lasts;
+                # a quick learner's next Enter must not be lost.
+                button.active_effect_duration = 0
+                yield button
             # Only the widgets this mode uses: fewer widgets, faster first card.
             mode = self.choice.mode
             if mode == "flip":
@@ -482,6 +487,11 @@ class StudyScreen(Screen[None]):
         return self._scheduler
 
     # -- continue, undo, bury, end --------------------------------------------
+
+    def action_next(self) -> None:
+        """Enter after feedback: the next card."""
+        if self.phase == "feedback":
+            self._show()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "continue":

@@ -122,6 +122,10 @@ class ChoiceList(Vertical, can_focus=True):
         for option in self.query(ChoiceOption):
             option.set_class(option.index == self.highlighted, "-highlight")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Once answered, Enter and the arrows belong to the screen (Enter: next card).
+        return not (action in ("move", "select") and self.locked)
+
     def action_move(self, step: int) -> None:
         if self.options and not self.locked:
             self.highlighted = (self.highlighted + step) % len(self.options)

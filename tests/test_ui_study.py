@@ -414,3 +414,25 @@ async def test_quick_answers_are_not_lost(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("enter")
     assert len(reviews(db)) == 4
+
+
+async def test_markup_in_choice_options_is_literal_and_clicks_do_nothing_odd(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("tricky", "en:definition>en:term", "choice"), decks=[markup_deck()])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = _study(app)
+        shown = [
+            str(opt.query_one(ScriptText).render()).strip() for opt in screen.query("ChoiceOption")
+        ]
+        assert sorted(shown) == sorted(["[bold]loud[/]", "[@click=app.quit]bye[/]", "[/]", "plain"])
+        for n in range(1, 5):  # clicking every option's text must not quit the app
+            await pilot.click(f"#choice-{n}", offset=(6, 0))
+            await pilot.pause()
+            assert app.is_running
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")
+    assert len(reviews(db)) == 1

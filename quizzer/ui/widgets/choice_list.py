@@ -121,6 +121,8 @@ class ChoiceList(Vertical, can_focus=True):
     def _paint(self) -> None:
         for option in self.query(ChoiceOption):
             option.set_class(option.index == self.highlighted, "-highlight")
+            if option.index == self.highlighted and self.is_mounted and self.has_focus:
+                option.scroll_visible(animate=False)  # long options can overflow 80×24
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Once answered, Enter and the arrows belong to the screen (Enter: next card).

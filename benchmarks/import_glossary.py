@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from quizzer.core import deck as deckfile
+from quizzer.core import deckwriter
 from quizzer.core.align import SourceEntry, SourceFile, align
 from quizzer.core.glossary import decode, parse
 from quizzer.core.language_id import tag_entries
@@ -90,7 +90,7 @@ def main() -> None:
                 lambda source=source: align([source], deck_id="bench", deck_name="Bench"),
                 args.repeat,
             )
-            t_render = median_time(lambda deck=deck: deckfile.dumps(deck), args.repeat)
+            t_render = median_time(lambda deck=deck: deckwriter.dumps(deck), args.repeat)
 
             def full(path: Path = path, n: int = n) -> None:
                 into = Path(tmp) / f"out_{n}_{time.perf_counter_ns()}"

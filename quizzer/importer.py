@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from quizzer.core import deck as deckfile
+from quizzer.core import deckwriter
 from quizzer.core.align import AlignError, AlignmentReport, SourceEntry, SourceFile, align
 from quizzer.core.align import parse_mapping as _parse_mapping
 from quizzer.core.concept import SLUG_RE
@@ -241,7 +241,7 @@ def import_glossaries(
         )
     # Not re-parsed before writing (tomllib takes ~3 s for 50,000 concepts); the tests
     # read every deck the importer writes back through the validating loader.
-    text = deckfile.dumps(result)
+    text = deckwriter.dumps(result)
     changed = text != before
     written = changed and not dry_run
     if written:

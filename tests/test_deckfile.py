@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from quizzer.core import deck as deckfile
+from quizzer.core import deckwriter
 from quizzer.core.concept import Concept, Entry, Provenance, Text
 from quizzer.core.deck import Deck, DeckFormatError
 from quizzer.core.errors import InputError
@@ -60,6 +61,7 @@ def tricky_deck() -> Deck:
         "লোরা (লো-র্যাঙ্ক অ্যাডাপ্টেশন)",
         "line one\nline two\ttab",
         "Ёжик — «кавычки» 'single'",
+        "controls \x01 \x7f \x1f \b \f \r end",
     ]
     concepts = tuple(
         Concept(
@@ -198,3 +200,25 @@ def test_not_utf8(tmp_path: Path) -> None:
 def test_deck_format_error_is_a_value_error() -> None:
     with pytest.raises(DeckFormatError):
         deckfile.loads("format = 1\n")
+
+
+def _tiny() -> Deck:
+    text = Text("x", Provenance("authored"))
+    return Deck("tiny", "Tiny", (Concept("a", "tiny", None, {"en": Entry(text, text)}),))
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        pytest.param(tricky_deck(), id="tricky"),
+        pytest.param(deckfile.loads(GOOD), id="good"),
+        pytest.param(_tiny(), id="tiny-inline"),
+        pytest.param(Deck("empty", "Empty"), id="empty"),
+        *(
+            pytest.param(deckfile.loads(p.read_text(encoding="utf-8")), id=p.name)
+            for p in sorted(DECKS.glob("*.toml"))
+        ),
+    ],
+)
+def test_fast_writer_matches_dumps(deck: Deck) -> None:
+    assert deckwriter.dumps(deck) == deckfile.dumps(deck)

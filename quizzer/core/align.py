@@ -145,10 +145,9 @@ def parse_mapping(text: str, name: str = "mapping file") -> dict[tuple[str, int]
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """One entry's place in the deck and why."""
+    """Why an entry went into its concept (see :class:`ConceptReport` for which)."""
 
     entry: SourceEntry
-    concept_id: str
     method: str
     confidence: float
 
@@ -393,7 +392,7 @@ class _Aligner:
         for i, e in enumerate(entries):
             slot, method, confidence = chosen[i]  # type: ignore[misc]
             self._apply(slot, e)
-            slot.matches.append(Match(e, slot.id or "", method, confidence))
+            slot.matches.append(Match(e, method, confidence))
             self.slot_by_key[(e.file, e.term_line)] = slot
             sequence_out.append(slot)
         self.sequences[source.file] = sequence_out
@@ -486,7 +485,9 @@ class _Aligner:
         concepts: list[Concept] = []
         reports: list[ConceptReport] = []
         for slot in self.slots:
-            ordered = {lang: slot.entries[lang] for lang in LANGUAGES if lang in slot.entries}
+            ordered = slot.entries
+            if len(ordered) > 1:
+                ordered = {lang: ordered[lang] for lang in LANGUAGES if lang in ordered}
             concept = Concept(id=slot.id or "", deck=deck_id, acronym=slot.acronym, entries=ordered)
             concepts.append(concept)
             if not slot.matches:
@@ -497,10 +498,7 @@ class _Aligner:
                 status = "unchanged"
             else:
                 status = "updated"
-            matches = tuple(
-                Match(m.entry, concept.id, m.method, m.confidence) for m in slot.matches
-            )
-            reports.append(ConceptReport(concept.id, status, matches))
+            reports.append(ConceptReport(concept.id, status, tuple(slot.matches)))
         deck = Deck(id=deck_id, name=deck_name, concepts=tuple(concepts))
         return deck, AlignmentReport(tuple(reports), tuple(self.notes))
 

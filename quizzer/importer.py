@@ -156,10 +156,18 @@ def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -
 
 def _target(deck_id: str, into: Path) -> Path:
     """The user deck file for ``deck_id``: an existing file holding it, else ``<id>.toml``."""
-    for path in deck_files(into):
+    files = deck_files(into)
+    for path in files:
         if path.stem == deck_id:
+            found = read_deck(path).id
+            if found != deck_id:
+                raise InputError(
+                    f"this file holds deck {found!r}, not {deck_id!r}",
+                    hint=f"import with --deck {found} to merge into it, or choose another name",
+                    path=path,
+                )
             return path
-    for path in deck_files(into):
+    for path in files:
         if read_deck(path).id == deck_id:
             return path
     return into / f"{deck_id}{DECK_SUFFIX}"

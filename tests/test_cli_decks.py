@@ -345,9 +345,38 @@ def test_deck_file_with_missing_field(
     assert code == 2 and "quizzer validate" in err
 
 
-def test_missing_glossary_file(decks: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_glossary_file(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _out, err = cli(capsys, "import", "no-such-file.txt")
     assert code == 2 and "no-such-file.txt" in err and "Traceback" not in err
+    code, _out, err = cli(capsys, "import", str(tmp_path))
+    assert code == 2 and "is a directory" in err
+
+
+def test_into_overrides_the_environment(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write(tmp_path / "good.txt", GLOSSARY)
+    elsewhere = tmp_path / "elsewhere"
+    code, out, err = cli(capsys, "import", str(good), "--into", str(elsewhere))
+    assert code == 0, err
+    assert [p.name for p in elsewhere.iterdir()] == ["good.toml"]
+    assert snapshot(decks) == {}
+    assert "created deck 'good'" in out
+
+
+def test_deck_file_holding_another_id_is_not_overwritten(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = _existing_deck(decks, capsys, tmp_path)
+    (decks / "mine.toml").rename(decks / "other.toml")
+    before = snapshot(decks)
+    code, _out, err = cli(capsys, "import", str(good), "--deck", "other")
+    assert code == 2 and "holds deck 'mine'" in err and "--deck mine" in err
+    assert snapshot(decks) == before
+    code, out, err = cli(capsys, "import", str(good), "--deck", "mine")
+    assert code == 0 and "unchanged" in out
 
 
 # -- text is data ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from quizzer.ui.textshape import (
     display_text,
     fix_cell_widths,
     resolve_rtl_mode,
+    restore_cell_widths,
     visual_lines,
     wrap_cells,
 )
@@ -22,8 +24,10 @@ BENGALI = "আমি বাংলায় গান গাই"
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _widths() -> None:
+def _widths() -> Iterator[None]:
     fix_cell_widths()
+    yield
+    restore_cell_widths()
 
 
 def _presentation_forms(text: str) -> int:
@@ -121,3 +125,13 @@ def test_patch_changes_only_spacing_marks() -> None:
             changed += expected != width
             assert get_character_cell_size(ch) == expected, hex(cp)
     assert changed > 400  # Bengali, Devanagari, Tamil, ... spacing marks
+
+
+def test_restore_gives_back_richs_widths() -> None:
+    restore_cell_widths()
+    try:
+        assert cell_len(BENGALI) == 12  # Rich's own count
+        assert fix_cell_widths() > 400
+        assert cell_len(BENGALI) == 18
+    finally:
+        fix_cell_widths()

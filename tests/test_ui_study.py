@@ -436,3 +436,13 @@ async def test_markup_in_choice_options_is_literal_and_clicks_do_nothing_odd(
         await pilot.pause()
         await pilot.press("enter")
     assert len(reviews(db)) == 1
+
+
+async def test_app_measures_bengali_as_drawn_and_restores_rich_after(tmp_path: Path) -> None:
+    from rich.cells import cell_len
+
+    text = "আমি বাংলায় গান গাই"
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
+    async with app.run_test(size=SIZE):
+        assert cell_len(text) == 18  # what tmux draws
+    assert cell_len(text) == 12  # Rich's own table again for whatever runs next

@@ -9,7 +9,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from quizzer.ui.choice import StudyChoice
-from quizzer.ui.textshape import fix_cell_widths
+from quizzer.ui.textshape import fix_cell_widths, restore_cell_widths
 
 if TYPE_CHECKING:
     from quizzer.ui.service import StudyService
@@ -77,3 +77,5 @@ class QuizzerApp(App[int]):
 
     def on_unmount(self) -> None:
         self.service.close()
+        # Leave Rich as we found it for whatever runs next in this process (tests).
+        restore_cell_widths()

@@ -31,6 +31,8 @@ RtlMode = Literal["auto", "app", "terminal"]
 RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
 
 _patched = False
+#: (the patched list, its original content), to undo the patch.
+_originals: list[tuple[list, list]] = []
 
 
 def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal["app", "terminal"]:
@@ -75,19 +77,30 @@ def _patched_widths(widths: list[tuple[int, int, int]], one_cell: set[int]) -> l
     return out
 
 
+def _clear_width_caches() -> None:
+    import rich.cells as cells
+    from rich.segment import Segment
+
+    cells.get_character_cell_size.cache_clear()
+    cells.cached_cell_len.cache_clear()
+    split_cells = getattr(Segment, "_split_cells", None)
+    if split_cells is not None and hasattr(split_cells, "cache_clear"):
+        split_cells.cache_clear()
+    _visual_lines_cached.cache_clear()
+
+
 def fix_cell_widths() -> int:
     """Make Rich (and so Textual) count spacing combining marks (Mc) as one cell.
 
     Idempotent; returns how many code points changed width on the first call
     (0 afterwards). Rich's caches are cleared so nothing measured before keeps
-    the old width.
+    the old width. :func:`restore_cell_widths` undoes it (for tests sharing a
+    process with code that expects Rich's own table).
     """
     global _patched
     if _patched:
         return 0
-    import rich.cells as cells
     from rich._unicode_data import load
-    from rich.segment import Segment
 
     changed: set[int] = set()
     for version in ("auto", "latest"):
@@ -95,16 +108,22 @@ def fix_cell_widths() -> int:
         marks = set(_zero_width_spacing_marks(table.widths))
         if marks:
             # The table's list is shared by every caller of load(): patch it in place.
+            _originals.append((table.widths, list(table.widths)))
             table.widths[:] = _patched_widths(list(table.widths), marks)  # type: ignore[index]
             changed |= marks
-    cells.get_character_cell_size.cache_clear()
-    cells.cached_cell_len.cache_clear()
-    split_cells = getattr(Segment, "_split_cells", None)
-    if split_cells is not None and hasattr(split_cells, "cache_clear"):
-        split_cells.cache_clear()
-    _visual_lines_cached.cache_clear()
+    _clear_width_caches()
     _patched = True
     return len(changed)
+
+
+def restore_cell_widths() -> None:
+    """Put Rich's width table back as it was before :func:`fix_cell_widths`."""
+    global _patched
+    while _originals:
+        widths, original = _originals.pop()
+        widths[:] = original  # type: ignore[index]
+    _clear_width_caches()
+    _patched = False
 
 
 def is_rtl_char(ch: str) -> bool:

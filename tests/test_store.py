@@ -59,7 +59,7 @@ def test_default_location_honours_env(tmp_path: Path, monkeypatch: pytest.Monkey
     with open_store(tz=UTC) as store:
         store.record(KEY, 3, NOW)
     assert target.exists()
-    assert json.loads(target.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == 2
+    assert json.loads(target.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == SCHEMA_VERSION
 
 
 def _deck(n: int = 4) -> Deck:
@@ -240,18 +240,33 @@ def test_corrupt_store_is_named_never_overwritten_and_doctor_restores(tmp_path: 
         assert got == expected
 
 
+def _record_then_die(db: Path, key: CardKey, times: list[datetime]) -> list[str]:
+    """A real process records answers and exits without closing (no compaction); the ids."""
+    code = (
+        "import os, random, sys\n"
+        "from datetime import datetime\n"
+        "from quizzer.store import open_store\n"
+        f"s = open_store({str(db)!r}, rng=random.Random(1))\n"
+        f"for t in {[t.isoformat() for t in times]!r}:\n"
+        f"    print(s.record({key.id!r}, 3, datetime.fromisoformat(t)).id)\n"
+        "sys.stdout.flush(); os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
 def test_doctor_repairs_a_damaged_journal_line(tmp_path: Path) -> None:
     db = tmp_path / "p.json"
     with _open(db) as store:
-        ids = [store.record(KEY, 3, NOW + timedelta(days=i)).id for i in range(4)]
+        pass
+    ids = _record_then_die(db, KEY, [NOW + timedelta(days=i) for i in range(4)])
     lines = journal_path(db).read_bytes().split(b"\n")
-    lines[1] = lines[1].replace(b'"grade":3', b'"grade":9')  # checksum no longer matches
+    # Line 1 is the journal's header; line 3 the second answer.
+    lines[2] = lines[2].replace(b'"grade":3', b'"grade":9')  # checksum no longer matches
     journal_path(db).write_bytes(b"\n".join(lines))
-    with _open(db, read_only=True) as ro:  # opening reads only the journal's unfolded tail
-        assert ro.card(KEY).reps == 4  # type: ignore[union-attr]
-        with pytest.raises(StoreError) as err:
-            ro.reviews()
-    assert str(journal_path(db)) in str(err.value) and "line 2" in str(err.value)
+    with pytest.raises(StoreError) as err:
+        _open(db, read_only=True)
+    assert str(journal_path(db)) in str(err.value) and "line 3" in str(err.value)
     assert not doctor.check(db).healthy
     report = doctor.repair(db)
     assert report.healthy, report.problems

@@ -2,10 +2,13 @@
 
 Nothing is ever deleted: a damaged snapshot is renamed to
 ``P.damaged-<time>`` and a damaged journal copied to
-``P.journal.damaged-<time>`` before anything is rewritten. Because the journal
-holds every answer since the store was created, with each card's state after
-it, the card states can be rebuilt from it over the best snapshot available
-(the current one, else ``P.bak``, else nothing).
+``P.journal.damaged-<time>`` before anything is rewritten. The journal holds
+every answer since the last compaction with each card's state after it, and
+``P.journal.prev`` the generation before, so card states are rebuilt from them
+over the best snapshot available (the current one, else ``P.bak``, else
+nothing). A damaged month file of the review log (``P.log/YYYY-MM.json``) is
+renamed to ``….damaged-<time>`` and rebuilt from its previous version
+(``YYYY-MM.json.bak``) plus that month's answers in every journal kept.
 """
 
 from __future__ import annotations
@@ -20,10 +23,16 @@ from typing import Any
 from quizzer.core.errors import StoreError
 from quizzer.core.scheduling import CardState
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.store import journal, migrate
+from quizzer.store import journal, migrate, reviewlog
 from quizzer.store.journal import JournalDamage
 from quizzer.store.lock import StoreLock
-from quizzer.store.progress import State, backup_path, journal_path, lock_path
+from quizzer.store.progress import (
+    State,
+    backup_path,
+    journal_path,
+    lock_path,
+    previous_journal_path,
+)
 from quizzer.store.snapshot import AtomicJSONStorage, parse
 
 
@@ -52,6 +61,7 @@ class _Findings:
     torn: bool = False
     journal_size: int = 0
     events: int = 0
+    bad_months: list[str] = field(default_factory=list)
 
 
 def _stamp() -> str:
@@ -95,11 +105,24 @@ def _examine(path: Path, report: Report) -> _Findings:
         if f.bad_lines:
             shown = ", ".join(map(str, f.bad_lines[:10]))
             report.problems.append(f"{jpath}: damaged line(s) {shown}")
+    for month in reviewlog.months(path):
+        file = reviewlog.month_path(path, month)
+        try:
+            reviewlog.read_month(file)
+        except StoreError as exc:
+            f.bad_months.append(month)
+            report.problems.append(f"{file}: {exc.message}")
     if f.doc is not None:
         version = migrate.schema_of(f.doc)
         if version == migrate.SCHEMA_VERSION:
             offset = int(f.doc["meta"]["1"].get("journal_offset", 0))
-            if offset > f.journal_size:
+            gen = int(f.doc["meta"]["1"].get("gen", 0))
+            jgen = journal.generation(jpath)
+            if jgen > gen:
+                report.problems.append(
+                    f"{jpath}: generation {jgen} is newer than the snapshot's ({gen})"
+                )
+            elif jgen == gen and offset > f.journal_size:
                 report.problems.append(
                     f"{path}: refers to {offset} bytes of journal, the journal has {f.journal_size}"
                 )
@@ -137,6 +160,7 @@ def repair(path: Path) -> Report:
         jpath = journal_path(path)
         rebuild = bool(f.snapshot_error) or any("refers to" in p for p in report.problems)
         rebuild = rebuild or any("card state" in p for p in report.problems)
+        rebuild = rebuild or any("is newer than the snapshot" in p for p in report.problems)
         if f.bad_lines:
             keep = jpath.with_name(f"{jpath.name}.damaged-{_stamp()}")
             shutil.copyfile(jpath, keep)
@@ -151,6 +175,8 @@ def repair(path: Path) -> Report:
             with open(jpath, "rb+") as fh:
                 fh.truncate(result.end)
             report.actions.append("dropped the cut-short last journal line")
+        for month in f.bad_months:
+            _restore_month(path, month, report)
         if rebuild:
             _rebuild(path, f, report)
         fresh = Report(path)
@@ -179,19 +205,76 @@ def _rebuild(path: Path, f: _Findings, report: Report) -> None:
         base = migrate.migrate(path, base, migrate.schema_of(base))
     st = State.from_document(base) if base else State()
     st.undo, st.recent = [], []
+    jpath = journal_path(path)
+    base_gen, jgen = st.gen, journal.generation(jpath)
+    replayed = 0
     try:
-        result = journal.read(journal_path(path), 0)
+        if jgen > base_gen and base is not None:
+            # The base is older than the journal (the backup): the generation in between
+            # is the previous journal, if kept.
+            prev = previous_journal_path(path)
+            if journal.generation(prev) == base_gen and prev.exists():
+                for _, event in journal.scan(prev, 0):
+                    st.apply(event)
+                    replayed += 1
+                if jgen > base_gen + 1:
+                    report.actions.append(
+                        f"journal generations {base_gen + 1}..{jgen - 1} are gone: card states "
+                        "answered then may be older (their answers are in the review log)"
+                    )
+        if jgen >= base_gen:
+            result = journal.read(jpath, 0)
+            for event in result.events:
+                st.apply(event)
+            replayed += len(result.events)
+            st.gen, end = jgen, result.end
+        else:
+            end = 0  # the journal is already absorbed; the next open starts a new one
     except JournalDamage as exc:  # pragma: no cover - bad lines were removed above
-        raise StoreError(str(exc), path=journal_path(path)) from exc
-    for event in result.events:
-        st.apply(event)
+        raise StoreError(str(exc), path=exc.path) from exc
     if st.created is None:
         st.created = datetime.now(UTC).isoformat()
     if path.exists() and not f.snapshot_error:
         with contextlib.suppress(OSError):
             shutil.copyfile(path, backup_path(path))
-    AtomicJSONStorage(path).write(st.to_document(result.end))
+    AtomicJSONStorage(path).write(st.to_document(end))
     report.cards = len(st.raw)
     report.actions.append(
-        f"rebuilt {len(st.raw)} card states from {source} and {len(result.events)} journal events"
+        f"rebuilt {len(st.raw)} card states from {source} and {replayed} journal events"
+    )
+
+
+def _journal_events(file: Path) -> list[dict[str, Any]]:
+    """The good events of a journal file (damaged lines skipped), ``[]`` if missing."""
+    if not file.exists():
+        return []
+    return [event for _, _, event in journal.iter_lines(file) if event is not None]
+
+
+def _restore_month(path: Path, month: str, report: Report) -> None:
+    """Keep a damaged month file aside; rebuild it from its backup and the journals kept."""
+    file = reviewlog.month_path(path, month)
+    keep = file.with_name(f"{file.name}.damaged-{_stamp()}")
+    file.rename(keep)
+    fsync_dir(file.parent)
+    base: list[dict[str, Any]] = []
+    source = "no backup"
+    bak = file.with_name(file.name + ".bak")
+    with contextlib.suppress(StoreError, OSError):
+        base = reviewlog.read_month(bak)
+        source = f"its backup {bak.name}" if bak.exists() else "no backup"
+    jpath = journal_path(path)
+    fold = reviewlog.Fold()
+    for jfile in (jpath.with_name(jpath.name + ".v2.bak"), previous_journal_path(path), jpath):
+        fold.add_events(_journal_events(jfile))
+    adds = fold.adds.get(month, {})
+    gone = fold.removes.get(month, set())
+    seen = {d["id"] for d in base}
+    merged = [d for d in base if d["id"] not in gone]
+    merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
+    merged.sort(key=lambda d: reviewlog.timestamp(d["reviewed_at"]))
+    reviewlog.write_month(file, merged)
+    report.actions.append(
+        f"kept the damaged {file.name} as {keep.name}; restored {len(merged)} reviews of "
+        f"{month} from {source} and the journals kept (answers in neither are lost)"
     )

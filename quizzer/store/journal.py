@@ -112,6 +112,41 @@ def _line_of(path: Path, offset: int) -> int:
         return fh.read(offset).count(b"\n") + 1
 
 
+def header_event(gen: int) -> dict[str, Any]:
+    """The first line of a journal of generation ``gen`` (see :func:`generation`)."""
+    return {"op": "header", "gen": gen}
+
+
+def generation(path: Path) -> int:
+    """The generation a journal file says in its first line; 0 if none (or no file).
+
+    Each compaction starts a new journal with the next generation; the snapshot
+    records the generation it has absorbed, so a journal that a crash left
+    behind after its snapshot was written is recognised and skipped.
+    """
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(4096)
+    except FileNotFoundError:
+        return 0
+    event = decode(first) if first.endswith(b"\n") else None
+    if event is None or event.get("op") != "header":
+        return 0
+    try:
+        return int(event.get("gen", 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def start_new(path: Path, gen: int) -> int:
+    """Replace ``path`` atomically by a journal holding only its header; the header's length."""
+    from quizzer.fsutil import atomic_write_bytes
+
+    data = encode(header_event(gen))
+    atomic_write_bytes(path, data)
+    return len(data)
+
+
 def iter_lines(path: Path) -> Iterator[tuple[int, bytes, dict[str, Any] | None]]:
     """Every line with its byte offset and event (``None`` when damaged), for repair."""
     with open(path, "rb") as fh:

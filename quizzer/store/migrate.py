@@ -2,11 +2,15 @@
 
 Version 1 was the plain TinyDB layout: one JSON document with tables
 ``cards`` (card states), ``reviews`` (the review log) and ``settings``, written
-whole by TinyDB's ``JSONStorage`` on every answer. Version 2 (current) keeps
-card states and settings in an atomically written snapshot with a ``meta``
-table, and the review log in the append-only journal.
+whole by TinyDB's ``JSONStorage`` on every answer. Version 2 kept card states
+and settings in an atomically written snapshot with a ``meta`` table, and the
+review log in the append-only journal, never truncated. Version 3 (current)
+keeps the review log in month files (``P.log/YYYY-MM.json``) and truncates the
+journal at each compaction (generations, ``meta.gen``).
 
-Migrating keeps a byte-for-byte backup of the old file (``P.v1.bak``) first.
+Migrating keeps a byte-for-byte backup of the old file (``P.v1.bak``,
+``P.v2.bak``) first; from version 2 the old journal is kept too
+(``P.journal.v2.bak``, a hard link).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from quizzer.core.errors import StoreError
 from quizzer.fsutil import fsync_dir
 from quizzer.store import journal
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def schema_of(doc: dict[str, Any]) -> int:
@@ -44,7 +48,6 @@ def migrate(path: Path, doc: dict[str, Any], version: int) -> dict[str, Any]:
 
     Returns the migrated document, already written to ``path``.
     """
-    from quizzer.store.progress import journal_path
     from quizzer.store.snapshot import AtomicJSONStorage
 
     backup = version_backup_path(path, version)
@@ -60,14 +63,17 @@ def migrate(path: Path, doc: dict[str, Any], version: int) -> dict[str, Any]:
         step = _STEPS.get(version)
         if step is None:
             raise StoreError(f"no migration from schema version {version}", path=path)
-        doc = step(doc, journal_path(path))
+        doc = step(doc, path)
         version += 1
     AtomicJSONStorage(path).write(doc)
     return doc
 
 
-def _v1_to_v2(doc: dict[str, Any], journal_file: Path) -> dict[str, Any]:
+def _v1_to_v2(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     """Move the review log into the journal; card states and settings into the snapshot."""
+    from quizzer.store.progress import journal_path
+
+    journal_file = journal_path(path)
     existing: set[str] = set()
     if journal_file.exists():
         # A migration cut short may already have written some reviews: don't repeat them.
@@ -111,4 +117,47 @@ def _v1_to_v2(doc: dict[str, Any], journal_file: Path) -> dict[str, Any]:
     return {"meta": {"1": meta}, "settings": {"1": settings}, "cards": cards}
 
 
-_STEPS = {1: _v1_to_v2}
+def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
+    """Fold the whole journal into month files; the snapshot becomes generation 1.
+
+    The old journal (generation 0: it has no header) is kept as
+    ``P.journal.v2.bak``; the next open sees it is older than the snapshot and
+    starts a fresh journal. Cut short by a crash, this simply runs again (the
+    snapshot is still version 2 and folding is idempotent).
+    """
+    from quizzer.store import reviewlog
+    from quizzer.store.progress import State, journal_path
+
+    journal_file = journal_path(path)
+    meta = doc.get("meta", {}).get("1", {})
+    offset = int(meta.get("journal_offset", 0))
+    st = State.from_document(doc)
+    fold = reviewlog.Fold()
+
+    def events() -> Any:
+        for end, event in journal.scan(journal_file, 0):
+            if end > offset:
+                st.apply(event)  # the tail the version-2 snapshot hadn't absorbed yet
+            yield event
+
+    try:
+        fold.add_events(events())
+    except journal.JournalDamage as exc:
+        raise StoreError(
+            f"the journal is damaged at line {exc.line}; can't migrate the store",
+            hint=f"run `quizzer doctor --db {path}` first (a copy is kept)",
+            path=journal_file,
+            line=exc.line,
+        ) from exc
+    fold.write(path)
+    backup = journal_file.with_name(journal_file.name + ".v2.bak")
+    if journal_file.exists() and not backup.exists():
+        reviewlog.keep_link(journal_file, backup)
+        fsync_dir(path.parent)
+    st.gen = 1
+    new = st.to_document(0)
+    new["meta"]["1"]["migrated_from"] = meta.get("migrated_from", 2)
+    return new
+
+
+_STEPS = {1: _v1_to_v2, 2: _v2_to_v3}

@@ -4,20 +4,34 @@ Files next to the store path ``P`` (default ``progress.json``):
 
 ``P``
     the snapshot, a TinyDB document (tables ``meta``, ``settings``, ``cards``)
-    written only atomically (see :mod:`quizzer.store.snapshot`).
+    written only atomically (see :mod:`quizzer.store.snapshot`). ``meta.gen``
+    is the journal generation whose events it has absorbed up to
+    ``meta.journal_offset``.
+``P.log/YYYY-MM.json``
+    the full review log, one TinyDB database per calendar month (UTC), table
+    ``reviews`` (see :mod:`quizzer.store.reviewlog`); written only by compaction.
 ``P.journal``
-    the append-only journal (see :mod:`quizzer.store.journal`): every answer,
-    undo and settings change since the store was created, one fsynced line
-    each. It *is* the review log; the snapshot records up to which byte it
-    is already folded in, so opening replays only the tail.
-``P.bak``
-    the previous snapshot, kept at each compaction (a hard link, no copy).
+    the append-only journal (see :mod:`quizzer.store.journal`): a header line
+    naming its generation, then every answer, undo and settings change since the
+    last compaction, one fsynced line each.
+``P.bak``, ``P.journal.prev``
+    the previous snapshot and the previous journal generation (hard links).
 ``P.lock``
     held while a process writes the store; names that process.
 
 Recording an answer appends one line and fsyncs it — no rewrite of anything,
 so its cost doesn't grow with the collection. Compaction (on close, or on
-open when the tail is long) rewrites the snapshot atomically.
+open when the tail is long) runs in this order, each file written atomically:
+
+1. fold the journal's answers (minus undone ones) into the month files they
+   belong to, keyed by review id — idempotent, so redoing it changes nothing;
+2. write the snapshot with the next generation (it now absorbs the journal);
+3. start a new journal holding only the header of that generation.
+
+A kill between 1 and 2 leaves the old snapshot and journal (the answers are in
+both the months and the journal; reading the log dedupes by id). A kill
+between 2 and 3 leaves a journal of an older generation than the snapshot:
+opening recognises it as absorbed and skips it.
 """
 
 from __future__ import annotations
@@ -44,7 +58,7 @@ from quizzer.core.errors import StoreError
 from quizzer.core.review import CardPhase, Grade, Mode, Review
 from quizzer.core.scheduling import CardState, DueQueue, SchedulerSettings, TodayCounts
 from quizzer.paths import default_db_path
-from quizzer.store import journal, migrate
+from quizzer.store import journal, migrate, reviewlog
 from quizzer.store.journal import JournalDamage, JournalWriter
 from quizzer.store.localtz import LocalTimezone
 from quizzer.store.lock import StoreLock
@@ -68,6 +82,16 @@ def journal_path(path: Path) -> Path:
 def backup_path(path: Path) -> Path:
     """The previous snapshot of the store at ``path``."""
     return path.with_name(path.name + ".bak")
+
+
+def previous_journal_path(path: Path) -> Path:
+    """The journal generation before the current one (kept by compaction for the doctor)."""
+    return path.with_name(path.name + ".journal.prev")
+
+
+def log_dir(path: Path) -> Path:
+    """The directory of the month files of the review log."""
+    return reviewlog.log_dir(path)
 
 
 def lock_path(path: Path) -> Path:
@@ -132,6 +156,8 @@ class State:
         self.recent: list[list[Any]] = []
         self.seq = 0
         self.created: str | None = None
+        #: The journal generation this state has absorbed events of.
+        self.gen = 0
 
     @classmethod
     def from_document(cls, doc: dict[str, Any]) -> State:
@@ -142,6 +168,7 @@ class State:
         st.recent = [list(r) for r in meta.get("recent", [])]
         st.seq = int(meta.get("seq", 0))
         st.created = meta.get("created")
+        st.gen = int(meta.get("gen", 0))
         settings = doc.get("settings", {}).get("1")
         if settings:
             st.settings = SchedulerSettings.from_dict(settings)
@@ -156,6 +183,7 @@ class State:
             self.recent = [r for r in self.recent if r[2] >= horizon]
         meta = {
             "schema": SCHEMA_VERSION,
+            "gen": self.gen,
             "journal_offset": journal_offset,
             "seq": self.seq,
             "created": self.created,
@@ -240,6 +268,8 @@ class Store:
         self._lock: StoreLock | None = None
         self._writer: JournalWriter | None = None
         self._reviews: dict[str, Review] | None = None
+        self._reviews_last: datetime | None = None
+        self._header_end = 0
         self._closed = False
         self._mutex = threading.RLock()
         try:
@@ -289,28 +319,41 @@ class Store:
             doc = migrate.migrate(self.path, doc, version)
         self.state = State.from_document(doc) if doc else State()
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
-        size = self.journal_path.stat().st_size if self.journal_path.exists() else 0
-        if size < offset:
+        jgen = journal.generation(self.journal_path)
+        if doc is None:
+            self.state.gen = jgen  # a journal without its snapshot: replay it all
+        if jgen > self.state.gen:
             raise StoreError(
-                f"the journal is shorter ({size} bytes) than the snapshot says ({offset})",
+                f"the journal (generation {jgen}) is newer than the snapshot "
+                f"(generation {self.state.gen})",
                 hint=f"run `quizzer doctor --db {self.path}`",
                 path=self.journal_path,
             )
-        try:
-            result = journal.read(self.journal_path, offset)
-        except JournalDamage as exc:
-            raise StoreError(
-                f"the journal is damaged at line {exc.line}",
-                hint=f"run `quizzer doctor --db {self.path}` to repair it (a copy is kept)",
-                path=self.journal_path,
-                line=exc.line,
-            ) from exc
+        #: The journal is of an older generation: already absorbed by the snapshot.
+        self.stale_journal = jgen < self.state.gen
+        result = journal.ReadResult([], 0, b"")
+        if not self.stale_journal:
+            size = self.journal_path.stat().st_size if self.journal_path.exists() else 0
+            if size < offset:
+                raise StoreError(
+                    f"the journal is shorter ({size} bytes) than the snapshot says ({offset})",
+                    hint=f"run `quizzer doctor --db {self.path}`",
+                    path=self.journal_path,
+                )
+            try:
+                result = journal.read(self.journal_path, offset)
+            except JournalDamage as exc:
+                raise StoreError(
+                    f"the journal is damaged at line {exc.line}",
+                    hint=f"run `quizzer doctor --db {self.path}` to repair it (a copy is kept)",
+                    path=self.journal_path,
+                    line=exc.line,
+                ) from exc
         for event in result.events:
             self.state.apply(event)
         self.torn_bytes = len(result.torn)
-        self.replayed = len(result.events)
-        self._snapshot_offset = offset
-        self._end = result.end
+        self.replayed = sum(1 for e in result.events if e.get("op") != "header")
+        self._header_end = len(journal.encode(journal.header_event(jgen))) if jgen else 0
         if self.read_only:
             return
         if result.torn:
@@ -321,17 +364,40 @@ class Store:
         if self.state.created is None:
             self.state.created = datetime.now(UTC).isoformat()
         self._remove_stale_temp_files()
-        self._writer = JournalWriter(self.journal_path, result.end)
+        if self.stale_journal:
+            # A compaction was cut short after its snapshot: finish it (new journal).
+            self._start_journal()
+        else:
+            self._writer = JournalWriter(self.journal_path, result.end)
         if doc is None or self.replayed > COMPACT_AFTER:
             self.compact()
 
+    def _start_journal(self) -> None:
+        """Begin a journal of the state's generation, keeping the old one as ``.journal.prev``."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        if self.journal_path.exists():
+            reviewlog.keep_link(self.journal_path, previous_journal_path(self.path))
+        self._header_end = journal.start_new(self.journal_path, self.state.gen)
+        self._writer = JournalWriter(self.journal_path, self._header_end)
+
     def _remove_stale_temp_files(self) -> None:
         """Temp files of a compaction cut short by a crash (we hold the lock: none is in use)."""
-        patterns = (f".{self.path.name}.*.tmp", f"{self.backup_path.name}.*.tmp")
-        for pattern in patterns:
-            for leftover in self.path.parent.glob(pattern):
-                with contextlib.suppress(OSError):
-                    leftover.unlink()
+        prev = previous_journal_path(self.path)
+        patterns = (
+            f".{self.path.name}.*.tmp",
+            f"{self.backup_path.name}.*.tmp",
+            f"{prev.name}.*.tmp",
+        )
+        leftovers = [p for pattern in patterns for p in self.path.parent.glob(pattern)]
+        directory = log_dir(self.path)
+        if directory.is_dir():
+            leftovers += directory.glob(".*.tmp")
+            leftovers += directory.glob("*.bak.*.tmp")
+        for leftover in leftovers:
+            with contextlib.suppress(OSError):
+                leftover.unlink()
 
     def compact(self) -> None:
         """Fold the journal tail into a new snapshot (atomic; the old one becomes ``P.bak``)."""
@@ -341,19 +407,50 @@ class Store:
     def _compact(self) -> None:
         self._check_writable()
         assert self._writer is not None
-        end = self._writer.end
-        doc = self.state.to_document(end)
+        try:
+            # 1. The journal's answers into their month files (idempotent: keyed by review id).
+            events = (event for _, event in journal.scan(self.journal_path, 0))
+            reviewlog.Fold().add_events(events).write(self.path)
+        except JournalDamage as exc:
+            raise StoreError(
+                f"the journal is damaged at line {exc.line}",
+                hint=f"run `quizzer doctor --db {self.path}` to repair it (a copy is kept)",
+                path=self.journal_path,
+                line=exc.line,
+            ) from exc
+        except OSError as exc:
+            raise StoreError(
+                f"can't write the review log: {exc.strerror or exc}",
+                hint="check free disk space; every answer is safe in the journal meanwhile",
+                path=exc.filename or log_dir(self.path),
+            ) from exc
+        # 2. The snapshot of the next generation: from here on the journal counts as absorbed.
+        self.state.gen += 1
+        doc = self.state.to_document(0)
         try:
             if self.path.exists():
                 self._keep_backup()
             self._storage.write(doc)
         except OSError as exc:
+            self.state.gen -= 1
             raise StoreError(
                 f"can't write the progress snapshot: {exc.strerror or exc}",
                 hint="check free disk space; every answer is safe in the journal meanwhile",
                 path=self.path,
             ) from exc
-        self._snapshot_offset = end
+        # 3. A new journal. Until it exists nothing may be appended to the old one (the next
+        # open would skip it), so a failure here ends writing through this Store.
+        try:
+            self._start_journal()
+        except OSError as exc:
+            if self._writer is not None:
+                self._writer.close()
+            self._writer = None
+            raise StoreError(
+                f"can't start a new journal: {exc.strerror or exc}",
+                hint="close and reopen the store (every answer so far is saved)",
+                path=self.journal_path,
+            ) from exc
 
     def _keep_backup(self) -> None:
         """Make the current snapshot ``P.bak``: a hard link (no copy), else a copy; atomically."""
@@ -371,7 +468,7 @@ class Store:
         if self._closed:
             return
         try:
-            if self._writer is not None and self._writer.end != self._snapshot_offset:
+            if self._writer is not None and self._writer.end > self._header_end:
                 self.compact()
         finally:
             self._release()
@@ -491,12 +588,20 @@ class Store:
     def reviews(self, card: CardKey | str | None = None) -> list[Review]:
         """The review log, oldest first (undone answers removed); only ``card``'s if given.
 
-        The first call reads the whole journal (about 2 s per million answers);
-        later calls are served from memory.
+        The first call reads the month files of the log and the journal since the
+        last compaction; later calls are served from memory.
         """
         with self._mutex:
             if self._reviews is None:
-                self._reviews = read_reviews(self.journal_path)
+                self._reviews = read_log(self.path, self.state.gen)
+                self._reviews_last = max(
+                    (r.reviewed_at for r in self._reviews.values()), default=None
+                )
+            elif self._reviews_last is None:
+                # An answer recorded out of time order: sort again.
+                ordered = sorted(self._reviews.values(), key=lambda r: r.reviewed_at)
+                self._reviews = {r.id: r for r in ordered}
+                self._reviews_last = ordered[-1].reviewed_at if ordered else None
             if card is None:
                 return list(self._reviews.values())
             card_id = _key(card).id
@@ -576,6 +681,10 @@ class Store:
         self.state.objs[key.id] = new
         if self._reviews is not None:
             self._reviews[review.id] = review
+            if self._reviews_last is not None and review.reviewed_at < self._reviews_last:
+                self._reviews_last = None  # out of order: sort on the next read
+            else:
+                self._reviews_last = review.reviewed_at
         return review
 
     def undo(self) -> Review | None:
@@ -599,6 +708,8 @@ class Store:
                 "review_id": top["review_id"],
                 "card_id": top["card_id"],
                 "restore": top["before"],
+                # Which month file holds it, if it was already folded into the log.
+                "at": top["review"]["reviewed_at"],
             }
         )
         if reviews is not None:
@@ -632,29 +743,36 @@ class ReviewLogStorage(Storage):
         raise StoreError("the review log view is read-only; use Store.record/undo")
 
 
-def read_reviews(path: Path) -> dict[str, Review]:
-    """Fold a journal into the review log (answers minus undone ones), keyed by review id."""
-    out: dict[str, Review] = {}
-    try:
-        for _, event in journal.scan(path, 0):
-            op = event.get("op")
-            if op in ("record", "review"):
-                review = Review.from_dict(event["review"])
-                out[review.id] = review
-            elif op == "undo":
-                out.pop(event["review_id"], None)
-    except JournalDamage as exc:
-        raise StoreError(
-            f"the journal is damaged at line {exc.line}",
-            hint=f"run `quizzer doctor --db {_store_of(path)}` to repair it (a copy is kept)",
-            path=path,
-            line=exc.line,
-        ) from exc
-    return out
+def read_log(path: Path, gen: int) -> dict[str, Review]:
+    """The review log of the store at ``path`` whose snapshot has generation ``gen``.
 
-
-def _store_of(journal_file: Path) -> Path:
-    return journal_file.with_name(journal_file.name.removesuffix(".journal"))
+    The month files, then the journal's answers and undos (unless the journal is
+    of an older generation, i.e. already folded in); deduplicated by review id
+    and ordered by answer time (ties: log order). Keyed by review id.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for month in reviewlog.months(path):
+        for doc in reviewlog.read_month(reviewlog.month_path(path, month)):
+            out[doc["id"]] = doc
+    jpath = journal_path(path)
+    if journal.generation(jpath) >= gen:
+        try:
+            for _, event in journal.scan(jpath, 0):
+                op = event.get("op")
+                if op in ("record", "review"):
+                    out[event["review"]["id"]] = event["review"]
+                elif op == "undo":
+                    out.pop(event["review_id"], None)
+        except JournalDamage as exc:
+            raise StoreError(
+                f"the journal is damaged at line {exc.line}",
+                hint=f"run `quizzer doctor --db {path}` to repair it (a copy is kept)",
+                path=jpath,
+                line=exc.line,
+            ) from exc
+    reviews = [Review.from_dict(d) for d in out.values()]
+    reviews.sort(key=lambda r: r.reviewed_at)
+    return {r.id: r for r in reviews}
 
 
 def open_store(
@@ -680,5 +798,7 @@ __all__ = [
     "backup_path",
     "journal_path",
     "lock_path",
+    "log_dir",
     "open_store",
+    "previous_journal_path",
 ]

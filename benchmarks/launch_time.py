@@ -8,8 +8,10 @@ journal and snapshot on disk), then opened and closed once so the launch reads
 a compacted snapshot, as it would after a normal session.
 
 Prints one JSON line per store size with the median and min/max of ``--runs``
-launches, plus an in-process breakdown (imports, store open, app to first
-card). Target: median ≤ 0.6 s at 10k cards.
+launches; the same number of launches of a bare Textual app showing two lines
+and a footer, interleaved with them (the floor any Textual app pays on this
+machine at this moment), and the ratio; plus an in-process breakdown (imports,
+store open, app to first card). Target: median ≤ 0.6 s at 10k cards.
 
 Run: ``.venv/bin/python benchmarks/launch_time.py [--sizes 0 10000] [--runs 7]``.
 """
@@ -59,10 +61,27 @@ def tmux(*args: str) -> str:
     return done.stdout
 
 
-def one_launch(db: Path, index: int) -> float:
-    """Seconds from spawning quizzer to its first card on screen."""
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Footer, Static
+class Bare(App):
+    def compose(self):
+        yield Static("English term")
+        yield Static("Quantization")
+        yield Footer()
+    def on_key(self, event):
+        self.exit()
+Bare().run()
+"""
+
+
+def one_launch(db: Path, index: int, bare: bool = False) -> float:
+    """Seconds from spawning quizzer (or, with ``bare``, a one-screen Textual app) to its
+    first card on screen."""
     env = f"LANG=C.UTF-8 TERM=xterm-256color QUIZZER_DB={shlex.quote(str(db))}"
     cmd = shlex.join([sys.executable, "-m", "quizzer", *ARGS])
+    if bare:
+        cmd = shlex.join([sys.executable, "-c", BARE_APP])
     session = f"l{index}"
     t0 = time.perf_counter()
     tmux(
@@ -143,14 +162,22 @@ def main(argv: list[str] | None = None) -> int:
                 db = Path(tmp) / f"progress-{cards}.json"
                 build_store(db, cards)
                 one_launch(db, 0)  # warm the OS file cache and bytecode cache
-                times = sorted(one_launch(db, i + 1) for i in range(args.runs))
+                times: list[float] = []
+                bare: list[float] = []
+                for i in range(args.runs):  # interleaved, so both see the same machine load
+                    times.append(one_launch(db, 2 * i + 1))
+                    bare.append(one_launch(db, 2 * i + 2, bare=True))
+                times.sort()
+                median = statistics.median(times)
                 result = {
                     "cards": cards,
                     "runs": args.runs,
-                    "median_s": round(statistics.median(times), 3),
+                    "median_s": round(median, 3),
                     "min_s": round(times[0], 3),
                     "max_s": round(times[-1], 3),
                     "target_s": 0.6,
+                    "bare_textual_median_s": round(statistics.median(bare), 3),
+                    "ratio_to_bare": round(median / statistics.median(bare), 2),
                     **in_process(db),
                 }
                 print(json.dumps(result), flush=True)

@@ -140,17 +140,19 @@ class StudyScreen(Screen[None]):
         with VerticalScroll(id="study-body"):
             yield CardView(id="card")
             yield Static("", id="hint", markup=False)
-            with Horizontal(id="continue-row", classes="hidden"):
-                yield Static("", id="feedback", markup=False)
-                button = Button("Continue (Enter)", id="continue", compact=True, variant="primary")
-                # Textual ignores a press while the last one's 0.2 s "active" flash lasts;
-                # a quick learner's next Enter must not be lost.
-                button.active_effect_duration = 0
-                yield button
-            # Only the widgets this mode uses: fewer widgets, faster first card.
+            # Only the widgets this mode uses: fewer widgets, faster first card. (Flip
+            # mode's grade bar is mounted on the first reveal.)
             mode = self.choice.mode
-            if mode == "flip":
-                yield GradeBar(id="grades", classes="hidden")
+            if mode != "flip":
+                with Horizontal(id="continue-row", classes="hidden"):
+                    yield Static("", id="feedback", markup=False)
+                    button = Button(
+                        "Continue (Enter)", id="continue", compact=True, variant="primary"
+                    )
+                    # Textual ignores a press while the last one's 0.2 s "active" flash
+                    # lasts; a quick learner's next Enter must not be lost.
+                    button.active_effect_duration = 0
+                    yield button
             if mode in ("choice", "learn"):
                 yield ChoiceList(id="choices", classes="hidden")
             if mode in ("typed", "learn"):
@@ -301,7 +303,7 @@ class StudyScreen(Screen[None]):
 
     # -- flip -----------------------------------------------------------------
 
-    def action_space(self) -> None:
+    async def action_space(self) -> None:
         """Reveal the answer (flip), or go on after feedback."""
         if self.phase == "feedback":
             self._show()
@@ -312,8 +314,14 @@ class StudyScreen(Screen[None]):
         self.phase = "revealed"
         self.query_one(CardView).set_revealed(True)
         assert self.card is not None
-        bar = self.query_one(GradeBar)
-        bar.set_intervals(self.service.intervals(self.card))
+        intervals = self.service.intervals(self.card)
+        bars = self.query(GradeBar)
+        if bars:
+            bars.first().set_intervals(intervals)
+        else:
+            await self.query_one("#study-body").mount(
+                GradeBar(intervals, id="grades"), after="#hint"
+            )
         self._set_visible(grades=True, choices=False, typed=False, cont=False)
         self.query_one("#hint", Static).update("How well did you recall it? 1–4")
 

@@ -37,18 +37,37 @@ class GradeBar(Horizontal):
             super().__init__()
             self.grade = grade
 
+    def __init__(
+        self,
+        intervals: Mapping[int, str] | None = None,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._intervals = dict(intervals or {})
+
+    @staticmethod
+    def label(grade: int, interval: str | None) -> str:
+        """``"3 Good · 10m"``."""
+        name = GRADE_NAMES[grade]
+        return f"{grade} {name} · {interval}" if interval else f"{grade} {name}"
+
     def compose(self) -> ComposeResult:
-        for grade, name in GRADE_NAMES.items():
+        for grade in GRADE_NAMES:
             yield Button(
-                f"{grade} {name}", id=f"grade-{grade}", variant=_VARIANTS[grade], compact=True
+                self.label(grade, self._intervals.get(grade)),
+                id=f"grade-{grade}",
+                variant=_VARIANTS[grade],
+                compact=True,
             )
 
     def set_intervals(self, intervals: Mapping[int, str]) -> None:
         """Label each button with the interval (``"10m"``, ``"3d"``) its grade gives."""
-        for grade, name in GRADE_NAMES.items():
+        self._intervals = dict(intervals)
+        for grade in GRADE_NAMES:
             button = self.query_one(f"#grade-{grade}", Button)
-            interval = intervals.get(grade)
-            button.label = f"{grade} {name} · {interval}" if interval else f"{grade} {name}"
+            button.label = self.label(grade, intervals.get(grade))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -771,8 +771,14 @@ def read_log(path: Path, gen: int) -> dict[str, Review]:
                 line=exc.line,
             ) from exc
     reviews = [Review.from_dict(d) for d in out.values()]
-    reviews.sort(key=lambda r: r.reviewed_at)
+    reviews.sort(key=_when)
     return {r.id: r for r in reviews}
+
+
+def _when(review: Review) -> datetime:
+    """Sort key: the answer time (a naive one, from an old hand-made store, taken as UTC)."""
+    at = review.reviewed_at
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def open_store(

@@ -49,3 +49,25 @@ def test_bad_input_exits_2_without_traceback(tmp_path, capsys, argv, message) ->
 
     with open_store(tmp_path / "p.json") as store:
         assert store.reviews() == []
+
+
+def test_quiz_commands_import_only_the_study_module() -> None:
+    """`quizzer`, `quizzer study` and `quizzer home` skip the other commands' imports."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, quizzer.cli.main as m\n"
+        "try:\n    m.main(['study', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(n for n in sys.modules if n.startswith('quizzer.cli.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True).stdout
+    assert "usage: quizzer study" in out
+    loaded = out.strip().splitlines()[-1]
+    assert "quizzer.cli.study_cmd" in loaded
+    assert "quizzer.cli.stats_cmd" not in loaded and "quizzer.cli.decks_cmd" not in loaded
+    full = subprocess.run(
+        [sys.executable, "-m", "quizzer", "--help"], capture_output=True, text=True
+    ).stdout
+    for command in ("study", "home", "stats", "export"):
+        assert command in full

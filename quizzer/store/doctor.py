@@ -7,8 +7,9 @@ every answer since the last compaction with each card's state after it, and
 ``P.journal.prev`` the generation before, so card states are rebuilt from them
 over the best snapshot available (the current one, else ``P.bak``, else
 nothing). A damaged month file of the review log (``P.log/YYYY-MM.json``) is
-renamed to ``….damaged-<time>`` and rebuilt from its previous version
-(``YYYY-MM.json.bak``) plus that month's answers in every journal kept.
+renamed to ``….damaged-<time>`` and rebuilt from its mirror
+(``YYYY-MM.json.bak``) plus that month's answers in every journal kept; a
+damaged or missing mirror is rewritten from its month file.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class _Findings:
     journal_size: int = 0
     events: int = 0
     bad_months: list[str] = field(default_factory=list)
+    bad_mirrors: list[str] = field(default_factory=list)
 
 
 def _stamp() -> str:
@@ -108,10 +110,21 @@ def _examine(path: Path, report: Report) -> _Findings:
     for month in reviewlog.months(path):
         file = reviewlog.month_path(path, month)
         try:
-            reviewlog.read_month(file)
+            reviews = reviewlog.read_month(file)
         except StoreError as exc:
             f.bad_months.append(month)
             report.problems.append(f"{file}: {exc.message}")
+            continue
+        mirror = reviewlog.mirror_path(file)
+        try:
+            mirrored = reviewlog.read_month(mirror) if mirror.exists() else None
+        except StoreError:
+            mirrored = None
+        if mirrored is None or {d["id"] for d in mirrored} - {d["id"] for d in reviews}:
+            # Missing, damaged, or holding answers the month file lacks (the mirror may only
+            # lag behind it, after a crash between the two writes).
+            f.bad_mirrors.append(month)
+            report.problems.append(f"{mirror}: backup of {file.name} is missing or damaged")
     if f.doc is not None:
         version = migrate.schema_of(f.doc)
         if version == migrate.SCHEMA_VERSION:
@@ -177,6 +190,15 @@ def repair(path: Path) -> Report:
             report.actions.append("dropped the cut-short last journal line")
         for month in f.bad_months:
             _restore_month(path, month, report)
+        for month in f.bad_mirrors:
+            file = reviewlog.month_path(path, month)
+            mirror = reviewlog.mirror_path(file)
+            if mirror.exists():
+                keep = mirror.with_name(f"{mirror.name}.damaged-{_stamp()}")
+                mirror.rename(keep)
+                report.actions.append(f"kept the damaged {mirror.name} as {keep.name}")
+            reviewlog.write_month(file, reviewlog.read_month(file), mirror_only=True)
+            report.actions.append(f"rewrote {mirror.name} from {file.name}")
         if rebuild:
             _rebuild(path, f, report)
         fresh = Report(path)
@@ -259,7 +281,7 @@ def _restore_month(path: Path, month: str, report: Report) -> None:
     fsync_dir(file.parent)
     base: list[dict[str, Any]] = []
     source = "no backup"
-    bak = file.with_name(file.name + ".bak")
+    bak = reviewlog.mirror_path(file)
     with contextlib.suppress(StoreError, OSError):
         base = reviewlog.read_month(bak)
         source = f"its backup {bak.name}" if bak.exists() else "no backup"
@@ -273,7 +295,12 @@ def _restore_month(path: Path, month: str, report: Report) -> None:
     merged = [d for d in base if d["id"] not in gone]
     merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
     merged.sort(key=lambda d: reviewlog.timestamp(d["reviewed_at"]))
-    reviewlog.write_month(file, merged)
+    if source == "no backup":
+        if bak.exists():  # damaged too: keep it aside, then write both
+            bak.rename(bak.with_name(f"{bak.name}.damaged-{_stamp()}"))
+        reviewlog.write_month(file, merged)
+    else:  # a good mirror is left as it is
+        AtomicJSONStorage(file).write({"reviews": {str(i): r for i, r in enumerate(merged, 1)}})
     report.actions.append(
         f"kept the damaged {file.name} as {keep.name}; restored {len(merged)} reviews of "
         f"{month} from {source} and the journals kept (answers in neither are lost)"

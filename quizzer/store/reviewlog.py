@@ -7,8 +7,12 @@ order. Month files are written only by compaction, each atomically
 directory fsync), and only the months that received or lost answers are
 rewritten. Folding is idempotent: documents are keyed by review id, so folding
 the same journal twice (a compaction cut short, then redone) changes nothing.
-Before a month file is rewritten its previous version is kept as
-``<month>.json.bak`` (a hard link), for the doctor.
+
+Each month file has a mirror, ``<month>.json.bak``, written (atomically) right
+after it with the same content: the journal is truncated at compaction, so
+without it a month file damaged on disk could not be restored. A mirror left
+behind by a crash between the two writes is brought up to date by the next
+compaction, which folds the same journal again.
 """
 
 from __future__ import annotations
@@ -83,12 +87,25 @@ def _store_of(month_file: Path) -> Path:
     return directory.with_name(directory.name.removesuffix(".log"))
 
 
-def write_month(file: Path, reviews: list[dict[str, Any]]) -> None:
-    """Replace a month file atomically (keeping the previous version as ``.bak``)."""
-    if file.exists():
-        keep_link(file, file.with_name(file.name + ".bak"))
+def mirror_path(file: Path) -> Path:
+    """The mirror (backup copy) of a month file."""
+    return file.with_name(file.name + ".bak")
+
+
+def write_month(file: Path, reviews: list[dict[str, Any]], *, mirror_only: bool = False) -> None:
+    """Replace a month file, then its mirror, each atomically."""
     doc = {"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}}
-    AtomicJSONStorage(file).write(doc)
+    if not mirror_only:
+        AtomicJSONStorage(file).write(doc)
+    AtomicJSONStorage(mirror_path(file)).write(doc)
+
+
+def mirror_matches(file: Path, reviews: list[dict[str, Any]]) -> bool:
+    """Whether the mirror of ``file`` holds exactly ``reviews``."""
+    try:
+        return read_month(mirror_path(file)) == reviews and mirror_path(file).exists()
+    except StoreError:
+        return False
 
 
 def keep_link(source: Path, target: Path) -> None:
@@ -155,7 +172,10 @@ class Fold:
             merged = [d for d in existing if d["id"] not in gone]
             merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
             if merged == existing:
-                continue  # already folded (a compaction redone after a crash)
+                # Already folded (a compaction redone after a crash): at most the mirror lags.
+                if existing and not mirror_matches(file, existing):
+                    write_month(file, existing, mirror_only=True)
+                continue
             merged.sort(key=lambda d: timestamp(d["reviewed_at"]))
             write_month(file, merged)
             written += 1

@@ -9,6 +9,7 @@ with :func:`quizzer.library.write_deck` (temp file + rename).
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -188,6 +189,46 @@ def import_glossaries(
     Everything is read and checked first; the deck file is written only when all
     is well and its content changed. Raises :class:`InputError` for any bad input.
     """
+    with _gc_paused():
+        return _import(
+            paths,
+            deck=deck,
+            lang=lang,
+            into=into,
+            dry_run=dry_run,
+            mapping=mapping,
+            show_progress=show_progress,
+        )
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during an import.
+
+    An import allocates hundreds of thousands of small acyclic objects (texts,
+    entries, concepts, TOML tables); the collector's repeated full scans made a
+    50,000-entry import grow faster than linearly (align: 0.66 s without, 1.3 s with).
+    Reference counting still frees everything.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _import(
+    paths: Sequence[Path | str],
+    *,
+    deck: str | None,
+    lang: str | None,
+    into: Path | str | None,
+    dry_run: bool,
+    mapping: Path | str | None,
+    show_progress: bool | None,
+) -> ImportResult:
     if not paths:
         raise InputError("no glossary files given", hint="quizzer import FILE...")
     if lang is not None and lang not in LANGUAGES:

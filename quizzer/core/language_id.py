@@ -96,7 +96,17 @@ def _expand(ranges: str) -> list[int]:
 # private-use marker) and a str.count per script: ~20x faster than a regex per script,
 # which matters for 50,000-entry glossaries.
 _MARKERS = {name: chr(0xF0000 + k) for k, (name, _chars) in enumerate(_SCRIPTS)}
-_SCRIPT_TABLE: dict[int, str | None] = {}
+_SCRIPT_NAME_OF = {marker: name for name, marker in _MARKERS.items()}
+
+
+class _ScriptTable(dict[int, "str | None"]):
+    """Letters → their script's marker; everything else (digits, spaces, symbols) → deleted."""
+
+    def __missing__(self, key: int) -> None:
+        return None
+
+
+_SCRIPT_TABLE = _ScriptTable.fromkeys(range(128))  # ASCII non-letters: deleted, no lookup miss
 for _name, _chars in _SCRIPTS:
     for _point in _expand(_chars):
         _SCRIPT_TABLE[_point] = _MARKERS[_name]
@@ -205,6 +215,9 @@ _LETTER_WEIGHTS: dict[str, tuple[str, float]] = {
     ch: (lang, 0.5) for lang, letters in _LATIN_LETTERS.items() for ch in letters
 }
 _LETTER_WEIGHTS.update({"é": ("fr", 0.25), "à": ("fr", 0.25)})
+# Deletes every character but those letters (Latin-range ones without a lookup miss).
+_LETTER_TABLE = _ScriptTable.fromkeys(range(0x250))
+_LETTER_TABLE.update({ord(ch): ch for ch in _LETTER_WEIGHTS})
 _WORD_RE = re.compile(r"[^\W\d_]+'?|'", re.UNICODE)
 
 
@@ -236,13 +249,8 @@ def language_name(code: str) -> str:
 
 def script_counts(text: str) -> Counter[str]:
     """How many letters of each script ``text`` has."""
-    marked = text.translate(_SCRIPT_TABLE)
-    counts: Counter[str] = Counter()
-    for name, marker in _MARKERS.items():
-        n = marked.count(marker)
-        if n:
-            counts[name] = n
-    return counts
+    marked = text.translate(_SCRIPT_TABLE)  # only script markers remain
+    return Counter({_SCRIPT_NAME_OF[m]: n for m, n in Counter(marked).items()})
 
 
 def _dominant_script(text: str) -> str | None:
@@ -286,10 +294,10 @@ def latin_scores(text: str) -> dict[str, float]:
             # A word several languages share ("de", "que") is weak evidence for each.
             for lang in owners:
                 scores[lang] += 1.0 / len(owners)
-    chars = Counter(lowered)
-    for ch in _LETTER_WEIGHTS.keys() & chars.keys():
+    distinctive = lowered.translate(_LETTER_TABLE)  # only the letters in _LETTER_WEIGHTS
+    for ch in set(distinctive):
         lang, weight = _LETTER_WEIGHTS[ch]
-        scores[lang] += weight * chars[ch]
+        scores[lang] += weight * distinctive.count(ch)
     return scores
 
 

@@ -37,6 +37,12 @@ _MODE_HELP = {
 }
 
 
+class DeckList(OptionList):
+    """The deck list; Enter starts studying the highlighted deck (shown in the footer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Start")]
+
+
 class HomeScreen(Screen[None]):
     """Choose what to study. Enter starts; the choice is remembered in the store."""
 
@@ -57,7 +63,7 @@ class HomeScreen(Screen[None]):
         with Horizontal(id="home-body"):
             with Vertical(id="deck-panel"):
                 yield Label("Decks", classes="section")
-                yield OptionList(id="decks")
+                yield DeckList(id="decks")
             with Vertical(id="choice-panel"):
                 yield Label("Prompt", classes="section")
                 with Horizontal(classes="select-row"):

@@ -446,3 +446,24 @@ async def test_app_measures_bengali_as_drawn_and_restores_rich_after(tmp_path: P
     async with app.run_test(size=SIZE):
         assert cell_len(text) == 18  # what tmux draws
     assert cell_len(text) == 12  # Rich's own table again for whatever runs next
+
+
+async def test_typed_arabic_miss_shows_what_was_typed_shaped(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>ar:term", "typed"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        _concept, _prompt, answer = screen._texts(screen.card)
+        typed = answer[:-1]  # one letter short: a near miss
+        app.focused.value = typed
+        assert app.focused.value == typed  # the input keeps logical order
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not screen.check.correct
+        shown = str(screen.query_one("#diff").render())
+        assert shown.startswith("you typed: ")
+        assert any(0xFE70 <= ord(c) <= 0xFEFF for c in shown)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")
+    assert [r.typed for r in reviews(db)] == [typed]

@@ -25,7 +25,7 @@ from quizzer.core.session import MAX_ANSWER_MS, Session
 from quizzer.ui.choice import StudyChoice
 from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
 from quizzer.ui.service import StudyService, utcnow
-from quizzer.ui.textshape import has_rtl
+from quizzer.ui.textshape import display_text, has_rtl
 from quizzer.ui.widgets.card_view import CardView, side_label
 from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.grade_bar import GradeBar
@@ -48,9 +48,21 @@ _NOTE_TEXT = {
 }
 
 
-def diff_content(check: AnswerCheck) -> Content | None:
-    """The character diff as styled text: missing letters underlined green, extra ones red."""
-    if not check.diff or has_rtl(check.expected):
+def diff_content(check: AnswerCheck, rtl_mode: str = "app") -> Content | None:
+    """The character diff as styled text: missing letters underlined green, extra ones red.
+
+    A right-to-left answer can't be coloured letter by letter once shaped and
+    reordered, so it gets what was typed, shaped, for comparison with the card.
+    """
+    if check.verdict.correct and not check.diff:
+        return None
+    if has_rtl(check.expected) or has_rtl(check.typed):
+        if check.correct:
+            return None
+        return Content.assemble(
+            ("you typed: ", "$text-muted"), display_text(check.typed.strip(), rtl_mode)
+        )
+    if not check.diff:
         return None
     parts: list[Content | tuple[str, str]] = [Content("diff: ")]
     for seg in check.diff:
@@ -421,7 +433,8 @@ class StudyScreen(Screen[None]):
         else:
             verdict, kind = "✗ Not quite", "wrong"
         self.query_one(CardView).set_revealed(True)
-        self.query_one(TypedAnswer).show_feedback(diff_content(check), can_override)
+        rtl_mode = getattr(self.app, "rtl_mode", "app")
+        self.query_one(TypedAnswer).show_feedback(diff_content(check, rtl_mode), can_override)
         self._feedback(f"{verdict} — {outcome}", kind)
 
     def action_override(self) -> None:

@@ -467,3 +467,22 @@ async def test_typed_arabic_miss_shows_what_was_typed_shaped(tmp_path: Path) -> 
         await pilot.pause()
         await pilot.press("enter")
     assert [r.typed for r in reviews(db)] == [typed]
+
+
+async def test_home_counts_follow_answers(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        home = app.screen
+        options = home.query_one("#decks")
+        first = str(options.get_option_at_index(0).prompt)
+        assert "20 new · 0 due" in first
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("space", "1", "escape")  # Again: back in a minute
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        after = str(options.get_option_at_index(0).prompt)
+        assert "19 new · 0 due" in after

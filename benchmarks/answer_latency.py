@@ -1,13 +1,18 @@
 """How long recording one answer durably takes, and opening the store, as the collection grows.
 
 For each size (1k, 10k, 100k cards, 10 reviews of history per card) this builds a
-real progress store on disk — journal with the full history, snapshot of every
-card's state — then opens it with :func:`quizzer.store.open_store` and records
-``--answers`` answers with :meth:`Store.record` (each one fsynced before it
-returns), timing every call. Prints one JSON line per size::
+real progress store on disk in the previous layout (schema 2: snapshot of every
+card's state, journal with the full history), opens it once with
+:func:`quizzer.store.open_store` — which migrates it to schema 3, folding the
+history into the monthly review-log files (``migrate_s``) — then opens the
+migrated store (``open_s``) and records ``--answers`` answers with
+:meth:`Store.record` (each one fsynced before it returns), timing every call,
+and closes it (``close_s``: the compaction). Prints one JSON line per size::
 
     {"cards": 10000, "history_reviews": 100000, "answers": 500, "p50_ms": ..., "p99_ms": ...,
      "fsync_floor_p50_ms": ..., "open_s": ..., "close_s": ..., "snapshot_mb": ..., ...}
+
+``reviews_s`` is reading the whole review log (``store.reviews()``, read-only store).
 
 ``fsync_floor_*`` is the same disk appending one line and fdatasyncing it, with no
 quizzer code: the part of an answer's cost no store design can avoid.
@@ -33,7 +38,7 @@ from quizzer.core.cards import CardKey, Pair
 from quizzer.core.languages import LANGUAGES
 from quizzer.core.scheduling import CardState, SchedulerSettings
 from quizzer.store import journal, journal_path, open_store
-from quizzer.store.progress import State, full_state, slim_state
+from quizzer.store.progress import State, full_state, log_dir, slim_state
 from quizzer.store.snapshot import AtomicJSONStorage
 
 HISTORY = 10
@@ -81,8 +86,8 @@ def template_history(settings: SchedulerSettings) -> list[tuple[dict, dict]]:
     return out
 
 
-def build(path: Path, n: int) -> None:
-    """Write a store with ``n`` cards and :data:`HISTORY` reviews each, as the store would."""
+def build_v2(path: Path, n: int) -> None:
+    """Write a schema-2 store (``n`` cards, :data:`HISTORY` reviews each), as it was written."""
     settings = SchedulerSettings()
     template = template_history(settings)
     st = State()
@@ -102,7 +107,10 @@ def build(path: Path, n: int) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     st.seq = seq
-    AtomicJSONStorage(path).write(st.to_document(end))
+    doc = st.to_document(end)
+    doc["meta"]["1"]["schema"] = 2  # the version-2 layout: no generation, no log files
+    del doc["meta"]["1"]["gen"]
+    AtomicJSONStorage(path).write(doc)
 
 
 class FsyncFloor:
@@ -132,7 +140,15 @@ class FsyncFloor:
 def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
     """Build a store of ``n`` cards, open it, record ``answers`` answers; the numbers."""
     path = directory / f"progress-{n}.json"
-    build(path, n)
+    build_v2(path, n)
+    v2_journal_mb = journal_path(path).stat().st_size / 1e6
+    t0 = time.perf_counter()
+    with open_store(path, tz=UTC) as migrated:
+        migrate_s = time.perf_counter() - t0
+        assert len(migrated) == n
+    # Keep only what a schema-3 store has (the migration backups would skew the sizes).
+    for leftover in directory.glob(f"{path.name}.*v2.bak"):
+        leftover.unlink()
     keys = card_keys(n)
     t0 = time.perf_counter()
     store = open_store(path, tz=UTC, rng=random.Random(3))
@@ -164,14 +180,27 @@ def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
         "fsync_floor_p99_ms": round(_p99(floor_times) * 1000, 3),
         "open_s": round(open_s, 3),
         "close_s": round(close_s, 3),
+        "migrate_v2_s": round(migrate_s, 2),
+        "v2_journal_mb": round(v2_journal_mb, 1),
         "snapshot_mb": round(path.stat().st_size / 1e6, 1),
-        "journal_mb": round(journal_path(path).stat().st_size / 1e6, 1),
+        "journal_bytes_after_close": journal_path(path).stat().st_size,
+        "log_mb": round(_size(log_dir(path), "*.json") / 1e6, 1),
+        "log_mirror_mb": round(_size(log_dir(path), "*.json.bak") / 1e6, 1),
+        "months": len(list(log_dir(path).glob("*.json"))),
     }
+    with open_store(path, tz=UTC, read_only=True) as ro:
+        t0 = time.perf_counter()
+        assert len(ro.reviews()) == n * HISTORY + answers
+        result["reviews_s"] = round(time.perf_counter() - t0, 2)
     t0 = time.perf_counter()
     with open_store(path, tz=UTC) as again:
         result["reopen_s"] = round(time.perf_counter() - t0, 3)
         assert len(again) == n
     return result
+
+
+def _size(directory: Path, pattern: str) -> int:
+    return sum(p.stat().st_size for p in directory.glob(pattern))
 
 
 def _p99(sorted_times: list[float]) -> float:

@@ -333,3 +333,22 @@ def test_doctor_rebuilds_a_lost_snapshot_from_the_backup_and_both_journals(
         got = {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)}  # type: ignore[union-attr]
         assert got == expected
         assert len(store.reviews()) == 3
+
+
+def test_missing_snapshot_is_refused_then_rebuilt_by_the_doctor(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    with _open(db) as store:
+        store.record(KEY, 3, JAN)
+    with _open(db) as store:
+        store.record(KEY2, 3, FEB)
+        expected = {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}  # type: ignore[union-attr]
+    db.unlink()
+    # The journal alone holds only the last session: opening must not pass it off as a store.
+    with pytest.raises(StoreError, match="snapshot is missing"):
+        _open(db)
+    assert not db.exists()
+    report = doctor.repair(db)
+    assert report.healthy, report.problems
+    with _open(db) as store:
+        assert {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)} == expected  # type: ignore[union-attr]
+        assert len(store.reviews()) == 2

@@ -88,6 +88,13 @@ def _examine(path: Path, report: Report) -> _Findings:
         report.problems.append(f"{path}: {f.snapshot_error}")
     elif f.doc is None and not journal_path(path).exists():
         report.problems.append(f"{path}: no progress store here")
+    elif f.doc is None and (
+        journal.generation(journal_path(path)) > 0
+        or backup_path(path).exists()
+        or reviewlog.months(path)
+    ):
+        f.snapshot_error = "the snapshot is missing"
+        report.problems.append(f"{path}: the snapshot is missing")
     f.backup, _ = _read_doc(backup_path(path))
     jpath = journal_path(path)
     if jpath.exists():
@@ -212,7 +219,7 @@ def repair(path: Path) -> Report:
 
 def _rebuild(path: Path, f: _Findings, report: Report) -> None:
     """New snapshot: the best available base, then every journal event replayed over it."""
-    if f.snapshot_error:
+    if f.snapshot_error and path.exists():
         keep = path.with_name(f"{path.name}.damaged-{_stamp()}")
         path.rename(keep)
         fsync_dir(path.parent)

@@ -321,7 +321,15 @@ class Store:
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
         jgen = journal.generation(self.journal_path)
         if doc is None:
-            self.state.gen = jgen  # a journal without its snapshot: replay it all
+            if jgen > 0 or self.backup_path.exists() or reviewlog.months(self.path):
+                # Compacted before: the journal holds only the last session, and a snapshot
+                # rebuilt from it alone would forget every other card's state.
+                raise StoreError(
+                    "the progress snapshot is missing (its journal and review log are here)",
+                    hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
+                    path=self.path,
+                )
+            self.state.gen = jgen  # a version-2 journal without its snapshot: replay it all
         if jgen > self.state.gen:
             raise StoreError(
                 f"the journal (generation {jgen}) is newer than the snapshot "

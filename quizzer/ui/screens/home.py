@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, OptionList, Select
+from textual.widgets import Button, Label, OptionList, Select
 from textual.widgets.option_list import Option
 
 from quizzer.core.cards import Pair
@@ -17,6 +17,7 @@ from quizzer.core.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDE
 from quizzer.core.review import MODES
 from quizzer.ui.choice import StudyChoice, default_pair
 from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 
 def _lang_options(rtl_mode: str) -> list[tuple[str, str]]:
@@ -78,7 +79,7 @@ class HomeScreen(Screen[None]):
                 yield Label("", id="mode-help", markup=False)
                 yield Label("", id="pair-error", markup=False)
                 yield Button("Start (Enter)", id="start", variant="primary", compact=True)
-        yield Footer()
+        yield QuizFooter()
 
     def on_mount(self) -> None:
         service = self.app.service  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from quizzer.core.cards import CardKey
 from quizzer.core.concept import Concept
@@ -30,6 +30,7 @@ from quizzer.ui.widgets.card_view import CardView, side_label
 from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.grade_bar import GradeBar
 from quizzer.ui.widgets.progress_header import ProgressHeader
+from quizzer.ui.widgets.quiz_footer import QuizFooter
 from quizzer.ui.widgets.typed_answer import TypedAnswer
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ class StudyScreen(Screen[None]):
                 yield ChoiceList(id="choices", classes="hidden")
             if mode in ("typed", "learn"):
                 yield TypedAnswer(id="typed-answer", classes="hidden")
-        yield Footer()
+        yield QuizFooter()
 
     def on_mount(self) -> None:
         now = utcnow()

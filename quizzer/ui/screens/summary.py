@@ -11,7 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +112,7 @@ class SummaryScreen(Screen[None]):
                 else ("Enter or q: quit · s: statistics")
             )
             yield Static(Content.styled(hint, "$text-muted"), id="summary-hint")
-        yield Footer()
+        yield QuizFooter()
 
     def action_done(self) -> None:
         """Back to the home screen, or quit when the session came from the command line."""

@@ -155,23 +155,25 @@ def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -
     return deck_id, first.title
 
 
-def _target(deck_id: str, into: Path) -> Path:
-    """The user deck file for ``deck_id``: an existing file holding it, else ``<id>.toml``."""
+def _target(deck_id: str, into: Path) -> tuple[Path, Deck | None]:
+    """The user deck file for ``deck_id`` and its deck: an existing file holding it, else
+    a new ``<id>.toml`` (and ``None``)."""
     files = deck_files(into)
     for path in files:
         if path.stem == deck_id:
-            found = read_deck(path).id
-            if found != deck_id:
+            found = read_deck(path)
+            if found.id != deck_id:
                 raise InputError(
-                    f"this file holds deck {found!r}, not {deck_id!r}",
-                    hint=f"import with --deck {found} to merge into it, or choose another name",
+                    f"this file holds deck {found.id!r}, not {deck_id!r}",
+                    hint=f"import with --deck {found.id} to merge into it, or choose another name",
                     path=path,
                 )
-            return path
+            return path, found
     for path in files:
-        if read_deck(path).id == deck_id:
-            return path
-    return into / f"{deck_id}{DECK_SUFFIX}"
+        found = read_deck(path)
+        if found.id == deck_id:
+            return path, found
+    return into / f"{deck_id}{DECK_SUFFIX}", None
 
 
 def import_glossaries(
@@ -261,12 +263,8 @@ def _import(
     directory = user_decks_dir(into)
     if directory.exists() and not directory.is_dir():
         raise InputError("is not a directory", hint="give --into a folder", path=directory)
-    target = _target(deck_id, directory)
-    existing: Deck | None = None
-    before: str | None = None
-    if target.exists():
-        existing = read_deck(target)
-        before = target.read_bytes().decode("utf-8-sig")
+    target, existing = _target(deck_id, directory)
+    before = target.read_bytes().decode("utf-8-sig") if existing is not None else None
 
     entries = sum(len(source.entries) for source in sources)
     try:

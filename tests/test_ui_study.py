@@ -486,3 +486,25 @@ async def test_home_counts_follow_answers(tmp_path: Path) -> None:
         assert isinstance(app.screen, HomeScreen)
         after = str(options.get_option_at_index(0).prompt)
         assert "19 new · 0 due" in after
+
+
+async def test_small_and_resized_terminal_keeps_working(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("training-efficiency", "bn:definition>ar:definition", "choice"))
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        screen = _study(app)
+        await pilot.press(str(screen.choices.answer_index + 1))
+        await pilot.pause()
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        prompt = screen.query_one("#prompt", ScriptText)
+        assert prompt.size.width > 60
+        from rich.cells import cell_len
+
+        widest = max(cell_len(line) for line in str(prompt.render()).splitlines())
+        assert widest <= prompt.size.width
+        await pilot.press("enter", "escape")
+        await pilot.pause()
+        await pilot.press("enter")
+    assert [(r.correct, r.grade) for r in reviews(db)] == [(True, 3)]

@@ -20,11 +20,12 @@ from textual.widgets import Button, Input, Static
 
 from quizzer.core.cards import CardKey
 from quizzer.core.concept import Concept
+from quizzer.core.deck import Deck
 from quizzer.core.review import GRADE_NAMES
 from quizzer.core.session import MAX_ANSWER_MS, Session
 from quizzer.ui.choice import StudyChoice
 from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
-from quizzer.ui.service import StudyService, utcnow
+from quizzer.ui.service import StoreScheduler, StudyService, utcnow
 from quizzer.ui.textshape import display_text, has_rtl
 from quizzer.ui.widgets.card_view import CardView, side_label
 from quizzer.ui.widgets.choice_list import ChoiceList
@@ -120,10 +121,10 @@ class StudyScreen(Screen[None]):
         self.learn_cards: set[str] = set()
         self.round_no = 0
         self.round_count = 0
-        self._started = time.monotonic()
         self._shown = time.monotonic()
         self._ended = False
         self._nothing_due = False
+        self._scheduler: StoreScheduler | None = None
 
     @property
     def phase(self) -> str:
@@ -144,7 +145,7 @@ class StudyScreen(Screen[None]):
         return self.app.service  # type: ignore[attr-defined]
 
     @property
-    def deck(self):
+    def deck(self) -> Deck:
         """The deck being studied."""
         return self.service.deck(self.choice.deck)
 
@@ -503,8 +504,8 @@ class StudyScreen(Screen[None]):
             self.tally.correct += record.grade != 1
             self.tally.ms += min(record.duration_ms, MAX_ANSWER_MS)
 
-    def _learn_scheduler(self):
-        if not hasattr(self, "_scheduler"):
+    def _learn_scheduler(self) -> StoreScheduler:
+        if self._scheduler is None:
             self._scheduler = self.service.scheduler(self.choice)
         return self._scheduler
 

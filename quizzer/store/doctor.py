@@ -301,7 +301,7 @@ def _restore_month(path: Path, month: str, report: Report) -> None:
     seen = {d["id"] for d in base}
     merged = [d for d in base if d["id"] not in gone]
     merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
-    merged.sort(key=lambda d: reviewlog.timestamp(d["reviewed_at"]))
+    reviewlog.sort_by_time(merged)
     if source == "no backup":
         if bak.exists():  # damaged too: keep it aside, then write both
             bak.rename(bak.with_name(f"{bak.name}.damaged-{_stamp()}"))

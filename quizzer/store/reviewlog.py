@@ -18,6 +18,7 @@ compaction, which folds the same journal again.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import shutil
@@ -27,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.core.errors import StoreError
-from quizzer.fsutil import fsync_dir
-from quizzer.store.snapshot import AtomicJSONStorage
+from quizzer.fsutil import atomic_write_bytes, fsync_dir
+from quizzer.store.snapshot import AtomicJSONStorage, dumps
 
 _MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json$")
 
@@ -49,6 +50,18 @@ def timestamp(reviewed_at: str) -> datetime:
     """An ISO timestamp as an aware UTC datetime (naive ones are taken as UTC)."""
     moment = datetime.fromisoformat(reviewed_at)
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def sort_by_time(reviews: list[dict[str, Any]]) -> None:
+    """Order review dicts by answer time, in place (stable: ties keep their order)."""
+    stamps = [d["reviewed_at"] for d in reviews]
+    if all(s.endswith("+00:00") for s in stamps):
+        # Same zone and format: the ISO text orders like the time (no parsing).
+        if all(a <= b for a, b in itertools.pairwise(stamps)):
+            return
+        reviews.sort(key=lambda d: d["reviewed_at"])
+    else:
+        reviews.sort(key=lambda d: timestamp(d["reviewed_at"]))
 
 
 def month_path(path: Path, month: str) -> Path:
@@ -94,10 +107,10 @@ def mirror_path(file: Path) -> Path:
 
 def write_month(file: Path, reviews: list[dict[str, Any]], *, mirror_only: bool = False) -> None:
     """Replace a month file, then its mirror, each atomically."""
-    doc = {"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}}
+    data = dumps({"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}})
     if not mirror_only:
-        AtomicJSONStorage(file).write(doc)
-    AtomicJSONStorage(mirror_path(file)).write(doc)
+        atomic_write_bytes(file, data)
+    atomic_write_bytes(mirror_path(file), data)
 
 
 def mirror_matches(file: Path, reviews: list[dict[str, Any]]) -> bool:
@@ -176,7 +189,7 @@ class Fold:
                 if existing and not mirror_matches(file, existing):
                     write_month(file, existing, mirror_only=True)
                 continue
-            merged.sort(key=lambda d: timestamp(d["reviewed_at"]))
+            sort_by_time(merged)
             write_month(file, merged)
             written += 1
         return written

@@ -1,6 +1,6 @@
 """Which language a glossary entry is written in.
 
-Deterministic and fast (a 50,000-entry glossary is tagged in well under a second):
+Deterministic and fast (a 50,000-entry glossary is tagged in about a second):
 
 * the writing system decides first — Bengali script → ``bn``, Arabic script →
   ``ar``, Cyrillic → ``ru`` — with checks for the other languages sharing those
@@ -12,8 +12,9 @@ Deterministic and fast (a 50,000-entry glossary is tagged in well under a second
 
 An entry we can't place in one of quizzer's languages is reported, never
 silently filed under one of ours; the adapter then suggests ``--lang CODE``.
-A statistical detector (lingua) was considered and left out: it always answers
-with one of the languages it was restricted to, and is ~100x slower per entry.
+A statistical detector (lingua) was considered and left out: restricted to a few
+languages it always answers with one of them, it needs a 1 s model load, and it
+measured ~250 µs per French definition here against ~35 µs for this module.
 """
 
 from __future__ import annotations

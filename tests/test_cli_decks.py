@@ -307,7 +307,10 @@ def test_duplicate_concept_ids_in_the_target_deck(
     before = snapshot(decks)
     code, _out, err = cli(capsys, "import", str(good), "--deck", "mine")
     assert code == 2
-    assert f"{path}:" in err and "duplicate concept id 'first-term'" in err
+    broken = path.read_text(encoding="utf-8")
+    second = broken.index('id = "first-term"', broken.index('id = "first-term"') + 1)
+    assert f"{path}:{broken.count(chr(10), 0, second) + 1}: " in err
+    assert "duplicate concept id 'first-term'" in err
     assert snapshot(decks) == before
     code, _out, err = cli(capsys, "validate", str(path))
     assert code == 2 and "duplicate concept id" in err
@@ -335,7 +338,9 @@ def test_deck_file_with_missing_field(
     before = snapshot(decks)
     code, _out, err = cli(capsys, "import", str(good), "--deck", "mine")
     assert code == 2
-    assert "first-term.en.term.source" in err and f"{path}:" in err
+    broken = path.read_text(encoding="utf-8")
+    id_line = broken.count("\n", 0, broken.index('id = "first-term"')) + 1
+    assert f"{path}:{id_line}: concept 'first-term': first-term.en.term.source: missing" in err
     assert snapshot(decks) == before
     code, out, err = cli(capsys, "validate")
     assert code == 2

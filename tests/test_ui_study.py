@@ -508,3 +508,22 @@ async def test_small_and_resized_terminal_keeps_working(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("enter")
     assert [(r.correct, r.grade) for r in reviews(db)] == [(True, 3)]
+
+
+async def test_flip_space_twice_is_good_and_enter_works_like_space(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>fr:term", "flip"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        await pilot.press("space", "space")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.phase == "revealed"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.done == 2
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")
+    assert [r.grade for r in reviews(db)] == [3, 3]

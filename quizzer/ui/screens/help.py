@@ -26,6 +26,7 @@ HELP_ROWS: tuple[tuple[str, str], ...] = (
     ("u", "undo the last answer"),
     ("b", "bury this card until tomorrow"),
     ("flip", "Space: answer · 1 Again  2 Hard  3 Good  4 Easy"),
+    ("Space ×2", "answer, then Good (Enter works like Space)"),
     ("choice", "1–4, or ↑ ↓ and Enter · Enter: next"),
     ("typed", "Enter checks · r: I was right · Enter: next"),
     ("learn", "~7 concepts a round: choice, then typed"),

@@ -289,10 +289,10 @@ class StudyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something now (the footer follows)."""
-        if isinstance(self.focused, Input) and action in ("space", "undo", "bury", "help"):
+        if isinstance(self.focused, Input) and action in ("space", "next", "undo", "bury", "help"):
             return False  # these letters go into the answer being typed
-        if action == "space":
-            return self.phase == "feedback" or (
+        if action in ("space", "next"):
+            return self.phase in ("feedback", "revealed") or (
                 self.phase == "question" and self._mode_now() == "flip"
             )
         if action == "override":
@@ -318,9 +318,12 @@ class StudyScreen(Screen[None]):
     # -- flip -----------------------------------------------------------------
 
     async def action_space(self) -> None:
-        """Reveal the answer (flip), or go on after feedback."""
+        """Reveal the answer (flip), grade Good once revealed (as in Anki), or go on."""
         if self.phase == "feedback":
             self._show()
+            return
+        if self.phase == "revealed":
+            self._grade(3)
             return
         if self.choice.mode != "flip" or self.phase != "question" or self.session is None:
             return
@@ -337,7 +340,9 @@ class StudyScreen(Screen[None]):
                 GradeBar(intervals, id="grades"), after="#hint"
             )
         self._set_visible(grades=True, choices=False, typed=False, cont=False)
-        self.query_one("#hint", Static).update("How well did you recall it? 1–4")
+        self.query_one("#hint", Static).update(
+            "How well did you recall it? 1–4 (Space or Enter: Good)"
+        )
 
     def action_key(self, number: int) -> None:
         """1–4: a grade in flip mode, an option in choice mode."""
@@ -511,10 +516,9 @@ class StudyScreen(Screen[None]):
 
     # -- continue, undo, bury, end --------------------------------------------
 
-    def action_next(self) -> None:
-        """Enter after feedback: the next card."""
-        if self.phase == "feedback":
-            self._show()
+    async def action_next(self) -> None:
+        """Enter does what Space does (typing, Enter belongs to the input)."""
+        await self.action_space()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "continue":

@@ -118,3 +118,13 @@ def test_nothing_decides_asks_for_lang() -> None:
     with pytest.raises(LanguageIdError, match="can't tell") as info:
         tag_entries([("GPTQ", "Quantization", 3)])
     assert info.value.line == 3
+
+
+def test_terse_english_glossary_follows_its_decided_entries() -> None:
+    entries = [
+        ("ZeRO", "Reduces memory by sharding optimizer states across GPUs.", 3),
+        ("Reversible layers", "Layers whose activations can be rebuilt from their outputs.", 5),
+        ("Tensor parallelism", "Splits weight tensors over devices.", 7),
+    ]
+    assert [identify(t, d).lang for t, d, _ in entries] == ["en", "en", None]
+    assert tag_entries(entries) == ["en", "en", "en"]

@@ -165,12 +165,13 @@ _RUSSIAN_WORDS = _wordset("что это для который которые к
 _LATIN_WORDS: dict[str, frozenset[str]] = {
     "en": _wordset(
         "the of and to in is are for with by that which this from as an on or be it its "
-        "at into while without their used using between than"
+        "at into while without their used using between than can not more such has have "
+        "was were these those each other only also when how all during across through within"
     ),
     "fr": _wordset(
         "le la les des du de un une et est sont pour dans avec sur par qui que ne pas au aux "
         "ce cette ces son sa ses leur leurs lors selon sans entre mais où aucune aucun "
-        "l' d' qu' n' s' c' j'"
+        "en à plus il elle ou été être très l' d' qu' n' s' c' j'"
     ),
     "es": _wordset(
         "el la los las del de y en para con que por una es se su sus al como entre sin pero más "
@@ -178,7 +179,7 @@ _LATIN_WORDS: dict[str, frozenset[str]] = {
     ),
     "de": _wordset(
         "der die das und ist mit für von zu den dem des ein eine einer eines nicht auf im "
-        "wird werden sich auch durch oder bei"
+        "wird werden sich auch durch oder bei zur zum beim über unter wie als nach"
     ),
     "it": _wordset(
         "il lo la l' gli della delle dei di e è per con che una un nel nella sono da sul alla "

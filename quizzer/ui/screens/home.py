@@ -133,11 +133,12 @@ class HomeScreen(Screen[None]):
         pair = self.current_pair()
         decks.clear_options()
         for deck in service.decks():
-            line = Content(deck.name)
+            name = display_text(deck.name, getattr(self.app, "rtl_mode", "app"))
+            line = Content(name)
             if pair is not None:
                 new, due = service.counts(deck.id, pair)
                 line = Content.assemble(
-                    Content(deck.name),
+                    Content(name),
                     "\n",
                     (f"{len(deck)} concepts · ", "$text-muted"),
                     (f"{new} new", "$accent"),

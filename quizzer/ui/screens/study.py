@@ -197,7 +197,8 @@ class StudyScreen(Screen[None]):
         p = self.choice.pair
         short = {"term": "term", "definition": "def"}
         pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
-        return f"{self.deck.name} · {pair} · {self.choice.mode}"
+        name = display_text(self.deck.name, getattr(self.app, "rtl_mode", "app"))
+        return f"{name} · {pair} · {self.choice.mode}"
 
     def _update_progress(self) -> None:
         header = self.query_one(ProgressHeader)
@@ -574,7 +575,7 @@ class StudyScreen(Screen[None]):
             seconds = self.tally.ms / 1000
             next_due = self._learn_scheduler().next_due(now)
         summary = SessionSummary(
-            deck_name=self.deck.name,
+            deck_name=display_text(self.deck.name, getattr(self.app, "rtl_mode", "app")),
             pair_label=self.choice.pair_label,
             mode=self.choice.mode,
             studied=studied,

@@ -270,6 +270,7 @@ class Store:
         self._reviews: dict[str, Review] | None = None
         self._reviews_last: datetime | None = None
         self._header_end = 0
+        self._stopped = False
         self._closed = False
         self._mutex = threading.RLock()
         try:
@@ -408,7 +409,11 @@ class Store:
                 leftover.unlink()
 
     def compact(self) -> None:
-        """Fold the journal tail into a new snapshot (atomic; the old one becomes ``P.bak``)."""
+        """Fold the journal into the month files and a new snapshot, then start a new journal.
+
+        Each file is written atomically; the old snapshot becomes ``P.bak`` and the old
+        journal ``P.journal.prev``.
+        """
         with self._mutex:
             self._compact()
 
@@ -454,6 +459,7 @@ class Store:
             if self._writer is not None:
                 self._writer.close()
             self._writer = None
+            self._stopped = True
             raise StoreError(
                 f"can't start a new journal: {exc.strerror or exc}",
                 hint="close and reopen the store (every answer so far is saved)",
@@ -504,6 +510,12 @@ class Store:
     def _check_writable(self) -> None:
         if self._closed:
             raise StoreError("the progress store is closed", path=self.path)
+        if self._stopped:
+            raise StoreError(
+                "the progress store stopped writing after a failed compaction",
+                hint="close and reopen it (every answer so far is saved)",
+                path=self.path,
+            )
         if self.read_only or self._writer is None:
             raise StoreError("the progress store is open read-only", path=self.path)
 

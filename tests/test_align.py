@@ -279,3 +279,23 @@ def test_a_correction_survives_until_its_seed_changes() -> None:
     definition = changed.get("lora").entries["ar"].definition
     assert (definition.text, definition.source.kind) == ("تعريف جديد للورا.", "seed")
     assert any("correction" in note for note in report.notes)
+
+
+def test_reimport_with_duplicate_terms_is_idempotent() -> None:
+    text = "T\nS\nSame term\nIt is one.\nSame term\nIt is another."
+    first, _ = align([source("a.txt", text)], deck_id="x", deck_name="X")
+    again, report = align([source("a.txt", text)], deck_id="x", deck_name="X", existing=first)
+    assert deckfile.dumps(again) == deckfile.dumps(first)
+    assert [m.method for c in report.concepts for m in c.matches] == ["provenance"] * 2
+
+
+def test_entry_removed_from_a_file_is_kept_and_reported() -> None:
+    first = training_deck()
+    lines = decode((DATA / BN).read_bytes()).split("\n")
+    del lines[4:6]  # LoRA's Bengali term and definition
+    deck, report = align(
+        [source(BN, "\n".join(lines))], deck_id="ai", deck_name="AI", existing=first
+    )
+    assert deck.get("lora").entries["bn"] == first.get("lora").entries["bn"]
+    assert [c.id for c in deck] == [c.id for c in first]
+    assert any("'lora' kept its bn texts from line 5" in note for note in report.notes)

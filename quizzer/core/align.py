@@ -396,6 +396,18 @@ class _Aligner:
             self.slot_by_key[(e.file, e.term_line)] = slot
             sequence_out.append(slot)
         self.sequences[source.file] = sequence_out
+        # Texts an earlier import took from this file that it no longer holds are kept
+        # (progress hangs off them) but reported, so the user can remove them by hand.
+        for slot in self.slots:
+            for lang, held in slot.entries.items():
+                src = held.term.source
+                if src.file == source.file and not any(
+                    m.entry.file == source.file and m.entry.lang == lang for m in slot.matches
+                ):
+                    self.notes.append(
+                        f"{source.file}: concept {slot.id!r} kept its {lang} texts from line "
+                        f"{src.line}, which the file no longer has"
+                    )
 
     def _parallel_reference(
         self, source: SourceFile, chosen: Sequence[tuple[_Slot, str, float] | None]

@@ -263,6 +263,8 @@ async def test_home_lists_decks_remembers_and_starts(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
     app2 = make_app(db)
     async with app2.run_test(size=(80, 24)) as pilot:
         remembered = app2.screen.current_choice()
@@ -361,7 +363,9 @@ async def test_nothing_to_study_says_so(tmp_path: Path) -> None:
             assert isinstance(app.screen, SummaryScreen)
             title = str(app.screen.query_one("#summary-title").render())
             assert title == "Nothing to study right now"
-            await pilot.press("enter")
+            await pilot.press("q" if mode == "flip" else "enter")
+            await pilot.pause()
+            assert not app.is_running
         assert reviews(db) == []
 
 

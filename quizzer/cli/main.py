@@ -46,6 +46,9 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (2 for bad input, 3 for store trouble)."""
     words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0].startswith("-") and words[0] not in ("-h", "--help", "--version"):
+        # `quizzer --db PATH` and the like: options of the home screen.
+        argv = words = ["home", *words]
     quiz = QUIZ_COMMANDS.get(words[0]) if words else QUIZ_COMMANDS["home"]
     parser = build_parser((quiz,) if quiz else COMMAND_MODULES)
     args = parser.parse_args(argv)

@@ -54,8 +54,8 @@ class HomeScreen(Screen[None]):
         Binding("x", "swap", "Swap"),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
-        Binding("escape", "quit", "Quit", show=False),
+        Binding("q", "app.quit", "Quit"),
+        Binding("escape", "app.quit", "Quit", show=False),
     ]
 
     def compose(self) -> ComposeResult:

@@ -531,3 +531,15 @@ async def test_flip_space_twice_is_good_and_enter_works_like_space(tmp_path: Pat
         await pilot.pause()
         await pilot.press("enter")
     assert [r.grade for r in reviews(db)] == [3, 3]
+
+
+async def test_ctrl_t_switches_light_and_dark(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        dark = app.current_theme.dark
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.current_theme.dark is not dark
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.current_theme.dark is dark

@@ -80,7 +80,15 @@ def months(path: Path) -> list[str]:
 
 def read_month(file: Path) -> list[dict[str, Any]]:
     """The review dicts of one month file (``[]`` if missing); :class:`StoreError` if damaged."""
-    doc = AtomicJSONStorage(file, read_only=True).read()
+    try:
+        doc = AtomicJSONStorage(file, read_only=True).read()
+    except StoreError as exc:
+        raise StoreError(
+            exc.message.replace("progress store", "review log file", 1),
+            hint=f"run `quizzer doctor --db {_store_of(file)}` to restore it from its backup",
+            path=file,
+            line=exc.line,
+        ) from exc
     if doc is None:
         return []
     table = doc.get("reviews", {})

@@ -132,7 +132,7 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     meta = doc.get("meta", {}).get("1", {})
     offset = int(meta.get("journal_offset", 0))
     st = State.from_document(doc)
-    fold = reviewlog.Fold()
+    fold = reviewlog.Fold(packed=True)  # a version-2 journal may hold millions of answers
 
     def events() -> Any:
         for end, event in journal.scan(journal_file, 0):

@@ -543,3 +543,21 @@ async def test_ctrl_t_switches_light_and_dark(tmp_path: Path) -> None:
         await pilot.press("ctrl+t")
         await pilot.pause()
         assert app.current_theme.dark is dark
+
+
+def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
+    from quizzer.store import open_store
+    from quizzer.ui.service import StudyService
+    from tests.ui_support import bundled_decks
+
+    with open_store(tmp_path / "p.json") as store:
+        service = StudyService(store, bundled_decks())
+        picked = choice("quantization", "ru:term>en:definition", "typed")
+        service.remember(picked)
+        assert service.last_choice() == picked
+        (tmp_path / "p.json.ui.json").write_text("{not json", encoding="utf-8")
+        assert service.last_choice() is None  # a damaged file is ignored, not fatal
+        (tmp_path / "p.json.ui.json").unlink()
+        (tmp_path / "p.json.ui.json").mkdir()  # can't be written: ignored
+        service.remember(picked)
+        assert service.last_choice() is None

@@ -8,6 +8,7 @@ the next card shows.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Sequence
@@ -182,7 +183,9 @@ class StudyService:
         if getattr(self.store, "read_only", False):
             return
         text = json.dumps({SETTINGS_KEY: choice.to_dict()}, ensure_ascii=False, indent=1)
-        atomic_write_text(self._prefs_path, text + "\n")
+        # Best effort: a choice that can't be remembered must not stop the session.
+        with contextlib.suppress(OSError):
+            atomic_write_text(self._prefs_path, text + "\n")
 
     def close(self) -> None:
         """Close the store (compacting it). Safe to call twice."""

@@ -561,3 +561,23 @@ def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
         (tmp_path / "p.json.ui.json").mkdir()  # can't be written: ignored
         service.remember(picked)
         assert service.last_choice() is None
+
+
+async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(tmp_path: Path) -> None:
+    from quizzer.core.errors import StoreError
+
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "3")  # recorded
+        await pilot.pause()
+
+        def refuse(*_args: object, **_kwargs: object) -> None:
+            raise StoreError("can't write the journal: No space left on device", path=db)
+
+        app.service.store.record = refuse  # type: ignore[method-assign]
+        await pilot.press("space", "3")
+        await pilot.pause()
+        assert not app.is_running
+    assert app.return_code == 3
+    assert [r.grade for r in reviews(db)] == [3]  # the acknowledged answer is kept

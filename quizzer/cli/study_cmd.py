@@ -133,9 +133,10 @@ def run_study(args: argparse.Namespace) -> int:
     except BaseException:
         service.close()
         raise
-    QuizzerApp(service, start=choice, rtl_mode=rtl).run()
+    app = QuizzerApp(service, start=choice, rtl_mode=rtl)
+    app.run()
     service.close()
-    return 0
+    return app.return_code or 0
 
 
 def run_home(args: argparse.Namespace) -> int:
@@ -143,6 +144,7 @@ def run_home(args: argparse.Namespace) -> int:
     from quizzer.ui.app import QuizzerApp
 
     service, rtl = _open(args)
-    QuizzerApp(service, rtl_mode=rtl).run()
+    app = QuizzerApp(service, rtl_mode=rtl)
+    app.run()
     service.close()
-    return 0
+    return app.return_code or 0

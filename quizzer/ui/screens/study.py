@@ -7,10 +7,14 @@ store through :class:`quizzer.ui.service.StudyService` the moment they are given
 
 from __future__ import annotations
 
+import functools
+import inspect
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from rich.text import Text as RichText
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -21,6 +25,7 @@ from textual.widgets import Button, Input, Static
 from quizzer.core.cards import CardKey
 from quizzer.core.concept import Concept
 from quizzer.core.deck import Deck
+from quizzer.core.errors import StoreError
 from quizzer.core.review import GRADE_NAMES
 from quizzer.core.session import MAX_ANSWER_MS, Session
 from quizzer.ui.choice import StudyChoice
@@ -40,6 +45,8 @@ if TYPE_CHECKING:
     from quizzer.core.answers import AnswerCheck
     from quizzer.core.choices import ChoiceSet
     from quizzer.core.learn import LearnQuestion, LearnRound
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _NOTE_TEXT = {
     "accents": "mind the accents",
@@ -75,6 +82,31 @@ def diff_content(check: AnswerCheck, rtl_mode: str = "app") -> Content | None:
         else:
             parts.append((seg.text, "underline bold $success"))
     return Content.assemble(*parts)
+
+
+def _stops_on_store_error(method: F) -> F:
+    """Run a handler; if the store refuses a write, end the app with its message (exit 3)."""
+    if inspect.iscoroutinefunction(method):
+
+        @functools.wraps(method)
+        async def guarded_async(self: StudyScreen, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await method(self, *args, **kwargs)
+            except StoreError as exc:
+                self._store_failed(exc)
+                return None
+
+        return guarded_async  # type: ignore[return-value]
+
+    @functools.wraps(method)
+    def guarded(self: StudyScreen, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError as exc:
+            self._store_failed(exc)
+            return None
+
+    return guarded  # type: ignore[return-value]
 
 
 @dataclass(slots=True)
@@ -126,6 +158,14 @@ class StudyScreen(Screen[None]):
         self._nothing_due = False
         self._scheduler: StoreScheduler | None = None
 
+    def _store_failed(self, exc: StoreError) -> None:
+        """The store refused a write (disk full, removed, ...): stop cleanly with its message.
+
+        Whatever was acknowledged before is on disk; the answer that failed was not
+        recorded.
+        """
+        self.app.exit(return_code=3, message=RichText(f"quizzer: error: {exc}"))
+
     @property
     def phase(self) -> str:
         """``question``, ``revealed`` (flip, answer shown) or ``feedback`` (after an answer)."""
@@ -173,6 +213,7 @@ class StudyScreen(Screen[None]):
                 yield TypedAnswer(id="typed-answer", classes="hidden")
         yield QuizFooter()
 
+    @_stops_on_store_error
     def on_mount(self) -> None:
         now = utcnow()
         if self.choice.mode == "learn":
@@ -356,6 +397,7 @@ class StudyScreen(Screen[None]):
         if self.phase == "revealed":
             self._grade(event.grade)
 
+    @_stops_on_store_error
     def _grade(self, grade: int) -> None:
         assert self.session is not None
         self.session.answer(grade, utcnow())  # type: ignore[arg-type]
@@ -368,6 +410,7 @@ class StudyScreen(Screen[None]):
 
     # -- choice ---------------------------------------------------------------
 
+    @_stops_on_store_error
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         if self.phase != "question" or self.choices is None:
             return
@@ -392,6 +435,7 @@ class StudyScreen(Screen[None]):
 
     # -- typed ----------------------------------------------------------------
 
+    @_stops_on_store_error
     def on_typed_answer_submitted(self, event: TypedAnswer.Submitted) -> None:
         if self.phase != "question" or self.card is None:
             return
@@ -445,6 +489,7 @@ class StudyScreen(Screen[None]):
         self.query_one(TypedAnswer).show_feedback(diff_content(check, rtl_mode), can_override)
         self._feedback(f"{verdict} — {outcome}", kind)
 
+    @_stops_on_store_error
     def action_override(self) -> None:
         """“I was right”: count the last typed miss as right."""
         if self.phase != "feedback" or self.check is None or self.check.correct:
@@ -527,6 +572,7 @@ class StudyScreen(Screen[None]):
             if self.phase == "feedback":
                 self._show()
 
+    @_stops_on_store_error
     def action_undo(self) -> None:
         """Take back the last answer and show that card again."""
         if self.session is None:
@@ -539,6 +585,7 @@ class StudyScreen(Screen[None]):
         self._show()
         self.notify("Last answer taken back.")
 
+    @_stops_on_store_error
     def action_bury(self) -> None:
         """Hide this card until tomorrow."""
         if self.session is None or self.session.finished:

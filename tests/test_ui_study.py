@@ -320,6 +320,8 @@ async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path
         assert screen.check.verdict == "wrong"
         assert screen.check.confused_with == other.text("en", "term")
         assert "another concept" in str(screen.query_one("#feedback").render())
+        named = str(screen.query_one("#diff").render())
+        assert named == f"closest to another concept: {other.text('en', 'term')}"
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("enter")

@@ -65,6 +65,11 @@ def diff_content(check: AnswerCheck, rtl_mode: str = "app") -> Content | None:
     """
     if check.verdict.correct and not check.diff:
         return None
+    if check.confused_with and not check.correct:
+        return Content.assemble(
+            ("closest to another concept: ", "$text-muted"),
+            display_text(check.confused_with, rtl_mode),
+        )
     if has_rtl(check.expected) or has_rtl(check.typed):
         if check.correct:
             return None

@@ -449,6 +449,7 @@ async def test_app_measures_bengali_as_drawn_and_restores_rich_after(tmp_path: P
 
     text = "আমি বাংলায় গান গাই"
     app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
+    assert cell_len(text) == 12  # an app that isn't running leaves Rich alone
     async with app.run_test(size=SIZE):
         assert cell_len(text) == 18  # what tmux draws
     assert cell_len(text) == 12  # Rich's own table again for whatever runs next

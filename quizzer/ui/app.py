@@ -36,14 +36,17 @@ class QuizzerApp(App[int]):
         rtl_mode: str = "app",
         theme: str | None = None,
     ) -> None:
-        # Before any text is measured: Bengali spacing vowel signs take a cell.
-        fix_cell_widths()
         super().__init__()
         self.service = service
         self.start = start
         self.rtl_mode = rtl_mode
         if theme:
             self.theme = theme
+
+    def on_load(self) -> None:
+        # Before any text is measured, and only while the app runs (restored on unmount):
+        # Bengali spacing vowel signs take a cell, as the terminal draws them.
+        fix_cell_widths()
 
     def on_mount(self) -> None:
         if self.start is not None:

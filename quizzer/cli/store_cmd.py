@@ -6,7 +6,7 @@ import argparse
 
 from quizzer.core.review import GRADE_NAMES
 from quizzer.paths import default_db_path
-from quizzer.store import doctor, journal_path, open_store
+from quizzer.store import Bury, doctor, journal_path, open_store
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,6 +69,9 @@ def run_undo(args: argparse.Namespace) -> int:
             if review is None:
                 print("nothing (more) to undo")
                 break
+            if isinstance(review, Bury):
+                print(f"undone: bury of {review.card_id}")
+                continue
             when = review.reviewed_at.isoformat(timespec="seconds")
             print(f"undone: {review.card_id} {GRADE_NAMES[review.grade]} at {when}")
     return 0

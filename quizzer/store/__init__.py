@@ -14,6 +14,7 @@ Quick use::
 from quizzer.core.errors import StoreError
 from quizzer.store.progress import (
     SCHEMA_VERSION,
+    Bury,
     Store,
     backup_path,
     journal_path,
@@ -23,6 +24,7 @@ from quizzer.store.progress import (
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Bury",
     "Store",
     "StoreError",
     "backup_path",

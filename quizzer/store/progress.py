@@ -12,8 +12,8 @@ Files next to the store path ``P`` (default ``progress.json``):
     ``reviews`` (see :mod:`quizzer.store.reviewlog`); written only by compaction.
 ``P.journal``
     the append-only journal (see :mod:`quizzer.store.journal`): a header line
-    naming its generation, then every answer, undo and settings change since the
-    last compaction, one fsynced line each.
+    naming its generation, then every answer, bury, undo and settings change since
+    the last compaction, one fsynced line each.
 ``P.bak``, ``P.journal.prev``
     the previous snapshot and the previous journal generation (hard links).
 ``P.lock``
@@ -43,6 +43,7 @@ import secrets
 import shutil
 import threading
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from types import TracebackType
@@ -140,6 +141,53 @@ def _key(card: CardKey | str) -> CardKey:
     return card if isinstance(card, CardKey) else CardKey.parse(card)
 
 
+@dataclass(frozen=True, slots=True)
+class Bury:
+    """One bury: ``card_id`` hidden at ``buried_at`` until ``until`` (the next study day).
+
+    What :meth:`Store.bury` returns and :meth:`Store.undo` returns when it takes a bury back.
+    """
+
+    id: str
+    card_id: str
+    buried_at: datetime
+    until: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (ISO 8601 UTC times), as kept in the journal and the undo stack."""
+        return {
+            "id": self.id,
+            "card_id": self.card_id,
+            "at": self.buried_at.isoformat(),
+            "until": self.until.isoformat(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Bury:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            id=data["id"],
+            card_id=data["card_id"],
+            buried_at=datetime.fromisoformat(data["at"]),
+            until=datetime.fromisoformat(data["until"]),
+        )
+
+
+def buried_state(before: dict[str, Any] | None, bury: dict[str, Any]) -> dict[str, Any]:
+    """A card's state after ``bury`` (a :meth:`Bury.to_dict`), given its state before.
+
+    A card never studied gets a new-card state (``reps`` 0, so it still counts
+    as new) that only carries the bury; undoing the bury forgets it again.
+    """
+    if before is None:
+        key = CardKey.parse(bury["card_id"])
+        state = CardState.new(key, datetime.fromisoformat(bury["at"])).to_dict()
+    else:
+        state = dict(before)
+    state["buried_until"] = bury["until"]
+    return state
+
+
 class State:
     """The in-memory image of a store: what the snapshot plus the journal tail say.
 
@@ -229,9 +277,23 @@ class State:
             self.recent.append([review["id"], card_id, review["reviewed_at"], review["phase"]])
         elif op == "undo":
             self.put(event["card_id"], event.get("restore"))
-            if self.undo and self.undo[-1]["review_id"] == event["review_id"]:
+            if self.undo and self.undo[-1].get("review_id") == event["review_id"]:
                 self.undo.pop()
             self.recent = [r for r in self.recent if r[0] != event["review_id"]]
+        elif op == "bury":
+            bury = event["bury"]
+            card_id = bury["card_id"]
+            before = self.raw.get(card_id)
+            self.put(card_id, buried_state(before, bury))
+            # On the same undo stack as answers: undo takes back whichever came last.
+            self.undo.append(
+                {"bury_id": bury["id"], "card_id": card_id, "before": before, "bury": bury}
+            )
+            del self.undo[:-UNDO_DEPTH]
+        elif op == "unbury":
+            self.put(event["card_id"], event.get("restore"))
+            if self.undo and self.undo[-1].get("bury_id") == event["bury_id"]:
+                self.undo.pop()
         elif op == "settings":
             self.settings = SchedulerSettings.from_dict(event["settings"])
         elif op == "state":
@@ -638,7 +700,7 @@ class Store:
 
     @property
     def undo_depth(self) -> int:
-        """How many answers :meth:`undo` can still take back."""
+        """How many answers and buries :meth:`undo` can still take back."""
         return len(self.state.undo)
 
     # -- writing -----------------------------------------------------------------------
@@ -707,19 +769,30 @@ class Store:
                 self._reviews_last = review.reviewed_at
         return review
 
-    def undo(self) -> Review | None:
-        """Take back the last answer: restore the card's state, remove the log entry.
+    def undo(self) -> Review | Bury | None:
+        """Take back the last answer or bury: restore the card's state (and remove the log entry).
 
-        Returns the removed review (``None`` when there is nothing to undo).
+        Returns the removed review, or the :class:`Bury` taken back (``None`` when
+        there is nothing to undo).
         """
         with self._mutex:
             return self._undo()
 
-    def _undo(self) -> Review | None:
+    def _undo(self) -> Review | Bury | None:
         self._check_writable()
         if not self.state.undo:
             return None
         top = self.state.undo[-1]
+        if "bury_id" in top:
+            self._append(
+                {
+                    "op": "unbury",
+                    "bury_id": top["bury_id"],
+                    "card_id": top["card_id"],
+                    "restore": top["before"],
+                }
+            )
+            return Bury.from_dict(top["bury"])
         reviews = self._reviews
         removed = Review.from_dict(top["review"])
         self._append(
@@ -735,6 +808,28 @@ class Store:
         if reviews is not None:
             reviews.pop(top["review_id"], None)
         return removed
+
+    def bury(self, card: CardKey | str, now: datetime) -> Bury:
+        """Hide ``card`` until the next study day starts (``day_start_hour`` in ``tz``).
+
+        Durable like an answer (one fsynced journal line) and on the same undo
+        stack: :meth:`undo` brings the card back. Answering the card clears the
+        bury; a card never studied gets a new-card state that carries it.
+        """
+        key = _key(card)
+        if now.tzinfo is None:
+            raise ValueError("now must be a timezone-aware datetime (UTC)")
+        now = now.astimezone(UTC)
+        until = scheduling.bury_until(now, self.tz_at(now), self.settings)
+        bury = Bury(
+            id=f"{int(now.timestamp() * 1000):013d}-{secrets.token_hex(4)}",
+            card_id=key.id,
+            buried_at=now,
+            until=until,
+        )
+        with self._mutex:
+            self._append({"op": "bury", "bury": bury.to_dict()})
+        return bury
 
     def set_suspended(self, card: CardKey | str, suspended: bool, now: datetime) -> CardState:
         """Suspend a card (never due) or bring it back; clears its leech flag when resumed."""
@@ -819,6 +914,7 @@ def open_store(
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Bury",
     "CardPhase",
     "Store",
     "backup_path",

@@ -231,3 +231,19 @@ def test_cli_undo_names_a_bury(tmp_path: Path) -> None:
     assert lines[1].startswith(f"undone: {CARDS[0].id} Good")
     with _open(db) as store:
         assert store.undo_depth == 0 and store.reviews() == []
+
+
+def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path) -> None:
+    # The UI's StoreScheduler prefers Store.bury: the bury outlives the app run.
+    from quizzer.ui.service import StoreScheduler
+
+    db = tmp_path / "p.json"
+    with _open(db) as store:
+        StoreScheduler(store, DECK, RU_BN, set()).bury(CARDS[0], NOW)
+    with _open(db) as store:
+        scheduler = StoreScheduler(store, DECK, RU_BN, set())  # a fresh run of the app
+        assert [k.id for k in scheduler.due(NOW)] == [k.id for k in CARDS[1:]]
+        scheduler.bury(CARDS[1], NOW)
+        scheduler.undo()
+        assert [k.id for k in scheduler.due(NOW)] == [k.id for k in CARDS[1:]]
+        assert [k.id for k in scheduler.due(NEXT_DAY)] == [k.id for k in CARDS]

@@ -160,12 +160,16 @@ def test_stats_json_keys_types_and_values(store_path: Path, capsys) -> None:
     assert {s["key"] for s in data["languages"]} == {"bn", "ar"}
 
 
-def test_stats_deck_filter_and_empty_store(store_path: Path, env: Path, capsys) -> None:
+def test_stats_deck_filter_and_empty_store(
+    store_path: Path, env: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
     other = run_json(capsys, "stats", "--db", str(store_path), "--json", "--deck", "quantization")
     assert other["decks"] == ["quantization"]
     assert other["totals"] == {"reviews": 0, "cards": 0}
     assert len(other["mastery"]["concepts"]) == 20
-    empty = run_json(capsys, "stats", "--db", str(env / "none.json"), "--json")
+    # No store yet at the default place (a learner who hasn't studied): empty figures.
+    monkeypatch.setenv("QUIZZER_DB", str(env / "none.json"))
+    empty = run_json(capsys, "stats", "--json")
     assert empty["totals"]["reviews"] == 0 and empty["today"]["correct_rate"] is None
     assert not (env / "none.json").exists()  # looking never creates a store
     assert main(["stats", "--db", str(store_path), "--deck", "no-such-deck"]) == 2
@@ -280,3 +284,23 @@ def test_optimize_stores_parameters_the_scheduler_uses(env: Path, capsys) -> Non
         store.set_settings(SchedulerSettings(fuzz=False))
         default_preview = store.preview(key, now)
     assert fitted_preview != default_preview
+
+
+def test_mistyped_db_is_refused_and_nothing_is_created(store_path: Path, env: Path, capsys) -> None:
+    typo = env / "progres.json"
+    before = sorted(p.name for p in env.iterdir())
+    for argv in (
+        ["optimize", "--db", str(typo)],
+        ["optimize", "--db", str(typo), "--json"],
+        ["stats", "--db", str(typo)],
+        ["stats", "--db", str(typo), "--json"],
+        ["log", "export", "--csv", "-", "--db", str(typo)],
+    ):
+        assert main(argv) == 3, argv
+        captured = capsys.readouterr()
+        assert "no progress store here" in captured.err and str(typo) in captured.err
+        assert "--db" in captured.err  # the hint says what to check
+        assert captured.out == "" and "Traceback" not in captured.err
+    assert main(["optimize", "--db", str(env)]) == 3  # a folder is no store file
+    assert "folder" in capsys.readouterr().err
+    assert sorted(p.name for p in env.iterdir()) == before  # no empty store left behind

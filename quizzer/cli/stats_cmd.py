@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.core.cards import CardKey
-from quizzer.core.errors import InputError
+from quizzer.core.errors import InputError, StoreError
 from quizzer.core.review import GRADE_NAMES, Review
 from quizzer.core.stats import study_day
 from quizzer.fsutil import atomic_write_text
@@ -104,9 +104,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_log_export)
 
 
+def existing_store(db: str | None) -> Path:
+    """The store path for ``db``, refusing when no store is there (a mistyped ``--db``).
+
+    A store is there when its snapshot or its journal exists; opening one for
+    writing would otherwise create an empty store at a mistyped path.
+    """
+    from quizzer.store.progress import journal_path
+
+    path = default_db_path(db)
+    if path.is_dir():
+        raise StoreError(
+            "this is a folder, not a progress store file",
+            hint="give the store file, e.g. --db ~/quizzer/progress.json",
+            path=path,
+        )
+    if not (path.exists() or journal_path(path).exists()):
+        raise StoreError(
+            "no progress store here",
+            hint="check the path given with --db (or $QUIZZER_DB); "
+            "a store is made when you first study",
+            path=path,
+        )
+    return path
+
+
 def _open_read_only(db: str | None) -> Any:
+    """Open the store read-only. An explicit ``--db`` must name an existing store;
+    without one, a missing default store reads as empty (a learner who hasn't studied yet)."""
     from quizzer.store import open_store
 
+    if db:
+        existing_store(db)
     return open_store(db, read_only=True)
 
 
@@ -143,7 +172,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     from quizzer.optimizer import optimize
     from quizzer.store import open_store
 
-    with open_store(args.db) as store:
+    # Never create a store just to find it has no answers: a mistyped --db is an error.
+    with open_store(existing_store(args.db)) as store:
         settings = store.settings
         result = optimize(
             store.reviews(), store.tz, settings.day_start_hour, current=settings.parameters

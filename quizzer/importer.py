@@ -263,8 +263,15 @@ def _import(
     directory = user_decks_dir(into)
     if directory.exists() and not directory.is_dir():
         raise InputError("is not a directory", hint="give --into a folder", path=directory)
-    target, existing = _target(deck_id, directory)
-    before = target.read_bytes().decode("utf-8-sig") if existing is not None else None
+    try:
+        target, existing = _target(deck_id, directory)
+        before = target.read_bytes().decode("utf-8-sig") if existing is not None else None
+    except OSError as exc:
+        raise InputError(
+            f"can't read the deck folder: {exc.strerror or exc}",
+            hint="choose a readable, writable --into folder, or check its permissions",
+            path=exc.filename if exc.filename is not None else directory,
+        ) from exc
 
     entries = sum(len(source.entries) for source in sources)
     try:

@@ -53,9 +53,24 @@ def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:
     """Write a deck file atomically (temp file, fsync, rename).
 
     ``rendered`` is ``deckfile.dumps(deck)`` when the caller already has it (it is
-    the slow part for big decks).
+    the slow part for big decks). A file-system refusal (missing or read-only folder,
+    a file where a folder should be, a full disk) becomes an :class:`InputError`; the
+    temp file is removed, so the folder holds the old deck file or none.
     """
-    atomic_write_text(path, rendered if rendered is not None else deckfile.dumps(deck))
+    path = Path(path)
+    try:
+        atomic_write_text(path, rendered if rendered is not None else deckfile.dumps(deck))
+    except OSError as exc:
+        # Name the folder or file the system refused, never our temp file.
+        where = exc.filename2 or exc.filename or path
+        if Path(where).name.startswith(f".{path.name}."):
+            where = path
+        what = exc.strerror or str(exc)
+        raise InputError(
+            f"can't write the deck file {path.name}: {what}",
+            hint="choose a writable --into folder (or $QUIZZER_DECKS), or check its permissions",
+            path=where,
+        ) from exc
 
 
 def deck_files(directory: Path) -> list[Path]:

@@ -78,6 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # The environment refused (disk full, permissions…): say so plainly, with the path.
+        # Commands turn the errors they expect into InputError/StoreError; this is the net.
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        print(f"quizzer: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
 
 
 def _has(parser: argparse.ArgumentParser, command: str) -> bool:

@@ -135,6 +135,19 @@ def test_cli_bad_input_is_a_clear_error(tmp_path, monkeypatch, capsys, argv, mes
     assert not (tmp_path / "o.apkg").exists() and not (tmp_path / "x.txt").exists()
 
 
+@pytest.mark.parametrize("parent", ["missing/sub", "a-file"])
+def test_cli_refuses_an_out_folder_that_does_not_exist(tmp_path, monkeypatch, capsys, parent):
+    monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "no-user-decks"))
+    (tmp_path / "a-file").write_text("not a folder")
+    out = tmp_path / parent / "x.apkg"
+    assert main(["export", "anki", "--out", str(out), "--deck", "quantization"]) == 2
+    err = capsys.readouterr().err
+    problem = "does not exist" if parent.startswith("missing") else "is not a folder"
+    assert f"folder {out.parent} {problem}" in err and "Traceback" not in err
+    assert not (tmp_path / "missing").exists()
+    assert (tmp_path / "a-file").read_text() == "not a folder"
+
+
 def test_cli_with_progress_and_no_store_is_a_store_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "no-user-decks"))
     out = tmp_path / "o.apkg"

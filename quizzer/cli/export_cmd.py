@@ -170,6 +170,15 @@ def run_anki(args: argparse.Namespace) -> int:
         )
     if out.is_dir():
         raise InputError(f"--out {args.out!r} is a directory", hint="give a file name ending .apkg")
+    folder = out.parent
+    if not folder.is_dir():
+        # Creating a whole path from a typo is worse than asking: refuse.
+        problem = "is not a folder" if folder.exists() else "does not exist"
+        raise InputError(
+            f"folder {folder} {problem}",
+            hint="create the folder first, or give --out a path in an existing folder",
+            path=out,
+        )
     kinds = parse_kinds(args.kinds)
     pairs = [parse_pair(text) for text in args.pair]
     decks = select_decks(args.deck, args.decks_dir)

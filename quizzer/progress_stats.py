@@ -7,13 +7,66 @@ values, the learner's time zone, day-start hour and FSRS parameters.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
+from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.deck import Deck
-from quizzer.core.stats import CardSnapshot, Stats, compute_stats
+from quizzer.core.stats import CardSnapshot, Stats, compute_stats, timezone_label
+from quizzer.store.localtz import LocalTimezone
+
+
+def system_timezone_name(
+    environ: Mapping[str, str] | None = None, localtime: Path = Path("/etc/localtime")
+) -> str | None:
+    """The IANA name of the system's time zone, or ``None`` when it can't be told.
+
+    From ``$TZ`` when it is an IANA name (``Europe/Paris``, ``:Europe/Paris``;
+    not a POSIX rule like ``CET-1CEST``), else from the ``/etc/localtime``
+    symlink's target (``.../zoneinfo/Europe/Paris``).
+    """
+    env = os.environ if environ is None else environ
+    tz = env.get("TZ")
+    if tz is not None:
+        name = tz.removeprefix(":")
+        if "/zoneinfo/" in name:
+            name = name.split("/zoneinfo/", 1)[1]
+        return name if _is_iana(name) else None  # $TZ rules, even when unnamed
+    try:
+        target = os.readlink(localtime)
+    except OSError:
+        return None
+    if "zoneinfo/" not in target:
+        return None
+    name = target.split("zoneinfo/", 1)[1]
+    return name if _is_iana(name) else None
+
+
+def _is_iana(name: str) -> bool:
+    if not name or name.startswith("/") or ".." in name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return False
+    return True
+
+
+def timezone_name(tz: tzinfo | None, now: datetime) -> str:
+    """How the report names ``tz``: an IANA name if there is one, else ``UTC+HH:MM``.
+
+    The store's default zone is the system's (``LocalTimezone``), which carries
+    no name of its own: it is looked up in ``$TZ`` and ``/etc/localtime``.
+    """
+    if tz is None or isinstance(tz, LocalTimezone):
+        name = system_timezone_name()
+        if name:
+            return name
+    return timezone_label(tz, now)
 
 
 def snapshot_of(state: Any) -> CardSnapshot:
@@ -86,14 +139,16 @@ def stats_from_store(
     else:
         shown = [d for d in decks if d.id in wanted]
     settings = store.settings
+    zone = tz if tz is not None else store.tz
     return compute_stats(
         store.reviews(),
         snapshots,
         now,
-        tz if tz is not None else store.tz,
+        zone,
         settings.day_start_hour,
         decks=shown,
         deck_ids=wanted,
         unseen_new=unseen_new(shown, (s.card_id for s in states)),
         parameters=settings.parameters,
+        timezone_name=timezone_name(zone, now),
     )

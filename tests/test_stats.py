@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, timezone
 from itertools import count
 
 import fsrs
@@ -27,6 +27,7 @@ from quizzer.core.stats import (
     state_counts,
     streak_stats,
     study_day,
+    timezone_label,
     today_stats,
     true_retention,
 )
@@ -388,3 +389,17 @@ def test_to_dict_is_json_and_deck_filter(history, stats) -> None:
     )
     assert other.total_reviews == 0 and other.states.total == 0
     assert other.today.correct_rate is None
+
+
+def test_timezone_label_is_a_name_or_an_offset_never_a_repr() -> None:
+    now = datetime(2026, 7, 1, 12, tzinfo=UTC)
+    assert timezone_label(TZ, now) == "Asia/Dhaka"
+    assert timezone_label(UTC, now) == "UTC"
+    assert timezone_label(timezone(timedelta(hours=5, minutes=30)), now) == "UTC+05:30"
+    assert timezone_label(timezone(timedelta(hours=-3, minutes=-30)), now) == "UTC-03:30"
+    stats = compute_stats([], [], now, timezone(timedelta(hours=-5)), 4)
+    assert stats.timezone == "UTC-05:00" and stats.to_dict()["timezone"] == "UTC-05:00"
+    named = compute_stats(
+        [], [], now, timezone(timedelta(hours=1)), 4, timezone_name="Europe/Paris"
+    )
+    assert named.to_dict()["timezone"] == "Europe/Paris"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from quizzer.core.scheduling import SchedulerSettings
 from quizzer.core.stats import study_day
 from quizzer.library import write_deck
 from quizzer.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
+from quizzer.progress_stats import system_timezone_name
 from quizzer.store import open_store
 
 EN_BN = Pair("en", "term", "bn", "term")
@@ -304,3 +306,39 @@ def test_mistyped_db_is_refused_and_nothing_is_created(store_path: Path, env: Pa
     assert main(["optimize", "--db", str(env)]) == 3  # a folder is no store file
     assert "folder" in capsys.readouterr().err
     assert sorted(p.name for p in env.iterdir()) == before  # no empty store left behind
+
+
+@pytest.fixture
+def local_tz(monkeypatch: pytest.MonkeyPatch):
+    """Set the process's $TZ (libc included); restored afterwards."""
+
+    def use(value: str) -> None:
+        monkeypatch.setenv("TZ", value)
+        time.tzset()
+
+    yield use
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_stats_names_the_time_zone(store_path: Path, capsys, local_tz) -> None:
+    local_tz("Europe/Paris")
+    data = run_json(capsys, "stats", "--db", str(store_path), "--json")
+    assert data["timezone"] == "Europe/Paris"
+    assert main(["stats", "--db", str(store_path)]) == 0
+    out = capsys.readouterr().out
+    assert "(Europe/Paris)" in out and "LocalTimezone" not in out
+    # A POSIX rule without a zone name: the offset it gives now.
+    local_tz("<+0530>-5:30")
+    data = run_json(capsys, "stats", "--db", str(store_path), "--json")
+    assert data["timezone"] == "UTC+05:30"
+
+
+def test_system_timezone_name_from_tz_or_localtime_link(tmp_path: Path) -> None:
+    assert system_timezone_name({"TZ": "America/Sao_Paulo"}) == "America/Sao_Paulo"
+    assert system_timezone_name({"TZ": ":Asia/Dhaka"}) == "Asia/Dhaka"
+    assert system_timezone_name({"TZ": "CET-1CEST"}) is None
+    link = tmp_path / "localtime"
+    link.symlink_to("/usr/share/zoneinfo/Europe/Paris")
+    assert system_timezone_name({}, localtime=link) == "Europe/Paris"
+    assert system_timezone_name({}, localtime=tmp_path / "missing") is None

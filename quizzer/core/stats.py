@@ -118,6 +118,24 @@ def card_retrievability(
     return retrievability(card.stability, elapsed, parameters)
 
 
+def timezone_label(tz: tzinfo | None, now: datetime) -> str:
+    """A readable name for ``tz``: its IANA key (``Europe/Paris``) when it has one,
+    ``UTC`` for UTC, else the offset at ``now`` as ``UTC+HH:MM`` (never a Python repr).
+
+    ``tz=None`` is the system's zone, named by its offset here; adapters that can
+    find the system's IANA name pass it to :func:`compute_stats` instead.
+    """
+    key = getattr(tz, "key", None)  # zoneinfo.ZoneInfo (and pytz-like zones)
+    if isinstance(key, str) and key:
+        return key
+    offset = now.astimezone(tz).utcoffset() or timedelta(0)
+    if not offset:
+        return "UTC"
+    sign = "+" if offset >= timedelta(0) else "-"
+    minutes = abs(int(offset.total_seconds())) // 60
+    return f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
 def _rate(passed: int, total: int) -> float | None:
     return None if total == 0 else passed / total
 
@@ -687,12 +705,14 @@ def compute_stats(
     deck_ids: Collection[str] | None = None,
     unseen_new: int = 0,
     parameters: Sequence[float] | None = None,
+    timezone_name: str | None = None,
 ) -> Stats:
     """All figures at once.
 
     ``decks`` give the concept order and names of the mastery table;
     ``deck_ids`` (if given) keeps only cards and answers of those decks;
-    ``parameters`` are the FSRS parameters in use (defaults if ``None``).
+    ``parameters`` are the FSRS parameters in use (defaults if ``None``);
+    ``timezone_name`` names ``tz`` in the report (default :func:`timezone_label`).
     """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware (UTC)")
@@ -713,7 +733,7 @@ def compute_stats(
     }
     return Stats(
         generated_at=now.astimezone(UTC),
-        timezone=str(tz) if tz is not None else "local",
+        timezone=timezone_name or timezone_label(tz, now),
         day_start_hour=day_start_hour,
         decks=tuple(d.id for d in shown_decks)
         or tuple(sorted(deck_ids or {_deck_of(c) for c in studied})),

@@ -162,6 +162,28 @@ def test_arabic_is_rtl_and_every_text_carries_its_language(tmp_path, deck):
         col.close()
 
 
+def test_ask_label_gives_each_language_its_own_direction(tmp_path, deck):
+    out = tmp_path / "fixture.apkg"
+    export_apkg([deck], out, timestamp=recent(600))
+    col = open_collection(tmp_path)
+    try:
+        import_package(col, out)
+        (cid,) = col.find_cards('"Concept:fixture/lora" card:"meaning en→ar"')
+        question = col.get_card(cid).question()
+        assert (
+            '<div class="ask"><span dir="rtl" lang="ar">العربية</span>'
+            ' · <span dir="ltr" lang="en">definition</span></div>'
+        ) in question
+        (cid,) = col.find_cards('"Concept:fixture/lora" card:"term ar→fr"')
+        question = col.get_card(cid).question()
+        assert (
+            '<div class="ask"><span dir="ltr" lang="fr">Français</span>'
+            ' · <span dir="ltr" lang="en">term</span></div>'
+        ) in question
+    finally:
+        col.close()
+
+
 def test_decks_tags_and_sort_field(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
     export_apkg([deck], out, timestamp=recent(600))

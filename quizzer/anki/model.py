@@ -166,13 +166,19 @@ def template_for(direction: Direction) -> dict[str, Any]:
     prompt_side, answer_side = direction.sides
     prompt = field_name(direction.source, prompt_side)
     answer = field_name(direction.target, answer_side)
-    ask = html.escape(f"{NATIVE_NAMES[direction.target]} · {answer_side}")
+    # The label mixes two languages ("العربية · definition"): each part gets its own
+    # lang and direction, or the English word would be laid out right-to-left.
+    language = html.escape(NATIVE_NAMES[direction.target])
+    ask = (
+        f"<span {_lang_attrs(direction.target)}>{language}</span>"
+        f' · <span dir="ltr" lang="en">{html.escape(answer_side)}</span>'
+    )
     label = html.escape(direction.name)
     qfmt = (
         f"{{{{#{prompt}}}}}{{{{#{answer}}}}}"
         f'<div class="kind">{label}</div>'
         f'<div class="prompt {prompt_side}" {_lang_attrs(direction.source)}>{{{{{prompt}}}}}</div>'
-        f'<div class="ask" {_lang_attrs(direction.target)}>{ask}</div>'
+        f'<div class="ask">{ask}</div>'
         f"{{{{/{answer}}}}}{{{{/{prompt}}}}}"
     )
     afmt = (

@@ -457,3 +457,20 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
         main([command, "--help"])
     assert info.value.code == 0
     assert f"usage: quizzer {command}" in capsys.readouterr().out
+
+
+def test_terminal_escapes_in_a_deck_file_are_refused(
+    decks: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evil = "\\u001b[31mRED\\u001b]0;pwned\\u0007"
+    text = (ROOT / "decks" / "quantization.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "quantization"', 'id = "evil"', 1)
+    first = text.index("[concepts.en.term]\ntext = ")
+    start = first + len("[concepts.en.term]\ntext = ")
+    end = text.index("\n", start)
+    path = write(decks / "evil.toml", text[:start] + f'"{evil}"' + text[end:])
+    code, out, err = cli(capsys, "validate", str(path))
+    assert code == 2
+    assert f"{path}:" in err and ".en.term.text: contains U+001B" in err
+    code, out, err = cli(capsys, "show", "quantization")
+    assert code == 2 and "\x1b" not in out + err  # the library refuses the bad deck too

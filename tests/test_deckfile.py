@@ -50,7 +50,10 @@ reason = "typo"
 """
 
 
-def tricky_deck() -> Deck:
+def tricky_deck(controls: bool = False) -> Deck:
+    """Texts that need care in TOML; with ``controls``, also characters a deck file refuses
+    on load (the writers must still agree on them)."""
+
     def authored(text: str) -> Text:
         return Text(text, Provenance("authored"))
 
@@ -59,10 +62,11 @@ def tricky_deck() -> Deck:
         "<script>alert('x')</script> {{Front}}",
         "تقليم التوكن الديناميكي\u200f",
         "লোরা (লো-র্যাঙ্ক অ্যাডাপ্টেশন)",
-        "line one\nline two\ttab",
+        "a\ttab, ZWNJ \u200c and ZWJ \u200d, LRM \u200e",
         "Ёжик — «кавычки» 'single'",
-        "controls \x01 \x7f \x1f \b \f \r end",
     ]
+    if controls:
+        texts += ["line one\nline two", "controls \x01 \x7f \x1f \b \f \r end"]
     concepts = tuple(
         Concept(
             id=f"c{i}",
@@ -211,6 +215,7 @@ def _tiny() -> Deck:
     "deck",
     [
         pytest.param(tricky_deck(), id="tricky"),
+        pytest.param(tricky_deck(controls=True), id="tricky-controls"),
         pytest.param(deckfile.loads(GOOD), id="good"),
         pytest.param(_tiny(), id="tiny-inline"),
         pytest.param(Deck("empty", "Empty"), id="empty"),
@@ -222,3 +227,39 @@ def _tiny() -> Deck:
 )
 def test_fast_writer_matches_dumps(deck: Deck) -> None:
     assert deckwriter.dumps(deck) == deckfile.dumps(deck)
+
+
+@pytest.mark.parametrize(
+    ("char", "code"),
+    [
+        ("\x1b", "U+001B"),
+        ("\x07", "U+0007"),
+        ("\n", "U+000A"),
+        ("\x9b", "U+009B"),
+        ("\u202e", "U+202E"),
+        ("\u2066", "U+2066"),
+    ],
+)
+def test_control_and_bidi_override_characters_are_refused(
+    tmp_path: Path, char: str, code: str
+) -> None:
+    escaped = f"\\u{ord(char):04x}"
+    err = _broken(tmp_path, GOOD.replace('text = "PEFT"', f'text = "RED{escaped}[31m"'))
+    assert "peft.en.term.text" in str(err) and code in str(err)
+    assert err.line == 20  # the concept's id line
+
+
+def test_terminal_escape_in_a_provenance_field_is_refused(tmp_path: Path) -> None:
+    err = _broken(tmp_path, GOOD.replace('reason = "typo"', 'reason = "x\\u001b]0;pwned\\u0007"'))
+    assert "peft.en.definition.reason" in str(err) and "U+001B" in str(err)
+
+
+def test_escape_in_the_deck_name_is_refused(tmp_path: Path) -> None:
+    err = _broken(tmp_path, GOOD.replace('name = "Mini"', 'name = "Mini\\u001b[2J"'))
+    assert "deck name" in str(err) and "U+001B" in str(err) and err.line == 3
+
+
+def test_marks_and_joiners_are_kept(tmp_path: Path) -> None:
+    kept = "\u09b0\u200d\u09cd\u09af \u200c \u200e \u200f \ttab"
+    deck = deckfile.loads(GOOD.replace('text = "PEFT"', f'text = "{kept}"'))
+    assert deck.get("peft").entries["en"].term.text == kept

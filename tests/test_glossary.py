@@ -150,3 +150,15 @@ def test_progress_callback_reaches_the_total() -> None:
     assert calls[-1] == (1002, 1002)
     assert len(calls) > 10
     assert all(a <= b for (a, _), (b, _) in itertools.pairwise(calls))
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u2067", "\x9b", "\x07"])
+def test_bidi_overrides_and_c1_controls_are_refused(char: str) -> None:
+    with pytest.raises(GlossaryError, match=f"U\\+{ord(char):04X}") as info:
+        parse(f"T\nS\nterm\ndef {char}inition")
+    assert info.value.line == 4
+
+
+def test_joiners_and_directional_marks_are_kept() -> None:
+    term = "র\u200d্যাঙ্ক \u200c x\u200f"
+    assert parse(f"T\nS\n{term}\ndef").entries[0].term == term

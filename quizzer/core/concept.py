@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from quizzer.core.languages import LANGUAGES, SIDES, Side
+from quizzer.core.textrules import describe, forbidden_char
 
 SourceKind = Literal["seed", "authored", "corrected"]
 SOURCE_KINDS: tuple[SourceKind, ...] = ("seed", "authored", "corrected")
@@ -28,6 +29,18 @@ class RecordError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+def check_plain(value: object, where: str) -> None:
+    """Raise :class:`RecordError` if a string holds a control or bidi override character.
+
+    Such characters would reach terminals and Anki raw (``ESC[31m`` recolours a
+    terminal; U+202E reverses what follows), and no glossary line may hold them.
+    """
+    if isinstance(value, str):
+        bad = forbidden_char(value)
+        if bad is not None:
+            raise RecordError(where, f"contains {describe(bad)}; texts are plain single-line text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,7 @@ class Provenance:
         for key in ("file", "original", "reason"):
             if getattr(self, key) is not None and not isinstance(getattr(self, key), str):
                 raise RecordError(f"{where}.{key}", "must be a string")
+            check_plain(getattr(self, key), f"{where}.{key}")
         if self.kind in ("seed", "corrected"):
             if not self.file:
                 raise RecordError(f"{where}.file", f"a {self.kind} text needs the glossary file")
@@ -91,6 +105,7 @@ class Text:
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise RecordError(f"{where}.text", "missing or empty")
+        check_plain(text, f"{where}.text")
         kind = data.get("source")
         if kind is None:
             raise RecordError(f"{where}.source", "missing (seed, authored or corrected)")
@@ -182,6 +197,7 @@ class Concept:
         acronym = data.get("acronym")
         if acronym is not None and (not isinstance(acronym, str) or not acronym.strip()):
             raise RecordError(f"{cid}.acronym", "must be a non-empty string")
+        check_plain(acronym, f"{cid}.acronym")
         entries: dict[str, Entry] = {}
         for lang in LANGUAGES:
             if lang not in data:

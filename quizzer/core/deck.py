@@ -29,7 +29,7 @@ from typing import Any
 
 import tomli_w
 
-from quizzer.core.concept import SLUG_RE, SOURCE_KINDS, Concept, RecordError
+from quizzer.core.concept import SLUG_RE, SOURCE_KINDS, Concept, RecordError, check_plain
 
 FORMAT_VERSION = 1
 
@@ -127,6 +127,11 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise DeckFormatError("deck name missing", 1, "name")
+    try:
+        check_plain(name, "name")
+    except RecordError as exc:
+        line = _line_of(source_text, "name =")
+        raise DeckFormatError(f"deck name {exc.message}", line, "name") from exc
     raw = data.get("concepts", [])
     if not isinstance(raw, list):
         raise DeckFormatError("concepts must be an array of tables ([[concepts]])", None)
@@ -155,6 +160,12 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     description = data.get("description", "")
     if not isinstance(description, str):
         raise DeckFormatError("description must be a string", _line_of(source_text, "description"))
+    try:
+        check_plain(description.replace("\n", " "), "description")
+    except RecordError as exc:
+        raise DeckFormatError(
+            f"description {exc.message}", _line_of(source_text, "description"), "description"
+        ) from exc
     return Deck(id=deck_id, name=name, concepts=tuple(concepts), description=description)
 
 

@@ -11,15 +11,16 @@ a seed text equals the file's text).
 from __future__ import annotations
 
 import codecs
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from quizzer.core.textrules import FORBIDDEN_RE, describe
 
 #: Longest line accepted; longer lines are almost always a binary or minified file.
 MAX_LINE_CHARS = 10_000
 
-#: C0/C1 control characters other than tab (terminal escapes, NULs…): never glossary text.
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+#: Control characters (terminal escapes, NULs, bidi overrides…): never glossary text.
+_CONTROL_RE = FORBIDDEN_RE
 
 
 class GlossaryError(ValueError):
@@ -103,7 +104,7 @@ def _check_line(raw: str, number: int) -> None:
     bad = _CONTROL_RE.search(raw)
     if bad:
         raise GlossaryError(
-            f"line contains the control character U+{ord(bad.group()):04X}",
+            f"line contains {describe(f'U+{ord(bad.group()):04X}')}",
             line=number,
             hint="remove it; glossary lines hold plain text only",
         )

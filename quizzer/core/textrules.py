@@ -1,0 +1,30 @@
+"""Characters a glossary line or a deck text may not hold.
+
+Texts are single-line plain data shown in terminals and Anki. C0/C1 control
+characters (ESC starts terminal escape sequences, BEL, NUL…) and the bidi
+embedding/override/isolate controls (U+202A–U+202E, U+2066–U+2069, which can make
+text display in an order other than the stored one) are refused. Tab is allowed
+(it is plain spacing); so are ZWJ/ZWNJ (U+200D/U+200C, Bengali spelling needs them)
+and the directional marks LRM/RLM (U+200E/U+200F, harmless hints for mixed
+Arabic/Latin text).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: One forbidden character: C0 controls but tab, DEL, C1 controls, bidi embeddings/isolates.
+FORBIDDEN_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def forbidden_char(text: str) -> str | None:
+    """The first forbidden character of ``text`` as ``"U+001B"``, or ``None`` when clean."""
+    found = FORBIDDEN_RE.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
+def describe(code: str) -> str:
+    """What a forbidden character is, for error messages (``"U+001B (a control character)"``)."""
+    value = int(code[2:], 16)
+    kind = "a bidi control character" if value >= 0x202A else "a control character"
+    return f"{code} ({kind})"

@@ -18,6 +18,9 @@ from anki_support import (
     open_collection,
     recent,
 )
+from anki_support import (
+    concept as make_concept,
+)
 
 from quizzer.anki import export_apkg
 from quizzer.anki.exporter import PARENT_DECK
@@ -32,9 +35,11 @@ from quizzer.anki.model import (
     field_name,
 )
 from quizzer.anki.notes import from_field, source_text, to_field
+from quizzer.cli.main import main
 from quizzer.core.concept import Entry, Text
 from quizzer.core.deck import Deck
 from quizzer.core.languages import LANGUAGES
+from quizzer.library import write_deck
 
 
 def expected_cards(deck: Deck, directions) -> int:
@@ -81,6 +86,45 @@ def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck)
         assert col.db.scalar("select count() from notes where mid = ?", MODEL_ID) == 3
     finally:
         col.close()
+
+
+def test_concepts_without_a_card_in_the_requested_languages_are_left_out(tmp_path, deck):
+    out = tmp_path / "en-ar.apkg"
+    directions = directions_for(["meaning", "term", "translate"], [("en", "ar")])
+    result = export_apkg([deck], out, directions=directions, timestamp=recent(600))
+    # the en+fr concept has no Arabic: no card, so no note
+    assert (result.notes, result.skipped_concepts) == (2, 1)
+    assert result.cards == expected_cards(deck, directions) == 6
+    col = open_collection(tmp_path)
+    try:
+        log = import_package(col, out)
+        assert len(log.new) == col.note_count() == 2
+        assert set(notes_by_uid(col)) == {"fixture/lora", "fixture/zero-point"}
+        card_less = "select count() from notes where id not in (select nid from cards)"
+        assert col.db.scalar(card_less) == 0
+        _message, ok = col.fix_integrity()  # Anki's Check Database deletes card-less notes
+        assert ok and (col.note_count(), col.card_count()) == (2, 6)
+    finally:
+        col.close()
+
+
+def test_cli_reports_skipped_concepts(tmp_path, deck, capsys):
+    decks_dir = tmp_path / "decks"
+    decks_dir.mkdir()
+    en_fr = make_concept("fixture", "en-fr", {"en": ("Term", "Meaning."), "fr": ("Terme", "Sens.")})
+    write_deck(replace(deck, concepts=(*deck.concepts[:2], en_fr)), decks_dir / "fixture.toml")
+    out = tmp_path / "en-ar.apkg"
+    argv = ["export", "anki", "--out", str(out), "--decks-dir", str(decks_dir)]
+    assert main([*argv, "--deck", "fixture", "--pair", "en:ar"]) == 0
+    captured = capsys.readouterr()
+    assert "2 notes, 6 cards" in captured.out
+    assert "1 concepts skipped: no text in the requested languages" in captured.err
+    assert main([*argv, "--deck", "fixture", "--pair", "en:bn", "--kinds", "meaning"]) == 0
+    captured = capsys.readouterr()
+    assert "1 notes, 1 cards" in captured.out
+    assert "2 concepts skipped: no text in the requested languages" in captured.err
+    assert main([*argv, "--deck", "fixture"]) == 0
+    assert "skipped" not in capsys.readouterr().err
 
 
 def test_every_field_arrives_as_the_deck_text(tmp_path, deck):
@@ -316,15 +360,16 @@ def test_note_type_that_gains_templates_merges(tmp_path, deck):
     small, large = tmp_path / "small.apkg", tmp_path / "large.apkg"
     few = directions_for(["meaning"], [("en", "fr")])
     many = directions_for(["meaning", "translate"], [("en", "fr"), ("fr", "en")])
-    export_apkg([deck], small, directions=few, timestamp=recent(900))
-    export_apkg([deck], large, directions=many, timestamp=recent(300))
+    # the en+ar concept has no card in either export, so it is left out of both
+    assert export_apkg([deck], small, directions=few, timestamp=recent(900)).skipped_concepts == 1
+    assert export_apkg([deck], large, directions=many, timestamp=recent(300)).skipped_concepts == 1
     col = open_collection(tmp_path)
     try:
         import_package(col, small)
         assert col.card_count() == expected_cards(deck, few) == 2
         log = import_package(col, large, merge=True)
         assert len(log.new) == 0 and len(log.conflicting) == 0
-        assert col.note_count() == 3
+        assert col.note_count() == 2
         assert col.card_count() == expected_cards(deck, many)
         ours = [m for m in col.models.all() if m["id"] == MODEL_ID]
         assert len(ours) == 1

@@ -32,7 +32,7 @@ from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
 from quizzer.anki.ids import stable_id
-from quizzer.anki.model import Direction, build_model, default_directions
+from quizzer.anki.model import Direction, build_model, card_requirements, default_directions
 from quizzer.anki.notes import guid, note_fields, note_tags
 from quizzer.core.deck import Deck
 from quizzer.core.review import Review
@@ -61,6 +61,8 @@ class PackageLayout:
     deck_ids: dict[str, int]
     #: The export's timestamp (seconds since the epoch).
     timestamp: float
+    #: Concepts left out because no requested direction has both its texts.
+    skipped: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,9 @@ class ExportResult:
     directions: tuple[Direction, ...]
     scheduled_cards: int = 0
     revlog_rows: int = 0
+    #: Concepts left out: none of their texts are in the requested languages, so
+    #: their note would have no card (and Anki's Check Database would delete it).
+    skipped_concepts: int = 0
 
 
 def anki_deck_name(deck: Deck, parent: str = PARENT_DECK) -> str:
@@ -112,8 +117,14 @@ def build_collection(
     parent: str = PARENT_DECK,
     on_progress: ProgressCallback | None = None,
 ) -> tuple[sqlite3.Connection, PackageLayout]:
-    """Fill an in-memory Anki collection (schema 11) with the decks' notes and cards."""
+    """Fill an in-memory Anki collection (schema 11) with the decks' notes and cards.
+
+    A concept that would get no card (no requested direction has both its
+    texts) is left out rather than written as a card-less note; the layout
+    lists those concepts.
+    """
     model = build_model(directions)
+    requirements = card_requirements(directions)
     conn = sqlite3.connect(":memory:")
     cursor = conn.cursor()
     _prepare_collection(cursor)
@@ -128,6 +139,7 @@ def build_collection(
     done = 0
     guids: dict[str, str] = {}
     deck_ids: dict[str, int] = {}
+    skipped: list[str] = []
     if on_progress:
         on_progress(0, total)
     for deck in decks:
@@ -140,18 +152,26 @@ def build_collection(
         anki_deck.write_to_db(cursor, timestamp, id_gen)
         deck_ids[deck.id] = anki_deck.deck_id
         for concept in deck:
-            note_guid = guid(concept)
-            note = genanki.Note(
-                model=model, fields=note_fields(concept), tags=note_tags(concept), guid=note_guid
-            )
-            note.write_to_db(cursor, timestamp, anki_deck.deck_id, id_gen)
-            guids[note_guid] = concept.uid
+            fields = note_fields(concept)
             done += 1
+            if any(all(fields[i] for i in needed) for needed in requirements):
+                note_guid = guid(concept)
+                note = genanki.Note(
+                    model=model, fields=fields, tags=note_tags(concept), guid=note_guid
+                )
+                note.write_to_db(cursor, timestamp, anki_deck.deck_id, id_gen)
+                guids[note_guid] = concept.uid
+            else:
+                skipped.append(concept.uid)
             if on_progress and (done % _PROGRESS_EVERY == 0 or done == total):
                 on_progress(done, total)
     conn.commit()
     layout = PackageLayout(
-        directions=tuple(directions), guids=guids, deck_ids=deck_ids, timestamp=timestamp
+        directions=tuple(directions),
+        guids=guids,
+        deck_ids=deck_ids,
+        timestamp=timestamp,
+        skipped=tuple(skipped),
     )
     return conn, layout
 
@@ -198,7 +218,7 @@ def export_apkg(
         directions = default_directions({lang for deck in decks for lang in deck.languages})
     if timestamp is None:
         timestamp = time.time()
-    conn, _layout = build_collection(
+    conn, layout = build_collection(
         decks, directions, timestamp, parent=parent, on_progress=on_progress
     )
     try:
@@ -222,4 +242,5 @@ def export_apkg(
         directions=tuple(directions),
         scheduled_cards=scheduled,
         revlog_rows=revlog,
+        skipped_concepts=len(layout.skipped),
     )

@@ -136,6 +136,24 @@ def directions_for(kinds: Iterable[str], pairs: Iterable[tuple[str, str]]) -> tu
     return tuple(sorted(found, key=lambda d: d.sort_key))
 
 
+def card_requirements(directions: Sequence[Direction]) -> tuple[tuple[int, ...], ...]:
+    """Per direction, the field indexes that must all be filled for its card to exist.
+
+    This mirrors the templates' conditionals (Anki's own rule for generating
+    cards), so the exporter can tell a note that would get no card at all.
+    """
+    out = []
+    for direction in directions:
+        prompt_side, answer_side = direction.sides
+        out.append(
+            (
+                FIELD_INDEX[field_name(direction.source, prompt_side)],
+                FIELD_INDEX[field_name(direction.target, answer_side)],
+            )
+        )
+    return tuple(out)
+
+
 def _lang_attrs(lang: str) -> str:
     direction = "rtl" if is_rtl(lang) else "ltr"
     return f'dir="{direction}" lang="{lang}"'

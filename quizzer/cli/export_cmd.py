@@ -236,6 +236,11 @@ def run_anki(args: argparse.Namespace) -> int:
         f"Wrote {result.path}: {result.notes} notes, {result.cards} cards "
         f"in {len(result.decks)} deck(s), {len(result.directions)} card types."
     )
+    if result.skipped_concepts:
+        print(
+            f"{result.skipped_concepts} concepts skipped: no text in the requested languages.",
+            file=sys.stderr,
+        )
     if args.with_progress:
         print(
             f"Progress: {result.scheduled_cards} studied cards scheduled, "

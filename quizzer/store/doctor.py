@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.core.errors import StoreError
-from quizzer.core.scheduling import CardState
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.store import journal, migrate, reviewlog
 from quizzer.store.journal import JournalDamage
@@ -30,6 +29,8 @@ from quizzer.store.lock import StoreLock
 from quizzer.store.progress import (
     State,
     backup_path,
+    document_problem,
+    invalid_cards,
     journal_path,
     lock_path,
     previous_journal_path,
@@ -58,6 +59,11 @@ class _Findings:
     doc: dict[str, Any] | None = None
     snapshot_error: str | None = None
     backup: dict[str, Any] | None = None
+    #: The damaged snapshot minus its invalid card states (when only those were wrong).
+    salvage: dict[str, Any] | None = None
+    salvage_dropped: list[str] = field(default_factory=list)
+    #: The snapshot reads fine but doesn't agree with the journal.
+    inconsistent: bool = False
     bad_lines: list[int] = field(default_factory=list)
     torn: bool = False
     journal_size: int = 0
@@ -81,9 +87,46 @@ def _read_doc(path: Path) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"can't read: {exc.strerror}"
 
 
+def _doc_problem(doc: dict[str, Any]) -> str | None:
+    """Why a parsed snapshot document can't be used as it is (``None``: it can)."""
+    try:
+        version = migrate.schema_of(doc)
+    except ValueError as exc:
+        return f"progress store is damaged (unexpected content: {exc})"
+    if version != migrate.SCHEMA_VERSION:
+        return None  # older ones are migrated, newer ones reported separately
+    problem = document_problem(doc)
+    if problem:
+        return f"progress store is damaged (unexpected content: {problem})"
+    bad = invalid_cards(doc)
+    if bad:
+        more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
+        return f"{bad[0][1]}{more}"
+    return None
+
+
+def _salvage(doc: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
+    """``doc`` without its invalid card states, if those are all that is wrong with it."""
+    try:
+        if migrate.schema_of(doc) != migrate.SCHEMA_VERSION or document_problem(doc):
+            return None
+    except ValueError:
+        return None
+    bad = dict(invalid_cards(doc))
+    cards = {k: v for k, v in doc.get("cards", {}).items() if k not in bad}
+    dropped = [str(doc["cards"][k].get("card_id")) for k in bad]
+    return {**doc, "cards": cards}, dropped
+
+
 def _examine(path: Path, report: Report) -> _Findings:
     f = _Findings()
     f.doc, f.snapshot_error = _read_doc(path)
+    if f.doc is not None:
+        f.snapshot_error = _doc_problem(f.doc)
+        if f.snapshot_error:
+            salvaged = _salvage(f.doc)
+            if salvaged:
+                f.salvage, f.salvage_dropped = salvaged
     if f.snapshot_error:
         report.problems.append(f"{path}: {f.snapshot_error}")
     elif f.doc is None and not journal_path(path).exists():
@@ -96,6 +139,8 @@ def _examine(path: Path, report: Report) -> _Findings:
         f.snapshot_error = "the snapshot is missing"
         report.problems.append(f"{path}: the snapshot is missing")
     f.backup, _ = _read_doc(backup_path(path))
+    if f.backup is not None and _doc_problem(f.backup):
+        f.backup = None  # a damaged backup is no base to rebuild from
     jpath = journal_path(path)
     if jpath.exists():
         last_good = 0
@@ -132,26 +177,22 @@ def _examine(path: Path, report: Report) -> _Findings:
             # lag behind it, after a crash between the two writes).
             f.bad_mirrors.append(month)
             report.problems.append(f"{mirror}: backup of {file.name} is missing or damaged")
-    if f.doc is not None:
+    if f.doc is not None and not f.snapshot_error:
         version = migrate.schema_of(f.doc)
         if version == migrate.SCHEMA_VERSION:
             offset = int(f.doc["meta"]["1"].get("journal_offset", 0))
             gen = int(f.doc["meta"]["1"].get("gen", 0))
             jgen = journal.generation(jpath)
             if jgen > gen:
+                f.inconsistent = True
                 report.problems.append(
                     f"{jpath}: generation {jgen} is newer than the snapshot's ({gen})"
                 )
             elif jgen == gen and offset > f.journal_size:
+                f.inconsistent = True
                 report.problems.append(
                     f"{path}: refers to {offset} bytes of journal, the journal has {f.journal_size}"
                 )
-            for data in f.doc.get("cards", {}).values():
-                try:
-                    CardState.from_dict(data)
-                except (KeyError, TypeError, ValueError) as exc:
-                    report.problems.append(f"{path}: card state {data!r:.80} is invalid ({exc})")
-                    break
             report.cards = len(f.doc.get("cards", {}))
         elif version > migrate.SCHEMA_VERSION:
             report.problems.append(f"{path}: made by a newer quizzer (schema {version})")
@@ -178,9 +219,7 @@ def repair(path: Path) -> Report:
         if not report.problems:
             return report
         jpath = journal_path(path)
-        rebuild = bool(f.snapshot_error) or any("refers to" in p for p in report.problems)
-        rebuild = rebuild or any("card state" in p for p in report.problems)
-        rebuild = rebuild or any("is newer than the snapshot" in p for p in report.problems)
+        rebuild = bool(f.snapshot_error) or f.inconsistent
         if f.bad_lines:
             keep = jpath.with_name(f"{jpath.name}.damaged-{_stamp()}")
             shutil.copyfile(jpath, keep)
@@ -219,15 +258,22 @@ def repair(path: Path) -> Report:
 
 def _rebuild(path: Path, f: _Findings, report: Report) -> None:
     """New snapshot: the best available base, then every journal event replayed over it."""
-    if f.snapshot_error and path.exists():
+    if (f.snapshot_error or f.inconsistent) and path.exists():
+        # Kept aside, never copied over P.bak: the backup may be the last good snapshot.
         keep = path.with_name(f"{path.name}.damaged-{_stamp()}")
         path.rename(keep)
         fsync_dir(path.parent)
-        report.actions.append(f"kept the damaged store as {keep.name}")
+        what = "damaged" if f.snapshot_error else "inconsistent"
+        report.actions.append(f"kept the {what} store as {keep.name}")
     base = f.doc if not f.snapshot_error else None
     source = "the store"
     if base is None and f.backup is not None:
         base, source = f.backup, f"the backup {backup_path(path).name}"
+    if base is None and f.salvage is not None:
+        base = f.salvage
+        source = "the damaged store's valid card states (dropped: {})".format(
+            ", ".join(repr(c) for c in f.salvage_dropped[:5])
+        )
     if base is None:
         source = "nothing (states rebuilt from the journal alone)"
     elif migrate.schema_of(base) < migrate.SCHEMA_VERSION:
@@ -263,7 +309,7 @@ def _rebuild(path: Path, f: _Findings, report: Report) -> None:
         raise StoreError(str(exc), path=exc.path) from exc
     if st.created is None:
         st.created = datetime.now(UTC).isoformat()
-    if path.exists() and not f.snapshot_error:
+    if path.exists() and not f.snapshot_error and not f.inconsistent:
         with contextlib.suppress(OSError):
             shutil.copyfile(path, backup_path(path))
     AtomicJSONStorage(path).write(st.to_document(end))

@@ -28,14 +28,25 @@ SCHEMA_VERSION = 3
 
 
 def schema_of(doc: dict[str, Any]) -> int:
-    """The schema version of a snapshot document (1 when it has no ``meta`` table)."""
-    meta = doc.get("meta", {}).get("1")
+    """The schema version of a snapshot document (1 when it has no ``meta`` table).
+
+    ``ValueError`` when ``meta`` is there but not laid out as any version wrote it.
+    """
+    table = doc.get("meta", {})
+    if not isinstance(table, dict):
+        raise ValueError(f"table 'meta' is not a table: {table!r:.40}")
+    meta = table.get("1")
     if not meta:
+        return 1
+    if not isinstance(meta, dict):
+        raise ValueError(f"meta record is not an object: {meta!r:.40}")
+    if "schema" not in meta:
         return 1
     try:
         return int(meta["schema"])
-    except (KeyError, TypeError, ValueError):
-        return 1
+    except (TypeError, ValueError):
+        # Not an old layout to migrate: a damaged one (migrating it would rewrite the file).
+        raise ValueError(f"meta.schema is not a number: {meta['schema']!r:.40}") from None
 
 
 def version_backup_path(path: Path, version: int) -> Path:

@@ -188,6 +188,67 @@ def buried_state(before: dict[str, Any] | None, bury: dict[str, Any]) -> dict[st
     return state
 
 
+def _doc_key(card_id: str) -> str:
+    """The snapshot key of a card: its numeric id; a malformed id (damage) keeps a key of its own.
+
+    Never raises, so a compaction or the doctor can always write what it holds.
+    """
+    try:
+        return str(CardKey.parse(card_id).int_id)
+    except (TypeError, ValueError):
+        return f"invalid:{card_id}"
+
+
+def document_problem(doc: Any) -> str | None:
+    """What is wrong with the layout of a current-schema snapshot document (``None``: nothing).
+
+    Checks tables, the meta record, settings and that every card record is an
+    object with a string ``card_id`` — cheap; the card states themselves are
+    checked by :func:`invalid_cards`.
+    """
+    if not isinstance(doc, dict):
+        return "not a TinyDB document"
+    for table in ("meta", "settings", "cards"):
+        if not isinstance(doc.get(table, {}), dict):
+            return f"table {table!r} is not a table"
+    meta = doc.get("meta", {}).get("1", {})
+    if not isinstance(meta, dict):
+        return "the meta record is not an object"
+    for name in ("schema", "gen", "journal_offset", "seq"):
+        try:
+            int(meta.get(name, 0))
+        except (TypeError, ValueError):
+            return f"meta.{name} is not a number: {meta[name]!r:.40}"
+    undo, recent = meta.get("undo", []), meta.get("recent", [])
+    if not isinstance(undo, list) or not all(isinstance(e, dict) for e in undo):
+        return "meta.undo is not a list of records"
+    if not isinstance(recent, list) or not all(
+        isinstance(r, list) and len(r) >= 4 and isinstance(r[2], str) for r in recent
+    ):
+        return "meta.recent is not a list of answers"
+    settings = doc.get("settings", {}).get("1")
+    if settings:
+        try:
+            SchedulerSettings.from_dict(settings)
+        except (TypeError, ValueError, AttributeError) as exc:
+            return f"the scheduler settings are invalid ({exc})"
+    for data in doc.get("cards", {}).values():
+        if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
+            return f"card record {data!r:.60} has no card id"
+    return None
+
+
+def invalid_cards(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(key, reason)`` for each card record of ``doc`` that isn't a valid card state."""
+    bad: list[tuple[str, str]] = []
+    for key, data in doc.get("cards", {}).items():
+        try:
+            CardState.from_dict(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            bad.append((key, f"card state {data!r:.80} is invalid ({exc})"))
+    return bad
+
+
 class State:
     """The in-memory image of a store: what the snapshot plus the journal tail say.
 
@@ -206,11 +267,21 @@ class State:
         self.created: str | None = None
         #: The journal generation this state has absorbed events of.
         self.gen = 0
+        #: The snapshot file this state was read from (named in errors about bad card states).
+        self.source: Path | None = None
 
     @classmethod
-    def from_document(cls, doc: dict[str, Any]) -> State:
-        """Load a current-schema snapshot document."""
+    def from_document(cls, doc: dict[str, Any], source: Path | None = None) -> State:
+        """Load a current-schema snapshot document.
+
+        Checks the layout (``ValueError`` naming what is wrong), not each card
+        state: those are built on first use (see :meth:`get`).
+        """
+        problem = document_problem(doc)
+        if problem:
+            raise ValueError(problem)
         st = cls()
+        st.source = source
         meta = doc.get("meta", {}).get("1", {})
         st.undo = list(meta.get("undo", []))
         st.recent = [list(r) for r in meta.get("recent", [])]
@@ -238,7 +309,7 @@ class State:
             "undo": self.undo,
             "recent": self.recent,
         }
-        cards = {str(CardKey.parse(cid).int_id): d for cid, d in self.raw.items()}
+        cards = {_doc_key(cid): d for cid, d in self.raw.items()}
         return {"meta": {"1": meta}, "settings": {"1": self.settings.to_dict()}, "cards": cards}
 
     def get(self, card_id: str) -> CardState | None:
@@ -248,7 +319,17 @@ class State:
             data = self.raw.get(card_id)
             if data is None:
                 return None
-            obj = self.objs[card_id] = CardState.from_dict(data)
+            try:
+                obj = CardState.from_dict(data)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                # Built lazily, so damage shows here, in whatever command touches the card.
+                where = self.source or "the progress store"
+                raise StoreError(
+                    f"progress store is damaged (card state {data!r:.80} is invalid: {exc})",
+                    hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
+                    path=self.source,
+                ) from exc
+            self.objs[card_id] = obj
         return obj
 
     def put(self, card_id: str, data: dict[str, Any] | None, obj: CardState | None = None) -> None:
@@ -380,7 +461,8 @@ class Store:
                     path=self.path,
                 )
             doc = migrate.migrate(self.path, doc, version)
-        self.state = State.from_document(doc) if doc else State()
+        self.state = State.from_document(doc, self.path) if doc else State()
+        self.state.source = self.path
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
         jgen = journal.generation(self.journal_path)
         if doc is None:

@@ -111,6 +111,30 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
         col.close()
 
 
+def test_studied_cards_left_out_of_the_export_are_reported(tmp_path, studied, monkeypatch, capsys):
+    db, keys, _now = studied
+    monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "no-user-decks"))
+    out = tmp_path / "part.apkg"
+    argv = ["export", "anki", "--out", str(out), "--with-progress", "--db", str(db)]
+    # only quantization, only meaning ar→en: of the five studied cards, gptq's is in
+    argv += ["--deck", "quantization", "--pair", "ar:en", "--kinds", "meaning"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "1 studied cards scheduled, 1 reviews" in captured.out
+    assert "4 studied cards are not in this export" in captured.err
+    col = open_collection(tmp_path)
+    try:
+        import_package(col, out, scheduling=True)
+        assert col.db.scalar("select count() from cards where type != 0") == 1
+        assert col.db.scalar("select count() from revlog") == 1
+        assert _anki_card(col, keys[3]).type != 0
+    finally:
+        col.close()
+    # everything exported: nothing to report
+    assert main(argv[:7]) == 0
+    assert "not in this export" not in capsys.readouterr().err
+
+
 def test_without_scheduling_anki_imports_everything_as_new(tmp_path, studied, monkeypatch):
     db, _keys, _now = studied
     monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "no-user-decks"))
@@ -133,7 +157,7 @@ def test_filling_a_package_on_disk_matches_filling_during_export(tmp_path, studi
     inline, later = tmp_path / "inline.apkg", tmp_path / "later.apkg"
     export_apkg(decks, inline, timestamp=stamp, progress=states, reviews=reviews, tz=tz)
     export_apkg(decks, later, timestamp=stamp)
-    assert fill_package(later, states, reviews, tz=tz) == (len(states), len(reviews))
+    assert fill_package(later, states, reviews, tz=tz) == (len(states), len(reviews), 0)
 
     def rows(path):
         db_file = tmp_path / f"{path.stem}.anki2"

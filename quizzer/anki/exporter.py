@@ -79,6 +79,8 @@ class ExportResult:
     #: Concepts left out: none of their texts are in the requested languages, so
     #: their note would have no card (and Anki's Check Database would delete it).
     skipped_concepts: int = 0
+    #: Studied cards (``progress``/``reviews``) with no card in this package.
+    unexported_cards: int = 0
 
 
 def anki_deck_name(deck: Deck, parent: str = PARENT_DECK) -> str:
@@ -222,11 +224,11 @@ def export_apkg(
         decks, directions, timestamp, parent=parent, on_progress=on_progress
     )
     try:
-        scheduled = revlog = 0
+        scheduled = revlog = unexported = 0
         if progress or reviews:
             from quizzer.anki.progress import fill_progress
 
-            scheduled, revlog = fill_progress(conn, progress or {}, reviews, tz=tz)
+            scheduled, revlog, unexported = fill_progress(conn, progress or {}, reviews, tz=tz)
         (notes,) = conn.execute("SELECT count(*) FROM notes").fetchone()
         (cards,) = conn.execute("SELECT count(*) FROM cards").fetchone()
         data = package_bytes(conn, timestamp)
@@ -243,4 +245,5 @@ def export_apkg(
         scheduled_cards=scheduled,
         revlog_rows=revlog,
         skipped_concepts=len(layout.skipped),
+        unexported_cards=unexported,
     )

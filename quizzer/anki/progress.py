@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from quizzer.anki.model import FIELD_CONCEPT, FIELD_INDEX, KIND_SIDES, MODEL_ID, Direction
 from quizzer.anki.notes import from_field
@@ -166,6 +166,17 @@ def day_number(moment: datetime, crt: int, tz: tzinfo | None = None) -> int:
     return (study_day(moment, tz) - created_local.date()).days
 
 
+class FillCounts(NamedTuple):
+    """What :func:`fill_progress` did."""
+
+    #: Studied cards whose schedule was written.
+    cards: int
+    #: Review log rows written.
+    revlog_rows: int
+    #: Studied cards with no card in the package (deck, pair or kind not exported).
+    not_exported: int
+
+
 def _direction_for(card: CardKey) -> Direction | None:
     sides = (card.pair.prompt_side, card.pair.answer_side)
     for kind, kind_sides in KIND_SIDES.items():
@@ -213,11 +224,12 @@ def fill_progress(
     reviews: Iterable[Review],
     *,
     tz: tzinfo | None = None,
-) -> tuple[int, int]:
-    """Write schedules and review history into a quizzer collection; returns (cards, revlog rows).
+) -> FillCounts:
+    """Write schedules and review history into a quizzer collection; returns what it wrote.
 
     ``progress`` overrides what ``reviews`` imply for the same card. Cards and
-    reviews for concepts or directions not in the package are skipped. ``tz``
+    reviews for concepts or directions not in the package are skipped and
+    counted (``not_exported``), so the caller can say so. ``tz``
     is the learner's time zone for day boundaries (default: this machine's). The
     collection itself says which card is which (note ``Concept`` field, template names).
     """
@@ -235,10 +247,11 @@ def fill_progress(
         direction = _direction_for(key)
         return index.get((key.concept_uid, direction)) if direction else None
 
-    scheduled = 0
+    scheduled = not_exported = 0
     for card_id, state in sorted(states.items()):
         cid = card_for(card_id)
         if cid is None:
+            not_exported += 1
             continue
         if state.state == "review":
             ivl = max(1, round(state.interval_days))
@@ -308,7 +321,7 @@ def fill_progress(
         )
         rows += 1
     conn.commit()
-    return scheduled, rows
+    return FillCounts(scheduled, rows, not_exported)
 
 
 def fill_package(
@@ -317,7 +330,7 @@ def fill_package(
     reviews: Iterable[Review],
     *,
     tz: tzinfo | None = None,
-) -> tuple[int, int]:
+) -> FillCounts:
     """:func:`fill_progress` on an ``.apkg`` already on disk (rewritten atomically)."""
     path = Path(path)
     with tempfile.TemporaryDirectory(prefix="quizzer-apkg-") as tmp:

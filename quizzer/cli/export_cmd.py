@@ -246,4 +246,10 @@ def run_anki(args: argparse.Namespace) -> int:
             f"Progress: {result.scheduled_cards} studied cards scheduled, "
             f"{result.revlog_rows} reviews. In Anki, tick 'Import any learning progress'."
         )
+        if result.unexported_cards:
+            print(
+                f"{result.unexported_cards} studied cards are not in this export "
+                "(their deck, language pair or card kind wasn't exported).",
+                file=sys.stderr,
+            )
     return 0

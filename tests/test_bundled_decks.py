@@ -7,6 +7,7 @@ checks the deck files against the data rather than against numbers copied from t
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from pathlib import Path
 
@@ -97,12 +98,49 @@ EXPECTED_CORRECTIONS = {
     ("training-efficiency", "pipeline-parallelism", "ar", "term"),
     ("training-efficiency", "tensor-parallelism", "ar", "definition"),
     ("training-efficiency", "layer-wise-lr-decay", "ar", "term"),
+    # «المحولات» is the Arabic word for Transformers; adapters are «المهايئات».
+    ("training-efficiency", "adapters", "ar", "term"),
+    # Reversible, not "inverse" (ar) or "facing the opposite way" (bn).
+    ("training-efficiency", "reversible-layers", "ar", "term"),
+    ("training-efficiency", "reversible-layers", "bn", "term"),
+    # «শব্দ» is sound/word; noise is «নয়েজ».
+    ("training-efficiency", "gradient-noise-injection", "bn", "term"),
+    ("training-efficiency", "gradient-noise-injection", "bn", "definition"),
     ("quantization", "gptq", "fr", "definition"),
     ("quantization", "zero-shot-quantization", "fr", "term"),
     ("quantization", "mixed-precision-quantization", "fr", "term"),
     ("quantization", "scale-factor", "fr", "term"),
     ("quantization", "zero-point", "fr", "term"),
+    # French capitalises only a term's first word.
+    ("quantization", "symmetric-quantization", "fr", "term"),
+    ("quantization", "asymmetric-quantization", "fr", "term"),
+    # The French-derived «কোয়ান্টিফিকেশন» becomes «কোয়ান্টাইজেশন», the word the
+    # glossary's later entries and our authored Bengali use.
+    *(
+        ("quantization", cid, "bn", "term")
+        for cid in (
+            "quantization",
+            "8-bit-quantization",
+            "4-bit-quantization",
+            "ptq",
+            "qat",
+            "dynamic-quantization",
+            "static-quantization",
+            "quantization-calibration",
+        )
+    ),
+    *(
+        ("quantization", cid, "bn", "definition")
+        for cid in (
+            "qat",
+            "dynamic-quantization",
+            "static-quantization",
+            "quantization-calibration",
+        )
+    ),
 }
+#: How many corrections each deck carries (the list above, counted by hand).
+CORRECTED_COUNTS = {"training-efficiency": 14, "quantization": 19}
 
 #: Unicode script (first word of the character name) each language's letters may use.
 #: Latin is allowed inside Bengali, Arabic and Russian text for acronyms and names (GPU, PEFT).
@@ -233,6 +271,32 @@ def test_required_corrections_keep_the_seed_original(decks: dict[str, Deck]) -> 
     assert moe.source.original == glossary_lines(BN_TRAINING)[moe.source.line - 1]
 
 
+def test_reviewed_wrong_words_are_gone_from_what_learners_see(decks: dict[str, Deck]) -> None:
+    nfc = functools.partial(unicodedata.normalize, "NFC")
+    training, quantization = decks["training-efficiency"], decks["quantization"]
+    # (deck, concept, language, side, wrong word kept in `original`, right word in `text`)
+    cases = [
+        (training, "gradient-noise-injection", "bn", "term", "শব্দ", "নয়েজ"),
+        (training, "gradient-noise-injection", "bn", "definition", "শব্দ", "গাউসিয়ান নয়েজ"),
+        (training, "reversible-layers", "bn", "term", "বিপরীতমুখী", "বিপরীতযোগ্য"),
+        (training, "reversible-layers", "ar", "term", "العكسية", "القابلة للعكس"),
+        (training, "adapters", "ar", "term", "المحولات", "المهايئات"),
+        (quantization, "symmetric-quantization", "fr", "term", "Symétrique", "symétrique"),
+        (quantization, "asymmetric-quantization", "fr", "term", "Asymétrique", "asymétrique"),
+        (quantization, "dynamic-quantization", "bn", "definition", "কোয়ান্টিফাইড", "কোয়ান্টাইজড"),
+    ]
+    for deck, cid, lang, side, wrong, right in cases:
+        text = _source_of(deck, cid, lang, side)
+        assert text.source.kind == "corrected", (cid, lang, side)
+        assert nfc(wrong) in text.source.original and nfc(wrong) not in text.text, (cid, lang)
+        assert nfc(right) in text.text, (cid, lang, side)
+    # One Bengali word for quantization across the deck, seed-derived and authored alike.
+    for concept, lang, side, text in all_texts(quantization):
+        if lang == "bn":
+            assert nfc("কোয়ান্টিফ") not in text.text, (concept.id, side)
+    assert sum(nfc("কোয়ান্টাইজ") in t.text for _c, lang, _s, t in all_texts(quantization)) > 20
+
+
 def test_corrections_are_exactly_the_decided_ones(decks: dict[str, Deck]) -> None:
     found = set()
     for deck in decks.values():
@@ -247,6 +311,8 @@ def test_corrections_are_exactly_the_decided_ones(decks: dict[str, Deck]) -> Non
             assert reason.count(". ") == 0, reason
             assert "LATIN" in scripts_of(reason[:12]), reason
     assert found == EXPECTED_CORRECTIONS
+    for deck_id, count in CORRECTED_COUNTS.items():
+        assert sum(1 for c in EXPECTED_CORRECTIONS if c[0] == deck_id) == count
 
 
 def _glossary_sources(deck: Deck) -> dict[tuple[str, int], tuple[str, str, str]]:

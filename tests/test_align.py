@@ -299,3 +299,43 @@ def test_entry_removed_from_a_file_is_kept_and_reported() -> None:
     assert deck.get("lora").entries["bn"] == first.get("lora").entries["bn"]
     assert [c.id for c in deck] == [c.id for c in first]
     assert any("'lora' kept its bn texts from line 5" in note for note in report.notes)
+
+
+def _arabic_without_adapters() -> SourceFile:
+    lines = decode((DATA / AR).read_bytes()).split("\n")
+    assert lines[6] == "المحولات"
+    del lines[6:8]  # the Arabic "adapters" entry (term and definition)
+    return source(AR, "\n".join(lines))
+
+
+def test_an_entry_missing_from_one_parallel_file_unsettles_only_its_segment() -> None:
+    deck, report = align(
+        [source(BN), _arabic_without_adapters(), source(RU)], deck_id="ai", deck_name="AI"
+    )
+    # PEFT and ZeRO are sure in all three files; after ZeRO both files have 10 entries,
+    # so those align by position; between PEFT and ZeRO the Arabic file has 3 entries
+    # for 4 concepts: they stay apart, unsure, naming the concepts they likely belong to.
+    assert len(deck) == 19
+    first = deck.concepts[:16]
+    assert all(c.languages == ("bn", "ru") for c in first[1:5])
+    assert all(c.languages == ("bn", "ar", "ru") for c in (first[0], *first[5:]))
+    assert deck.get("moe").entries["ar"].term.text == "خليط الخبراء"
+    ids = [c.id for c in first]
+    unsure = {c.concept_id: c for c in report.unsure}
+    assert len(unsure) == 3
+    likely = [unsure[c.id].likely for c in deck.concepts[16:]]
+    assert likely == [(ids[1], ids[2]), (ids[2], ids[3]), (ids[3], ids[4])]
+    for concept, right in zip(deck.concepts[16:], [1, 3, 4], strict=True):
+        assert ids[right] in unsure[concept.id].likely  # the true concept is always named
+    assert any("15 entries" in note for note in report.notes)
+
+
+def test_the_likely_ids_in_a_mapping_file_complete_the_alignment() -> None:
+    files = [source(BN), _arabic_without_adapters(), source(RU)]
+    deck, _report = align(files, deck_id="ai", deck_name="AI")
+    ids = [c.id for c in deck]
+    mapping = {(AR, 5): ids[1], (AR, 7): ids[3], (AR, 9): ids[4]}
+    fixed, report = align(files, deck_id="ai", deck_name="AI", mapping=mapping)
+    assert len(fixed) == 16 and not report.unsure
+    assert fixed.concepts[2].languages == ("bn", "ru")  # adapters: no Arabic text
+    assert fixed.concepts[3].entries["ar"].term.text == "الانتباه السريع"

@@ -474,3 +474,24 @@ def test_terminal_escapes_in_a_deck_file_are_refused(
     assert f"{path}:" in err and ".en.term.text: contains U+001B" in err
     code, out, err = cli(capsys, "show", "quantization")
     assert code == 2 and "\x1b" not in out + err  # the library refuses the bad deck too
+
+
+def test_import_report_names_the_likely_concept_of_an_unsure_entry(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (DATA / TRAINING[1].name).read_text(encoding="utf-8").split("\n")
+    del lines[6:8]  # drop the Arabic "adapters" entry
+    arabic = write(tmp_path / TRAINING[1].name, "\n".join(lines))
+    files = [str(TRAINING[0]), str(arabic), str(TRAINING[2])]
+    code, out, err = cli(capsys, "import", *files, "--deck", "ai", "--dry-run")
+    assert code == 0, err
+    assert "(likely lora or " in out
+    assert f'["{arabic.name}"]\n  5 = "lora"' in out
+    mapping = write(
+        tmp_path / "map.toml",
+        f'["{arabic.name}"]\n5 = "lora"\n7 = "flash-attention"\n'
+        '9 = "dinamicheskoe-udalenie-tokenov"\n',
+    )
+    code, out, err = cli(capsys, "import", *files, "--deck", "ai", "--map", str(mapping))
+    assert code == 0, err
+    assert "UNSURE" not in out and "(16 concepts;" in out

@@ -241,6 +241,8 @@ def render_report(report: AlignmentReport) -> Table:
     for c in report.concepts:
         parts = [f"{m.entry.lang}:{m.entry.term_line} {m.method}" for m in c.matches]
         confidence = f"{c.confidence:.2f}" + ("  UNSURE" if c.unsure else "")
+        if c.likely:
+            confidence += f" (likely {' or '.join(c.likely)})"
         table.add_row(
             Text(c.concept_id),
             Text(c.status),
@@ -288,12 +290,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         console.print(Text(f"note: {note}", style="yellow"))
     unsure = report.unsure
     if unsure:
+        example = next((c for c in unsure if c.likely), unsure[0])
+        entry = example.matches[-1].entry
+        target = example.likely[0] if example.likely else example.concept_id
         console.print(
             Text(
                 f"{len(unsure)} concept(s) aligned with confidence below {UNSURE_BELOW}: check "
                 "them, and if one is wrong pass --map FILE with lines like\n"
-                f'  ["{unsure[0].matches[-1].entry.file}"]\n'
-                f'  {unsure[0].matches[-1].entry.term_line} = "{unsure[0].concept_id}"',
+                f'  ["{entry.file}"]\n'
+                f'  {entry.term_line} = "{target}"',
                 style="yellow",
             )
         )

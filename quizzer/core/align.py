@@ -19,9 +19,10 @@ languages) are kept, and a ``corrected`` text survives while its seed is unchang
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from quizzer.core.concept import SLUG_RE, Concept, Entry, Provenance, Text
@@ -159,6 +160,9 @@ class ConceptReport:
     concept_id: str
     status: str  # "new", "updated", "unchanged"
     matches: tuple[Match, ...]
+    #: For an entry that parallel files couldn't place for sure: the concept ids it most
+    #: likely belongs to (counted from the sure entries before it and after it).
+    likely: tuple[str, ...] = ()
 
     @property
     def confidence(self) -> float:
@@ -191,6 +195,7 @@ class AlignmentReport:
                     "id": c.concept_id,
                     "status": c.status,
                     "confidence": round(c.confidence, 2),
+                    "likely": list(c.likely),
                     "entries": [
                         {
                             "file": m.entry.file,
@@ -217,6 +222,7 @@ class _Slot:
     entries: dict[str, Entry]
     original: Concept | None = None
     matches: list[Match] = field(default_factory=list)
+    likely: list[_Slot] = field(default_factory=list)
 
     def lang_file(self, lang: str) -> str | None:
         entry = self.entries.get(lang)
@@ -363,6 +369,7 @@ class _Aligner:
 
         # 5. position, against a parallel file seen before
         ref = self._parallel_reference(source, chosen)
+        likely: dict[int, list[_Slot]] = {}
         if ref is not None:
             sequence, anchors = ref
             for i, e in enumerate(entries):
@@ -371,6 +378,8 @@ class _Aligner:
                     claim(i, slot, "position", 0.9 if anchors else 0.6)
                 elif chosen[i] is not None and chosen[i][1] == "acronym" and chosen[i][0] is slot:
                     chosen[i] = (slot, "acronym+position", 1.0)
+        else:
+            likely = self._segment_align(source, chosen, claimed, claim)
 
         # 6. new concepts
         open_langs = {
@@ -387,6 +396,13 @@ class _Aligner:
                 # Sure when no earlier concept could have taken it (e.g. the first file).
                 sure = first or e.lang not in open_langs
                 chosen[i] = (slot, "new", 1.0 if sure else 0.5)
+
+        if ref is None:
+            for i, candidates in likely.items():
+                slot, method, _confidence = chosen[i]  # type: ignore[misc]
+                if method == "new":
+                    chosen[i] = (slot, "new", 0.5)
+                    slot.likely.extend(candidates)
 
         sequence_out: list[_Slot] = []
         for i, e in enumerate(entries):
@@ -408,6 +424,69 @@ class _Aligner:
                         f"{source.file}: concept {slot.id!r} kept its {lang} texts from line "
                         f"{src.line}, which the file no longer has"
                     )
+
+    def _segment_align(
+        self,
+        source: SourceFile,
+        chosen: list[tuple[_Slot, str, float] | None],
+        claimed: set[int],
+        claim: Callable[[int, _Slot, str, float], None],
+    ) -> dict[int, list[_Slot]]:
+        """Position alignment against a parallel file with entries added or missing.
+
+        The entries already matched for sure (text, acronym, mapping) that sit in the
+        same order in an earlier file cut both files into segments. A segment with as
+        many open entries here as there are open concepts there is aligned by position
+        (0.85); in a segment whose sizes differ nothing is certain, so its entries stay
+        new concepts and are returned with the concepts they most likely belong to
+        (counting from the segment's start and from its end), for the report.
+        """
+        best: tuple[int, list[tuple[int, int]], list[_Slot]] | None = None
+        for file, sequence in self.sequences.items():
+            if file == source.file:
+                continue
+            where = {id(slot): j for j, slot in enumerate(sequence)}
+            anchors: list[tuple[int, int]] = []
+            for i, pick in enumerate(chosen):
+                if pick is not None and id(pick[0]) in where:
+                    anchors.append((i, where[id(pick[0])]))
+            if not anchors or any(b[1] <= a[1] for a, b in itertools.pairwise(anchors)):
+                continue  # nothing sure to cut by, or the two files disagree on the order
+            if best is None or len(anchors) > best[0]:
+                best = (len(anchors), anchors, sequence)
+        if best is None:
+            return {}
+        _count, anchors, sequence = best
+        n, m = len(source.entries), len(sequence)
+        likely: dict[int, list[_Slot]] = {}
+        bounds = [(-1, -1), *anchors, (n, m)]
+        for (i0, j0), (i1, j1) in itertools.pairwise(bounds):
+            here = [i for i in range(i0 + 1, i1) if chosen[i] is None]
+            there = list({id(t): t for t in sequence[j0 + 1 : j1] if id(t) not in claimed}.values())
+            if not here:
+                continue
+            if len(here) == len(there):
+                for i, slot in zip(here, there, strict=True):
+                    if slot.can_take(source.entries[i]):
+                        claim(i, slot, "position", 0.85)
+                continue
+            for k, i in enumerate(here):
+                candidates = []
+                if k < len(there):
+                    candidates.append(there[k])
+                back = len(there) - (len(here) - k)
+                if 0 <= back < len(there) and all(c is not there[back] for c in candidates):
+                    candidates.append(there[back])
+                likely[i] = candidates
+        if likely:
+            self.notes.append(
+                f"{source.file} has {n} entries, {self.file_of(sequence)} has {m}: where the "
+                "counts differ between two sure matches, entries were kept apart (UNSURE)"
+            )
+        return likely
+
+    def file_of(self, sequence: list[_Slot]) -> str:
+        return next((f for f, seq in self.sequences.items() if seq is sequence), "?")
 
     def _parallel_reference(
         self, source: SourceFile, chosen: Sequence[tuple[_Slot, str, float] | None]
@@ -510,7 +589,9 @@ class _Aligner:
                 status = "unchanged"
             else:
                 status = "updated"
-            reports.append(ConceptReport(concept.id, status, tuple(slot.matches)))
+            likely = tuple(dict.fromkeys(c.id or "" for c in slot.likely if c is not slot))
+            likely = tuple(cid for cid in likely if cid)
+            reports.append(ConceptReport(concept.id, status, tuple(slot.matches), likely))
         deck = Deck(id=deck_id, name=deck_name, concepts=tuple(concepts))
         return deck, AlignmentReport(tuple(reports), tuple(self.notes))
 

@@ -229,7 +229,9 @@ def _simulated_store(path: Path, n_cards: int, days: int, seed: int) -> None:
     settings = SchedulerSettings(fuzz=False)
     with open_store(path, rng=random.Random(seed)) as store:
         store.set_settings(settings)
-        keys = [CardKey(f"synth/c{i % 12:02d}", PAIRS[i // 12]) for i in range(n_cards)]
+        keys = [
+            CardKey(f"synth/c{i // len(PAIRS):02d}", PAIRS[i % len(PAIRS)]) for i in range(n_cards)
+        ]
         events = [(start + timedelta(days=rng.randrange(0, days // 2)), k) for k in keys]
         memory: dict[str, tuple[object, datetime]] = {}
         while events:
@@ -271,11 +273,21 @@ def test_optimize_refuses_small_log_and_changes_nothing(store_path: Path, capsys
 
 def test_optimize_stores_parameters_the_scheduler_uses(env: Path, capsys) -> None:
     path = env / "big.json"
-    _simulated_store(path, n_cards=60, days=300, seed=11)
+    _simulated_store(path, n_cards=150, days=300, seed=11)
     data = run_json(capsys, "optimize", "--db", str(path), "--json")
     assert data["status"] == "optimized", data["message"]
     assert data["after"]["log_loss"] < data["before"]["log_loss"]
     assert data["usable_reviews"] >= MIN_REVIEWS
+    assert data["before_parameters"] == "defaults"
+    held = data["evaluated_on"]
+    assert held["set"] == "held_out_cards" and held["cards"] > 0
+    assert held["reviews"] + held["train_reviews"] == data["usable_reviews"]
+    # Run again: "before" is now the stored fit, which the same fit can't beat.
+    assert main(["optimize", "--db", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "In use now" in out and "FSRS defaults" not in out
+    assert f"{data['after']['log_loss']:.4f}" in out  # the stored fit's figure is "before"
+    assert "parameters in use; nothing was changed" in " ".join(out.split())
     with open_store(path) as store:
         params = store.settings.parameters
         assert list(params) == data["parameters"] and params != DEFAULT_PARAMETERS

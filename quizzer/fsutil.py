@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -18,16 +19,43 @@ def fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
+def current_umask() -> int:
+    """The process's umask (read without changing it where /proc allows)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)  # elsewhere: the classic set-and-restore
+    os.umask(mask)
+    return mask
+
+
+def _target_mode(path: Path) -> int:
+    """The mode the written file should have: the replaced file's, else 0o666 minus umask.
+
+    ``mkstemp`` creates its file 0600; left so, every rewrite would make a deck file or
+    an export private to its owner, unlike any file the user's tools create.
+    """
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return 0o666 & ~current_umask()
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
 
     The data goes to a temp file in the same directory, is fsynced, renamed over
-    ``path``, and the directory is fsynced so the rename survives a power cut.
+    ``path``, and the directory is fsynced so the rename survives a power cut. The
+    file keeps the mode of the file it replaces; a new file gets the umask's mode.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _target_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        with contextlib.suppress(OSError):  # e.g. file systems without Unix modes
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

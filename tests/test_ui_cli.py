@@ -71,3 +71,49 @@ def test_quiz_commands_import_only_the_study_module() -> None:
     ).stdout
     for command in ("study", "home", "stats", "export"):
         assert command in full
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"VTE_VERSION": "7600"}, "terminal"),
+        ({"VTE_VERSION": "7600", "TMUX": "/tmp/tmux-1000/default,1,0"}, "app"),
+        ({"VTE_VERSION": "7600", "STY": "1234.pts-0.host"}, "app"),
+        ({}, "app"),
+    ],
+)
+def test_rtl_auto_under_tmux_shapes_arabic_itself(tmp_path, monkeypatch, env, expected) -> None:
+    """`quizzer study --rtl auto`: tmux/screen don't do bidi even in a VTE terminal."""
+    from quizzer.ui.app import QuizzerApp
+    from quizzer.ui.screens.study import StudyScreen
+    from quizzer.ui.textshape import has_rtl
+
+    for name in ("VTE_VERSION", "TMUX", "STY"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    seen: dict[str, object] = {}
+    real_run = QuizzerApp.run
+
+    async def look(pilot) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, StudyScreen)
+        prompt = screen.query_one("#prompt").render()
+        seen["prompt"] = str(prompt)
+        await pilot.press("q", "enter")
+
+    def headless_run(self, **kwargs):
+        seen["rtl"] = self.rtl_mode
+        return real_run(self, headless=True, size=(100, 30), auto_pilot=look)
+
+    monkeypatch.setattr(QuizzerApp, "run", headless_run)
+    argv = ["study", "quantization", "--from", "ar", "--to", "en", "--mode", "flip"]
+    code = main([*argv, "--rtl", "auto", "--db", str(tmp_path / "p.json")])
+    assert code == 0
+    assert seen["rtl"] == expected
+    prompt = str(seen["prompt"])
+    assert has_rtl(prompt)
+    # app mode shows presentation forms (joined letters); terminal mode the logical letters.
+    joined = any(0xFE70 <= ord(ch) <= 0xFEFF for ch in prompt)
+    assert joined == (expected == "app")

@@ -13,7 +13,8 @@ from quizzer.core.review import MODES
 RTL_HELP = (
     "how to show Arabic: app (quizzer joins letters and orders them right to left; for "
     "tmux, kitty, alacritty, Windows Terminal), terminal (the terminal does bidi itself, "
-    "e.g. GNOME Terminal/VTE), auto (terminal when VTE_VERSION is set, else app)"
+    "e.g. GNOME Terminal/VTE), auto (terminal when VTE_VERSION is set outside tmux and "
+    "screen, else app)"
 )
 
 

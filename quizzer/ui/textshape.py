@@ -36,11 +36,18 @@ _originals: list[tuple[list, list]] = []
 
 
 def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal["app", "terminal"]:
-    """``auto`` becomes ``terminal`` when the terminal is known to do bidi (VTE), else ``app``."""
+    """``auto`` becomes ``terminal`` when the terminal is known to do bidi (VTE), else ``app``.
+
+    Inside tmux or GNU screen (``TMUX`` / ``STY`` set) the multiplexer draws the
+    screen and does no bidi, even when it runs in a VTE terminal whose
+    ``VTE_VERSION`` it inherited: ``app`` there.
+    """
     if mode not in RTL_MODES:
         raise ValueError(f"--rtl must be one of {', '.join(RTL_MODES)}, not {mode!r}")
     if mode == "auto":
         env = os.environ if env is None else env
+        if env.get("TMUX") or env.get("STY"):
+            return "app"
         return "terminal" if env.get("VTE_VERSION") else "app"
     return mode  # type: ignore[return-value]
 

@@ -24,6 +24,7 @@ from quizzer.anki.exporter import export_apkg
 from quizzer.anki.ids import note_guid
 from quizzer.anki.model import (
     FIELD_NAMES,
+    GUARD_PAIRS,
     KINDS,
     build_model,
     default_directions,
@@ -79,6 +80,10 @@ def bare_genanki(decks: list[Deck], directions, out: Path, timestamp: float) -> 
                 fields.append(html.escape(entry.definition.text, quote=False) if entry else "")
             fields.append(html.escape(concept.acronym or "", quote=False))
             fields.append("seed")
+            terms = {lang: e.term.text.casefold() for lang, e in concept.entries.items()}
+            for a, b in GUARD_PAIRS:  # translate cards only where the terms differ
+                differ = a in terms and b in terms and terms[a] != terms[b]
+                fields.append("yes" if differ else "")
             assert len(fields) == len(FIELD_NAMES)
             anki_deck.add_note(
                 genanki.Note(

@@ -28,11 +28,14 @@ from quizzer.anki.model import (
     FIELD_ACRONYM,
     FIELD_INDEX,
     FIELD_NAMES,
+    FIELD_SOURCE,
+    GUARD_VALUE,
     MODEL_ID,
     Direction,
     default_directions,
     directions_for,
     field_name,
+    guard_field,
 )
 from quizzer.anki.notes import from_field, source_text, to_field
 from quizzer.cli.main import main
@@ -43,13 +46,18 @@ from quizzer.library import write_deck
 
 
 def expected_cards(deck: Deck, directions) -> int:
-    """Cards a deck should give: one per direction whose prompt and answer texts exist."""
+    """Cards a deck should give: one per direction whose prompt and answer texts exist
+    (and, for translate, differ)."""
     count = 0
     for concept in deck:
         for d in directions:
             prompt, answer = d.sides
-            if concept.text(d.source, prompt) and concept.text(d.target, answer):
-                count += 1
+            asked, expected = concept.text(d.source, prompt), concept.text(d.target, answer)
+            if not (asked and expected):
+                continue
+            if d.kind == "translate" and nfc(asked).casefold() == nfc(expected).casefold():
+                continue
+            count += 1
     return count
 
 
@@ -127,6 +135,56 @@ def test_cli_reports_skipped_concepts(tmp_path, deck, capsys):
     assert "skipped" not in capsys.readouterr().err
 
 
+def test_no_translate_card_between_identical_terms_even_after_check_database(tmp_path, deck):
+    same = make_concept(
+        "fixture",
+        "gptq",
+        {
+            "en": ("GPTQ", "Post-training quantization, layer by layer."),
+            "bn": ("জিপিটিকিউ", "স্তর ধরে প্রশিক্ষণ-পরবর্তী কোয়ান্টাইজেশন।"),
+            "ru": ("gptq", "Квантование после обучения, слой за слоем."),
+            "fr": ("GPTQ", "Quantification après entraînement, couche par couche."),
+        },
+    )
+    # the same word in NFC (é) and NFD (e + U+0301): one term after Anki's normalisation
+    accent = make_concept(
+        "fixture",
+        "cafe",
+        {"en": ("Café", "A place."), "fr": ("Cafe\u0301", "Un lieu.")},
+    )
+    deck = replace(deck, concepts=(*deck.concepts, same, accent))
+    out = tmp_path / "same.apkg"
+    directions = directions_for(
+        ["translate"], [("en", "ru"), ("en", "fr"), ("fr", "en"), ("en", "bn")]
+    )
+    result = export_apkg([deck], out, directions=directions, timestamp=recent(600))
+    assert result.cards == expected_cards(deck, directions)
+    # cafe has only en and fr, and they are the same word: no card, so no note
+    assert result.skipped_concepts == 2  # and zero-point (en+ar only)
+    col = open_collection(tmp_path)
+    try:
+        import_package(col, out)
+        names = sorted(col.get_card(c).template()["name"] for c in col.find_cards("Concept:*gptq"))
+        assert names == ["translate en→bn"]  # not en→ru (casefold), en→fr, fr→en
+        lora = sorted(col.get_card(c).template()["name"] for c in col.find_cards("Concept:*lora"))
+        assert len(lora) == 4
+        cards = col.card_count()
+        assert cards == result.cards
+        # Anki's own card generation agrees: Check Database and editing a note add nothing
+        _message, ok = col.fix_integrity()
+        assert ok and col.card_count() == cards
+        note = notes_by_uid(col)["fixture/gptq"]
+        note.fields[FIELD_INDEX[field_name("en", "definition")]] += " (edited)"
+        col.update_note(note)
+        assert col.card_count() == cards
+        # the guard is filled only where the terms differ
+        assert note[guard_field("en", "bn")] == GUARD_VALUE
+        assert note[guard_field("en", "fr")] == note[guard_field("ru", "fr")] == ""
+        assert note[guard_field("en", "ar")] == ""  # no Arabic
+    finally:
+        col.close()
+
+
 def test_every_field_arrives_as_the_deck_text(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
     export_apkg([deck], out, timestamp=recent(600))
@@ -143,7 +201,7 @@ def test_every_field_arrives_as_the_deck_text(tmp_path, deck):
                     assert note_text(note, lang, side) == (nfc(expected) if expected else "")
             acronym = from_field(note.fields[FIELD_INDEX[FIELD_ACRONYM]])
             assert acronym == (concept.acronym or "")
-            assert from_field(note.fields[-1]) == source_text(concept)
+            assert from_field(note.fields[FIELD_INDEX[FIELD_SOURCE]]) == source_text(concept)
     finally:
         col.close()
 

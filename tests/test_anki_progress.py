@@ -79,7 +79,7 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
     col = open_collection(tmp_path)
     try:
         import_package(col, out, scheduling=True)
-        assert col.note_count() == 36 and col.card_count() == 2160
+        assert col.note_count() == 36 and col.card_count() == 2102
         today = col.sched.today
         checked_review = checked_learning = 0
         for key in keys:
@@ -106,7 +106,7 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
             assert revlog == [r.grade for r in reviews if r.card_id == key.id]
         assert checked_review >= 2 and checked_learning >= 1
         assert col.db.scalar("select count() from revlog") == len(reviews)
-        assert col.db.scalar("select count() from cards where type = 0") == 2160 - len(keys)
+        assert col.db.scalar("select count() from cards where type = 0") == 2102 - len(keys)
     finally:
         col.close()
 

@@ -2,10 +2,18 @@
 
 Every note holds one concept in every language, so the field list never depends
 on what is exported: ``Concept`` (the namespaced uid), then term and definition
-for en, bn, ar, ru, fr, then ``Acronym`` and ``Source``. What varies is the set
+for en, bn, ar, ru, fr, then ``Acronym`` and ``Source``, then one hidden guard
+field per pair of languages (``Terms differ en-fr``). What varies is the set
 of card templates, one per :class:`Direction` asked for. Each template's front
 is wrapped in ``{{#prompt}}{{#answer}}…{{/answer}}{{/prompt}}``, so a concept
 lacking a language simply gets no card in that direction (never an empty one).
+
+A translate card whose two terms are the same word ("GPTQ" → "GPTQ") teaches
+nothing. Anki templates can't compare fields, and deleting such cards from the
+package doesn't last: Anki's Check Database regenerates every card a template
+renders. So the translate templates also require the pair's guard field, which
+the exporter fills only when the two terms differ (after NFC and casefolding):
+Anki's own card generation then never makes the trivial card.
 
 Fields and templates carry ids derived from their names (``"id"`` in Anki's
 notetype JSON), and the model id is constant: Anki 23.10+ can then merge a note
@@ -15,6 +23,7 @@ type that gained templates instead of duplicating it.
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -49,13 +58,27 @@ def field_name(lang: str, side: Side) -> str:
     return f"{LANGUAGE_NAMES[lang]} {side}"
 
 
+#: Unordered language pairs that get a guard field, in language order.
+GUARD_PAIRS: tuple[tuple[str, str], ...] = tuple(itertools.combinations(LANGUAGES, 2))
+#: What a guard field holds when the pair's terms differ (empty otherwise).
+GUARD_VALUE = "yes"
+
+
+def guard_field(lang_a: str, lang_b: str) -> str:
+    """The field filled when the two languages' terms differ, e.g. ``"Terms differ en-fr"``."""
+    first, second = sorted((lang_a, lang_b), key=LANGUAGES.index)
+    return f"Terms differ {first}-{second}"
+
+
 #: Every field, in note order.
 FIELD_NAMES: tuple[str, ...] = (
     FIELD_CONCEPT,
     *(field_name(lang, side) for lang in LANGUAGES for side in ("term", "definition")),
     FIELD_ACRONYM,
     FIELD_SOURCE,
+    *(guard_field(a, b) for a, b in GUARD_PAIRS),
 )
+_GUARD_FIELDS = frozenset(guard_field(a, b) for a, b in GUARD_PAIRS)
 FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(FIELD_NAMES)}
 #: The browser sorts by the English term.
 SORT_FIELD_INDEX = FIELD_INDEX[field_name("en", "term")]
@@ -145,12 +168,13 @@ def card_requirements(directions: Sequence[Direction]) -> tuple[tuple[int, ...],
     out = []
     for direction in directions:
         prompt_side, answer_side = direction.sides
-        out.append(
-            (
-                FIELD_INDEX[field_name(direction.source, prompt_side)],
-                FIELD_INDEX[field_name(direction.target, answer_side)],
-            )
-        )
+        needed = [
+            FIELD_INDEX[field_name(direction.source, prompt_side)],
+            FIELD_INDEX[field_name(direction.target, answer_side)],
+        ]
+        if direction.kind == "translate":
+            needed.append(FIELD_INDEX[guard_field(direction.source, direction.target)])
+        out.append(tuple(needed))
     return tuple(out)
 
 
@@ -199,6 +223,9 @@ def template_for(direction: Direction) -> dict[str, Any]:
         f'<div class="ask">{ask}</div>'
         f"{{{{/{answer}}}}}{{{{/{prompt}}}}}"
     )
+    if direction.kind == "translate":
+        guard = guard_field(direction.source, direction.target)
+        qfmt = f"{{{{#{guard}}}}}{qfmt}{{{{/{guard}}}}}"
     afmt = (
         "{{FrontSide}}"
         '<hr id="answer">'
@@ -212,6 +239,11 @@ def template_for(direction: Direction) -> dict[str, Any]:
 
 def _field_spec(name: str) -> dict[str, Any]:
     spec: dict[str, Any] = {"name": name, "id": stable_id62("field", name)}
+    if name in _GUARD_FIELDS:
+        # Bookkeeping, not study material: collapsed in the editor, left out of searches.
+        spec["collapsed"] = True
+        spec["excludeFromSearch"] = True
+        spec["description"] = "Filled by quizzer when the two terms differ; gates translate cards."
     for lang in LANGUAGES:
         if name in (field_name(lang, "term"), field_name(lang, "definition")):
             spec["rtl"] = is_rtl(lang)

@@ -20,7 +20,10 @@ from quizzer.anki.model import (
     FIELD_INDEX,
     FIELD_NAMES,
     FIELD_SOURCE,
+    GUARD_PAIRS,
+    GUARD_VALUE,
     field_name,
+    guard_field,
 )
 from quizzer.core.concept import Concept, Provenance
 from quizzer.core.languages import LANGUAGES
@@ -67,6 +70,15 @@ def source_text(concept: Concept) -> str:
     )
 
 
+_GUARDS: tuple[tuple[str, str, int], ...] = tuple(
+    (a, b, FIELD_INDEX[guard_field(a, b)]) for a, b in GUARD_PAIRS
+)
+
+
+def _same_term_key(text: str) -> str:
+    return unicodedata.normalize("NFC", text).casefold().strip()
+
+
 _SLOTS: tuple[tuple[str, int, int], ...] = tuple(
     (lang, FIELD_INDEX[field_name(lang, "term")], FIELD_INDEX[field_name(lang, "definition")])
     for lang in LANGUAGES
@@ -85,10 +97,12 @@ def note_fields(concept: Concept) -> list[str]:
     values[_CONCEPT] = to_field(concept.uid)
     sources: list[str] = []
     entries = concept.entries
+    term_keys: dict[str, str] = {}
     for lang, term_slot, definition_slot in _SLOTS:
         entry = entries.get(lang)
         if entry is None:
             continue
+        term_keys[lang] = _same_term_key(entry.term.text)
         values[term_slot] = to_field(entry.term.text)
         values[definition_slot] = to_field(entry.definition.text)
         sources.append(_source_line(lang, "term", entry.term.source))
@@ -96,6 +110,11 @@ def note_fields(concept: Concept) -> list[str]:
     if concept.acronym:
         values[_ACRONYM] = to_field(concept.acronym)
     values[_SOURCE] = "<br>".join(sources)
+    # Guard fields gate the translate cards: filled only where the terms differ.
+    for lang_a, lang_b, slot in _GUARDS:
+        key_a, key_b = term_keys.get(lang_a), term_keys.get(lang_b)
+        if key_a and key_b and key_a != key_b:
+            values[slot] = GUARD_VALUE
     return values
 
 

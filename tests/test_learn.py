@@ -263,3 +263,116 @@ def test_seeded_rounds_are_reproducible() -> None:
         return out
 
     assert run(11) == run(11)
+
+
+def _state(lr: LearnRound) -> tuple:
+    q = lr.question
+    return (
+        None if q is None else (q.concept.uid, q.stage, q.choices),
+        lr.total,
+        lr.mastered,
+        lr.recognised,
+        lr.can_override,
+        list(lr.records),
+        lr.removed,
+    )
+
+
+def test_undo_restores_the_round_exactly_and_replays_the_same() -> None:
+    ids = ["peft", "lora", "adapters", "zero"]
+    lr = _round(ids, seed=4)
+    twin = _round(ids, seed=4)
+    assert not lr.can_undo
+    with pytest.raises(IndexError):
+        lr.undo()
+    _right_choice(lr)
+    _right_choice(twin)
+    before = _state(lr)
+    _wrong_choice(lr)
+    undone = lr.undo()
+    assert undone.action == "choice" and undone.record is None and not undone.store_undo
+    assert _state(lr) == before == _state(twin)
+    # The rest of the round goes exactly as it would have without the undone answer.
+    while not lr.complete:
+        assert _state(lr) == _state(twin)
+        q = lr.question
+        assert q is not None
+        for r in (lr, twin):
+            if q.stage == "choice":
+                _right_choice(r)
+            else:
+                _type_expected(r)
+    assert lr.records == twin.records
+
+
+def test_undo_of_a_right_typed_answer_returns_its_record() -> None:
+    lr = _round(["tensor-parallelism", "adapters"])
+    _right_choice(lr)
+    _right_choice(lr)
+    before = _state(lr)
+    q = lr.question
+    assert q is not None
+    _type_expected(lr)
+    assert len(lr.records) == 1
+    record = lr.records[0]
+    undone = lr.undo()
+    assert undone.action == "typed" and undone.record == record and undone.store_undo
+    assert undone.card == record.card and undone.concept_uid == q.concept.uid
+    assert lr.records == [] and _state(lr) == before
+    assert lr.question is not None and lr.question.concept.uid == q.concept.uid
+
+
+def test_undo_of_an_override_brings_back_the_miss() -> None:
+    lr = _round(["tensor-parallelism"])
+    _right_choice(lr)
+    q = lr.question
+    assert q is not None
+    lr.answer_typed(q.expected[:-1], NOW)
+    after_miss = _state(lr)
+    assert lr.can_override
+    record = lr.override()
+    assert lr.complete
+    undone = lr.undo()
+    assert undone.action == "override" and undone.record == record
+    assert _state(lr) == after_miss and lr.can_override and not lr.complete
+    # Undo again: the near miss itself goes; the typed question is back, no misses.
+    assert lr.undo().record is None
+    _type_expected(lr)
+    assert lr.records[0].grade == 3 and lr.records[0].misses == 0
+
+
+def test_bury_and_drop_take_a_concept_out_and_undo_puts_it_back() -> None:
+    ids = ["peft", "lora", "adapters"]
+    lr = _round(ids, seed=2)
+    q = lr.question
+    assert q is not None
+    before = _state(lr)
+    card = lr.bury(q.concept.uid)
+    assert card == CardKey(q.concept.uid, EN_RU)
+    assert lr.total == 2 and lr.removed == {q.concept.uid: "bury"}
+    assert lr.question is not None and lr.question.concept.uid != q.concept.uid
+    undone = lr.undo()
+    assert undone.action == "bury" and undone.record is None and undone.store_undo
+    assert _state(lr) == before
+    # drop by plain id, of a concept that is not the current one.
+    other = next(i for i in ids if i != q.concept.id)
+    lr.drop(other)
+    assert lr.total == 2 and list(lr.removed.values()) == ["drop"]
+    undone = lr.undo()
+    assert undone.action == "drop" and not undone.store_undo
+    with pytest.raises(ValueError):
+        lr.bury("no-such-concept")
+    # Burying all but one: the round completes with that one.
+    for i in ids:
+        if i != "lora":
+            lr.bury(i)
+    while not lr.complete:
+        nxt = lr.question
+        assert nxt is not None and nxt.concept.id == "lora"
+        if nxt.stage == "choice":
+            _right_choice(lr)
+        else:
+            _type_expected(lr)
+    assert [r.card.concept_id for r in lr.records] == ["lora"]
+    with pytest.raises(ValueError, match="learned"):
+        lr.bury("lora")

@@ -12,6 +12,14 @@ would tell FSRS little about memory. Its grade sums up the round: no miss →
 Good; one miss (a near miss counts as one) → Hard; two or more misses → Again. An
 "I was right" override (:meth:`LearnRound.override`) turns the last typed answer
 into a right one.
+
+Undo and bury: :meth:`LearnRound.undo` steps back the last answer, override,
+bury or drop, restoring the round exactly as it was before (the random
+generator's state included, so the same options come back and the round then
+replays identically); it returns a :class:`LearnUndo` naming the record that
+action had emitted, which the UI then takes back from its store.
+:meth:`LearnRound.bury` and :meth:`LearnRound.drop` take a concept out of the
+round (the UI buries the returned card in its store after ``bury``).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
@@ -35,6 +43,8 @@ ROUND_SIZE = 7
 RETRY_GAP = 3
 
 Stage = Literal["choice", "typed"]
+#: What :meth:`LearnRound.undo` can step back.
+Action = Literal["choice", "typed", "override", "bury", "drop"]
 
 
 def plan_rounds(
@@ -89,6 +99,29 @@ class LearnRecord:
     overridden: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class LearnUndo:
+    """What :meth:`LearnRound.undo` stepped back.
+
+    ``action`` is the step taken back, ``concept_uid`` the concept it was about
+    and ``card`` that concept's card in the round's pair. ``record`` is the
+    :class:`LearnRecord` the step had emitted (a right typed answer or an
+    override), now gone from :attr:`LearnRound.records`: a UI that stored it
+    must take it back (``store.undo()``). :attr:`store_undo` says whether the
+    step had reached the store at all (a record, or a bury).
+    """
+
+    action: Action
+    concept_uid: str
+    card: CardKey
+    record: LearnRecord | None = None
+
+    @property
+    def store_undo(self) -> bool:
+        """Whether the UI must undo one store action (the record, or the bury)."""
+        return self.record is not None or self.action == "bury"
+
+
 @dataclass(slots=True)
 class _Progress:
     concept: Concept
@@ -97,6 +130,20 @@ class _Progress:
     done: bool = False
     time_ms: int = 0
     choices: ChoiceSet | None = None
+
+
+@dataclass(slots=True)
+class _Step:
+    """The round's state before one step, for :meth:`LearnRound.undo`."""
+
+    action: Action
+    concept_uid: str
+    progress: dict[str, _Progress]
+    order: list[str]
+    records: int
+    last_typed: tuple[str, AnswerCheck, datetime, int] | None
+    removed: dict[str, Action]
+    rng_state: object
 
 
 @dataclass(slots=True)
@@ -117,6 +164,8 @@ class LearnRound:
     _progress: dict[str, _Progress] = field(default_factory=dict)
     _order: list[str] = field(default_factory=list)
     _last_typed: tuple[str, AnswerCheck, datetime, int] | None = None
+    _history: list[_Step] = field(default_factory=list)
+    _removed: dict[str, Action] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         p = self.pair
@@ -151,6 +200,16 @@ class LearnRound:
         return sum(p.stage == "typed" for p in self._progress.values())
 
     @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` has a step to take back."""
+        return bool(self._history)
+
+    @property
+    def removed(self) -> dict[str, Action]:
+        """Concepts taken out of the round (uid → ``"bury"`` or ``"drop"``), in order."""
+        return dict(self._removed)
+
+    @property
     def question(self) -> LearnQuestion | None:
         """The question to ask now, ``None`` when the round is complete."""
         if not self._order:
@@ -176,6 +235,7 @@ class LearnRound:
         """Pick option ``index`` (0-based) of the current choice question; True when right."""
         prog = self._current("choice")
         assert prog.choices is not None
+        self._remember("choice", prog.concept.uid)
         right = prog.choices.is_correct(index)
         prog.time_ms += duration_ms
         prog.choices = None
@@ -196,6 +256,7 @@ class LearnRound:
         concept comes back later (unless :meth:`override` follows).
         """
         prog = self._current("typed")
+        self._remember("typed", prog.concept.uid)
         p = self.pair
         expected = prog.concept.text(p.answer_lang, p.answer_side) or ""
         others = other_texts(prog.concept, self.pool, p.answer_lang, p.answer_side)
@@ -228,13 +289,84 @@ class LearnRound:
         if self._last_typed is None:
             raise RuntimeError("no typed miss to override")
         uid, check, at, _duration = self._last_typed
+        self._remember("override", uid)
         prog = self._progress[uid]
         prog.misses -= 1
         self._order.remove(uid)
         self._last_typed = None
         return self._finish(prog, check.typed, at, overridden=True)
 
+    # -- undo, bury, drop ------------------------------------------------------
+
+    def bury(self, concept: str) -> CardKey:
+        """Take ``concept`` (a uid or, within the round, an id) out of the round for a bury.
+
+        Returns its card for the UI to bury in the store. The concept is no longer
+        asked and no longer counts in :attr:`total`; :meth:`undo` puts it back.
+        Raises ``ValueError`` for a concept not in the round or already learned.
+        """
+        return self._take_out(concept, "bury")
+
+    def drop(self, concept: str) -> CardKey:
+        """Take ``concept`` out of the round without burying it (see :meth:`bury`)."""
+        return self._take_out(concept, "drop")
+
+    def undo(self) -> LearnUndo:
+        """Step back the last answer, override, bury or drop.
+
+        The round returns exactly to its state before that step (question,
+        options, misses, times, records, tallies and the random generator).
+        Raises ``IndexError`` when there is nothing to undo.
+        """
+        if not self._history:
+            raise IndexError("nothing to undo")
+        step = self._history.pop()
+        emitted = self.records[step.records] if len(self.records) > step.records else None
+        self._progress = step.progress
+        self._order = step.order
+        del self.records[step.records :]
+        self._last_typed = step.last_typed
+        self._removed = step.removed
+        self.rng.setstate(step.rng_state)
+        return LearnUndo(
+            step.action, step.concept_uid, CardKey(step.concept_uid, self.pair), emitted
+        )
+
     # -- internals -------------------------------------------------------------
+
+    def _resolve(self, concept: str) -> str:
+        if concept in self._progress:
+            return concept
+        matches = [uid for uid, prog in self._progress.items() if prog.concept.id == concept]
+        if len(matches) == 1:
+            return matches[0]
+        raise ValueError(f"{concept!r} is not in this round")
+
+    def _take_out(self, concept: str, action: Action) -> CardKey:
+        uid = self._resolve(concept)
+        if self._progress[uid].done:
+            raise ValueError(f"{uid} is already learned in this round")
+        self._remember(action, uid)
+        del self._progress[uid]
+        self._order.remove(uid)
+        self._removed[uid] = action
+        self._last_typed = None
+        return CardKey(uid, self.pair)
+
+    def _remember(self, action: Action, uid: str) -> None:
+        """Keep the round's state before ``action`` so :meth:`undo` can restore it."""
+        self._history.append(
+            _Step(
+                action=action,
+                concept_uid=uid,
+                progress={k: replace(v) for k, v in self._progress.items()},
+                order=list(self._order),
+                records=len(self.records),
+                last_typed=self._last_typed,
+                removed=dict(self._removed),
+                rng_state=self.rng.getstate(),
+            )
+        )
 
     def _current(self, stage: Stage) -> _Progress:
         if not self._order:

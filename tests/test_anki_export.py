@@ -413,6 +413,33 @@ def test_reimporting_an_unchanged_export_changes_nothing(tmp_path, deck):
         col.close()
 
 
+def test_unchanged_reexport_with_a_later_timestamp_is_updated_harmlessly(tmp_path, deck):
+    """Anki (26.9) calls every note of a newer package "updated", even with identical text.
+
+    No deterministic content-derived ``mod`` can be both reproducible and newer
+    after an edit, so quizzer keeps mod = export time; this pins down that the
+    "update" changes neither text nor cards nor their scheduling.
+    """
+    first, second = tmp_path / "first.apkg", tmp_path / "second.apkg"
+    export_apkg([deck], first, timestamp=recent(900))
+    export_apkg([deck], second, timestamp=recent(300))
+    col = open_collection(tmp_path)
+    try:
+        import_package(col, first)
+        studied = col.find_cards("")[:2]
+        col.sched.set_due_date(studied, "5!")
+        fields = col.db.all("select id, guid, flds, tags from notes order by id")
+        cards = col.db.all("select id, nid, ord, did, type, queue, due, ivl from cards order by id")
+        log = import_package(col, second)
+        assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 3, 0)
+        assert col.db.all("select id, guid, flds, tags from notes order by id") == fields
+        after = col.db.all("select id, nid, ord, did, type, queue, due, ivl from cards order by id")
+        assert after == cards
+        assert {c[4] for c in after if c[0] in studied} == {2}  # still review cards
+    finally:
+        col.close()
+
+
 def test_note_type_that_gains_templates_merges(tmp_path, deck):
     """Fields and templates carry ids, so Anki merges the grown note type into the old one."""
     small, large = tmp_path / "small.apkg", tmp_path / "large.apkg"

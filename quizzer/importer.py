@@ -25,7 +25,7 @@ from quizzer.core.errors import InputError
 from quizzer.core.glossary import GlossaryError, decode, parse
 from quizzer.core.language_id import LanguageIdError, tag_entries
 from quizzer.core.languages import LANGUAGES
-from quizzer.core.slug import slugify
+from quizzer.core.slug import fully_transliterable, slugify
 from quizzer.library import DECK_SUFFIX, deck_files, read_deck, write_deck
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
@@ -151,7 +151,10 @@ def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -
                 hint="give --deck a name with some Latin letters or digits, e.g. --deck my-terms",
             )
         return deck_id, deck_name
-    deck_id = slugify(first_path.stem) or "glossary"
+    # The first file's title names the deck ("Глоссарий ИИ" → glossariy-ii) when it can be
+    # spelt in Latin letters; otherwise the file name does.
+    title_id = slugify(first.title) if fully_transliterable(first.title) else ""
+    deck_id = title_id or slugify(first_path.stem) or "glossary"
     return deck_id, first.title
 
 

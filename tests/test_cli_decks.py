@@ -366,9 +366,9 @@ def test_into_overrides_the_environment(
     elsewhere = tmp_path / "elsewhere"
     code, out, err = cli(capsys, "import", str(good), "--into", str(elsewhere))
     assert code == 0, err
-    assert [p.name for p in elsewhere.iterdir()] == ["good.toml"]
+    assert [p.name for p in elsewhere.iterdir()] == ["title.toml"]  # named after line 1
     assert snapshot(decks) == {}
-    assert "created deck 'good'" in out
+    assert "created deck 'title'" in out
 
 
 def test_deck_file_holding_another_id_is_not_overwritten(

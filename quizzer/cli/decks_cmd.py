@@ -64,7 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--deck",
         metavar="NAME",
-        help="deck to create or merge into (default: named after the first file)",
+        help="deck to create or merge into (default: the first file's title line, or its "
+        "file name when the title has no Latin spelling)",
     )
     p.add_argument(
         "--lang",

@@ -555,6 +555,20 @@ class _Aligner:
                     if base:
                         break
         if not base:
+            # A Latin name in parentheses ("Адаптация (Low-Rank Adaptation)") reads
+            # better than a transliteration of the head.
+            for lang in LANGUAGES:
+                entry = slot.entries.get(lang)
+                if entry is None:
+                    continue
+                for part in _parenthesised(entry.term.text):
+                    if _mostly_latin(part):
+                        base = slugify(part)
+                        if base:
+                            break
+                if base:
+                    break
+        if not base:
             for lang in ("ru", "bn", "ar", *LANGUAGES):
                 entry = slot.entries.get(lang)
                 if entry is not None:
@@ -602,6 +616,14 @@ def _same(a: Concept, b: Concept) -> bool:
         and a.acronym == b.acronym
         and list(a.entries.items()) == list(b.entries.items())
     )
+
+
+def _parenthesised(term: str) -> list[str]:
+    """The parts inside a term's parentheses: ``"A (B/C)"`` → ``["B", "C"]``."""
+    _head, sep, rest = term.partition(" (")
+    if not sep:
+        return []
+    return [part.strip() for part in re.split(r"[/,;]", rest.rsplit(")", 1)[0]) if part.strip()]
 
 
 def _mostly_latin(text: str) -> bool:

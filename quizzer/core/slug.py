@@ -42,7 +42,7 @@ _BN_SIGNS = {
 _BN_CONSONANTS = {
     "ক": "k", "খ": "kh", "গ": "g", "ঘ": "gh", "ঙ": "ng", "চ": "ch", "ছ": "chh", "জ": "j",
     "ঝ": "jh", "ঞ": "n", "ট": "t", "ঠ": "th", "ড": "d", "ঢ": "dh", "ণ": "n", "ত": "t",
-    "থ": "th", "দ": "d", "ধ": "dh", "ন": "n", "প": "p", "ফ": "ph", "ব": "b", "ভ": "bh",
+    "থ": "th", "দ": "d", "ধ": "dh", "ন": "n", "প": "p", "ফ": "f", "ব": "b", "ভ": "bh",
     "ম": "m", "য": "j", "র": "r", "ল": "l", "শ": "sh", "ষ": "sh", "স": "s", "হ": "h",
     "ড়": "r", "ঢ়": "rh", "য়": "y", "ৰ": "r", "ৱ": "w",
 }  # fmt: skip
@@ -53,34 +53,62 @@ _NUKTA = "়"
 
 
 def _bengali(text: str) -> str:
+    # Joiners only choose glyph shapes (র‍্য is ra + ya-phala): no sound.
+    text = text.replace("\u200d", "").replace("\u200c", "")
     # "অ্যা" spells the æ of English loans ("অ্যাডাপ্টার" = adapter): write it "a".
     text = text.replace("অ্যা", "আ")
     out: list[str] = []
     n = len(text)
     i = 0
+    vowel_before = False  # whether the sound just written ends in a vowel
     while i < n:
         ch = text[i]
         if ch in _BN_CONSONANTS:
+            after_vowel = vowel_before
             sound = _BN_CONSONANTS[ch]
             nxt = text[i + 1] if i + 1 < n else ""
             if nxt == _NUKTA:
                 sound = _BN_NUKTA.get(ch, sound)
                 i += 1
                 nxt = text[i + 1] if i + 1 < n else ""
+            if nxt == _VIRAMA and text[i + 2 : i + 3] == "য" and text[i + 3 : i + 4] != _NUKTA:
+                # Ya-phala: before া it is the æ of loans ("প্যারালেল" = parallel), else "y".
+                if text[i + 3 : i + 4] == "া":
+                    out.append(sound + "a")
+                    i += 4
+                    vowel_before = True
+                    continue
+                sound += "y"
+                i += 2
+                nxt = text[i + 1] if i + 1 < n else ""
             out.append(sound)
-            # The inherent vowel is spoken unless a sign, a virama or a word end follows.
+            # The inherent vowel is spoken unless a sign, a virama or a word end follows —
+            # and, as in speech, not between a vowel and a consonant that has its own
+            # vowel ("টেনসর" = tensor, not tenosor).
+            vowel_before = False
             if nxt and nxt not in _BN_SIGNS and nxt != _VIRAMA and _is_bengali_letter(nxt):
-                out.append("o")
+                after = text[i + 2] if i + 2 < n else ""
+                carries = after in _BN_SIGNS or (
+                    after != _VIRAMA and after != _NUKTA and _is_bengali_letter(after)
+                )
+                if not (after_vowel and carries):
+                    out.append("o")
+                    vowel_before = True
         elif ch in _BN_VOWELS:
             out.append(_BN_VOWELS[ch])
+            vowel_before = True
         elif ch in _BN_SIGNS:
             out.append(_BN_SIGNS[ch])
+            vowel_before = True
         elif ch in _BN_OTHER:
             out.append(_BN_OTHER[ch])
+            vowel_before = vowel_before and ch in ("ঁ", "়")
         elif "০" <= ch <= "৯":
             out.append(str(ord(ch) - ord("০")))
+            vowel_before = False
         else:
             out.append(ch)
+            vowel_before = False
         i += 1
     return "".join(out)
 
@@ -108,6 +136,18 @@ def transliterate(text: str) -> str:
     if _BENGALI_RE.search(text):
         text = _bengali(text)
     return text.translate(_TABLE)
+
+
+def fully_transliterable(text: str) -> bool:
+    """Whether every letter of ``text`` has a Latin spelling here (Latin, Cyrillic,
+    Arabic or Bengali script), so a slug of it loses no word."""
+    latin = transliterate(text)
+    if not latin.isascii():
+        latin = unicodedata.normalize("NFKD", latin)
+        latin = "".join(ch for ch in latin if not unicodedata.combining(ch))
+    return not any(ch.isalpha() and not ch.isascii() for ch in latin) and any(
+        ch.isalnum() for ch in latin
+    )
 
 
 def slugify(text: str, max_len: int = 48) -> str:

@@ -42,6 +42,7 @@ import random
 import secrets
 import shutil
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -442,6 +443,26 @@ class Store:
     # -- opening, compaction, closing ---------------------------------------------------
 
     def _open(self) -> None:
+        if not self.read_only:
+            self._load()  # we hold the lock: nothing else changes the files meanwhile
+            return
+        # A reader has no lock: another process may compact between our reads of the snapshot
+        # and the journal (a newer journal next to the older snapshot we read). Read again until
+        # both files stayed put during one read; only then is an error real damage.
+        for attempt in range(_READ_ATTEMPTS):
+            before = _files_signature(self.path)
+            try:
+                self._load()
+            except StoreError:
+                if _files_signature(self.path) == before:
+                    raise
+            else:
+                if _files_signature(self.path) == before:
+                    return
+            time.sleep(0.005 * (attempt + 1))
+        raise _busy_error(self.path)
+
+    def _load(self) -> None:
         doc = self._storage.read()
         if doc is None and not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -940,26 +961,71 @@ class ReviewLogStorage(Storage):
         raise StoreError("the review log view is read-only; use Store.record/undo")
 
 
+#: How often a reader without the lock reads again when a compaction changed the files under it.
+_READ_ATTEMPTS = 12
+
+
+def _files_signature(path: Path) -> tuple[Any, ...]:
+    """What changes when a compaction replaces the snapshot or the journal (both by rename)."""
+
+    def sig(file: Path) -> tuple[int, int, int] | None:
+        try:
+            st = file.stat()
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+    journal_sig = sig(journal_path(path))
+    return sig(path), journal_sig[0] if journal_sig else None
+
+
+def _busy_error(path: Path) -> StoreError:
+    return StoreError(
+        "the progress store kept changing while it was read (another quizzer process is saving it)",
+        hint="try again in a moment",
+        path=path,
+    )
+
+
 def read_log(path: Path, gen: int) -> dict[str, Review]:
     """The review log of the store at ``path`` whose snapshot has generation ``gen``.
 
     The month files, then the journal's answers and undos (unless the journal is
     of an older generation, i.e. already folded in); deduplicated by review id
     and ordered by answer time (ties: log order). Keyed by review id.
+
+    Without the store's lock another process may compact meanwhile (fold the
+    journal into the months, then replace the journal). Reading the journal
+    before the months keeps every answer in view whatever the timing; when the
+    journal was replaced during the read it reads again (a few times) for an
+    exact picture, and an error is only reported when the files stayed put.
     """
-    out: dict[str, dict[str, Any]] = {}
-    for month in reviewlog.months(path):
-        for doc in reviewlog.read_month(reviewlog.month_path(path, month)):
-            out[doc["id"]] = doc
+    log: dict[str, Review] | None = None
+    for attempt in range(_READ_ATTEMPTS):
+        before = _files_signature(path)[1]
+        try:
+            log = _read_log_once(path, gen)
+        except StoreError:
+            if _files_signature(path)[1] == before:
+                raise
+        else:
+            if _files_signature(path)[1] == before:
+                return log
+        time.sleep(0.005 * (attempt + 1))
+    if log is None:
+        raise _busy_error(journal_path(path))
+    return log  # complete, if perhaps not the very latest
+
+
+def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
+    # The journal first, the month files after: a compaction folds the journal into the months
+    # before it replaces the journal, so whatever a replaced journal held, the months read
+    # afterwards hold it. The journal's events are then laid over the months (its undos win).
     jpath = journal_path(path)
+    events: list[dict[str, Any]] = []
     if journal.generation(jpath) >= gen:
         try:
-            for _, event in journal.scan(jpath, 0):
-                op = event.get("op")
-                if op in ("record", "review"):
-                    out[event["review"]["id"]] = event["review"]
-                elif op == "undo":
-                    out.pop(event["review_id"], None)
+            events = [event for _, event in journal.scan(jpath, 0)]
         except JournalDamage as exc:
             raise StoreError(
                 f"the journal is damaged at line {exc.line}",
@@ -967,6 +1033,16 @@ def read_log(path: Path, gen: int) -> dict[str, Review]:
                 path=jpath,
                 line=exc.line,
             ) from exc
+    out: dict[str, dict[str, Any]] = {}
+    for month in reviewlog.months(path):
+        for doc in reviewlog.read_month(reviewlog.month_path(path, month)):
+            out[doc["id"]] = doc
+    for event in events:
+        op = event.get("op")
+        if op in ("record", "review"):
+            out[event["review"]["id"]] = event["review"]
+        elif op == "undo":
+            out.pop(event["review_id"], None)
     reviews = [Review.from_dict(d) for d in out.values()]
     reviews.sort(key=_when)
     return {r.id: r for r in reviews}

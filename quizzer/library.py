@@ -42,7 +42,9 @@ def read_deck(path: Path) -> Deck:
     except DeckFormatError as exc:
         raise InputError(
             exc.message,
-            hint="fix the field named above (see decks/*.toml for the layout), "
+            hint="fix the field named above (each [[concepts]] table has an id and, per "
+            "language, a term and a definition with text and source; "
+            "`quizzer show training-efficiency` shows a complete deck), "
             "then run `quizzer validate`",
             path=path,
             line=exc.line,

@@ -495,3 +495,30 @@ def test_import_report_names_the_likely_concept_of_an_unsure_entry(
     code, out, err = cli(capsys, "import", *files, "--deck", "ai", "--map", str(mapping))
     assert code == 0, err
     assert "UNSURE" not in out and "(16 concepts;" in out
+
+
+def test_validate_on_a_glossary_says_to_import_it(
+    decks: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    glossary = TRAINING[0]
+    code, _out, err = cli(capsys, "validate", str(glossary))
+    assert code == 2
+    assert f"{glossary}: this looks like a glossary" in err
+    assert f"quizzer import {glossary}" in err and "TOML" not in err
+
+
+def test_validate_on_some_other_file(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = write(tmp_path / "notes.md", "# just a note\n")
+    code, _out, err = cli(capsys, "validate", str(other))
+    assert code == 2 and f"{other}: not a deck file" in err
+
+
+def test_deck_file_hint_does_not_point_into_a_checkout(
+    decks: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = write(decks / "bad.toml", 'format = 1\nid = "bad"\nname = "Bad"\n\n[[concepts]]\n')
+    code, _out, err = cli(capsys, "validate", str(bad))
+    assert code == 2
+    assert "decks/*.toml" not in err and "quizzer show training-efficiency" in err

@@ -20,8 +20,9 @@ from quizzer.core.align import UNSURE_BELOW, AlignmentReport
 from quizzer.core.concept import Concept
 from quizzer.core.deck import Deck
 from quizzer.core.errors import InputError
+from quizzer.core.glossary import GlossaryError, decode, parse
 from quizzer.core.languages import LANGUAGES, SIDES
-from quizzer.library import DeckFile, deck_files, find_deck, load_library, read_deck
+from quizzer.library import DECK_SUFFIX, DeckFile, deck_files, find_deck, load_library, read_deck
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
 
@@ -324,6 +325,37 @@ def cmd_import(args: argparse.Namespace) -> int:
 # -- validate --------------------------------------------------------------------------------
 
 
+def _read_for_validate(path: Path) -> Deck:
+    """:func:`read_deck`, but a glossary given by mistake is named as such."""
+    try:
+        return read_deck(path)
+    except InputError:
+        if path.suffix.lower() == DECK_SUFFIX:
+            raise
+        glossary = _as_glossary(path)
+        if glossary:
+            raise InputError(
+                "this looks like a glossary (title, subtitle, term and definition lines), "
+                "not a deck file",
+                hint=f"import it with `quizzer import {path}`; validate checks deck files (*.toml)",
+                path=path,
+            ) from None
+        raise InputError(
+            "not a deck file (deck files are TOML and end in .toml)",
+            hint="give a deck file, e.g. one listed by `quizzer decks`",
+            path=path,
+        ) from None
+
+
+def _as_glossary(path: Path) -> bool:
+    """Whether the file reads as a glossary."""
+    try:
+        parse(decode(path.read_bytes()))
+    except (OSError, GlossaryError):
+        return False
+    return True
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """`quizzer validate [PATH...]`."""
     targets: list[Path] = []
@@ -347,7 +379,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     ids: dict[str, Path] = {}
     for path in targets:
         try:
-            deck = read_deck(path)
+            deck = _read_for_validate(path)
             if deck.id in ids:
                 raise InputError(
                     f"deck id {deck.id!r} is also used by {ids[deck.id]}",

@@ -11,6 +11,7 @@ import json
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta, timezone
 from itertools import count
+from zoneinfo import ZoneInfo
 
 import fsrs
 import pytest
@@ -403,3 +404,43 @@ def test_timezone_label_is_a_name_or_an_offset_never_a_repr() -> None:
         [], [], now, timezone(timedelta(hours=1)), 4, timezone_name="Europe/Paris"
     )
     assert named.to_dict()["timezone"] == "Europe/Paris"
+
+
+def test_streak_across_the_4am_boundary_on_a_dst_change() -> None:
+    """Europe/Paris, 2026-03-29: 02:00 CET jumps to 03:00 CEST; the day still starts at 04:00."""
+    paris = ZoneInfo("Europe/Paris")
+
+    def at(d: int, h: int, mi: int = 0) -> datetime:
+        return datetime(2026, 3, d, h, mi, tzinfo=paris).astimezone(UTC)
+
+    log = [
+        rev(at(25, 10)),
+        rev(at(27, 3, 30)),  # CET 02:30 UTC: study day 26 (a fixed UTC+2 would say 27)
+        rev(at(27, 20)),
+        rev(at(28, 4, 30)),
+        rev(at(29, 3, 30)),  # CEST, 01:30 UTC: study day 28
+        rev(at(29, 4, 30)),  # CEST, 02:30 UTC: study day 29 (a fixed UTC+1 would say 28)
+        rev(at(30, 4, 15)),  # 02:15 UTC: study day 30
+        rev(at(31, 5)),
+    ]
+    assert at(29, 4, 30) == datetime(2026, 3, 29, 2, 30, tzinfo=UTC)  # the clock did change
+    now = at(31, 12)
+    streak = streak_stats(log, now, paris, 4)
+    assert (streak.current, streak.longest, streak.days_studied) == (7, 7, 7)
+    # Just before 04:00 CEST on April 1st it is still the 31st; just after, a new day.
+    before_four = datetime(2026, 4, 1, 3, 59, tzinfo=paris).astimezone(UTC)
+    after_four = datetime(2026, 4, 1, 4, 1, tzinfo=paris).astimezone(UTC)
+    assert streak_stats(log, before_four, paris, 4).studied_today
+    after = streak_stats(log, after_four, paris, 4)
+    assert (after.studied_today, after.current) == (False, 7)
+    stats = compute_stats(log, [], now, paris, 4)
+    assert stats.timezone == "Europe/Paris"
+    assert [(d.day.day, d.reviews) for d in stats.heatmap[-7:]] == [
+        (25, 1),
+        (26, 1),
+        (27, 1),
+        (28, 2),
+        (29, 1),
+        (30, 1),
+        (31, 1),
+    ]

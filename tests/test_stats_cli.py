@@ -6,8 +6,11 @@ import csv
 import json
 import random
 import time
-from datetime import UTC, datetime, timedelta
+from collections import Counter
+from datetime import UTC, date, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import fsrs_rs_python
 import pytest
@@ -17,7 +20,6 @@ from quizzer.cli.main import main
 from quizzer.cli.stats_cmd import CSV_COLUMNS
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.scheduling import SchedulerSettings
-from quizzer.core.stats import study_day
 from quizzer.library import write_deck
 from quizzer.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
 from quizzer.progress_stats import system_timezone_name
@@ -57,11 +59,28 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def store_path(env: Path) -> Path:
-    """A store with 5 en→bn and 3 ru→ar cards answered over 20 days, 2 answers today."""
+def local_tz(monkeypatch: pytest.MonkeyPatch):
+    """Set the process's $TZ (libc included, so the store's local zone follows); restored after."""
+
+    def use(value: str) -> None:
+        monkeypatch.setenv("TZ", value)
+        time.tzset()
+
+    yield use
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
+def seeded(env: Path) -> tuple[Path, list]:
+    """A store with 5 en→bn and 3 ru→ar cards answered over 20 days, 2 answers today.
+
+    Returns the store path and the answers as recorded (the seeded history).
+    """
     path = env / "progress.json"
     rng = random.Random(3)
     now = datetime.now(UTC)
+    log = []
     with open_store(path) as store:
         keys = [CardKey(f"synth/c{i:02d}", EN_BN) for i in range(5)]
         keys += [CardKey(f"synth/c{i:02d}", RU_AR) for i in range(5, 8)]
@@ -70,18 +89,25 @@ def store_path(env: Path) -> Path:
                 state = store.card(key)
                 moment = now - timedelta(days=day, minutes=rng.randrange(0, 60))
                 if state is None or state.due <= moment:
-                    store.record(
-                        key,
-                        rng.choice([1, 3, 3, 3, 4]),
-                        moment,
-                        mode=rng.choice(["flip", "choice", "typed"]),
-                        duration_ms=rng.randrange(1000, 9000),
-                        typed="ответ, «данные»",
+                    log.append(
+                        store.record(
+                            key,
+                            rng.choice([1, 3, 3, 3, 4]),
+                            moment,
+                            mode=rng.choice(["flip", "choice", "typed"]),
+                            duration_ms=rng.randrange(1000, 9000),
+                            typed="ответ, «данные»",
+                        )
                     )
-        store.record(keys[0], 3, now - timedelta(seconds=30), duration_ms=1234)
-        store.record(keys[6], 1, now - timedelta(seconds=20), duration_ms=4321)
+        log.append(store.record(keys[0], 3, now - timedelta(seconds=30), duration_ms=1234))
+        log.append(store.record(keys[6], 1, now - timedelta(seconds=20), duration_ms=4321))
         store.set_suspended(keys[7], True, now)
-    return path
+    return path, log
+
+
+@pytest.fixture
+def store_path(seeded: tuple[Path, list]) -> Path:
+    return seeded[0]
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -89,77 +115,119 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_stats_json_keys_types_and_values(store_path: Path, capsys) -> None:
+HAND_TZ = "America/Sao_Paulo"  # UTC-3, no DST since 2019: the study day differs from UTC's
+
+
+def hand_day(moment: datetime, zone: str = HAND_TZ) -> date:
+    """The study day, by hand: the local date, or the day before when it is before 04:00."""
+    local = moment.astimezone(ZoneInfo(zone))
+    return local.date() - timedelta(days=1) if local.hour < 4 else local.date()
+
+
+def test_stats_json_keys_types_and_values(seeded, local_tz, capsys) -> None:
+    store_path, log = seeded
+    local_tz(HAND_TZ)
     data = run_json(capsys, "stats", "--db", str(store_path), "--json")
     with open_store(store_path, read_only=True) as store:
-        reviews = store.reviews()
-        cards = list(store.cards())
-        hour = store.settings.day_start_hour
+        cards = {c.card_id: c for c in store.cards()}
     assert set(data) == TOP_KEYS
-    assert isinstance(data["generated_at"], str) and data["day_start_hour"] == hour == 4
+    assert data["timezone"] == HAND_TZ and data["day_start_hour"] == 4
     assert "synth" in data["decks"]
-    assert data["totals"] == {"reviews": len(reviews), "cards": len(cards)}
+    assert data["totals"] == {"reviews": len(log), "cards": 8}
 
     now = datetime.fromisoformat(data["generated_at"])
-    today = study_day(now, None, hour)
-    todays = [r for r in reviews if study_day(r.reviewed_at, None, hour) == today]
-    assert data["today"]["day"] == today.isoformat()
-    assert data["today"]["reviews"] == len(todays)
-    assert data["today"]["cards"] == len({r.card_id for r in todays})
-    assert data["today"]["time_ms"] == sum(r.duration_ms for r in todays)
-    assert data["today"]["passed"] == sum(r.grade > 1 for r in todays)
-    assert data["streak"]["studied_today"] is bool(todays)
-    study_days = {study_day(r.reviewed_at, None, hour) for r in reviews}
-    assert data["streak"]["days_studied"] == len(study_days)
-    assert data["streak"]["current"] >= 1
+    today = hand_day(now)
+    days = [hand_day(r.reviewed_at) for r in log]
+    todays = [r for r, d in zip(log, days, strict=True) if d == today]
+    assert data["today"] == {
+        "day": today.isoformat(),
+        "cards": len({r.card_id for r in todays}),
+        "reviews": len(todays),
+        "passed": sum(r.grade != 1 for r in todays),
+        "correct_rate": (sum(r.grade != 1 for r in todays) / len(todays)) if todays else None,
+        "time_ms": sum(r.duration_ms for r in todays),
+    }
+    # Streak by hand: walk back from today (or yesterday if today has no answer yet).
+    studied = set(days)
+    cursor = today if today in studied else today - timedelta(days=1)
+    current = 0
+    while cursor in studied:
+        current, cursor = current + 1, cursor - timedelta(days=1)
+    ordered = sorted(studied)
+    longest = run = 1
+    for a, b in pairwise(ordered):
+        run = run + 1 if (b - a).days == 1 else 1
+        longest = max(longest, run)
+    assert data["streak"] == {
+        "current": current,
+        "longest": longest,
+        "studied_today": today in studied,
+        "days_studied": len(studied),
+    }
+    assert current >= 1  # answers today (or just before 04:00: yesterday)
 
     states = data["states"]
-    assert all(isinstance(v, int) for v in states.values())
-    assert states["suspended"] == 1
     # New: the 12 concepts in each of the 2 directions studied, minus the 8 cards studied.
-    assert states["new"] == 12 * 2 - 8
-    assert states["total"] == len(cards) + states["new"]
-    assert states["young"] + states["mature"] == sum(
-        c.phase == "review" and not c.suspended for c in cards
-    )
+    assert states["new"] == 12 * 2 - 8 and states["suspended"] == 1
+    live = [c for c in cards.values() if not c.suspended]
+    review = [c for c in live if c.phase == "review"]
+    assert states["mature"] == sum(c.scheduled_days >= 21 for c in review)
+    assert states["young"] == sum(c.scheduled_days < 21 for c in review)
+    assert states["learning"] == sum(c.phase == "learning" for c in live)
+    assert states["relearning"] == sum(c.phase == "relearning" for c in live)
+    assert states["total"] == 8 + states["new"]
 
-    review_phase = [r for r in reviews if r.phase == "review"]
-    r365 = data["retention"]["365"]
-    assert r365["all"]["total"] == len(review_phase)
-    assert r365["all"]["passed"] == sum(r.grade > 1 for r in review_phase)
-    for window in ("7", "30", "365"):
-        for kind in ("young", "mature", "all"):
-            cell = data["retention"][window][kind]
-            assert cell["passed"] + cell["failed"] == cell["total"]
-            assert cell["rate"] is None or 0 <= cell["rate"] <= 1
+    for window in (7, 30, 365):
+        expected = {"young": [0, 0], "mature": [0, 0]}
+        for r, d in zip(log, days, strict=True):
+            if r.phase == "review" and 0 <= (today - d).days < window:
+                kind = "mature" if r.last_interval_days >= 21 else "young"
+                expected[kind][0 if r.grade != 1 else 1] += 1
+        for kind, (passed, failed) in expected.items():
+            cell = data["retention"][str(window)][kind]
+            assert (cell["passed"], cell["failed"]) == (passed, failed), (window, kind)
+            assert cell["rate"] == (passed / (passed + failed) if passed + failed else None)
 
-    days = data["reviews_per_day"]
-    assert len(days) == 365 and days[-1]["day"] == today.isoformat()
-    assert sum(d["reviews"] for d in days) == len(reviews)
+    per_day = Counter(days)
+    expected_days = [today - timedelta(days=i) for i in range(364, -1, -1)]
+    assert [d["day"] for d in data["reviews_per_day"]] == [d.isoformat() for d in expected_days]
+    assert [d["reviews"] for d in data["reviews_per_day"]] == [per_day[d] for d in expected_days]
 
+    buckets = [0] * 30
+    overdue = 0
+    for c in live:
+        offset = (hand_day(c.due) - today).days
+        overdue += offset < 0
+        if offset < 30:
+            buckets[max(0, offset)] += 1
     forecast = data["forecast"]
-    assert len(forecast["days"]) == 30 and forecast["start"] == today.isoformat()
-    live = [c for c in cards if not c.suspended]
-    due_soon = [c for c in live if study_day(c.due, None, hour) <= today + timedelta(days=29)]
-    assert forecast["total"] == sum(forecast["days"]) == len(due_soon)
+    assert forecast["days"] == buckets and forecast["overdue"] == overdue
+    assert forecast["start"] == today.isoformat() and forecast["total"] == sum(buckets)
 
     mastery = data["mastery"]
     assert mastery["languages"] == ["bn", "ar"]
     rows = {row["concept"]: row for row in mastery["concepts"]}
     assert len(rows) == 12 and rows["synth/c00"]["name"] == "c00 [b]en[/b] term"
-    assert set(rows["synth/c00"]["languages"]) == {"bn"}
-    assert set(rows["synth/c05"]["languages"]) == {"ar"}
+    decay = DEFAULT_PARAMETERS[20]
+    factor = 0.9 ** (-1 / decay) - 1
+    for card_id, c in cards.items():
+        key = CardKey.parse(card_id)
+        elapsed = (now - c.last_review).days  # whole days, as FSRS counts them
+        recall = (1 + factor * elapsed / c.stability) ** -decay
+        cell = rows[key.concept_uid]["languages"][key.pair.answer_lang]
+        assert cell == {"recall": pytest.approx(recall, rel=1e-9), "cards": 1}
     assert rows["synth/c09"]["languages"] == {} and rows["synth/c09"]["recall"] is None
-    assert sum(cell["cards"] for r in rows.values() for cell in r["languages"].values()) == 8
-    for row in rows.values():
-        for cell in row["languages"].values():
-            assert 0 < cell["recall"] <= 1
 
-    lapses = sum(r.phase == "review" and r.grade == 1 for r in reviews)
-    assert sum(h["lapses"] for h in data["hardest"]) == lapses
-    assert {p["key"] for p in data["pairs"]} == {"en>bn", "ru>ar"}
-    assert sum(p["reviews"] for p in data["pairs"]) == len(reviews)
-    assert {s["key"] for s in data["languages"]} == {"bn", "ar"}
+    lapses = Counter(
+        CardKey.parse(r.card_id).concept_uid for r in log if r.phase == "review" and r.grade == 1
+    )
+    assert {h["concept"]: h["lapses"] for h in data["hardest"]} == dict(lapses)
+    pairs = Counter("en>bn" if CardKey.parse(r.card_id).pair == EN_BN else "ru>ar" for r in log)
+    assert {p["key"]: p["reviews"] for p in data["pairs"]} == dict(pairs)
+    assert {s["key"]: s["reviews"] for s in data["languages"]} == {
+        "bn": pairs["en>bn"],
+        "ar": pairs["ru>ar"],
+    }
 
 
 def test_stats_deck_filter_and_empty_store(
@@ -320,19 +388,6 @@ def test_mistyped_db_is_refused_and_nothing_is_created(store_path: Path, env: Pa
     assert sorted(p.name for p in env.iterdir()) == before  # no empty store left behind
 
 
-@pytest.fixture
-def local_tz(monkeypatch: pytest.MonkeyPatch):
-    """Set the process's $TZ (libc included); restored afterwards."""
-
-    def use(value: str) -> None:
-        monkeypatch.setenv("TZ", value)
-        time.tzset()
-
-    yield use
-    monkeypatch.undo()
-    time.tzset()
-
-
 def test_stats_names_the_time_zone(store_path: Path, capsys, local_tz) -> None:
     local_tz("Europe/Paris")
     data = run_json(capsys, "stats", "--db", str(store_path), "--json")
@@ -354,3 +409,46 @@ def test_system_timezone_name_from_tz_or_localtime_link(tmp_path: Path) -> None:
     link.symlink_to("/usr/share/zoneinfo/Europe/Paris")
     assert system_timezone_name({}, localtime=link) == "Europe/Paris"
     assert system_timezone_name({}, localtime=tmp_path / "missing") is None
+
+
+#: Paris wall times around the 2026-03-29 change (02:00 CET -> 03:00 CEST), with the study
+#: day each belongs to. A fixed UTC+1 would move the 29th and 30th back a day, a fixed UTC+2
+#: the 27th's 03:30 forward: either way the 7-day streak breaks.
+PARIS_LOG = (
+    ((3, 25, 10, 0), 25),
+    ((3, 27, 3, 30), 26),  # CET, before 04:00: still the 26th
+    ((3, 27, 20, 0), 27),
+    ((3, 28, 4, 30), 28),
+    ((3, 29, 3, 30), 28),  # CEST already (the clock jumped at 02:00), before 04:00
+    ((3, 29, 4, 30), 29),  # 02:30 UTC
+    ((3, 30, 4, 15), 30),  # 02:15 UTC
+    ((3, 31, 5, 0), 31),
+)
+
+
+def test_streak_across_the_dst_change_with_the_stores_local_zone(env: Path, local_tz) -> None:
+    from quizzer.progress_stats import stats_from_store
+
+    local_tz("Europe/Paris")
+    paris = ZoneInfo("Europe/Paris")
+    path = env / "paris.json"
+    key = CardKey("synth/c00", EN_BN)
+    with open_store(path) as store:  # the store's own zone: the system's, DST-aware
+        for (mo, d, h, mi), _day in PARIS_LOG:
+            store.record(key, 3, datetime(2026, mo, d, h, mi, tzinfo=paris).astimezone(UTC))
+    for (mo, d, h, mi), day in PARIS_LOG:  # the hand table agrees with the wall clock
+        assert hand_day(datetime(2026, mo, d, h, mi, tzinfo=paris), "Europe/Paris").day == day
+    now = datetime(2026, 3, 31, 12, tzinfo=paris).astimezone(UTC)
+    with open_store(path, read_only=True) as store:
+        stats = stats_from_store(store, [make_deck()], now=now)
+    assert stats.timezone == "Europe/Paris"
+    assert (stats.streak.current, stats.streak.longest, stats.streak.days_studied) == (7, 7, 7)
+    assert stats.today.day == date(2026, 3, 31) and stats.today.reviews == 1
+    per_day = Counter(day for _, day in PARIS_LOG)
+    assert {d.day.day: d.reviews for d in stats.heatmap if d.reviews} == dict(per_day)
+    # One day later, without an answer yet, the streak lives on; two days later it is over.
+    with open_store(path, read_only=True) as store:
+        later = stats_from_store(store, [], now=now + timedelta(days=1))
+        gone = stats_from_store(store, [], now=now + timedelta(days=2))
+    assert (later.streak.current, later.streak.studied_today) == (7, False)
+    assert (gone.streak.current, gone.streak.longest) == (0, 7)

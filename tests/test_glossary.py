@@ -162,3 +162,31 @@ def test_bidi_overrides_and_c1_controls_are_refused(char: str) -> None:
 def test_joiners_and_directional_marks_are_kept() -> None:
     term = "র\u200d্যাঙ্ক \u200c x\u200f"
     assert parse(f"T\nS\n{term}\ndef").entries[0].term == term
+
+
+RU_TEXT = "Глоссарий ИИ\nТермины\nАдаптеры\nМодули, добавляемые в модель для обучения.\n"
+AR_TEXT = "قاموس\nمصطلحات\nالمحولات\nوحدات صغيرة تضاف إلى النموذج.\n"
+FR_TEXT = "Glossaire\nTermes\nQuantification Symétrique\nUne méthode où l'échelle est fixée.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "guess"),
+    [
+        (FR_TEXT, "cp1252", "WINDOWS-1252"),
+        (FR_TEXT, "latin-1", "WINDOWS-1252"),
+        (RU_TEXT, "cp1251", "WINDOWS-1251"),
+        (AR_TEXT, "cp1256", "WINDOWS-1256"),
+    ],
+)
+def test_non_utf8_hint_guesses_the_encoding(text: str, codec: str, guess: str) -> None:
+    with pytest.raises(GlossaryError) as info:
+        decode(text.encode(codec))
+    assert f"iconv -f {guess} -t UTF-8" in (info.value.hint or "")
+
+
+def test_non_utf8_hint_without_a_guess_is_neutral() -> None:
+    data = bytes(range(0x80, 0x100)) * 4  # no language in particular
+    with pytest.raises(GlossaryError) as info:
+        decode(data)
+    hint = info.value.hint or ""
+    assert "-f <its encoding>" in hint and "WINDOWS" not in hint

@@ -83,9 +83,49 @@ def decode(data: bytes) -> str:
         raise GlossaryError(
             f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start} can't be decoded)",
             line=line,
-            hint="re-save the file as UTF-8 "
-            "(e.g. `iconv -f WINDOWS-1256 -t UTF-8 in.txt > out.txt`)",
+            hint=_reencode_hint(data),
         ) from exc
+
+
+def guess_legacy_encoding(data: bytes) -> str | None:
+    """A likely 8-bit encoding for bytes that aren't UTF-8, or ``None`` when unclear.
+
+    Accented Latin text (French, German…) has few high bytes, each inside a word of
+    ASCII letters: WINDOWS-1252. Cyrillic or Arabic text is made of high bytes; it is
+    Arabic (WINDOWS-1256) when nearly all of them decode to Arabic letters there,
+    else Cyrillic (WINDOWS-1251). A rough guess, only used to suggest a command.
+    """
+    sample = data[:65536]
+    high = sum(1 for b in sample if b >= 0x80)
+    letters = high + sum(1 for b in sample if b < 0x80 and chr(b).isalpha())
+    if not high or not letters:
+        return None
+    if high * 10 < letters * 3:
+        return "WINDOWS-1252"
+    arabic = sum(
+        1 for ch in sample.decode("cp1256", errors="replace") if "\u0600" <= ch <= "\u06ff"
+    )
+    if arabic * 10 >= high * 9:
+        return "WINDOWS-1256"
+    cyrillic = sum(
+        1 for ch in sample.decode("cp1251", errors="replace") if "\u0400" <= ch <= "\u04ff"
+    )
+    if cyrillic * 10 >= high * 9:
+        return "WINDOWS-1251"
+    return None
+
+
+def _reencode_hint(data: bytes) -> str:
+    guess = guess_legacy_encoding(data)
+    if guess is None:
+        return (
+            "re-save the file as UTF-8 (with `iconv -f <its encoding> -t UTF-8 in.txt > "
+            "out.txt`, or your editor's 'save with encoding')"
+        )
+    return (
+        f"re-save the file as UTF-8; it looks like {guess}: "
+        f"`iconv -f {guess} -t UTF-8 in.txt > out.txt`"
+    )
 
 
 def _split_lines(text: str) -> list[str]:

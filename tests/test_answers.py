@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import random
+import unicodedata
 
 import pytest
-from study_fixtures import bundled
+from study_fixtures import bundled, concept
 
 from quizzer.core.answers import (
     NEAR_THRESHOLD,
@@ -25,6 +27,8 @@ from quizzer.core.answers import (
     other_texts,
     transliteration_similarity,
 )
+from quizzer.core.choices import make_choices
+from quizzer.core.normalize import compact, normalize
 
 # Texts as they appear in the glossaries in data/.
 EN_PEFT = "Parameter-Efficient Fine-Tuning (PEFT)"
@@ -346,3 +350,68 @@ def test_definitions_accept_no_acronym_or_parenthesis_part() -> None:
     # The full definition typed out (case and punctuation aside) is exact.
     typed = definition.upper().replace(",", "")
     assert check_answer(typed, definition, "en", side="definition").verdict is Verdict.EXACT
+
+
+# -- odd input never crashes ------------------------------------------------------
+
+ODD = (
+    "",
+    " ",
+    "[/]",
+    "[@click=app.quit]",
+    "()",
+    "(/)",
+    "x (/)",
+    "{{Front}}",
+    "<script>alert(1)</script>",
+    "[bold]LoRA[/bold]",
+    "\u200f",  # RLM alone
+    "\u200fمعرفة\u200e",
+    "\u0301",  # a lone combining acute
+    "\u09cd\u09bc",  # a lone Bengali virama and nukta
+    "\u0640\u0640",  # tatweel only
+    "ё\u0308\u0308\u0308",
+    "আমি" + "\u09be" * 50,
+    "x" * 5000,
+    "Параллелизм " * 300,
+    "\u0301" * 3000,
+)
+
+
+def test_a_punctuation_only_term_is_compared_as_written() -> None:
+    for lang in ("en", "fr", "ru", "bn", "ar"):
+        assert [f.text for f in answer_forms("[/]", lang)] == ["[/]"]
+        assert check_answer("[/]", "[/]", lang).verdict is Verdict.EXACT
+        assert check_answer("[ / ]", "[/]", lang).verdict is Verdict.EXACT
+        assert check_answer("()", "[/]", lang).verdict is Verdict.WRONG
+        assert check_answer("LoRA", "[/]", lang).verdict is Verdict.WRONG
+        assert check_answer("[/]", "LoRA", lang).verdict is Verdict.WRONG
+    assert answer_forms("", "en") == (AnswerForm("", "full"),)
+    segments = char_diff("()", "[/]", "en")
+    assert "".join(s.text for s in segments if s.op != "missing") == "()"
+    assert "".join(s.text for s in segments if s.op != "extra") == "[/]"
+    assert not any(s.op == "equal" for s in segments)
+
+
+def test_odd_strings_never_crash_the_checker_or_the_diff() -> None:
+    for expected in ODD:
+        for typed in (*ODD[:14], "lora", "Параллелизм", "x" * 5000):
+            for lang in ("en", "bn", "ar"):
+                check = check_answer(typed, expected, lang, acronym="LoRA", others=ODD[:10])
+                assert check.verdict in Verdict
+                segments = char_diff(typed, expected, lang)
+                # The diff still spells what was typed (the expected side shows
+                # the expected spelling where the two agree).
+                typed_side = "".join(s.text for s in segments if s.op != "missing")
+                expected_side = "".join(s.text for s in segments if s.op != "extra")
+                assert compact(normalize(typed_side, lang)) == compact(normalize(typed, lang))
+                assert expected_side == unicodedata.normalize("NFC", expected.strip())
+
+
+def test_odd_strings_never_crash_choices() -> None:
+    texts = [t for t in ODD if t.strip()]
+    deck = [concept("odd", f"c{i}", {"en": (t, t)}) for i, t in enumerate(texts)]
+    for target in deck:
+        choices = make_choices(target, deck, "en", "term", random.Random(1))
+        assert choices.answer.concept_uid == target.uid
+        assert len({o.text for o in choices.options}) == len(choices.options) == 4

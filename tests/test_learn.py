@@ -376,3 +376,24 @@ def test_bury_and_drop_take_a_concept_out_and_undo_puts_it_back() -> None:
     assert [r.card.concept_id for r in lr.records] == ["lora"]
     with pytest.raises(ValueError, match="learned"):
         lr.bury("lora")
+
+
+def test_a_markup_like_term_can_be_learned() -> None:
+    deck = [
+        concept("odd", "slash", {"en": ("[/]", "closing tag"), "ru": ("[/]", "тег")}),
+        concept("odd", "click", {"en": ("[@click=app.quit]", "x"), "ru": ("()", "y")}),
+    ]
+    lr = LearnRound(deck, deck, EN_RU, random.Random(0))
+    missed: set[str] = set()
+    while not lr.complete:
+        q = lr.question
+        assert q is not None
+        if q.stage == "choice":
+            _right_choice(lr)
+        elif q.concept.id not in missed:
+            missed.add(q.concept.id)
+            assert lr.answer_typed("[x]", NOW).verdict is Verdict.WRONG
+        else:
+            _type_expected(lr)
+    assert missed == {"click", "slash"}
+    assert sorted(r.card.concept_id for r in lr.records) == ["click", "slash"]

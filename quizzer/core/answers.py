@@ -45,7 +45,7 @@ from rapidfuzz.distance import Levenshtein
 
 from quizzer.core.concept import Concept
 from quizzer.core.languages import Side
-from quizzer.core.normalize import compact, graphemes, normalize
+from quizzer.core.normalize import compact, comparison_key, graphemes, normalize
 from quizzer.core.review import Grade
 
 #: rapidfuzz similarity (0–100) from which a wrong answer is a near miss.
@@ -117,7 +117,7 @@ class AnswerCheck:
     """The outcome of :func:`check_answer`.
 
     ``matched`` is the accepted form closest to the answer (``None`` only for an
-    empty answer); ``similarity`` (0–100) is against it; ``notes`` are ``NOTE_*``
+    empty or all-whitespace answer); ``similarity`` (0–100) is against it; ``notes`` are ``NOTE_*``
     constants; ``diff`` is empty for exact and wrong answers and for
     transliterations. ``confused_with`` is the other concept's text a wrong
     answer matched (see ``others`` in :func:`check_answer`).
@@ -177,6 +177,10 @@ def answer_forms(
     Acronyms and parenthesis parts are ways to name a *term*: for a definition
     (``side="definition"``, or a text of more than 8 words when ``side`` is
     ``None``) only the full text is accepted.
+
+    Never empty: a text that normalises to nothing (``"[/]"``) is compared as
+    written (:func:`~quizzer.core.normalize.comparison_key`), and even an empty
+    ``expected`` gives its one (empty) ``full`` form.
     """
     expected = unicodedata.normalize("NFC", expected.strip())
     forms: list[AnswerForm] = [AnswerForm(expected, "full")]
@@ -199,11 +203,11 @@ def answer_forms(
     unique: list[AnswerForm] = []
     seen: set[str] = set()
     for form in forms:
-        key = compact(normalize(form.text, lang))
+        key = compact(comparison_key(form.text, lang))
         if key and key not in seen:
             seen.add(key)
             unique.append(form)
-    return tuple(unique)
+    return tuple(unique) or (forms[0],)
 
 
 def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
@@ -215,6 +219,10 @@ def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
     """
 
     def clusters(text: str) -> tuple[list[str], list[str]]:
+        if not normalize(text, lang):
+            # Only punctuation or markup ("[/]"): every character counts as written.
+            parts = graphemes(text)
+            return parts, [comparison_key(c, lang) or " " for c in parts]
         texts: list[str] = []
         keys: list[str] = []
         pending = ""
@@ -340,7 +348,7 @@ def _closest_other(
     best: tuple[float, str | None] = (0.0, None)
     for text in others:
         for form in answer_forms(text, lang, side=side):
-            key = normalize(form.text, lang, accents=False)
+            key = comparison_key(form.text, lang, accents=False)
             if compact(key) == compact(typed_loose):
                 return 100.0, text
             score = _similarity(typed_loose, key)
@@ -391,20 +399,20 @@ def check_answer(
     """
     expected_nfc = unicodedata.normalize("NFC", expected.strip())
     forms = answer_forms(expected_nfc, lang, acronym, side)
-    typed_strict = normalize(typed, lang)
+    typed_strict = comparison_key(typed, lang)
     if not typed_strict:
         return AnswerCheck(Verdict.WRONG, typed, expected_nfc, None)
-    typed_loose = normalize(typed, lang, accents=False)
+    typed_loose = comparison_key(typed, lang, accents=False)
 
     # Strict before loose, and the full text or bare term before other parts.
     ranked = sorted(forms, key=lambda f: f.kind not in ("full", "term"))
     for form in ranked:
-        if compact(normalize(form.text, lang)) == compact(typed_strict):
+        if compact(comparison_key(form.text, lang)) == compact(typed_strict):
             notes = _KIND_NOTES[form.kind]
             verdict = Verdict.ACCEPTED if notes else Verdict.EXACT
             return AnswerCheck(verdict, typed, expected_nfc, form.text, notes, 100.0)
     for form in ranked:
-        if compact(normalize(form.text, lang, accents=False)) == compact(typed_loose):
+        if compact(comparison_key(form.text, lang, accents=False)) == compact(typed_loose):
             notes = (NOTE_ACCENTS, *_KIND_NOTES[form.kind])
             return AnswerCheck(
                 Verdict.ACCEPTED,
@@ -417,7 +425,7 @@ def check_answer(
             )
 
     scored = [
-        (_similarity(typed_loose, normalize(form.text, lang, accents=False)), index, form)
+        (_similarity(typed_loose, comparison_key(form.text, lang, accents=False)), index, form)
         for index, form in enumerate(forms)
     ]
     best_score, _, best = max(scored, key=lambda item: (item[0], -item[1]))

@@ -18,7 +18,7 @@ from rapidfuzz import fuzz
 
 from quizzer.core.concept import Concept
 from quizzer.core.languages import Side
-from quizzer.core.normalize import compact, normalize
+from quizzer.core.normalize import compact, comparison_key, normalize
 
 #: Options shown when the deck has enough distinct texts.
 DEFAULT_OPTIONS = 4
@@ -92,7 +92,7 @@ def make_choices(
     answer_text = concept.text(lang, side)
     if answer_text is None:
         raise ValueError(f"{concept.uid} has no {lang} {side}")
-    seen = {compact(normalize(answer_text, lang, accents=False))}
+    seen = {compact(comparison_key(answer_text, lang, accents=False))}
     candidates: list[tuple[float, Option]] = []
     for other in pool:
         if other.uid == concept.uid or other.deck != concept.deck:
@@ -100,7 +100,7 @@ def make_choices(
         text = other.text(lang, side)
         if text is None:
             continue
-        key = compact(normalize(text, lang, accents=False))
+        key = compact(comparison_key(text, lang, accents=False))
         if key in seen:
             continue
         seen.add(key)

@@ -145,6 +145,20 @@ def normalize(text: str, lang: str, *, accents: bool = True) -> str:
     return key
 
 
+def comparison_key(text: str, lang: str, *, accents: bool = True) -> str:
+    """:func:`normalize`, or, for a text that normalises to nothing, the text as written.
+
+    A term made only of punctuation or markup-like characters (``"[/]"``, ``"()"``)
+    has an empty :func:`normalize` key, which would make every such text "equal"
+    and leave nothing to compare; it falls back to its NFC, case-folded form with
+    whitespace collapsed. Empty only for an empty or all-whitespace text.
+    """
+    key = normalize(text, lang, accents=accents)
+    if key:
+        return key
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
 def compact(key: str) -> str:
     """A key without its spaces: ``"fine tuning"`` and ``"finetuning"`` agree."""
     return key.replace(" ", "")
@@ -163,19 +177,21 @@ def graphemes(text: str) -> list[str]:
     virama (Bengali hasant) the next letter joins the same cluster, so conjuncts
     like «প্যা» or «র‍্যা» stay whole and a diff never cuts a vowel sign off its letter.
     """
-    clusters: list[str] = []
+    # Lists of characters, joined at the end: a long run of marks stays linear.
+    clusters: list[list[str]] = []
     for ch in unicodedata.normalize("NFC", text):
         if clusters:
-            last = clusters[-1]
+            last = clusters[-1][-1]
+            letter = unicodedata.category(ch)[0] == "L"
             joins = (
                 unicodedata.category(ch)[0] == "M"
                 or ch in (ZWJ, ZWNJ)
-                or (last[-1] in (ZWJ, BENGALI_VIRAMA) and unicodedata.category(ch)[0] == "L")
+                or (last in (ZWJ, BENGALI_VIRAMA) and letter)
             )
-            if last[-1] == ZWNJ and unicodedata.category(ch)[0] == "L":
+            if last == ZWNJ and letter:
                 joins = False  # ZWNJ explicitly breaks a conjunct
             if joins:
-                clusters[-1] = last + ch
+                clusters[-1].append(ch)
                 continue
-        clusters.append(ch)
-    return clusters
+        clusters.append([ch])
+    return ["".join(cluster) for cluster in clusters]

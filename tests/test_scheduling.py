@@ -254,3 +254,48 @@ def test_manual_bury_and_suspend() -> None:
     assert due_queue([key(0)], {key(0).id: st}, NOW + timedelta(hours=1), UTC, S).review
     st.suspended = True
     assert due_queue([key(0)], {key(0).id: st}, NOW + timedelta(hours=2), UTC, S).cards == ()
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"parameters": (0.2,) * 20}, "21 numbers"),
+        ({"parameters": (1000.0, *fsrs.scheduler.DEFAULT_PARAMETERS[1:])}, "bounds"),
+        ({"parameters": ("x",) * 21}, "numbers"),
+        ({"learning_steps_s": (60, 0)}, "positive"),
+        ({"relearning_steps_s": (-600,)}, "positive"),
+        ({"learning_steps_s": (1.5,)}, "whole seconds"),
+        ({"desired_retention": 1.0}, "below 1"),
+        ({"desired_retention": 0.0}, "at least 0.5"),
+        ({"day_start_hour": 24}, "0-23"),
+        ({"day_start_hour": -1}, "at least 0"),
+        ({"new_per_day": -1}, "at least 0"),
+        ({"reviews_per_day": 2.5}, "whole number"),
+        ({"maximum_interval_days": 0}, "at least 1"),
+        ({"fuzz": "yes"}, "true or false"),
+        ({"leech_every": 0}, "at least 1"),
+        ({"new_order": "oldest"}, "'deck' or 'random'"),
+    ],
+)
+def test_invalid_settings_are_refused_at_construction(changes: dict, words: str) -> None:
+    with pytest.raises(ValueError, match=words) as err:
+        SchedulerSettings(**changes)
+    assert next(iter(changes)).removesuffix("_s") in str(err.value) or "parameters" in str(
+        err.value
+    )
+    # Nor can a stored document smuggle them in.
+    with pytest.raises(ValueError):
+        SchedulerSettings.from_dict({**SchedulerSettings().to_dict(), **changes})
+
+
+def test_valid_edge_settings_are_accepted() -> None:
+    edge = SchedulerSettings(
+        desired_retention=0.5,
+        learning_steps_s=(),
+        relearning_steps_s=[1],  # type: ignore[arg-type]
+        day_start_hour=23,
+        new_per_day=0,
+        reviews_per_day=0,
+    )
+    assert edge.relearning_steps_s == (1,) and edge.learning_steps_s == ()
+    assert SchedulerSettings.from_dict(edge.to_dict()) == edge

@@ -73,22 +73,63 @@ class SchedulerSettings:
     parameters: tuple[float, ...] = tuple(fsrs.scheduler.DEFAULT_PARAMETERS)
 
     def __post_init__(self) -> None:
-        if not 0.5 <= self.desired_retention < 1.0:
-            raise ValueError("desired_retention must be between 0.5 and 0.99")
-        if not 0 <= self.day_start_hour <= 23:
-            raise ValueError("day_start_hour must be 0-23")
-        if self.new_per_day < 0 or self.reviews_per_day < 0:
-            raise ValueError("daily limits can't be negative")
-        if self.maximum_interval_days < 1:
-            raise ValueError("maximum_interval_days must be at least 1")
+        # Every way in (Python, the settings command, a stored document) passes here, so
+        # invalid settings are never stored. ValueError names the setting.
+        for name in ("fuzz", "bury_siblings"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        retention = self.desired_retention
+        if isinstance(retention, bool) or not isinstance(retention, int | float):
+            raise ValueError(f"desired_retention must be a number, got {retention!r}")
+        if not 0.5 <= retention < 1.0:
+            raise ValueError(f"desired_retention must be at least 0.5 and below 1, got {retention}")
+        for name, low in (
+            ("day_start_hour", 0),
+            ("new_per_day", 0),
+            ("reviews_per_day", 0),
+            ("maximum_interval_days", 1),
+            ("leech_threshold", 1),
+            ("leech_every", 1),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, got {value!r}")
+            if value < low:
+                raise ValueError(f"{name} must be at least {low}, got {value}")
+        if self.day_start_hour > 23:
+            raise ValueError(f"day_start_hour must be 0-23, got {self.day_start_hour}")
         if self.new_order not in ("deck", "random"):
-            raise ValueError("new_order must be 'deck' or 'random'")
+            raise ValueError(f"new_order must be 'deck' or 'random', got {self.new_order!r}")
         if self.leech_action not in ("suspend", "flag"):
-            raise ValueError("leech_action must be 'suspend' or 'flag'")
-        if self.leech_threshold < 1 or self.leech_every < 1:
-            raise ValueError("leech_threshold and leech_every must be at least 1")
+            raise ValueError(f"leech_action must be 'suspend' or 'flag', got {self.leech_action!r}")
         for name in ("learning_steps_s", "relearning_steps_s", "parameters"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+            value = getattr(self, name)
+            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+                raise ValueError(f"{name} must be a list, got {value!r}")
+            object.__setattr__(self, name, tuple(value))
+        for name in ("learning_steps_s", "relearning_steps_s"):
+            for step in getattr(self, name):
+                if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
+                    raise ValueError(f"{name} must be positive whole seconds, got {step!r}")
+        params = self.parameters
+        if len(params) != len(fsrs.scheduler.DEFAULT_PARAMETERS):
+            raise ValueError(
+                f"parameters must be {len(fsrs.scheduler.DEFAULT_PARAMETERS)} numbers "
+                f"(FSRS-6), got {len(params)}"
+            )
+        try:
+            if any(isinstance(p, bool | str | bytes) for p in params):
+                raise TypeError
+            floats = tuple(float(p) for p in params)  # numpy floats from an optimiser too
+        except (TypeError, ValueError):
+            raise ValueError(f"parameters must be numbers, got {params!r:.80}") from None
+        if not all(math.isfinite(p) for p in floats):
+            raise ValueError("parameters must be finite numbers")
+        object.__setattr__(self, "parameters", floats)
+        try:
+            self.fsrs_scheduler()  # fsrs checks each parameter against its bounds
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"parameters are outside FSRS's bounds ({exc})") from None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""

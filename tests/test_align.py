@@ -213,7 +213,12 @@ def test_new_ids_are_unique_slugs() -> None:
         ("Zero Redundancy Optimizer (ZeRO/Оптимизатор нулевой избыточности)", "ZeRO"),
         ("LoRA (Low-Rank Adaptation/Адаптация низкого ранга)", "LoRA"),
         ("GPTQ", "GPTQ"),
-        ("LLM.int8()", "LLM.int8()"),
+        ("LLM.int8()", None),
+        ("SmoothQuant", None),
+        ("DeepSpeed (ZeRO)", "ZeRO"),
+        ("QLoRA", "QLoRA"),
+        ("GPT-4", "GPT-4"),
+        ("Scale (S)", None),
         ("Flash Attention", None),
         ("Scale Factor", None),
         ("لورا (التكييف منخفض الرتبة)", None),
@@ -339,3 +344,22 @@ def test_the_likely_ids_in_a_mapping_file_complete_the_alignment() -> None:
     assert len(fixed) == 16 and not report.unsure
     assert fixed.concepts[2].languages == ("bn", "ru")  # adapters: no Arabic text
     assert fixed.concepts[3].entries["ar"].term.text == "الانتباه السريع"
+
+
+@pytest.mark.parametrize("name", ["quantization", "training-efficiency"])
+def test_acronyms_agree_with_every_bundled_concept(name: str) -> None:
+    bundled = deckfile.loads((ROOT / "decks" / f"{name}.toml").read_text(encoding="utf-8"))
+    for concept in bundled:
+        found = {acronym_of(t.text) for lang, side, t in concept.texts() if side == "term"}
+        assert found - {None} <= {concept.acronym}, concept.id
+
+
+def test_importing_003_into_the_bundled_quantization_deck_keeps_its_acronyms() -> None:
+    bundled = deckfile.loads((ROOT / "decks" / "quantization.toml").read_text(encoding="utf-8"))
+    merged, _report = align(
+        [source("003_b43aa0d0eec52a3f.txt")],
+        deck_id=bundled.id,
+        deck_name=bundled.name,
+        existing=bundled,
+    )
+    assert [(c.id, c.acronym) for c in merged] == [(c.id, c.acronym) for c in bundled]

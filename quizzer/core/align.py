@@ -33,7 +33,9 @@ from quizzer.core.slug import slugify
 #: Below this confidence a match is reported as unsure, with a mapping-file hint.
 UNSURE_BELOW = 0.8
 
-_ACRONYM_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]*(?:\(\))?$")
+#: An acronym: starts with a capital, ends with a capital or digit, Latin letters, digits
+#: and hyphens between ("PEFT", "LoRA", "ZeRO", "MoE", "GPT-4").
+_ACRONYM_TOKEN = re.compile(r"^[A-Z](?:[A-Za-z0-9\-]*[A-Z0-9])?$")
 
 
 class AlignError(ValueError):
@@ -84,14 +86,19 @@ def _is_acronym(token: str) -> bool:
     token = token.strip()
     if not token or " " in token or len(token) > 16 or not _ACRONYM_TOKEN.match(token):
         return False
-    return sum(1 for ch in token if "A" <= ch <= "Z") >= 2
+    upper = sum(1 for ch in token if "A" <= ch <= "Z")
+    lower = sum(1 for ch in token if "a" <= ch <= "z")
+    # Mostly capitals, lower-case only inside: "LoRA", "MoE" — not a CamelCase name
+    # ("SmoothQuant", "DeepSpeed") nor a code-like name ("LLM.int8()").
+    return upper >= 2 and lower <= upper
 
 
 def acronym_of(term: str) -> str | None:
     """The acronym a term carries: ``"… (PEFT)"``, ``"(ZeRO/…)"``, or a term like ``GPTQ``.
 
-    An acronym is one Latin token with at least two capitals (``LoRA``, ``MoE``,
-    ``LLM.int8()``); words such as ``Flash Attention`` are not.
+    An acronym is one Latin token of mostly capitals, lower-case letters only inside
+    (``LoRA``, ``MoE``, ``PEFT``); words such as ``Flash Attention``, CamelCase names
+    (``SmoothQuant``) and code-like names (``LLM.int8()``) are not.
     """
     head, sep, rest = term.partition(" (")
     if sep:

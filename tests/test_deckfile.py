@@ -263,3 +263,10 @@ def test_marks_and_joiners_are_kept(tmp_path: Path) -> None:
     kept = "\u09b0\u200d\u09cd\u09af \u200c \u200e \u200f \ttab"
     deck = deckfile.loads(GOOD.replace('text = "PEFT"', f'text = "{kept}"'))
     assert deck.get("peft").entries["en"].term.text == kept
+
+
+def test_header_fits_any_deck_not_only_the_bundled_ones() -> None:
+    # User decks are imported from the user's own files: no "data/" folder, no "us".
+    assert "data/" not in deckfile.HEADER and " us" not in deckfile.HEADER
+    assert "glossary file, named with its line" in deckfile.HEADER
+    assert deckfile.dumps(Deck("empty", "Empty")).startswith(deckfile.HEADER)

@@ -36,8 +36,8 @@ FORMAT_VERSION = 1
 HEADER = (
     "# quizzer deck file: one [[concepts]] table per concept.\n"
     "# Edit texts freely; keep each concept's id, it ties progress and Anki notes to it.\n"
-    "# source: seed (from a glossary in data/, file and line), authored (written by us),\n"
-    "# corrected (a seed text we fixed: original keeps the seed text, reason says why).\n\n"
+    "# source: seed (copied from a glossary file, named with its line), authored (written by\n"
+    "# hand), corrected (a seed text fixed: original keeps the seed text, reason says why).\n\n"
 )
 
 

@@ -522,3 +522,25 @@ def test_deck_file_hint_does_not_point_into_a_checkout(
     code, _out, err = cli(capsys, "validate", str(bad))
     assert code == 2
     assert "decks/*.toml" not in err and "quizzer show training-efficiency" in err
+
+
+def test_decks_table_fits_80_columns(decks: Path) -> None:
+    listing = {d["id"]: d for d in json.loads(run("decks", "--json", decks=decks).stdout)}
+    result = subprocess.run(  # a subprocess: Rich reads COLUMNS when it starts
+        [sys.executable, "-m", "quizzer", "decks"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "QUIZZER_DECKS": str(decks), "COLUMNS": "80"},
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert lines[0].split() == ["deck", "name", "concepts", "languages", "texts", "where"]
+    rows = {line.split()[0]: line.split() for line in lines[1:] if line[:1].strip()}
+    q = listing["quantization"]["sources"]
+    texts = f"{q['seed']}/{q['authored']}/{q['corrected']}"
+    assert rows["quantization"][2:] == ["20", "en", "bn", "ar", "ru", "fr", texts, "bundled"]
+    assert "training-efficiency" in rows
+    assert any(line.startswith("texts: seed/authored/corrected") for line in lines)

@@ -143,8 +143,9 @@ def cmd_decks(args: argparse.Namespace) -> int:
         _console().print(Text("No decks found."))
         return 0
     table = Table(box=None, pad_edge=False)
-    for column in ("deck", "name", "concepts", "languages", "seed/authored/corrected", "where"):
-        table.add_column(column, overflow="fold", no_wrap=column == "deck")
+    # Only the name may wrap: ids, counts and the language list stay whole at 80 columns.
+    for column in ("deck", "name", "concepts", "languages", "texts", "where"):
+        table.add_column(column, overflow="fold", no_wrap=column != "name")
     for item in library:
         s = item.deck.source_counts()
         table.add_row(
@@ -157,6 +158,9 @@ def cmd_decks(args: argparse.Namespace) -> int:
         )
     console = _console()
     console.print(table)
+    console.print(
+        Text("texts: seed/authored/corrected (from glossaries/written/fixed)", style="dim")
+    )
     console.print(Text(f"user decks: {user_decks_dir()}", style="dim"))
     return 0
 

@@ -544,3 +544,12 @@ def test_decks_table_fits_80_columns(decks: Path) -> None:
     assert rows["quantization"][2:] == ["20", "en", "bn", "ar", "ru", "fr", texts, "bundled"]
     assert "training-efficiency" in rows
     assert any(line.startswith("texts: seed/authored/corrected") for line in lines)
+
+
+def test_validate_refuses_a_deck_without_concepts(
+    decks: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = write(decks / "empty.toml", 'format = 1\nid = "empty"\nname = "Empty"\n')
+    code, out, err = cli(capsys, "validate", str(empty))
+    assert code == 2
+    assert f"quizzer: error: {empty}: deck has no concepts" in err and "ok" not in out

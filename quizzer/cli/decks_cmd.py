@@ -384,6 +384,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in targets:
         try:
             deck = _read_for_validate(path)
+            if not deck.concepts:
+                # Loadable, but nothing to study: most likely a deck whose concepts were lost.
+                raise InputError(
+                    "deck has no concepts",
+                    hint="add [[concepts]] tables (see `quizzer show training-efficiency`), "
+                    "or remove the file",
+                    path=path,
+                )
             if deck.id in ids:
                 raise InputError(
                     f"deck id {deck.id!r} is also used by {ids[deck.id]}",

@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "quizzer.cli.export_cmd",
     "quizzer.cli.stats_cmd",
     "quizzer.cli.store_cmd",
+    "quizzer.cli.settings_cmd",
 )
 
 

@@ -13,6 +13,7 @@ from quizzer.core.answers import (
     NEAR_THRESHOLD,
     NOTE_ACCENTS,
     NOTE_ACRONYM,
+    NOTE_NEAR,
     NOTE_OTHER_CONCEPT,
     NOTE_PART,
     NOTE_TRANSLITERATION,
@@ -36,6 +37,7 @@ RU_LORA = "LoRA (Low-Rank Adaptation/Адаптация низкого ранг�
 RU_ZERO = "Zero Redundancy Optimizer (ZeRO/Оптимизатор нулевой избыточности)"
 RU_PEFT = "Параметр-эффективная тонкая настройка (PEFT)"
 RU_TENSOR = "Тензорный параллелизм"
+RU_MODEL_PAR = "Параллелизм моделей"
 BN_PEFT = "প্যারামিটার এফিসিয়েন্ট ফাইন-টিউনিং (PEFT)"
 BN_LORA = "লোরা (লো-র্যাঙ্ক অ্যাডাপ্টেশন)"
 BN_MODEL_PAR = "মডেল প্যারালেলিজম"
@@ -153,7 +155,8 @@ def test_french_accents_differ_is_accepted_and_pointed_out() -> None:
 def test_near_miss_has_a_character_diff() -> None:
     result = check_answer("quantificaton symétrique", FR_SYM, "fr")
     assert result.verdict is Verdict.NEAR
-    assert not result.correct
+    assert result.notes == (NOTE_NEAR,)
+    assert result.correct and not result.right and result.can_override
     assert result.similarity >= NEAR_THRESHOLD
     assert _ops(result.diff) == [
         ("equal", "Quantificat"),
@@ -209,7 +212,8 @@ def test_russian_near_miss() -> None:
 def test_latin_transliteration_is_a_near_miss(typed: str, expected: str, lang: str) -> None:
     result = check_answer(typed, expected, lang)
     assert result.verdict is Verdict.NEAR, result
-    assert result.notes == (NOTE_TRANSLITERATION,)
+    assert result.notes == (NOTE_NEAR, NOTE_TRANSLITERATION)
+    assert result.correct and not result.right and result.grade() == 2
     assert result.diff == ()
 
 
@@ -277,6 +281,32 @@ def test_grade_mapping() -> None:
     assert grade_for(Verdict.NEAR, overridden=True, hint_used=True) == 2
     assert grade_for(Verdict.WRONG, hint_used=True) == 1
     assert {grade_for(v) for v in Verdict} <= {1, 2, 3}  # never Easy automatically
+
+
+def test_near_miss_policy_correct_is_exactly_a_passing_grade() -> None:
+    """A near miss is a pass graded Hard, recorded correct; only it can be overridden."""
+    cases = {
+        Verdict.EXACT: check_answer("Параллелизм моделей", RU_MODEL_PAR, "ru"),
+        Verdict.ACCEPTED: check_answer("PEFT", EN_PEFT, "en"),
+        Verdict.NEAR: check_answer("Параллелизм моделеи", RU_MODEL_PAR, "ru"),
+        Verdict.WRONG: check_answer("Тензорный параллелизм", RU_MODEL_PAR, "ru"),
+    }
+    translit = check_answer("parallelizm modeley", RU_MODEL_PAR, "ru")
+    for verdict, check in [*cases.items(), (Verdict.NEAR, translit)]:
+        assert check.verdict is verdict, check
+        for kwargs in ({}, {"hint_used": True}, {"duration_ms": 60_000}, {"duration_ms": 10}):
+            grade = check.grade(**kwargs)
+            assert grade == grade_for(check.verdict, **kwargs)
+            assert check.correct == (grade >= 2) == check.verdict.correct
+        assert check.right == (verdict in (Verdict.EXACT, Verdict.ACCEPTED))
+        assert check.can_override == (verdict is Verdict.NEAR)
+        assert (NOTE_NEAR in check.notes) == (verdict is Verdict.NEAR)
+    assert cases[Verdict.NEAR].grade() == translit.grade() == 2
+    assert cases[Verdict.NEAR].grade(overridden=True) == 3
+    assert cases[Verdict.NEAR].grade(overridden=True, hint_used=True) == 2
+    for verdict in (Verdict.EXACT, Verdict.WRONG):
+        with pytest.raises(ValueError, match="overridden"):
+            cases[verdict].grade(overridden=True)
 
 
 # -- confusion with other concepts ---------------------------------------------------

@@ -397,3 +397,35 @@ def test_a_markup_like_term_can_be_learned() -> None:
             _type_expected(lr)
     assert missed == {"click", "slash"}
     assert sorted(r.card.concept_id for r in lr.records) == ["click", "slash"]
+
+
+def test_near_misses_are_hard_not_again_and_only_they_can_be_overridden() -> None:
+    lr = _round(["tensor-parallelism"])
+    _right_choice(lr)
+    q = lr.question
+    assert q is not None
+    # A wrong typed answer can't be claimed right.
+    assert lr.answer_typed("совсем не то", NOW).verdict is Verdict.WRONG
+    assert not lr.can_override
+    with pytest.raises(RuntimeError):
+        lr.override()
+    # Two near misses (a typo, a transliteration) on top: still Hard, never Again.
+    assert lr.answer_typed(q.expected[:-1], NOW).verdict is Verdict.NEAR
+    assert lr.can_override
+    check = lr.answer_typed("tenzornyy parallelizm", NOW)
+    assert check.verdict is Verdict.NEAR and "transliteration" in check.notes
+    _type_expected(lr)
+    record = lr.records[0]
+    assert record.misses == 3 and record.grade == 2
+
+
+def test_two_wrong_answers_make_again() -> None:
+    lr = _round(["tensor-parallelism"])
+    _wrong_choice(lr)
+    _right_choice(lr)
+    assert lr.answer_typed("совсем не то", NOW).verdict is Verdict.WRONG
+    q = lr.question
+    assert q is not None
+    assert lr.answer_typed(q.expected[:-1], NOW).verdict is Verdict.NEAR
+    lr.override()  # takes back the near miss, not the wrong answers
+    assert lr.records[0].grade == 1 and lr.records[0].misses == 2

@@ -10,9 +10,21 @@ acronym and the other parts of an ``"A (B/C)"`` text. The result is an
 * ``ACCEPTED``: right, with ``notes`` for the UI to point out: accents differ
   (French), answered with the acronym, or with another part of the parenthesis.
 * ``NEAR``: a near miss: similarity at least ``near_threshold`` (rapidfuzz), or a
-  Bengali/Arabic/Russian answer typed in Latin transliteration. The learner may say
-  "I was right" (a UI action; pass ``overridden=True`` to :func:`grade_for`).
+  Bengali/Arabic/Russian answer typed in Latin transliteration. Notes start with
+  ``"near"`` (:data:`NOTE_NEAR`). The learner may say "I was right" (a UI action;
+  :attr:`AnswerCheck.can_override`; pass ``overridden=True`` to :func:`grade_for`).
 * ``WRONG``: anything else.
+
+Near-miss policy (as in Anki, where a learner who sees a one-letter typo in the
+diff still presses Hard or Good, never Again): a near miss is a *pass graded
+Hard* and is recorded ``correct=True``, so FSRS and the statistics agree. A typo
+shows the learner knew the answer; a Latin transliteration of a Bengali, Arabic
+or Russian text shows they knew the word but not its spelling in the script,
+which is still recall, so it too is Hard, never Good. It is not *spelled* right
+(:attr:`AnswerCheck.right` is False): the UI shows the diff, and learn mode asks
+it again. "I was right" is offered for near misses only and makes them Good; a
+wrong answer can't be overridden (if it was truly right, the deck needs that
+form). ``AnswerCheck.correct`` is exactly ``grade >= Hard``.
 
 ``diff`` is a character diff, as data (:class:`DiffSegment`), between what was
 typed and the closest accepted form, cut at grapheme clusters so a Bengali vowel
@@ -22,11 +34,11 @@ Grades (:func:`grade_for`; automatic grading never gives Easy, flip mode lets
 the learner choose it):
 
 ============================  =====
-wrong                         Again
-near miss                     Hard
-right, with a hint or slow    Hard
-right                         Good
-"I was right" override        Good (Hard if a hint was used)
+wrong                         Again  (correct=False)
+near miss                     Hard   (correct=True)
+right, with a hint or slow    Hard   (correct=True)
+right                         Good   (correct=True)
+"I was right" on a near miss  Good (Hard if a hint was used)
 ============================  =====
 """
 
@@ -61,6 +73,8 @@ TRANSLITERATED_LANGUAGES = frozenset({"bn", "ar", "ru"})
 #: Languages written in Latin letters, where the concept's acronym is itself an answer.
 _LATIN_LANGUAGES = frozenset({"en", "fr"})
 
+NOTE_NEAR = "near"
+"""A near miss (a typo or a transliteration): passed, graded Hard, not spelled right."""
 NOTE_ACCENTS = "accents"
 """The answer matches only when accents are ignored; show the right accents."""
 NOTE_ACRONYM = "acronym"
@@ -86,7 +100,12 @@ class Verdict(StrEnum):
 
     @property
     def correct(self) -> bool:
-        """Exact and accepted answers are right."""
+        """Whether the answer is recorded as correct: exact, accepted and near (a pass)."""
+        return self is not Verdict.WRONG
+
+    @property
+    def right(self) -> bool:
+        """Whether the answer is spelled right: exact or accepted (not a near miss)."""
         return self in (Verdict.EXACT, Verdict.ACCEPTED)
 
 
@@ -134,8 +153,42 @@ class AnswerCheck:
 
     @property
     def correct(self) -> bool:
-        """Whether the answer counts as right without an override."""
+        """The ``correct`` to record: True for exact, accepted and near answers.
+
+        Always ``grade >= Hard`` for :meth:`grade`; see the near-miss policy in
+        the module docstring.
+        """
         return self.verdict.correct
+
+    @property
+    def right(self) -> bool:
+        """Spelled right (exact or accepted): False for a near miss, which shows a
+        diff and, in learn mode, is asked again."""
+        return self.verdict.right
+
+    @property
+    def can_override(self) -> bool:
+        """Whether the learner may say "I was right": near misses only."""
+        return self.verdict is Verdict.NEAR
+
+    def grade(
+        self,
+        *,
+        hint_used: bool = False,
+        duration_ms: int | None = None,
+        slow_ms: int = SLOW_MS,
+        overridden: bool = False,
+    ) -> Grade:
+        """:func:`grade_for` this answer's verdict (``overridden`` only for a near miss)."""
+        if overridden and not self.can_override:
+            raise ValueError(f"a {self.verdict} answer can't be overridden")
+        return grade_for(
+            self.verdict,
+            hint_used=hint_used,
+            duration_ms=duration_ms,
+            slow_ms=slow_ms,
+            overridden=overridden,
+        )
 
 
 _PAREN_RE = re.compile(r"^(?P<head>.*?\S)\s*\((?P<inner>[^()]*\S[^()]*)\)\s*$", re.DOTALL)
@@ -447,7 +500,7 @@ def check_answer(
             typed,
             expected_nfc,
             best.text,
-            _KIND_NOTES[best.kind],
+            (NOTE_NEAR, *_KIND_NOTES[best.kind]),
             best_score,
             char_diff(typed, best.text, lang),
         )
@@ -463,7 +516,7 @@ def check_answer(
                     typed,
                     expected_nfc,
                     form.text,
-                    (NOTE_TRANSLITERATION,),
+                    (NOTE_NEAR, NOTE_TRANSLITERATION),
                     score,
                 )
     return AnswerCheck(Verdict.WRONG, typed, expected_nfc, best.text, (), best_score)
@@ -479,9 +532,11 @@ def grade_for(
 ) -> Grade:
     """The scheduler grade for an automatically judged answer (typed, choice, learn).
 
-    wrong → Again; near miss → Hard; right → Good, or Hard when a hint was used or
-    the answer took ``slow_ms`` or longer; "I was right" (``overridden``) → Good,
-    or Hard with a hint. Never Easy: only the learner can claim that (flip mode).
+    wrong → Again; near miss → Hard (a pass: record ``correct=True``); right →
+    Good, or Hard when a hint was used or the answer took ``slow_ms`` or longer;
+    "I was right" (``overridden``, offered for near misses) → Good, or Hard with
+    a hint. Never Easy: only the learner can claim that (flip mode). A grade of
+    Hard or better is exactly :attr:`Verdict.correct` (or an override).
     """
     if overridden:
         return 2 if hint_used else 3

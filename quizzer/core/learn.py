@@ -9,9 +9,11 @@ typed right.
 What reaches the scheduler: one :class:`LearnRecord` per concept per round,
 made when the concept is typed right, because a dozen same-minute answers
 would tell FSRS little about memory. Its grade sums up the round: no miss →
-Good; one miss (a near miss counts as one) → Hard; two or more misses → Again. An
-"I was right" override (:meth:`LearnRound.override`) turns the last typed answer
-into a right one.
+Good; one wrong answer, or any number of near misses (typos, transliterations:
+passes graded Hard, see :mod:`quizzer.core.answers`) → Hard; two or more wrong
+answers → Again. A near miss is still asked again, to practise the spelling,
+unless the learner says "I was right" (:meth:`LearnRound.override`, offered for
+near misses only), which turns that typed answer into a right one.
 
 Undo and bury: :meth:`LearnRound.undo` steps back the last answer, override,
 bury or drop, restoring the round exactly as it was before (the random
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
-from quizzer.core.answers import AnswerCheck, check_answer, other_texts
+from quizzer.core.answers import AnswerCheck, Verdict, check_answer, other_texts
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.choices import ChoiceSet, make_choices
 from quizzer.core.concept import Concept
@@ -126,7 +128,8 @@ class LearnUndo:
 class _Progress:
     concept: Concept
     stage: Stage = "choice"
-    misses: int = 0
+    misses: int = 0  # wrong or near answers
+    near: int = 0  # of which near misses
     done: bool = False
     time_ms: int = 0
     choices: ChoiceSet | None = None
@@ -251,9 +254,10 @@ class LearnRound:
     def answer_typed(self, text: str, now: datetime, duration_ms: int = 0) -> AnswerCheck:
         """Check ``text`` for the current typed question and move on.
 
-        Right (exact or accepted) completes the concept and adds its
-        :class:`LearnRecord`; a near miss or wrong answer counts as a miss and the
-        concept comes back later (unless :meth:`override` follows).
+        Spelled right (exact or accepted, :attr:`AnswerCheck.right`) completes
+        the concept and adds its :class:`LearnRecord`; a near miss or wrong answer
+        counts as a miss and the concept comes back later (unless, for a near
+        miss, :meth:`override` follows).
         """
         prog = self._current("typed")
         self._remember("typed", prog.concept.uid)
@@ -269,29 +273,32 @@ class LearnRound:
             side=p.answer_side,
         )
         prog.time_ms += duration_ms
-        if check.correct:
+        if check.right:
             self._finish(prog, text, now, overridden=False)
             self._order.pop(0)
             self._last_typed = None
         else:
             prog.misses += 1
-            self._last_typed = (prog.concept.uid, check, now, duration_ms)
+            prog.near += check.verdict is Verdict.NEAR
+            can_override = check.can_override
+            self._last_typed = (prog.concept.uid, check, now, duration_ms) if can_override else None
             self._requeue(self.retry_gap)
         return check
 
     @property
     def can_override(self) -> bool:
-        """Whether the last answer was a typed miss the learner may claim was right."""
+        """Whether the last answer was a typed near miss the learner may claim was right."""
         return self._last_typed is not None
 
     def override(self) -> LearnRecord:
-        """ "I was right": count the last typed miss as right, completing that concept."""
+        """ "I was right": count the last typed near miss as right, completing that concept."""
         if self._last_typed is None:
-            raise RuntimeError("no typed miss to override")
+            raise RuntimeError("no typed near miss to override")
         uid, check, at, _duration = self._last_typed
         self._remember("override", uid)
         prog = self._progress[uid]
         prog.misses -= 1
+        prog.near -= 1
         self._order.remove(uid)
         self._last_typed = None
         return self._finish(prog, check.typed, at, overridden=True)
@@ -384,9 +391,9 @@ class LearnRound:
         self, prog: _Progress, typed: str, now: datetime, *, overridden: bool
     ) -> LearnRecord:
         prog.done = True
-        if prog.misses >= 2:
+        if prog.misses - prog.near >= 2:
             grade: Grade = 1
-        elif prog.misses == 1:
+        elif prog.misses:
             grade = 2
         else:
             grade = 3

@@ -76,7 +76,10 @@ _GUARDS: tuple[tuple[str, str, int], ...] = tuple(
 
 
 def _same_term_key(text: str) -> str:
-    return unicodedata.normalize("NFC", text).casefold().strip()
+    """What two terms must share to be "the same word": NFC, case-folded, trimmed."""
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return text.casefold().strip()
 
 
 _SLOTS: tuple[tuple[str, int, int], ...] = tuple(
@@ -111,10 +114,13 @@ def note_fields(concept: Concept) -> list[str]:
         values[_ACRONYM] = to_field(concept.acronym)
     values[_SOURCE] = "<br>".join(sources)
     # Guard fields gate the translate cards: filled only where the terms differ.
-    for lang_a, lang_b, slot in _GUARDS:
-        key_a, key_b = term_keys.get(lang_a), term_keys.get(lang_b)
-        if key_a and key_b and key_a != key_b:
-            values[slot] = GUARD_VALUE
+    if len(term_keys) > 1:
+        for lang_a, lang_b, slot in _GUARDS:
+            key_a = term_keys.get(lang_a)
+            if key_a:
+                key_b = term_keys.get(lang_b)
+                if key_b and key_a != key_b:
+                    values[slot] = GUARD_VALUE
     return values
 
 

@@ -1,12 +1,28 @@
-"""`quizzer doctor` (check and repair the progress store) and `quizzer undo` (take back answers)."""
+"""`quizzer doctor` (check and repair the store), `quizzer undo` and `quizzer leeches`."""
 
 from __future__ import annotations
 
 import argparse
+from datetime import UTC, datetime
+from pathlib import Path
 
+from quizzer.core.cards import CardKey
+from quizzer.core.errors import InputError, StoreError
 from quizzer.core.review import GRADE_NAMES
 from quizzer.paths import default_db_path
 from quizzer.store import Bury, doctor, journal_path, open_store
+
+
+def _existing_store(db: str | None) -> Path:
+    """The store path; :class:`StoreError` when there is no store there (a mistyped --db)."""
+    path = default_db_path(db)
+    if not path.exists() and not journal_path(path).exists():
+        raise StoreError(
+            "no progress store here",
+            hint="check --db / $QUIZZER_DB (a store is made by studying: run `quizzer`)",
+            path=path,
+        )
+    return path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,6 +45,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     u.add_argument("--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or user dir)")
     u.add_argument("-n", "--steps", type=int, default=1, help="how many answers (default 1)")
     u.set_defaults(func=run_undo)
+
+    lp = subparsers.add_parser(
+        "leeches",
+        help="list the cards marked as leeches (or bring one back with --unsuspend)",
+        description="A card becomes a leech after `leech_threshold` lapses (8), and again every "
+        "`leech_every` (4) more; it is then suspended or flagged (`quizzer settings`). "
+        "--unsuspend brings a card back into study and clears its leech mark.",
+    )
+    lp.add_argument(
+        "--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or user dir)"
+    )
+    lp.add_argument("--deck", metavar="NAME", help="only this deck (id or name)")
+    lp.add_argument(
+        "--unsuspend",
+        metavar="CARD_ID",
+        action="append",
+        default=[],
+        help="resume this card, e.g. 'training-efficiency/lora|ru:term>bn:definition' (repeatable)",
+    )
+    lp.set_defaults(func=run_leeches)
 
 
 def run_doctor(args: argparse.Namespace) -> int:
@@ -74,4 +110,48 @@ def run_undo(args: argparse.Namespace) -> int:
                 continue
             when = review.reviewed_at.isoformat(timespec="seconds")
             print(f"undone: {review.card_id} {GRADE_NAMES[review.grade]} at {when}")
+    return 0
+
+
+def run_leeches(args: argparse.Namespace) -> int:
+    """List leeches (card, lapses, suspended or flagged); ``--unsuspend`` resumes cards first."""
+    path = _existing_store(args.db)
+    keys: list[CardKey] = []
+    for card_id in args.unsuspend:
+        try:
+            keys.append(CardKey.parse(card_id.strip()))
+        except ValueError:
+            raise InputError(
+                f"--unsuspend {card_id!r}: not a card id",
+                hint="copy it from `quizzer leeches`, e.g. "
+                "'training-efficiency/lora|ru:term>bn:definition'",
+            ) from None
+    if keys:
+        with open_store(path) as store:
+            for key in keys:
+                if store.card(key) is None:
+                    raise InputError(
+                        f"--unsuspend {key.id!r}: that card was never studied", path=path
+                    )
+            for key in keys:
+                store.set_suspended(key, False, datetime.now(UTC))
+                print(f"resumed: {key.id}")
+    with open_store(path, read_only=True) as store:
+        leeches = [st for st in store.cards() if st.leech]
+        deck = args.deck
+        if deck is not None:
+            decks = {st.key.deck for st in store.cards()}
+            if deck not in decks:
+                from quizzer.library import find_deck
+
+                deck = find_deck(deck).deck.id
+            leeches = [st for st in leeches if st.key.deck == deck]
+    leeches.sort(key=lambda st: (-st.lapses, st.card_id))
+    if not leeches:
+        print("no leeches" + (f" in {deck}" if deck else ""))
+        return 0
+    for st in leeches:
+        status = "suspended" if st.suspended else "flagged"
+        print(f"{st.card_id}  lapses {st.lapses}  {status}")
+    print(f"{len(leeches)} leech(es); resume one with `quizzer leeches --unsuspend CARD_ID`")
     return 0

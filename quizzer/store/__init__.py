@@ -15,6 +15,7 @@ from quizzer.core.errors import StoreError
 from quizzer.store.progress import (
     SCHEMA_VERSION,
     Bury,
+    RecordOutcome,
     Store,
     backup_path,
     journal_path,
@@ -25,6 +26,7 @@ from quizzer.store.progress import (
 __all__ = [
     "SCHEMA_VERSION",
     "Bury",
+    "RecordOutcome",
     "Store",
     "StoreError",
     "backup_path",

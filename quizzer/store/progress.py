@@ -174,6 +174,23 @@ class Bury:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class RecordOutcome:
+    """What :meth:`Store.record_outcome` did with one answer.
+
+    ``review`` is the logged answer (what :meth:`Store.record` returns);
+    ``state`` the card's state after it (a copy). ``leech`` is true when this
+    answer made the card a leech (its ``leech_threshold``-th lapse, then every
+    ``leech_every`` more); ``suspended`` when the answer suspended it (leech
+    action ``suspend``) — a UI shows a notice and moves on to the next card.
+    """
+
+    review: Review
+    state: CardState
+    leech: bool = False
+    suspended: bool = False
+
+
 def buried_state(before: dict[str, Any] | None, bury: dict[str, Any]) -> dict[str, Any]:
     """A card's state after ``bury`` (a :meth:`Bury.to_dict`), given its state before.
 
@@ -414,6 +431,8 @@ class Store:
         self._reviews: dict[str, Review] | None = None
         self._reviews_last: datetime | None = None
         self._header_end = 0
+        #: What the latest :meth:`record` / :meth:`record_outcome` did (``None`` before any).
+        self.last_outcome: RecordOutcome | None = None
         self._stopped = False
         self._closed = False
         self._mutex = threading.RLock()
@@ -820,13 +839,43 @@ class Store:
         correct: bool | None = None,
         overridden: bool = False,
     ) -> Review:
-        """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns."""
+        """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns.
+
+        Returns the logged :class:`Review`; :attr:`last_outcome` (or
+        :meth:`record_outcome`) also says whether the answer made the card a leech.
+        """
+        return self.record_outcome(
+            card,
+            grade,
+            now,
+            mode=mode,
+            duration_ms=duration_ms,
+            typed=typed,
+            correct=correct,
+            overridden=overridden,
+        ).review
+
+    def record_outcome(
+        self,
+        card: CardKey | str,
+        grade: Grade,
+        now: datetime,
+        *,
+        mode: Mode = "flip",
+        duration_ms: int = 0,
+        typed: str | None = None,
+        correct: bool | None = None,
+        overridden: bool = False,
+    ) -> RecordOutcome:
+        """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
         key = _key(card)
         if now.tzinfo is None:
             raise ValueError("now must be a timezone-aware datetime (UTC)")
         now = now.astimezone(UTC)
         with self._mutex:
-            return self._record(key, grade, now, mode, duration_ms, typed, correct, overridden)
+            outcome = self._record(key, grade, now, mode, duration_ms, typed, correct, overridden)
+            self.last_outcome = outcome
+            return outcome
 
     def _record(
         self,
@@ -838,7 +887,7 @@ class Store:
         typed: str | None,
         correct: bool | None,
         overridden: bool,
-    ) -> Review:
+    ) -> RecordOutcome:
         before = self.state.get(key.id)
         outcome = scheduling.answer(
             before or CardState.new(key, now), grade, now, self.settings, self.rng
@@ -870,7 +919,12 @@ class Store:
                 self._reviews_last = None  # out of order: sort on the next read
             else:
                 self._reviews_last = review.reviewed_at
-        return review
+        return RecordOutcome(
+            review=review,
+            state=new.copy(),
+            leech=outcome.became_leech,
+            suspended=outcome.became_leech and new.suspended,
+        )
 
     def undo(self) -> Review | Bury | None:
         """Take back the last answer or bury: restore the card's state (and remove the log entry).
@@ -1074,6 +1128,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Bury",
     "CardPhase",
+    "RecordOutcome",
     "Store",
     "backup_path",
     "journal_path",

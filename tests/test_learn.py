@@ -11,7 +11,7 @@ from study_fixtures import bundled, concept
 from quizzer.core import scheduling
 from quizzer.core.answers import Verdict
 from quizzer.core.cards import CardKey, Pair
-from quizzer.core.learn import LearnRound, plan_rounds
+from quizzer.core.learn import LearnRound, LearnTally, plan_rounds
 from quizzer.core.session import FsrsScheduler
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
@@ -240,7 +240,7 @@ def test_records_can_be_recorded_by_the_scheduler() -> None:
             mode="learn",
             duration_ms=r.duration_ms,
             typed=r.typed,
-            correct=True,
+            correct=r.correct,
             overridden=r.overridden,
         )
         assert review.mode == "learn" and review.phase == "new"
@@ -275,6 +275,8 @@ def _state(lr: LearnRound) -> tuple:
         lr.can_override,
         list(lr.records),
         lr.removed,
+        lr.tally,
+        lr.in_progress,
     )
 
 
@@ -429,3 +431,73 @@ def test_two_wrong_answers_make_again() -> None:
     assert lr.answer_typed(q.expected[:-1], NOW).verdict is Verdict.NEAR
     lr.override()  # takes back the near miss, not the wrong answers
     assert lr.records[0].grade == 1 and lr.records[0].misses == 2
+
+
+def test_records_carry_correct_consistent_with_their_grade() -> None:
+    # pipeline: clean (Good); tensor: one near miss (Hard); adapters: one wrong
+    # then near+override (Hard, overridden); zero: two wrong choices (Again).
+    ids = ["pipeline-parallelism", "tensor-parallelism", "adapters", "zero"]
+    lr = _round(ids, gap=10)
+    plan = {
+        "tensor-parallelism": ["near"],
+        "adapters": ["wc", "near-override"],
+        "zero": ["wc", "wc"],
+    }
+    while not lr.complete:
+        q = lr.question
+        assert q is not None
+        todo = plan.get(q.concept.id, [])
+        if q.stage == "choice":
+            if "wc" in todo:
+                todo.remove("wc")
+                _wrong_choice(lr)
+            else:
+                _right_choice(lr)
+        elif todo and todo[0].startswith("near"):
+            step = todo.pop(0)
+            assert lr.answer_typed(q.expected[:-1], NOW).verdict is Verdict.NEAR
+            if step == "near-override":
+                lr.override()
+        else:
+            _type_expected(lr)
+    got = {r.card.concept_id: (r.grade, r.correct, r.overridden) for r in lr.records}
+    assert got == {
+        "pipeline-parallelism": (3, True, False),
+        "tensor-parallelism": (2, True, False),
+        "adapters": (2, True, True),
+        "zero": (1, False, False),
+    }
+    assert all(r.correct == (r.grade >= 2) for r in lr.records)
+
+
+def test_tally_and_in_progress_follow_answers_and_undo() -> None:
+    lr = _round(["pipeline-parallelism", "tensor-parallelism", "adapters"], gap=10)
+    assert lr.tally == LearnTally() and lr.in_progress == ()
+    first = lr.question
+    assert first is not None
+    _right_choice(lr)  # order now: B C A
+    assert lr.in_progress == (first.concept,) and lr.tally == LearnTally(1, 1, 0, 0)
+    _wrong_choice(lr)  # C A B, B still at choice stage
+    assert lr.tally == LearnTally(2, 1, 0, 1)
+    _right_choice(lr)  # A B C
+    assert len(lr.in_progress) == 2
+    q = lr.question
+    assert q is not None and q.stage == "typed" and q.concept == first.concept
+    lr.answer_typed(q.expected[:-1], NOW)
+    assert lr.tally == LearnTally(4, 2, 1, 1) and lr.tally.correct == 3
+    lr.override()
+    assert lr.tally == LearnTally(4, 3, 0, 1)
+    assert q.concept not in lr.in_progress and len(lr.in_progress) == 1
+    lr.undo()
+    assert lr.tally == LearnTally(4, 2, 1, 1) and q.concept in lr.in_progress
+    lr.undo()
+    assert lr.tally == LearnTally(3, 2, 0, 1)
+    while not lr.complete:
+        nxt = lr.question
+        assert nxt is not None
+        if nxt.stage == "choice":
+            _right_choice(lr)
+        else:
+            _type_expected(lr)
+    assert lr.in_progress == ()
+    assert lr.tally == LearnTally(7, 6, 0, 1)

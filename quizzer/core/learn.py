@@ -89,7 +89,10 @@ class LearnRecord:
     """An answer for the scheduler: record ``grade`` for ``card`` at ``at`` in mode ``learn``.
 
     ``typed`` is the final typed answer; ``misses`` how many tries went wrong
-    this round; ``overridden`` whether the learner said "I was right".
+    this round (near misses included); ``overridden`` whether the learner said
+    "I was right". ``correct`` is what to store as the review's ``correct``: it
+    is exactly ``grade >= Hard`` (no miss, only near misses, one wrong answer,
+    or an override with at most one other wrong answer), False for Again.
     """
 
     card: CardKey
@@ -99,6 +102,27 @@ class LearnRecord:
     typed: str
     misses: int
     overridden: bool = False
+    correct: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class LearnTally:
+    """Answers given in a round, for a truthful summary.
+
+    Every choice or typed answer counts once in ``answered``: ``right`` (a right
+    choice, a typed answer spelled right, or a near miss the learner overrode),
+    ``near`` (typed near misses, passes that are asked again) or ``wrong``.
+    """
+
+    answered: int = 0
+    right: int = 0
+    near: int = 0
+    wrong: int = 0
+
+    @property
+    def correct(self) -> int:
+        """Answers that count as correct under the near-miss policy: right + near."""
+        return self.right + self.near
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +170,7 @@ class _Step:
     records: int
     last_typed: tuple[str, AnswerCheck, datetime, int] | None
     removed: dict[str, Action]
+    tally: LearnTally
     rng_state: object
 
 
@@ -169,6 +194,7 @@ class LearnRound:
     _last_typed: tuple[str, AnswerCheck, datetime, int] | None = None
     _history: list[_Step] = field(default_factory=list)
     _removed: dict[str, Action] = field(default_factory=dict)
+    _tally: LearnTally = field(default_factory=LearnTally)
 
     def __post_init__(self) -> None:
         p = self.pair
@@ -201,6 +227,22 @@ class LearnRound:
     def recognised(self) -> int:
         """Concepts past multiple choice (typed stage or done)."""
         return sum(p.stage == "typed" for p in self._progress.values())
+
+    @property
+    def tally(self) -> LearnTally:
+        """Answers given so far in this round (undo takes them back too)."""
+        return self._tally
+
+    @property
+    def in_progress(self) -> tuple[Concept, ...]:
+        """Concepts past multiple choice but not yet typed right, in round order.
+
+        These would lose their progress if the learner quit now (nothing is
+        recorded for a concept until it is typed right): the UI warns about them.
+        """
+        return tuple(
+            p.concept for p in self._progress.values() if p.stage == "typed" and not p.done
+        )
 
     @property
     def can_undo(self) -> bool:
@@ -240,6 +282,7 @@ class LearnRound:
         assert prog.choices is not None
         self._remember("choice", prog.concept.uid)
         right = prog.choices.is_correct(index)
+        self._count("right" if right else "wrong")
         prog.time_ms += duration_ms
         prog.choices = None
         if right:
@@ -273,13 +316,15 @@ class LearnRound:
             side=p.answer_side,
         )
         prog.time_ms += duration_ms
+        near = check.verdict is Verdict.NEAR
+        self._count("right" if check.right else "near" if near else "wrong")
         if check.right:
             self._finish(prog, text, now, overridden=False)
             self._order.pop(0)
             self._last_typed = None
         else:
             prog.misses += 1
-            prog.near += check.verdict is Verdict.NEAR
+            prog.near += near
             can_override = check.can_override
             self._last_typed = (prog.concept.uid, check, now, duration_ms) if can_override else None
             self._requeue(self.retry_gap)
@@ -299,6 +344,8 @@ class LearnRound:
         prog = self._progress[uid]
         prog.misses -= 1
         prog.near -= 1
+        t = self._tally
+        self._tally = replace(t, right=t.right + 1, near=t.near - 1)
         self._order.remove(uid)
         self._last_typed = None
         return self._finish(prog, check.typed, at, overridden=True)
@@ -334,6 +381,7 @@ class LearnRound:
         del self.records[step.records :]
         self._last_typed = step.last_typed
         self._removed = step.removed
+        self._tally = step.tally
         self.rng.setstate(step.rng_state)
         return LearnUndo(
             step.action, step.concept_uid, CardKey(step.concept_uid, self.pair), emitted
@@ -360,6 +408,10 @@ class LearnRound:
         self._last_typed = None
         return CardKey(uid, self.pair)
 
+    def _count(self, outcome: Literal["right", "near", "wrong"]) -> None:
+        t = self._tally
+        self._tally = replace(t, answered=t.answered + 1, **{outcome: getattr(t, outcome) + 1})
+
     def _remember(self, action: Action, uid: str) -> None:
         """Keep the round's state before ``action`` so :meth:`undo` can restore it."""
         self._history.append(
@@ -371,6 +423,7 @@ class LearnRound:
                 records=len(self.records),
                 last_typed=self._last_typed,
                 removed=dict(self._removed),
+                tally=self._tally,
                 rng_state=self.rng.getstate(),
             )
         )
@@ -405,6 +458,7 @@ class LearnRound:
             typed=typed,
             misses=prog.misses,
             overridden=overridden,
+            correct=grade >= 2,
         )
         self.records.append(record)
         return record

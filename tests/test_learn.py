@@ -11,7 +11,7 @@ from study_fixtures import bundled, concept
 from quizzer.core import scheduling
 from quizzer.core.answers import Verdict
 from quizzer.core.cards import CardKey, Pair
-from quizzer.core.learn import LearnRound, LearnTally, plan_rounds
+from quizzer.core.learn import LearnRound, LearnTally, learn_rounds, new_concepts, plan_rounds
 from quizzer.core.session import FsrsScheduler
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
@@ -501,3 +501,27 @@ def test_tally_and_in_progress_follow_answers_and_undo() -> None:
             _type_expected(lr)
     assert lr.in_progress == ()
     assert lr.tally == LearnTally(7, 6, 0, 1)
+
+
+def test_learn_draws_only_new_concepts_within_the_daily_limit() -> None:
+    deck = _deck()
+    cards = [CardKey(c.uid, EN_RU) for c in deck]
+    conf = scheduling.SchedulerSettings(new_per_day=8, fuzz=False)
+    first = NOW - timedelta(days=30)
+    states = {}
+    for card in cards[:3]:  # three concepts studied long ago, due again now
+        state = scheduling.CardState.new(card, first)
+        state = scheduling.answer(state, 3, first, conf).state
+        states[card.id] = state
+    sched = FsrsScheduler(cards, states, conf, UTC, random.Random(0))
+    queue = sched.due_queue(NOW)
+    assert set(queue.learning + queue.review) == set(cards[:3])  # due, not new
+    rounds = learn_rounds(queue, deck.concepts)
+    learned = [c for r in rounds for c in r]
+    assert [c.uid for c in learned] == [k.concept_uid for k in queue.new]
+    assert len(learned) == 8 and not {c.uid for c in learned} & {k.concept_uid for k in cards[:3]}
+    assert [len(r) for r in rounds] == [4, 4]
+    # Cards buried during the run are skipped; unknown concepts are ignored.
+    skip = {queue.new[0].id}
+    assert new_concepts(queue.new, deck.concepts, skip) == tuple(learned[1:])
+    assert new_concepts(queue.new, deck.concepts[:0]) == ()

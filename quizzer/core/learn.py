@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
@@ -38,6 +38,7 @@ from quizzer.core.cards import CardKey, Pair
 from quizzer.core.choices import ChoiceSet, make_choices
 from quizzer.core.concept import Concept
 from quizzer.core.review import Grade
+from quizzer.core.scheduling import DueQueue
 
 #: Concepts per round, about.
 ROUND_SIZE = 7
@@ -70,6 +71,44 @@ def plan_rounds(
         rounds.append(tuple(items[start:end]))
         start = end
     return tuple(rounds)
+
+
+def new_concepts(
+    new_cards: Iterable[CardKey], concepts: Iterable[Concept], skip: Collection[str] = ()
+) -> tuple[Concept, ...]:
+    """The concepts to learn: those of ``new_cards``, in that order, each once.
+
+    ``new_cards`` is a due queue's ``new`` (:attr:`DueQueue.new`: never-studied
+    cards, today's new-card limit already applied); cards due for review or in
+    learning are not learn mode's business. ``skip`` holds card ids to leave out
+    (cards buried during this run). Cards of concepts not in ``concepts`` are
+    ignored.
+    """
+    by_uid = {c.uid: c for c in concepts}
+    out: list[Concept] = []
+    seen: set[str] = set()
+    for card in new_cards:
+        concept = by_uid.get(card.concept_uid)
+        if concept is None or card.id in skip or concept.uid in seen:
+            continue
+        seen.add(concept.uid)
+        out.append(concept)
+    return tuple(out)
+
+
+def learn_rounds(
+    queue: DueQueue,
+    concepts: Iterable[Concept],
+    size: int = ROUND_SIZE,
+    skip: Collection[str] = (),
+) -> tuple[tuple[Concept, ...], ...]:
+    """Rounds of about ``size`` over the *new* concepts of ``queue`` (see :func:`new_concepts`).
+
+    ``queue`` is what the store or :meth:`FsrsScheduler.due_queue
+    <quizzer.core.session.FsrsScheduler.due_queue>` says is due now for the deck
+    and pair; due reviews stay for flip, choice and typed modes.
+    """
+    return plan_rounds(new_concepts(queue.new, concepts, skip), size)
 
 
 @dataclass(frozen=True, slots=True)

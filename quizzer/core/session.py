@@ -104,10 +104,13 @@ class FsrsScheduler:
 
     def due(self, now: datetime) -> Sequence[CardKey]:
         """See :meth:`Scheduler.due`."""
-        queue = scheduling.due_queue(
+        return self.due_queue(now).cards
+
+    def due_queue(self, now: datetime) -> scheduling.DueQueue:
+        """The due queue split into learning, review and new cards (learn mode takes ``new``)."""
+        return scheduling.due_queue(
             self.cards, self.states, now, self.tz, self.settings, self.today
         )
-        return queue.cards
 
     def _state(self, card: CardKey, now: datetime) -> scheduling.CardState:
         state = self.states.get(card.id)

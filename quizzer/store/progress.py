@@ -174,6 +174,18 @@ class Bury:
         )
 
 
+#: Flags :meth:`Store.set_suspended` changes, kept when an earlier answer or bury is undone.
+_MANUAL_FLAGS = ("suspended", "leech")
+
+
+def _with_flags(before: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any]:
+    """``before`` (``None``: never studied) with the suspension flags of ``state``."""
+    if before is None:
+        key = CardKey.parse(state["card_id"])
+        before = CardState.new(key, datetime.fromisoformat(state["due"])).to_dict()
+    return {**before, **{k: state.get(k, False) for k in _MANUAL_FLAGS}}
+
+
 @dataclass(frozen=True, slots=True)
 class RecordOutcome:
     """What :meth:`Store.record_outcome` did with one answer.
@@ -396,7 +408,13 @@ class State:
         elif op == "settings":
             self.settings = SchedulerSettings.from_dict(event["settings"])
         elif op == "state":
-            self.put(event["card_id"], event["state"])
+            card_id, state = event["card_id"], event["state"]
+            self.put(card_id, state)
+            # A suspension (or resume) is not on the undo stack, and undoing an earlier answer
+            # or bury of the card must not take it back: the states undo would restore carry it.
+            for entry in self.undo:
+                if entry.get("card_id") == card_id:
+                    entry["before"] = _with_flags(entry.get("before"), state)
         elif op in ("review", "header"):
             pass  # imported history / file header: no state to change
         else:

@@ -417,10 +417,10 @@ def test_a_punctuation_only_term_is_compared_as_written() -> None:
         assert check_answer("LoRA", "[/]", lang).verdict is Verdict.WRONG
         assert check_answer("[/]", "LoRA", lang).verdict is Verdict.WRONG
     assert answer_forms("", "en") == (AnswerForm("", "full"),)
-    segments = char_diff("()", "[/]", "en")
-    assert "".join(s.text for s in segments if s.op != "missing") == "()"
-    assert "".join(s.text for s in segments if s.op != "extra") == "[/]"
-    assert not any(s.op == "equal" for s in segments)
+    assert char_diff("()", "[/]", "en") == (
+        DiffSegment("extra", "()"),
+        DiffSegment("missing", "[/]"),
+    )
 
 
 def test_odd_strings_never_crash_the_checker_or_the_diff() -> None:
@@ -445,3 +445,37 @@ def test_odd_strings_never_crash_choices() -> None:
         choices = make_choices(target, deck, "en", "term", random.Random(1))
         assert choices.answer.concept_uid == target.uid
         assert len({o.text for o in choices.options}) == len(choices.options) == 4
+
+
+def test_diff_reads_as_one_extra_and_one_missing_run_between_agreements() -> None:
+    typed, expected = "ফাইন-টিউনিন", "ফাইন-টিউনিং"
+    assert char_diff(typed, expected, "bn") == (
+        DiffSegment("equal", "ফাইন-টিউ"),
+        DiffSegment("extra", "নিন"),
+        DiffSegment("missing", "নিং"),
+    )
+    # Two separate slips stay two places, each extra-then-missing.
+    ops = [(s.op, s.text) for s in char_diff("Parallelizm modelej", "Parallelism models", "en")]
+    assert ops == [
+        ("equal", "Paralleli"),
+        ("extra", "z"),
+        ("missing", "s"),
+        ("equal", "m model"),
+        ("extra", "ej"),
+        ("missing", "s"),
+    ]
+    for typed, expected, lang in (
+        ("মডেল প্যারালেলিজম", "মডেল প্যারালেলিজম্‌", "bn"),
+        ("কোয়ান্টিফিকেশন", "কোয়ান্টাইজেশন", "bn"),
+        ("التوازي النموذجي", "التوازي البياناتي", "ar"),
+        ("Тензорный паралелизм", "Тензорный параллелизм", "ru"),
+    ):
+        segments = char_diff(typed, expected, lang)
+        # Never two non-equal runs of the same kind in a row, never missing before extra.
+        for a, b in itertools.pairwise(segments):
+            assert a.op != b.op
+            assert (a.op, b.op) != ("missing", "extra")
+        # Each run is whole grapheme clusters of its text.
+        for seg in segments:
+            assert seg.text[0] not in "\u09be\u09bf\u09c0\u09c1\u09c7\u09cb\u09cd\u0982"
+        assert "".join(s.text for s in segments if s.op != "extra") == expected

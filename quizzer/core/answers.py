@@ -269,6 +269,9 @@ def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
     Clusters compare by their normalised key with accents kept, so case and
     Arabic harakat don't count as differences but French accents do. Clusters
     that normalise to nothing (tatweel, a lone joiner) ride along with a neighbour.
+    Between two agreeing runs the differences read as one ``extra`` run then one
+    ``missing`` run («টিউনিন» for «টিউনিং»: extra «নিন», missing «নিং»), never
+    interleaved pieces; runs never split a grapheme cluster.
     """
 
     def clusters(text: str) -> tuple[list[str], list[str]]:
@@ -306,13 +309,24 @@ def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
         else:
             segments.append(DiffSegment(op, text))
 
+    # Between two runs that agree, all that was typed is one "extra" run and all
+    # that was expected one "missing" run: interleaved replace/insert steps
+    # («নি»→«নিং», then an extra «ন») would read as a jumble of pieces.
+    extra: list[str] = []
+    missing: list[str] = []
     for code in Levenshtein.opcodes(typed_keys, exp_keys):
         if code.tag == "equal":
+            emit("extra", "".join(extra))
+            emit("missing", "".join(missing))
+            extra.clear()
+            missing.clear()
             # Show the expected spelling (with its harakat) where the two agree.
             emit("equal", "".join(exp_texts[code.dest_start : code.dest_end]))
         else:
-            emit("extra", "".join(typed_texts[code.src_start : code.src_end]))
-            emit("missing", "".join(exp_texts[code.dest_start : code.dest_end]))
+            extra.extend(typed_texts[code.src_start : code.src_end])
+            missing.extend(exp_texts[code.dest_start : code.dest_end])
+    emit("extra", "".join(extra))
+    emit("missing", "".join(missing))
     return tuple(segments)
 
 

@@ -8,6 +8,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.review import Review
 from quizzer.core.scheduling import SchedulerSettings
@@ -90,3 +92,31 @@ def test_cli_leeches_lists_filters_and_unsuspends(tmp_path: Path) -> None:
     missing = _quizzer("leeches", "--db", str(tmp_path / "typo.json"))
     assert missing.returncode == 3 and "no progress store" in missing.stderr
     assert not (tmp_path / "typo.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"mode": "bogus"}, "mode must be one of flip, choice, typed, learn"),
+        ({"duration_ms": -5}, "can't be negative"),
+    ],
+)
+def test_record_refuses_a_bad_mode_or_duration_and_writes_nothing(
+    tmp_path: Path, kwargs: dict, words: str
+) -> None:
+    db = tmp_path / "p.json"
+    with open_store(db, tz=UTC, rng=random.Random(1)) as store:
+        store.record(KEY, 3, NOW)
+        with pytest.raises(ValueError, match=words):
+            store.record(OTHER, 3, NOW, **kwargs)
+        assert store.card(OTHER) is None and len(store.reviews()) == 1
+    with open_store(db, read_only=True, tz=UTC) as store:
+        assert [r.card_id for r in store.reviews()] == [KEY.id]
+    with pytest.raises(ValueError, match=words):
+        Review(
+            id="1",
+            card_id=KEY.id,
+            reviewed_at=NOW,
+            grade=3,
+            **{"mode": "flip", "duration_ms": 0, **kwargs},
+        )

@@ -56,6 +56,12 @@ class Review:
             object.__setattr__(self, "due", _utc(self.due))
         if self.grade not in (1, 2, 3, 4):
             raise ValueError(f"grade must be 1-4, got {self.grade!r}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if isinstance(self.duration_ms, bool) or not isinstance(self.duration_ms, int):
+            raise ValueError(f"duration_ms must be a whole number, got {self.duration_ms!r}")
+        if self.duration_ms < 0:
+            raise ValueError(f"duration_ms can't be negative, got {self.duration_ms}")
 
     @property
     def passed(self) -> bool:

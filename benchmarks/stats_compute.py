@@ -2,10 +2,13 @@
 
 Builds an in-memory review log (10 answers per card over a year, random
 grades) for each size and times :func:`quizzer.core.stats.compute_stats`
-(median of ``--repeat`` runs) and :func:`quizzer.optimizer.optimize` (once).
-Prints one JSON line per size::
+(median of ``--repeat`` runs) in a named zone (``ZoneInfo``, Europe/Paris) and
+in the store's default zone (``LocalTimezone``: the system's, through libc, as
+``quizzer stats`` runs without a configured zone), and
+:func:`quizzer.optimizer.optimize` (once). Prints one JSON line per size::
 
-    {"cards": 10000, "reviews": 100000, "stats_median_s": ..., "optimize_s": ...}
+    {"cards": 10000, "reviews": 100000, "stats_median_s": ..., "stats_local_tz_median_s": ...,
+     "optimize_s": ...}
 
 Run: ``.venv/bin/python benchmarks/stats_compute.py [--sizes 1000 10000] [--repeat 5]``.
 """
@@ -24,6 +27,7 @@ from quizzer.core.cards import CardKey, Pair
 from quizzer.core.review import Review
 from quizzer.core.stats import CardSnapshot, compute_stats
 from quizzer.optimizer import optimize
+from quizzer.store.localtz import LocalTimezone
 
 TZ = ZoneInfo("Europe/Paris")
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
@@ -78,11 +82,12 @@ def main() -> None:
     rng = random.Random(1)
     for size in args.sizes:
         reviews, cards = build(size, args.per_card, rng)
-        times = []
+        times: dict[str, list[float]] = {"zoneinfo": [], "local": []}
         for _ in range(args.repeat):
-            start = time.perf_counter()
-            compute_stats(reviews, cards, NOW, TZ, 4)
-            times.append(time.perf_counter() - start)
+            for name, tz in (("zoneinfo", TZ), ("local", LocalTimezone())):
+                start = time.perf_counter()
+                compute_stats(reviews, cards, NOW, tz, 4)
+                times[name].append(time.perf_counter() - start)
         start = time.perf_counter()
         result = optimize(reviews, TZ, 4)
         fit = time.perf_counter() - start
@@ -91,7 +96,8 @@ def main() -> None:
                 {
                     "cards": size,
                     "reviews": len(reviews),
-                    "stats_median_s": round(statistics.median(times), 4),
+                    "stats_median_s": round(statistics.median(times["zoneinfo"]), 4),
+                    "stats_local_tz_median_s": round(statistics.median(times["local"]), 4),
                     "optimize_s": round(fit, 3),
                     "optimize_status": result.status,
                 }

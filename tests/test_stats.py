@@ -444,3 +444,63 @@ def test_streak_across_the_4am_boundary_on_a_dst_change() -> None:
         (30, 1),
         (31, 1),
     ]
+
+
+@pytest.mark.parametrize(
+    "zone",
+    [
+        "Europe/Paris",
+        "America/New_York",
+        "America/St_Johns",  # UTC-3:30, DST
+        "Australia/Lord_Howe",  # a 30-minute DST shift
+        "Pacific/Chatham",  # UTC+12:45 / +13:45
+        "Asia/Kathmandu",  # UTC+5:45, no DST
+        "America/Sao_Paulo",
+        "UTC",
+    ],
+)
+@pytest.mark.parametrize("hour", [0, 4, 23])
+def test_fast_study_days_agree_with_study_day_around_every_change(zone: str, hour: int) -> None:
+    """The per-UTC-day offset shortcut gives study_day's answer for every moment, DST included."""
+    from quizzer.core.stats import _dated
+
+    tz = ZoneInfo(zone)
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    changes = [
+        start + timedelta(hours=h)
+        for h in range(1, 2 * 8760)
+        if (start + timedelta(hours=h)).astimezone(tz).utcoffset()
+        != (start + timedelta(hours=h - 1)).astimezone(tz).utcoffset()
+    ]
+    moments = [start + timedelta(minutes=37 * i) for i in range(0, 2 * 525600 // 37, 50)]
+    for change in changes:  # every 5 minutes for two days either side of each change
+        moments += [change + timedelta(minutes=5 * i) for i in range(-576, 577)]
+    log = [rev(m) for m in moments]
+    fast = [d for _, d in _dated(log, tz, hour)]
+    assert fast == [study_day(m, tz, hour) for m in moments]
+    # The zones with DST were exercised (Sao Paulo has had none since 2019).
+    assert zone in ("UTC", "Asia/Kathmandu", "America/Sao_Paulo") or len(changes) == 4
+
+
+@pytest.mark.parametrize("zone", ["Europe/Paris", "Australia/Lord_Howe"])
+def test_fast_study_days_with_the_system_zone(zone: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's default zone (libc's, DST-aware) takes the same shortcut and agrees too."""
+    import time
+
+    from quizzer.core.stats import _dated
+    from quizzer.store.localtz import LocalTimezone
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        tz = LocalTimezone()
+        start = datetime(2026, 1, 1, tzinfo=UTC)
+        moments = [start + timedelta(minutes=13 * i) for i in range(0, 365 * 24 * 60 // 13, 3)]
+        log = [rev(m) for m in moments]
+        assert [d for _, d in _dated(log, tz, 4)] == [study_day(m, tz, 4) for m in moments]
+        assert [d for _, d in _dated(log, tz, 4)] == [
+            study_day(m, ZoneInfo(zone), 4) for m in moments
+        ]
+    finally:
+        monkeypatch.undo()
+        time.tzset()

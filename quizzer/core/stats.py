@@ -409,8 +409,51 @@ def _summary_dict(summary: GroupSummary) -> dict[str, Any]:
 Dated = tuple[Review, date]
 
 
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+_DAY_S = 86400
+
+
+def _offset_s(tz: tzinfo | None, timestamp: int) -> int:
+    """UTC offset of ``tz`` at a POSIX ``timestamp``, in seconds."""
+    offset = datetime.fromtimestamp(timestamp, UTC).astimezone(tz).utcoffset()
+    return int(offset.total_seconds()) if offset is not None else 0
+
+
 def _dated(reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: int) -> list[Dated]:
-    return [(r, study_day(r.reviewed_at, tz, day_start_hour)) for r in reviews]
+    """Each review with its study day: :func:`study_day`'s rule, computed faster.
+
+    Converting every answer to local time is most of the cost of the statistics
+    (more so with the system zone, which asks the C library each time). The
+    offset is looked up once per UTC day instead, and used for the whole day
+    when it is the same at both ends of it; a day with a change of offset
+    (daylight saving time) falls back to :func:`study_day` for each answer.
+    """
+    offsets: dict[int, int | None] = {}
+    days: dict[int, date] = {}
+    shift = day_start_hour * 3600
+    dated: list[Dated] = []
+    for r in reviews:
+        moment = r.reviewed_at
+        if moment.tzinfo is None:  # study_day says what's wrong with it
+            dated.append((r, study_day(moment, tz, day_start_hour)))
+            continue
+        stamp = moment.timestamp()
+        utc_day = int(stamp // _DAY_S)
+        if utc_day in offsets:
+            offset = offsets[utc_day]
+        else:
+            first = _offset_s(tz, utc_day * _DAY_S)
+            offset = first if first == _offset_s(tz, utc_day * _DAY_S + _DAY_S - 1) else None
+            offsets[utc_day] = offset
+        if offset is None:
+            dated.append((r, study_day(moment, tz, day_start_hour)))
+        else:
+            local_day = int((stamp + offset - shift) // _DAY_S)
+            day = days.get(local_day)
+            if day is None:
+                day = days[local_day] = date.fromordinal(_EPOCH_ORDINAL + local_day)
+            dated.append((r, day))
+    return dated
 
 
 def today_stats(
@@ -598,21 +641,54 @@ def mastery(
     return langs, rows
 
 
+@dataclass(slots=True)
+class _CardTotals:
+    """One card's answers, summed in one pass over the log."""
+
+    reviews: int = 0
+    passed: int = 0
+    time_ms: int = 0
+    again: int = 0
+    lapses: int = 0
+
+
+def _card_totals(reviews: Iterable[Review]) -> dict[str, _CardTotals]:
+    """Answers per card: the lifetime figures (hardest, summaries) need only these sums."""
+    totals: dict[str, _CardTotals] = {}
+    for r in reviews:
+        t = totals.get(r.card_id)
+        if t is None:
+            t = totals[r.card_id] = _CardTotals()
+        t.reviews += 1
+        t.time_ms += r.duration_ms
+        if r.grade == 1:
+            t.again += 1
+            if r.phase == "review":
+                t.lapses += 1
+        else:
+            t.passed += 1
+    return totals
+
+
 def hardest_concepts(
     reviews: Iterable[Review], limit: int = HARDEST_LIMIT
 ) -> tuple[HardConcept, ...]:
     """Concepts with the most lapses (then most Agains), at most ``limit``, none without lapses."""
+    return _hardest(_card_totals(reviews), limit)
+
+
+def _hardest(
+    totals: Mapping[str, _CardTotals], limit: int = HARDEST_LIMIT
+) -> tuple[HardConcept, ...]:
     lapses: Counter[str] = Counter()
     again: Counter[str] = Counter()
     total: Counter[str] = Counter()
-    for r in reviews:
-        key = _parse(r.card_id)
-        uid = key.concept_uid if key else r.card_id.split("|", 1)[0]
-        total[uid] += 1
-        if r.grade == 1:
-            again[uid] += 1
-            if r.phase == "review":
-                lapses[uid] += 1
+    for card_id, t in totals.items():
+        key = _parse(card_id)
+        uid = key.concept_uid if key else card_id.split("|", 1)[0]
+        total[uid] += t.reviews
+        again[uid] += t.again
+        lapses[uid] += t.lapses
     ranked = sorted(
         (uid for uid in lapses if lapses[uid] > 0),
         key=lambda uid: (-lapses[uid], -again[uid], uid),
@@ -621,7 +697,7 @@ def hardest_concepts(
 
 
 def _summaries(
-    reviews: Sequence[Review],
+    totals: Mapping[str, _CardTotals],
     cards: Sequence[CardSnapshot],
     now: datetime,
     group: Any,
@@ -633,15 +709,15 @@ def _summaries(
     time_ms: Counter[str] = Counter()
     recall: dict[str, list[float]] = defaultdict(list)
     mature: Counter[str] = Counter()
-    for r in reviews:
-        key = _parse(r.card_id)
+    for card_id, t in totals.items():
+        key = _parse(card_id)
         if key is None:
             continue
         g = group(key)
-        card_sets[g].add(r.card_id)
-        n_reviews[g] += 1
-        passed[g] += r.passed
-        time_ms[g] += r.duration_ms
+        card_sets[g].add(card_id)
+        n_reviews[g] += t.reviews
+        passed[g] += t.passed
+        time_ms[g] += t.time_ms
     for card in cards:
         key = _parse(card.card_id)
         if key is None or (card.state == "new" and card.last_review is None):
@@ -668,6 +744,14 @@ def _summaries(
     )
 
 
+def _by_answer_lang(key: CardKey) -> str:
+    return key.pair.answer_lang
+
+
+def _by_pair(key: CardKey) -> str:
+    return f"{key.pair.prompt_lang}>{key.pair.answer_lang}"
+
+
 def _group_order(key: str) -> tuple[int, ...]:
     parts = key.split(">")
     return tuple(LANGUAGES.index(p) if p in LANGUAGES else len(LANGUAGES) for p in parts)
@@ -680,7 +764,7 @@ def language_summaries(
     parameters: Sequence[float] | None = None,
 ) -> tuple[GroupSummary, ...]:
     """Per answer language (what the learner recalls)."""
-    return _summaries(reviews, cards, now, lambda k: k.pair.answer_lang, parameters)
+    return _summaries(_card_totals(reviews), cards, now, _by_answer_lang, parameters)
 
 
 def pair_summaries(
@@ -690,9 +774,7 @@ def pair_summaries(
     parameters: Sequence[float] | None = None,
 ) -> tuple[GroupSummary, ...]:
     """Per language pair ``"prompt>answer"`` (sides merged: ``ru>bn`` covers both sides)."""
-    return _summaries(
-        reviews, cards, now, lambda k: f"{k.pair.prompt_lang}>{k.pair.answer_lang}", parameters
-    )
+    return _summaries(_card_totals(reviews), cards, now, _by_pair, parameters)
 
 
 def compute_stats(
@@ -727,10 +809,9 @@ def compute_stats(
     }
     langs, rows = mastery(card_list, now, concept_uids, parameters)
     dated = _dated(review_list, tz, day_start_hour)
+    totals = _card_totals(review_list)
     today = study_day(now, tz, day_start_hour)
-    studied = {r.card_id for r in review_list} | {
-        c.card_id for c in card_list if c.last_review is not None
-    }
+    studied = set(totals) | {c.card_id for c in card_list if c.last_review is not None}
     return Stats(
         generated_at=now.astimezone(UTC),
         timezone=timezone_name or timezone_label(tz, now),
@@ -745,9 +826,9 @@ def compute_stats(
         forecast=due_forecast(card_list, now, tz, day_start_hour),
         mastery_languages=langs,
         mastery=rows,
-        hardest=hardest_concepts(review_list),
-        languages=language_summaries(review_list, card_list, now, parameters),
-        pairs=pair_summaries(review_list, card_list, now, parameters),
+        hardest=_hardest(totals),
+        languages=_summaries(totals, card_list, now, _by_answer_lang, parameters),
+        pairs=_summaries(totals, card_list, now, _by_pair, parameters),
         total_reviews=len(review_list),
         total_cards=len(studied),
         concept_names=names,

@@ -95,3 +95,19 @@ def test_undo_of_the_answer_that_suspended_a_leech_still_unsuspends(tmp_path: Pa
         store.undo()
         state = store.card(KEY)
         assert state is not None and not state.suspended and not state.leech
+
+
+def test_cli_undo_with_a_mistyped_db_creates_nothing(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    typo = tmp_path / "sub" / "progres.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "quizzer", "undo", "--db", str(typo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "no progress store here" in result.stderr and str(typo) in result.stderr
+    assert not typo.exists() and not typo.parent.exists()

@@ -99,7 +99,7 @@ def run_undo(args: argparse.Namespace) -> int:
         from quizzer.core.errors import InputError
 
         raise InputError("--steps must be 1 or more")
-    with open_store(args.db) as store:
+    with open_store(_existing_store(args.db)) as store:
         for _ in range(args.steps):
             review = store.undo()
             if review is None:

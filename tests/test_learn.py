@@ -525,3 +525,17 @@ def test_learn_draws_only_new_concepts_within_the_daily_limit() -> None:
     skip = {queue.new[0].id}
     assert new_concepts(queue.new, deck.concepts, skip) == tuple(learned[1:])
     assert new_concepts(queue.new, deck.concepts[:0]) == ()
+
+
+def test_answering_a_choice_unseen_or_out_of_range() -> None:
+    lr = _round(["peft", "lora"], seed=9)
+    twin = _round(["peft", "lora"], seed=9)
+    q = twin.question
+    assert q is not None and q.choices is not None
+    # Answering without reading the question first draws the same options.
+    assert lr.answer_choice(q.choices.answer_index, NOW)
+    with pytest.raises(IndexError):
+        lr.answer_choice(7, NOW)
+    assert lr.tally.answered == 1 and lr.can_undo
+    lr.undo()
+    assert lr.question == q

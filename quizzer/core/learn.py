@@ -318,7 +318,11 @@ class LearnRound:
     def answer_choice(self, index: int, now: datetime, duration_ms: int = 0) -> bool:
         """Pick option ``index`` (0-based) of the current choice question; True when right."""
         prog = self._current("choice")
+        if prog.choices is None:
+            self.question  # noqa: B018 - draws the options the learner is answering
         assert prog.choices is not None
+        if not 0 <= index < len(prog.choices.options):
+            raise IndexError(f"no option {index + 1}: there are {len(prog.choices.options)}")
         self._remember("choice", prog.concept.uid)
         right = prog.choices.is_correct(index)
         self._count("right" if right else "wrong")

@@ -64,6 +64,8 @@ class _Findings:
     salvage_dropped: list[str] = field(default_factory=list)
     #: The snapshot reads fine but doesn't agree with the journal.
     inconsistent: bool = False
+    #: The snapshot's schema version, when older than the current one.
+    old_schema: int | None = None
     bad_lines: list[int] = field(default_factory=list)
     torn: bool = False
     journal_size: int = 0
@@ -196,6 +198,13 @@ def _examine(path: Path, report: Report) -> _Findings:
             report.cards = len(f.doc.get("cards", {}))
         elif version > migrate.SCHEMA_VERSION:
             report.problems.append(f"{path}: made by a newer quizzer (schema {version})")
+        else:
+            f.old_schema = version
+            report.problems.append(
+                f"{path}: has the old schema version {version} (current: "
+                f"{migrate.SCHEMA_VERSION}); repairing migrates it, keeping "
+                f"{migrate.version_backup_path(path, version).name}"
+            )
     return f
 
 
@@ -247,6 +256,13 @@ def repair(path: Path) -> Report:
             report.actions.append(f"rewrote {mirror.name} from {file.name}")
         if rebuild:
             _rebuild(path, f, report)
+        elif f.old_schema is not None and f.doc is not None:
+            # What a writable open does first; done here under the same lock.
+            migrate.migrate(path, f.doc, f.old_schema)
+            report.actions.append(
+                f"migrated from schema {f.old_schema} to {migrate.SCHEMA_VERSION} (the old file "
+                f"is kept as {migrate.version_backup_path(path, f.old_schema).name})"
+            )
         fresh = Report(path)
         _examine(path, fresh)
         report.problems = fresh.problems

@@ -515,7 +515,8 @@ class Store:
             if self.read_only:
                 raise StoreError(
                     f"progress store has the old schema version {version}",
-                    hint="open it once without read-only so it is migrated (a backup is kept)",
+                    hint=f"run `quizzer doctor --db {self.path}` (or start `quizzer` once) to "
+                    "migrate it; the old file is kept as a backup",
                     path=self.path,
                 )
             doc = migrate.migrate(self.path, doc, version)

@@ -140,3 +140,23 @@ def test_a_bad_card_state_is_a_store_error_naming_the_file_not_a_traceback(
     result = _quizzer("stats", "--db", str(db))
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 3 and "quizzer doctor" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("raw", "pos", "words"),
+    [
+        (b'{"meta": {"1": {"schema": 3, "note": "cut sho', 37, "unterminated string)"),
+        (b'{"meta": ', 9, "expecting value)"),
+        (b'{"meta": {}} trailing', 13, "extra data)"),
+    ],
+)
+def test_invalid_json_message_reads_well(tmp_path: Path, raw: bytes, pos: int, words: str) -> None:
+    db = tmp_path / "p.json"
+    db.write_bytes(raw)
+    with pytest.raises(StoreError) as err:
+        _open(db)
+    message = err.value.message
+    assert message.startswith("progress store is damaged (invalid JSON at line 1, column ")
+    assert f"column {pos + 1}, byte {pos}: " in message
+    assert message.endswith(words), message
+    assert " at;" not in message and "starting at" not in message

@@ -65,8 +65,12 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
             f"progress store is damaged (not UTF-8 at byte {exc.start})", hint=hint, path=path
         ) from exc
     except json.JSONDecodeError as exc:
+        # json's messages end in "… starting at" / "… at" (it appends the place itself).
+        what = exc.msg.removesuffix(" starting at").removesuffix(" at")
+        what = what[:1].lower() + what[1:]
         raise StoreError(
-            f"progress store is damaged ({exc.msg}; byte {exc.pos})",
+            f"progress store is damaged (invalid JSON at line {exc.lineno}, column {exc.colno}, "
+            f"byte {exc.pos}: {what})",
             hint=hint,
             path=path,
             line=exc.lineno,

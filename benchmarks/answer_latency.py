@@ -213,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--answers", type=int, default=500)
     parser.add_argument("--dir", type=Path, default=None, help="build dir (default: temp)")
     args = parser.parse_args(argv)
+    if args.dir is not None:
+        args.dir.mkdir(parents=True, exist_ok=True)  # a fresh build dir is fine
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for n in args.sizes:
             print(json.dumps(measure(n, args.answers, Path(tmp))), flush=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -54,6 +55,29 @@ def test_read_only_open_of_an_old_store_points_at_doctor_which_migrates_it(tmp_p
         assert [r.id for r in store.reviews()] == ["old-1"]
         assert store.card(KEY) is not None
     assert doctor.check(db).healthy
-    import json
 
     assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == SCHEMA_VERSION
+
+
+def test_latency_benchmark_makes_its_dir_and_prints_a_json_line(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    build = tmp_path / "not" / "yet"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(root / "benchmarks" / "answer_latency.py"),
+            "--sizes",
+            "20",
+            "--answers",
+            "5",
+            "--dir",
+            str(build),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+
+    line = json.loads(result.stdout.strip().splitlines()[-1])
+    assert line["cards"] == 20 and build.is_dir()

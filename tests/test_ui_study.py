@@ -127,6 +127,11 @@ async def test_typed_mode_right_near_override_and_wrong(tmp_path: Path) -> None:
         await pilot.pause()
         assert screen.check.verdict == "near"
         assert str(screen.query_one("#diff").render()).startswith("diff: ")
+        assert screen.check_action("override", ()) is True
+        await pilot.press("r")
+        await pilot.pause()
+        # Once used, "I was right" is gone from the footer and does nothing again.
+        assert screen.check_action("override", ()) is False
         await pilot.press("r")
         await pilot.pause()
         await pilot.press("enter")
@@ -466,10 +471,18 @@ async def test_typed_arabic_miss_shows_what_was_typed_shaped(tmp_path: Path) -> 
         assert app.focused.value == typed  # the input keeps logical order
         await pilot.press("enter")
         await pilot.pause()
-        assert not screen.check.correct
-        shown = str(screen.query_one("#diff").render())
-        assert shown.startswith("you typed: ")
+        assert not screen.check.right and screen.check.can_override
+        diff = screen.query_one("#diff").render()
+        shown = str(diff)
+        assert shown.startswith("diff: ")
         assert any(0xFE70 <= ord(c) <= 0xFEFF for c in shown)
+        # The missing last letter is underlined, and (right to left) it is drawn
+        # leftmost: the first letter after "diff: ".
+        underlined = [
+            shown[span.start : span.end] for span in diff.spans if "underline" in str(span.style)
+        ]
+        assert len(underlined) == 1 and len(underlined[0]) == 1
+        assert shown.index(underlined[0]) == len("diff: ")
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("enter")
@@ -584,3 +597,39 @@ async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(tmp_path: Path)
         assert not app.is_running
     assert app.return_code == 3
     assert [r.grade for r in reviews(db)] == [3]  # the acknowledged answer is kept
+
+
+async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("training-efficiency", "en:definition>en:term", "typed"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = _study(app)
+        _concept, _prompt, answer = screen._texts(screen.card)
+        near = answer[:-1] + ("x" if answer[-1] != "x" else "y")
+        await pilot.press(*near, "enter")
+        await pilot.pause()
+        assert screen.check.can_override
+        button = screen.query_one("#i-was-right", Button)
+        assert not button.has_class("hidden")
+        await pilot.click("#i-was-right")
+        await pilot.pause()
+        assert button.has_class("hidden")
+        assert screen.check_action("override", ()) is False
+        assert "Counted as right" in str(screen.query_one("#feedback").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        # A plainly wrong answer offers no "I was right".
+        await pilot.press(*"zzzz qqqq", "enter")
+        await pilot.pause()
+        assert screen.check.verdict == "wrong"
+        assert screen.query_one("#i-was-right").has_class("hidden")
+        assert screen.check_action("override", ()) is False
+        await pilot.press("r")  # does nothing
+        await pilot.press("enter", "escape")
+        await pilot.pause()
+        await pilot.press("enter")
+    logged = reviews(db)
+    assert [(r.grade, r.correct, r.overridden, r.typed) for r in logged] == [
+        (3, True, True, near),
+        (1, False, False, "zzzz qqqq"),
+    ]

@@ -24,7 +24,7 @@ class QuizzerApp(App[int]):
     TITLE = "quizzer"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+t", "toggle_dark", "Theme", show=False),
+        Binding("ctrl+t", "toggle_dark", "Theme", key_display="^t"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
@@ -40,6 +40,10 @@ class QuizzerApp(App[int]):
         self.service = service
         self.start = start
         self.rtl_mode = rtl_mode
+        if theme is None:
+            # Ctrl+T's last choice, if this Textual still has that theme.
+            remembered = service.last_theme()
+            theme = remembered if remembered in self.available_themes else None
         if theme:
             self.theme = theme
 
@@ -61,6 +65,7 @@ class QuizzerApp(App[int]):
     def action_toggle_dark(self) -> None:
         """Switch between the light and the dark theme."""
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+        self.service.remember_theme(self.theme)
 
     @staticmethod
     def stats_available() -> bool:

@@ -24,6 +24,9 @@ from quizzer.core.session import Session
 from quizzer.fsutil import atomic_write_text
 from quizzer.ui.choice import SETTINGS_KEY, StudyChoice
 
+#: Where the theme chosen with Ctrl+T is kept.
+THEME_KEY = "ui.theme"
+
 if TYPE_CHECKING:
     from quizzer.store import Store
 
@@ -158,17 +161,36 @@ class StudyService:
     def _prefs_path(self) -> Path:
         return Path(self.store.path).with_name(Path(self.store.path).name + ".ui.json")
 
+    def _read_prefs(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self._prefs_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _get(self, key: str) -> Any:
+        getter = getattr(self.store, "get_setting", None)
+        if callable(getter):
+            return getter(key)
+        return self._read_prefs().get(key)
+
+    def _set(self, key: str, value: Any) -> None:
+        setter = getattr(self.store, "set_setting", None)
+        if callable(setter):
+            setter(key, value)
+            return
+        if getattr(self.store, "read_only", False):
+            return
+        prefs = self._read_prefs()
+        prefs[key] = value
+        text = json.dumps(prefs, ensure_ascii=False, indent=1)
+        # Best effort: a choice that can't be remembered must not stop the session.
+        with contextlib.suppress(OSError):
+            atomic_write_text(self._prefs_path, text + "\n")
+
     def last_choice(self) -> StudyChoice | None:
         """The choice the learner made last time, if it still makes sense."""
-        getter = getattr(self.store, "get_setting", None)
-        data: Any = None
-        if callable(getter):
-            data = getter(SETTINGS_KEY)
-        else:
-            try:
-                data = json.loads(self._prefs_path.read_text(encoding="utf-8")).get(SETTINGS_KEY)
-            except (OSError, ValueError, AttributeError):
-                data = None
+        data = self._get(SETTINGS_KEY)
         choice = StudyChoice.from_dict(data) if data else None
         if choice is None or choice.deck not in self._decks:
             return None
@@ -176,16 +198,16 @@ class StudyService:
 
     def remember(self, choice: StudyChoice) -> None:
         """Keep ``choice`` for next time."""
-        setter = getattr(self.store, "set_setting", None)
-        if callable(setter):
-            setter(SETTINGS_KEY, choice.to_dict())
-            return
-        if getattr(self.store, "read_only", False):
-            return
-        text = json.dumps({SETTINGS_KEY: choice.to_dict()}, ensure_ascii=False, indent=1)
-        # Best effort: a choice that can't be remembered must not stop the session.
-        with contextlib.suppress(OSError):
-            atomic_write_text(self._prefs_path, text + "\n")
+        self._set(SETTINGS_KEY, choice.to_dict())
+
+    def last_theme(self) -> str | None:
+        """The theme chosen with Ctrl+T last time (``None``: the default)."""
+        theme = self._get(THEME_KEY)
+        return theme if isinstance(theme, str) and theme else None
+
+    def remember_theme(self, theme: str) -> None:
+        """Keep the theme for the next start."""
+        self._set(THEME_KEY, theme)
 
     def close(self) -> None:
         """Close the store (compacting it). Safe to call twice."""

@@ -216,3 +216,72 @@ def visual_lines(text: str, width: int, mode: str = "app") -> list[str]:
 def display_text(text: str, mode: str = "app") -> str:
     """A one-line text prepared for display (no wrapping)."""
     return "\n".join(visual_lines(text, 0, mode))
+
+
+def _bidi_visual(text: str, base_dir: Literal["L", "R"]) -> list[tuple[str, int, int]]:
+    """(character, logical index, level) in visual order, mirrored where the level is RTL.
+
+    python-bidi's pure-Python algorithm, step by step, so each character keeps
+    the index it had: that is how styles follow letters through reordering.
+    """
+    from bidi import algorithm as uba
+
+    storage = uba.get_empty_storage()
+    storage["base_level"] = uba.PARAGRAPH_LEVELS[base_dir]
+    storage["base_dir"] = base_dir
+    uba.get_embedding_levels(text, storage)
+    for index, info in enumerate(storage["chars"]):
+        info["index"] = index
+    uba.explicit_embed_and_overrides(storage)
+    uba.resolve_weak_types(storage)
+    uba.resolve_neutral_types(storage, False)
+    uba.resolve_implicit_levels(storage, False)
+    uba.reorder_resolved_levels(storage, False)
+    uba.apply_mirroring(storage, False)
+    out = [(c["ch"], c["index"], c["level"]) for c in storage["chars"]]
+    # Reversed right-to-left text puts a combining mark before its letter; a
+    # terminal would draw it on the letter before. Put each mark back after its letter.
+    fixed: list[tuple[str, int, int]] = []
+    marks: list[tuple[str, int, int]] = []
+    for item in out:
+        if item[2] % 2 and unicodedata.combining(item[0]):
+            marks.append(item)
+            continue
+        fixed.append(item)
+        fixed.extend(marks)
+        marks = []
+    fixed.extend(marks)
+    return fixed
+
+
+def shape_runs(
+    runs: list[tuple[str, str]], base_dir: Literal["L", "R"] | None = None
+) -> list[tuple[str, str]]:
+    """Styled runs of one line (logical order) → styled runs in visual order, letters joined.
+
+    Each run is ``(text, style)``. Shaping a whole line with ``get_display``
+    loses which letter had which style; here every character carries its style
+    through shaping (letter for letter: no ligatures, marks kept) and bidi
+    reordering, so a diff can colour single Arabic letters.
+    """
+    logical = "".join(text for text, _ in runs)
+    if not has_rtl(logical):
+        return [run for run in runs if run[0]]
+    import arabic_reshaper
+
+    styles = [style for text, style in runs for _ in text]
+    reshaper = arabic_reshaper.ArabicReshaper(
+        configuration={"delete_harakat": False, "support_ligatures": False}
+    )
+    shaped = reshaper.reshape(logical)
+    if len(shaped) != len(logical):  # not letter for letter: shape unstyled rather than wrong
+        shaped = logical
+    visual = _bidi_visual(shaped, base_dir or base_direction(logical))
+    out: list[tuple[str, str]] = []
+    for ch, index, _level in visual:
+        style = styles[index]
+        if out and out[-1][1] == style:
+            out[-1] = (out[-1][0] + ch, style)
+        else:
+            out.append((ch, style))
+    return out

@@ -1,4 +1,4 @@
-"""The help screen: every key, by mode."""
+"""The help screen: every key, by screen and mode, in two columns that fit 80×24."""
 
 from __future__ import annotations
 
@@ -6,54 +6,84 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-HELP_ROWS: tuple[tuple[str, str], ...] = (
+#: (key, what it does); a row with no "what" is a heading.
+Rows = tuple[tuple[str, str], ...]
+
+HELP_LEFT: Rows = (
     ("Everywhere", ""),
-    ("?", "this help"),
-    ("q  Esc", "end the session (summary) · leave"),
-    ("Ctrl+T", "light / dark theme"),
+    ("? F1", "this help"),
+    ("Esc q", "end the session · leave"),
+    ("Ctrl+T", "light / dark theme (kept)"),
+    ("Ctrl+C", "quit at once"),
     ("Home", ""),
-    ("↑ ↓  Enter", "choose a deck and start"),
-    ("Tab", "move to the direction and mode pickers"),
+    ("↑ ↓", "choose a deck"),
+    ("Enter", "start (on the deck list)"),
+    ("Ctrl+S", "start, from any picker"),
+    ("click", "pick a deck · double: start"),
+    ("Tab", "next picker"),
+    ("f", "go to the direction pickers"),
     ("x", "swap prompt and answer"),
     ("m", "next mode"),
     ("s", "statistics"),
-    ("Study", ""),
-    ("u", "undo the last answer"),
-    ("b", "bury this card until tomorrow"),
-    ("flip", "Space: answer · 1 Again  2 Hard  3 Good  4 Easy"),
-    ("Space ×2", "answer, then Good (Enter works like Space)"),
-    ("choice", "1–4, or ↑ ↓ and Enter · Enter: next"),
-    ("typed", "Enter checks · r: I was right · Enter: next"),
-    ("learn", "~7 concepts a round: choice, then typed"),
     ("Summary", ""),
-    ("Enter", "back home (or quit when started from the command line)"),
-    ("s", "statistics"),
+    ("Enter", "home (or quit)  · s: stats"),
 )
+
+HELP_RIGHT: Rows = (
+    ("Study", ""),
+    ("u", "undo the last answer or bury"),
+    ("b", "bury the card until tomorrow"),
+    ("flip", ""),
+    ("Space", "show the answer, then Good"),
+    ("1–4", "Again · Hard · Good · Easy"),
+    ("Enter", "works like Space"),
+    ("choice", ""),
+    ("1–4", "pick (or ↑ ↓ and Enter)"),
+    ("Enter", "next card"),
+    ("typed", ""),
+    ("Enter", "check, then next card"),
+    ("r", "I was right (near misses)"),
+    ("learn", ""),
+    ("", "~7 concepts a round: choice"),
+    ("", "until right, then typed;"),
+    ("", "misses come back soon"),
+    ("u b", "undo · bury, as above"),
+)
+
+KEY_WIDTH = 8
+
+
+def help_column(rows: Rows) -> Content:
+    """One column of headings and ``key  what`` lines."""
+    lines: list[Content] = []
+    for key, what in rows:
+        if not what:
+            lines.append(Content.styled(key, "bold $text-accent"))
+        else:
+            lines.append(Content.assemble((f"{key:<{KEY_WIDTH}}", "bold"), what))
+    return Content("\n").join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys by screen and mode; any of Esc, q, ? closes it."""
+    """Keys by screen and mode; any of Esc, q, ?, F1 closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
         Binding("q", "dismiss", "Close", show=False),
         Binding("question_mark", "dismiss", "Close", show=False),
+        Binding("f1", "dismiss", "Close", show=False),
     ]
 
     def compose(self) -> ComposeResult:
-        lines: list[Content] = []
-        for key, what in HELP_ROWS:
-            if not what:
-                lines.append(Content.styled(key, "bold $accent"))
-            else:
-                lines.append(Content.assemble((f"  {key:<11}", "bold"), what))
-        with VerticalScroll(id="help-box"):
-            yield Static(Content("\n").join(lines), id="help-text")
+        with Vertical(id="help-box"):
+            with Horizontal(id="help-columns"):
+                yield Static(help_column(HELP_LEFT), id="help-left", classes="help-column")
+                yield Static(help_column(HELP_RIGHT), id="help-right", classes="help-column")
             yield Static(Content.styled("Esc closes", "$text-muted"), id="help-close")
 
     def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]

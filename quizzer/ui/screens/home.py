@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -39,16 +40,44 @@ _MODE_HELP = {
 
 
 class DeckList(OptionList):
-    """The deck list; Enter starts studying the highlighted deck (shown in the footer)."""
+    """The deck list. A click only highlights a deck; Enter (or a double click) starts it.
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Start")]
+    ``initial`` is highlighted as soon as the list is mounted, before any key
+    typed early can reach it.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Start", show=False)]
+
+    def __init__(self, *options: Option, initial: int | None = None, id: str | None = None) -> None:
+        super().__init__(*options, id=id)
+        self._initial = initial
+
+    def on_mount(self) -> None:
+        if self._initial is not None and self.option_count:
+            self.highlighted = min(self._initial, self.option_count - 1)
+
+    async def _on_click(self, event: events.Click) -> None:
+        # Textual's OptionList selects on click; a deck is chosen with the mouse
+        # before the direction and mode, so a click must not start the session.
+        event.prevent_default()  # (Textual would call OptionList._on_click too)
+        clicked: int | None = event.style.meta.get("option")
+        if clicked is None or self._options[clicked].disabled:
+            return
+        self.highlighted = clicked
+        if event.chain >= 2:
+            self.action_select()
 
 
 class HomeScreen(Screen[None]):
-    """Choose what to study. Enter starts; the choice is remembered in the store."""
+    """Choose what to study; the choice is remembered in the store.
 
+    Enter on the deck list, the Start button or Ctrl+S (from any picker, where
+    Enter opens the picker instead) start the session.
+    """
+
+    AUTO_FOCUS = "#decks"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "start", "Start", priority=False),
+        Binding("ctrl+s", "start", "Start", key_display="^s"),
         Binding("f", "focus_pair", "Direction"),
         Binding("m", "cycle_mode", "Mode"),
         Binding("x", "swap", "Swap"),
@@ -58,47 +87,53 @@ class HomeScreen(Screen[None]):
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
-    def compose(self) -> ComposeResult:
-        langs = _lang_options(getattr(self.app, "rtl_mode", "app"))
-        yield Label("quizzer · choose a deck, a direction and a mode", id="home-title")
-        with Horizontal(id="home-body"):
-            with Vertical(id="deck-panel"):
-                yield Label("Decks", classes="section")
-                yield DeckList(id="decks")
-            with Vertical(id="choice-panel"):
-                yield Label("Prompt", classes="section")
-                with Horizontal(classes="select-row"):
-                    yield Select(langs, id="from-lang", allow_blank=False, compact=True)
-                    yield Select(_SIDE_OPTIONS, id="from-side", allow_blank=False, compact=True)
-                yield Label("Answer", classes="section")
-                with Horizontal(classes="select-row"):
-                    yield Select(langs, id="to-lang", allow_blank=False, compact=True)
-                    yield Select(_SIDE_OPTIONS, id="to-side", allow_blank=False, compact=True)
-                yield Label("Mode", classes="section")
-                yield Select([(m, m) for m in MODES], id="mode", allow_blank=False, compact=True)
-                yield Label("", id="mode-help", markup=False)
-                yield Label("", id="pair-error", markup=False)
-                yield Button("Start (Enter)", id="start", variant="primary", compact=True)
-        yield QuizFooter()
-
-    def on_mount(self) -> None:
+    def _initial_choice(self) -> StudyChoice:
         service = self.app.service  # type: ignore[attr-defined]
         self._decks = [d.id for d in service.decks()]
         last = service.last_choice()
         if last is None or last.deck not in self._decks:
             first = self._decks[0] if self._decks else ""
             last = StudyChoice(first, default_pair(), "flip")
+        return last
+
+    def compose(self) -> ComposeResult:
+        # Everything gets its value here, not in on_mount: no burst of Changed
+        # messages, and a key typed the moment the screen appears finds the deck
+        # list focused, filled and highlighted.
+        last = self._initial_choice()
         pair = last.pair
-        self._setting = True
-        self.query_one("#from-lang", Select).value = pair.prompt_lang
-        self.query_one("#from-side", Select).value = pair.prompt_side
-        self.query_one("#to-lang", Select).value = pair.answer_lang
-        self.query_one("#to-side", Select).value = pair.answer_side
-        self.query_one("#mode", Select).value = last.mode
-        self._setting = False
-        self._refresh_decks(highlight=last.deck)
-        self._show_mode_help()
-        self.query_one("#decks", OptionList).focus()
+        langs = _lang_options(getattr(self.app, "rtl_mode", "app"))
+        yield Label("quizzer · choose a deck, a direction and a mode", id="home-title")
+        with Horizontal(id="home-body"):
+            with Vertical(id="deck-panel"):
+                yield Label("Decks", classes="section")
+                initial = self._decks.index(last.deck) if last.deck in self._decks else None
+                yield DeckList(*self._deck_options(pair), initial=initial, id="decks")
+            with Vertical(id="choice-panel"):
+                yield Label("Prompt", classes="section")
+                with Horizontal(classes="select-row"):
+                    yield self._select(langs, "from-lang", pair.prompt_lang)
+                    yield self._select(_SIDE_OPTIONS, "from-side", pair.prompt_side)
+                yield Label("Answer", classes="section")
+                with Horizontal(classes="select-row"):
+                    yield self._select(langs, "to-lang", pair.answer_lang)
+                    yield self._select(_SIDE_OPTIONS, "to-side", pair.answer_side)
+                yield Label("Mode", classes="section")
+                yield self._select([(m, m) for m in MODES], "mode", last.mode)
+                yield Label(_MODE_HELP.get(last.mode, ""), id="mode-help", markup=False)
+                yield Label("", id="pair-error", markup=False)
+                yield Button("Start (Enter · ^s)", id="start", variant="primary", compact=True)
+        yield QuizFooter()
+
+    @staticmethod
+    def _select(options: list[tuple[str, str]], id: str, value: str) -> Select[str]:
+        return Select(options, id=id, value=value, allow_blank=False, compact=True)
+
+    _setting = False
+
+    def on_mount(self) -> None:
+        # Focus now, not after a refresh (Widget.focus() is deferred).
+        self.set_focus(self.query_one("#decks", DeckList))
 
     # -- reading the form -------------------------------------------------
 
@@ -126,12 +161,9 @@ class HomeScreen(Screen[None]):
         mode = str(self.query_one("#mode", Select).value)
         return StudyChoice(self._decks[decks.highlighted], pair, mode)
 
-    def _refresh_decks(self, highlight: str | None = None) -> None:
+    def _deck_options(self, pair: Pair | None) -> list[Option]:
         service = self.app.service  # type: ignore[attr-defined]
-        decks = self.query_one("#decks", OptionList)
-        keep = decks.highlighted if highlight is None else None
-        pair = self.current_pair()
-        decks.clear_options()
+        options = []
         for deck in service.decks():
             name = display_text(deck.name, getattr(self.app, "rtl_mode", "app"))
             line = Content(name)
@@ -141,15 +173,20 @@ class HomeScreen(Screen[None]):
                     Content(name),
                     "\n",
                     (f"{len(deck)} concepts · ", "$text-muted"),
-                    (f"{new} new", "$accent"),
+                    (f"{new} new", "$text-accent"),
                     " · ",
-                    (f"{due} due", "$success" if due else "$text-muted"),
+                    (f"{due} due", "$text-success" if due else "$text-muted"),
                 )
-            decks.add_option(Option(line, id=deck.id))
-        if highlight is not None and highlight in self._decks:
-            decks.highlighted = self._decks.index(highlight)
-        elif keep is not None:
-            decks.highlighted = keep
+            options.append(Option(line, id=deck.id))
+        return options
+
+    def _refresh_decks(self) -> None:
+        decks = self.query_one("#decks", OptionList)
+        keep = decks.highlighted
+        decks.clear_options()
+        decks.add_options(self._deck_options(self.current_pair()))
+        if keep is not None and self._decks:
+            decks.highlighted = min(keep, len(self._decks) - 1)
         elif self._decks:
             decks.highlighted = 0
 
@@ -160,7 +197,7 @@ class HomeScreen(Screen[None]):
     # -- events -----------------------------------------------------------
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if getattr(self, "_setting", False):
+        if self._setting:
             return
         if event.select.id == "mode":
             self._show_mode_help()

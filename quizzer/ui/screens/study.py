@@ -31,7 +31,7 @@ from quizzer.core.session import MAX_ANSWER_MS, Session
 from quizzer.ui.choice import StudyChoice
 from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
 from quizzer.ui.service import StoreScheduler, StudyService, utcnow
-from quizzer.ui.textshape import display_text, has_rtl
+from quizzer.ui.textshape import display_text, has_rtl, shape_runs
 from quizzer.ui.widgets.card_view import CardView, side_label
 from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.grade_bar import GradeBar
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 _NOTE_TEXT = {
+    "near": "a small slip",  # said by "≈ Almost" already; not repeated there
     "accents": "mind the accents",
     "acronym": "you gave the acronym",
     "part": "you gave another part of the term",
@@ -57,36 +58,34 @@ _NOTE_TEXT = {
 }
 
 
-def diff_content(check: AnswerCheck, rtl_mode: str = "app") -> Content | None:
-    """The character diff as styled text: missing letters underlined green, extra ones red.
+_DIFF_STYLE = {
+    "equal": "",
+    "extra": "strike $text-error",
+    "missing": "underline bold $text-success",
+}
 
-    A right-to-left answer can't be coloured letter by letter once shaped and
-    reordered, so it gets what was typed, shaped, for comparison with the card.
+
+def diff_content(check: AnswerCheck, rtl_mode: str = "app") -> Content | None:
+    """The character diff as styled text: missing letters underlined green, extra ones struck red.
+
+    Right-to-left answers get the same diff: every letter keeps its style
+    through shaping and reordering (:func:`quizzer.ui.textshape.shape_runs`), so
+    a missing Arabic letter is underlined in the joined, right-to-left word.
     """
-    if check.verdict.correct and not check.diff:
+    if check.right and not check.diff:
         return None
     if check.confused_with and not check.correct:
         return Content.assemble(
             ("closest to another concept: ", "$text-muted"),
             display_text(check.confused_with, rtl_mode),
         )
-    if has_rtl(check.expected) or has_rtl(check.typed):
-        if check.correct:
-            return None
-        return Content.assemble(
-            ("you typed: ", "$text-muted"), display_text(check.typed.strip(), rtl_mode)
-        )
     if not check.diff:
         return None
-    parts: list[Content | tuple[str, str]] = [Content("diff: ")]
-    for seg in check.diff:
-        if seg.op == "equal":
-            parts.append(Content(seg.text))
-        elif seg.op == "extra":
-            parts.append((seg.text, "strike $error"))
-        else:
-            parts.append((seg.text, "underline bold $success"))
-    return Content.assemble(*parts)
+    runs = [(seg.text, _DIFF_STYLE.get(seg.op, "")) for seg in check.diff]
+    if rtl_mode == "app" and any(has_rtl(text) for text, _ in runs):
+        runs = shape_runs(runs)
+    label = ("diff: ", "$text-muted")
+    return Content.assemble(label, *[(text, style) if style else text for text, style in runs])
 
 
 def _stops_on_store_error(method: F) -> F:
@@ -162,6 +161,7 @@ class StudyScreen(Screen[None]):
         self._ended = False
         self._nothing_due = False
         self._scheduler: StoreScheduler | None = None
+        self._overridden = False
 
     def _store_failed(self, exc: StoreError) -> None:
         """The store refused a write (disk full, removed, ...): stop cleanly with its message.
@@ -239,23 +239,30 @@ class StudyScreen(Screen[None]):
 
     # -- showing --------------------------------------------------------------
 
-    def _where(self) -> str:
+    def _where(self) -> tuple[str, str]:
+        """(deck name, ``en def → en term · mode``) for the header."""
         p = self.choice.pair
         short = {"term": "term", "definition": "def"}
         pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
         name = display_text(self.deck.name, getattr(self.app, "rtl_mode", "app"))
-        return f"{name} · {pair} · {self.choice.mode}"
+        return name, f"{pair} · {self.choice.mode}"
 
     def _update_progress(self) -> None:
         header = self.query_one(ProgressHeader)
         if self.session is not None:
-            header.update(self._where(), self.session.done, self.session.left)
+            name, pair = self._where()
+            header.update(name, self.session.done, self.session.left, pair=pair)
         else:
             left = sum(len(r) for r in self.rounds)
             if self.round is not None:
                 left += self.round.total - self.round.mastered
+            name, pair = self._where()
             header.update(
-                self._where(), self.tally.answers, left, f"round {self.round_no}/{self.round_count}"
+                name,
+                self.tally.answers,
+                left,
+                f"round {self.round_no}/{self.round_count}",
+                pair=pair,
             )
 
     def _set_visible(self, *, grades: bool, choices: bool, typed: bool, cont: bool) -> None:
@@ -279,6 +286,7 @@ class StudyScreen(Screen[None]):
         """Put the current card (or learn question) on screen."""
         self.phase = "question"
         self.check = None
+        self._overridden = False
         self._shown = time.monotonic()
         if self.session is not None:
             if self.session.finished:
@@ -343,7 +351,12 @@ class StudyScreen(Screen[None]):
                 self.phase == "question" and self._mode_now() == "flip"
             )
         if action == "override":
-            return self.phase == "feedback" and self.check is not None and not self.check.correct
+            return (
+                self.phase == "feedback"
+                and self.check is not None
+                and self.check.can_override
+                and not self._overridden
+            )
         if action in ("undo", "bury"):
             return self.session is not None
         return True
@@ -461,15 +474,15 @@ class StudyScreen(Screen[None]):
             )
             grade = grade_for(check.verdict, duration_ms=duration)
             self.session.answer(grade, utcnow(), typed=event.text, correct=check.correct)
-            can_override = not check.correct
+            can_override = check.can_override
             outcome = GRADE_NAMES[grade]
         else:
             assert self.round is not None
             before = len(self.round.records)
             check = self.round.answer_typed(event.text, utcnow(), duration)
             self._record_learn(before)
-            can_override = self.round.can_override
-            outcome = "learned" if check.correct else "it comes back soon"
+            can_override = check.can_override and self.round.can_override
+            outcome = "learned" if check.right else "it comes back soon"
         self.check = check
         self._show_check(check, expected, can_override, outcome)
 
@@ -478,7 +491,7 @@ class StudyScreen(Screen[None]):
     ) -> None:
         from quizzer.core.answers import Verdict
 
-        notes = ", ".join(_NOTE_TEXT[n] for n in check.notes if n in _NOTE_TEXT)
+        notes = ", ".join(_NOTE_TEXT[n] for n in check.notes if n in _NOTE_TEXT and n != "near")
         if check.verdict == Verdict.EXACT:
             verdict, kind = "✓ Right", "right"
         elif check.verdict == Verdict.ACCEPTED:
@@ -497,7 +510,12 @@ class StudyScreen(Screen[None]):
     @_stops_on_store_error
     def action_override(self) -> None:
         """“I was right”: count the last typed miss as right."""
-        if self.phase != "feedback" or self.check is None or self.check.correct:
+        if (
+            self.phase != "feedback"
+            or self.check is None
+            or not self.check.can_override
+            or self._overridden
+        ):
             return
         if self.session is not None:
             last = self.session.reviews[-1] if self.session.reviews else None
@@ -517,8 +535,10 @@ class StudyScreen(Screen[None]):
             before = len(self.round.records)
             self.round.override()
             self._record_learn(before)
+        self._overridden = True
         self.query_one("#i-was-right").add_class("hidden")
         self._feedback("✓ Counted as right", "right")
+        self.refresh_bindings()  # "I was right" leaves the footer
 
     def on_typed_answer_overridden(self, _event: TypedAnswer.Overridden) -> None:
         self.action_override()

@@ -1,13 +1,16 @@
-"""The line above the card: deck, language pair, mode, and done/left with a bar."""
+"""The lines above the card: deck, language pair, mode, and done/left with a bar."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Grid
 from textual.content import Content
 from textual.widgets import Label, Static
 
 BAR_WIDTH = 12
+#: Below this many columns the header takes two lines, so the pair and mode stay visible.
+NARROW = 90
 
 
 def bar(done: int, total: int, width: int = BAR_WIDTH) -> Content:
@@ -16,11 +19,14 @@ def bar(done: int, total: int, width: int = BAR_WIDTH) -> Content:
     return Content.assemble(("━" * filled, "$accent"), ("━" * (width - filled), "$panel-lighten-2"))
 
 
-class ProgressHeader(Horizontal):
+class ProgressHeader(Grid):
     """``Quantization · ru term → en term · flip`` and ``3 done · 17 left`` with a bar.
 
-    The bar is drawn by hand: Textual's ProgressBar brings three sub-widgets and
-    timers, which cost start-up time the first card shouldn't wait for.
+    The deck name gives way first (cut with an ellipsis); the pair and mode are
+    always shown. Narrower than :data:`NARROW` columns, the counts and bar go to
+    a second line. The bar is drawn by hand: Textual's ProgressBar brings three
+    sub-widgets and timers, which cost start-up time the first card shouldn't
+    wait for.
     """
 
     DEFAULT_CSS = """
@@ -28,6 +34,15 @@ class ProgressHeader(Horizontal):
         height: 1;
         padding: 0 2;
         background: $panel;
+        grid-size: 4 1;
+        grid-columns: 1fr auto auto 12;
+        grid-gutter: 0 3;
+    }
+    ProgressHeader.-narrow {
+        height: 2;
+        grid-size: 2 2;
+        grid-columns: 1fr auto;
+        grid-gutter: 0 1;
     }
     ProgressHeader #where {
         width: 1fr;
@@ -35,9 +50,14 @@ class ProgressHeader(Horizontal):
         text-wrap: nowrap;
         text-overflow: ellipsis;
     }
+    ProgressHeader #pair {
+        width: auto;
+        text-style: bold;
+        text-wrap: nowrap;
+    }
     ProgressHeader #counts {
         width: auto;
-        margin: 0 1;
+        text-wrap: nowrap;
     }
     ProgressHeader #bar {
         width: 12;
@@ -46,12 +66,23 @@ class ProgressHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label("", id="where", markup=False)
+        yield Label("", id="pair", markup=False)
         yield Label("", id="counts", markup=False)
         yield Static(bar(0, 1), id="bar")
 
-    def update(self, where: str, done: int, left: int, extra: str = "") -> None:
-        """Show where we are and how far along (``extra`` goes before the counts)."""
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW, "-narrow")
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "-narrow")
+
+    def update(self, where: str, done: int, left: int, extra: str = "", pair: str = "") -> None:
+        """Show the deck (``where``), the ``pair`` and mode, and how far along.
+
+        ``extra`` goes before the counts (e.g. the learn round).
+        """
         self.query_one("#where", Label).update(where)
+        self.query_one("#pair", Label).update(pair)
         counts = f"{done} done · {left} left"
         self.query_one("#counts", Label).update(f"{extra} · {counts}" if extra else counts)
         self.query_one("#bar", Static).update(bar(done, done + left))

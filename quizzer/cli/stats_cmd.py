@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "optimize",
         help="fit FSRS parameters to your review log",
-        description="Fit the FSRS-6 memory model to your own answers (fsrs-rs) on about 80%% "
+        description="Fit the FSRS-6 memory model to your own answers (fsrs-rs) on about 80% "
         "of your cards, show how well the parameters in use and the fitted ones predict the "
         "answers of the other cards (log loss and RMSE, lower is better), and store the "
         "fitted parameters so the scheduler uses them. With too few answers, or when the fit "

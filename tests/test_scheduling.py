@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import fsrs
 import pytest
@@ -237,8 +238,19 @@ def test_sibling_burying_until_next_study_day() -> None:
     # Still buried at 03:59 the next (calendar) day, back at 04:00.
     assert b in due_queue(cands, states, datetime(2026, 3, 11, 3, 59, tzinfo=UTC), UTC, S).buried
     nxt = due_queue(cands, states, datetime(2026, 3, 11, 4, 0, tzinfo=UTC), UTC, S)
-    assert b not in nxt.buried
-    assert b in nxt.cards or a in nxt.cards
+    assert nxt.buried == ()
+    # A new study day: nothing is buried; the concept offers its due learning card, and its new
+    # sibling b waits behind it (one card per concept per day), c is new as before.
+    assert nxt.learning == (a,) and nxt.review == () and nxt.new == (c,)
+    assert b not in nxt.cards
+    # Graduated (Easy) to a review due later that study day: a review, and still b waits.
+    graduated = answer(st, 4, NOW + timedelta(minutes=2), S).state
+    morning = datetime(2026, 3, 11, 4, 0, tzinfo=UTC)
+    later = due_queue(cands, {a.id: graduated}, morning, UTC, S)
+    assert later.learning == () and later.review == (a,) and later.new == (c,)
+    # Without sibling burying, b is offered beside it.
+    unburied = SchedulerSettings(fuzz=False, bury_siblings=False)
+    assert due_queue(cands, {a.id: graduated}, morning, UTC, unburied).new == (b, c)
     # A card answered today in a pair not being studied buries the concept's cards too.
     other = due_queue([b, c], states, NOW + timedelta(minutes=2), UTC, S)
     assert other.buried == (b,) and other.new == (c,)
@@ -299,3 +311,29 @@ def test_valid_edge_settings_are_accepted() -> None:
     )
     assert edge.relearning_steps_s == (1,) and edge.learning_steps_s == ()
     assert SchedulerSettings.from_dict(edge.to_dict()) == edge
+
+
+def test_burying_and_due_queue_across_the_spring_forward_in_new_york() -> None:
+    # 2026-03-08: New York's clocks jump from 02:00 EST to 03:00 EDT. The study day of March 7
+    # starts 04:00 EST (09:00 UTC) and ends 04:00 EDT (08:00 UTC on March 8): 23 hours.
+    ny = ZoneInfo("America/New_York")
+    a, b, c = key(0), key(0, EN_AR), key(1)
+    answered = datetime(2026, 3, 8, 7, 30, tzinfo=UTC)  # 03:30 EDT: still March 7's study day
+    assert answered.astimezone(ny).hour == 3
+    st = answer(CardState.new(a, answered), 3, answered, S).state
+    states = {a.id: st}
+    day_end = datetime(2026, 3, 8, 8, 0, tzinfo=UTC)  # 04:00 EDT
+    assert bury_until(answered, ny, S) == day_end
+    before = due_queue([b, c], states, day_end - timedelta(minutes=1), ny, S)
+    assert before.buried == (b,) and before.new == (c,)
+    after = due_queue([b, c], states, day_end, ny, S)  # not 09:00 UTC, as a fixed -5 h would say
+    assert after.buried == () and after.new == (b, c)
+    # A review due at 07:45 UTC belongs to March 7's day; one due at 08:30 UTC to March 8's.
+    rev, _ = studied(key(2), [4], datetime(2026, 2, 1, 12, tzinfo=UTC))
+    early = CardState.from_dict({**rev.to_dict(), "due": "2026-03-08T07:45:00+00:00"})
+    late = CardState.from_dict({**rev.to_dict(), "due": "2026-03-08T08:30:00+00:00"})
+    at = datetime(2026, 3, 8, 6, 0, tzinfo=UTC)  # 01:00 EST
+    q = due_queue([key(2), key(3)], {key(2).id: early, key(3).id: late}, at, ny, S)
+    assert q.review == (key(2),)
+    q = due_queue([key(2), key(3)], {key(2).id: early, key(3).id: late}, day_end, ny, S)
+    assert q.review == (key(2), key(3))

@@ -1,0 +1,76 @@
+"""The daily review limit through the store: counted per deck and study day, kept across reopen."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from quizzer.core.cards import CardKey, Pair
+from quizzer.core.concept import Concept, Entry, Provenance, Text
+from quizzer.core.deck import Deck
+from quizzer.core.scheduling import SchedulerSettings
+from quizzer.store import open_store
+
+DAY0 = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
+RU_BN = Pair("ru", "term", "bn", "definition")
+
+
+def _deck(deck_id: str, n: int) -> Deck:
+    def text(s: str) -> Text:
+        return Text(s, Provenance("authored"))
+
+    concepts = tuple(
+        Concept(
+            id=f"c{i}",
+            deck=deck_id,
+            entries={
+                "ru": Entry(text(f"термин {i}"), text(f"определение {i}")),
+                "bn": Entry(text(f"পরিভাষা {i}"), text(f"সংজ্ঞা {i}")),
+            },
+        )
+        for i in range(n)
+    )
+    return Deck(id=deck_id, name=deck_id.title(), concepts=concepts)
+
+
+def _open(db: Path):  # type: ignore[no-untyped-def]
+    return open_store(db, tz=UTC, rng=random.Random(5))
+
+
+def test_review_limit_counts_answers_per_deck_and_day_and_survives_reopen(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    demo, other = _deck("demo", 4), _deck("other", 2)
+    with _open(db) as store:
+        store.set_settings(SchedulerSettings(fuzz=False, reviews_per_day=2, new_per_day=10))
+        for deck in (demo, other):
+            for concept in deck.concepts:
+                store.record(CardKey(concept.uid, RU_BN), 4, DAY0)  # Easy: into review
+        latest_due = max(st.due for st in store.cards())
+    # A morning when every card is due (the study day starts at 04:00 UTC here).
+    day = (latest_due + timedelta(days=1)).replace(hour=5, minute=0, second=0, microsecond=0)
+    with _open(db) as store:
+        q = store.due_cards(demo, [RU_BN], day)
+        assert q.reviews_left == 2 and len(q.review) == 2 and q.new == ()
+        first = q.review[0]
+        store.record(first, 3, day)
+        q = store.due_cards(demo, [RU_BN], day + timedelta(minutes=1))
+        assert store.today("demo", day).review == 1
+        assert q.reviews_left == 1 and len(q.review) == 1 and first not in q.review
+        store.record(q.review[0], 3, day + timedelta(minutes=1))
+        q = store.due_cards(demo, [RU_BN], day + timedelta(minutes=2))
+        assert q.reviews_left == 0 and q.review == ()
+        # The limit is per deck: the other deck's reviews are still offered.
+        assert len(store.due_cards(other, [RU_BN], day + timedelta(minutes=2)).review) == 2
+    with _open(db) as store:  # the day's count is in the store, not in memory
+        q = store.due_cards(demo, [RU_BN], day + timedelta(hours=3))
+        assert q.reviews_left == 0 and q.review == ()
+        # An undo gives the answer back to the day's allowance.
+        store.undo()
+        q = store.due_cards(demo, [RU_BN], day + timedelta(hours=3))
+        assert q.reviews_left == 1 and len(q.review) == 1
+        # Next study day (04:00 UTC): a fresh allowance.
+        tomorrow = (day + timedelta(days=1)).replace(hour=4)
+        q = store.due_cards(demo, [RU_BN], tomorrow)
+        assert q.reviews_left == 2 and len(q.review) == 2
+        assert store.due_cards(demo, [RU_BN], tomorrow - timedelta(seconds=1)).reviews_left == 1

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from textual.widgets import Button, Input
 
+from quizzer.core.deck import Deck
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
@@ -211,6 +212,17 @@ async def test_undo_and_bury(tmp_path: Path) -> None:
         await pilot.pause()
         assert screen.card.id != second
         assert second not in {k.id for k in screen.session.queue}
+        messages = [n.message for n in app._notifications]
+        assert messages[0] == "Answer taken back (Again)."
+        # Undo after a bury says it took back the bury, not an answer.
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.card.id == second
+        assert [n.message for n in app._notifications][-1] == (
+            "Bury taken back: the card is here again."
+        )
+        await pilot.press("b")
+        await pilot.pause()
         await pilot.press("q", "enter")
     logged = reviews(db)
     assert [(r.card_id, r.grade) for r in logged] == [(first, 3)]
@@ -370,10 +382,31 @@ async def test_nothing_to_study_says_so(tmp_path: Path) -> None:
             assert isinstance(app.screen, SummaryScreen)
             title = str(app.screen.query_one("#summary-title").render())
             assert title == "Nothing to study right now"
+            reason = str(app.screen.query_one("#summary-reason").render())
+            assert reason == "This deck has no Russian text."
             await pilot.press("q" if mode == "flip" else "enter")
             await pilot.pause()
             assert not app.is_running
         assert reviews(db) == []
+
+
+def test_why_no_cards_names_the_missing_text(tmp_path: Path) -> None:
+    from quizzer.core.cards import Pair
+    from quizzer.store import open_store
+    from quizzer.ui.service import StudyService
+    from tests.ui_support import concept
+
+    half = concept("half", "a", {"en": ("term", "a definition"), "ar": ("مصطلح", "")})
+    deck = Deck(id="half", name="Half", concepts=(half,))
+    with open_store(tmp_path / "p.json") as store:
+        service = StudyService(store, [deck, markup_deck()])
+        why = service.why_no_cards
+        assert why("tricky", Pair("ar", "term", "en", "term")) == "This deck has no Arabic text."
+        assert why("tricky", Pair("en", "term", "en", "definition")) is None
+        assert why("half", Pair("en", "term", "ar", "term")) is None
+        assert why("half", Pair("en", "term", "ar", "definition")) == (
+            "No concept in this deck has both the English term and the Arabic definition."
+        )
 
 
 async def test_typing_keeps_letters_for_the_answer(tmp_path: Path) -> None:

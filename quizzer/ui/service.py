@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.deck import Deck
-from quizzer.core.review import Grade, Mode, Review
+from quizzer.core.review import GRADE_NAMES, Grade, Mode, Review
 from quizzer.core.scheduling import format_interval
 from quizzer.core.session import Session
 from quizzer.fsutil import atomic_write_text
@@ -49,6 +49,8 @@ class StoreScheduler:
         self.pair = pair
         self._buried = buried
         self._undo: list[tuple[str, str]] = []
+        #: What :meth:`undo` took back last: the store's Review or Bury, or "bury".
+        self.last_undone: Review | object | None = None
 
     def due(self, now: datetime) -> Sequence[CardKey]:
         """Due learning cards, due reviews, then new cards (daily limits applied)."""
@@ -92,12 +94,24 @@ class StoreScheduler:
             self._undo.append(("bury", card.id))
 
     def undo(self) -> None:
-        """Take back the last record or bury."""
+        """Take back the last record or bury; :attr:`last_undone` says which it was."""
         kind, card_id = self._undo.pop()
         if kind == "bury":
             self._buried.discard(card_id)
+            self.last_undone = "bury"
         else:
-            self.store.undo()
+            self.last_undone = self.store.undo()
+
+    def undone_message(self) -> str:
+        """What the last :meth:`undo` took back, for the learner."""
+        from quizzer.store import Bury
+
+        undone = self.last_undone
+        if undone == "bury" or isinstance(undone, Bury):
+            return "Bury taken back: the card is here again."
+        if isinstance(undone, Review):
+            return f"Answer taken back ({GRADE_NAMES.get(undone.grade, undone.grade)})."
+        return "Taken back."
 
     def next_due(self, now: datetime) -> datetime | None:
         """The earliest due time after ``now`` among this deck's cards for the pair."""
@@ -134,6 +148,28 @@ class StudyService:
     def deck(self, deck_id: str) -> Deck:
         """One deck by id (``KeyError`` if unknown)."""
         return self._decks[deck_id]
+
+    def why_no_cards(self, deck_id: str, pair: Pair) -> str | None:
+        """Why ``deck_id`` has no card at all in direction ``pair``, or ``None`` if it has some.
+
+        ``"this deck has no Arabic text"``, or that no concept has both texts.
+        """
+        from quizzer.core.languages import LANGUAGE_NAMES
+
+        deck = self.deck(deck_id)
+        for lang in dict.fromkeys((pair.prompt_lang, pair.answer_lang)):
+            if not any(lang in concept.entries for concept in deck.concepts):
+                return f"This deck has no {LANGUAGE_NAMES.get(lang, lang)} text."
+        both = any(
+            concept.text(pair.prompt_lang, pair.prompt_side)
+            and concept.text(pair.answer_lang, pair.answer_side)
+            for concept in deck.concepts
+        )
+        if both:
+            return None
+        prompt = f"{LANGUAGE_NAMES.get(pair.prompt_lang, pair.prompt_lang)} {pair.prompt_side}"
+        answer = f"{LANGUAGE_NAMES.get(pair.answer_lang, pair.answer_lang)} {pair.answer_side}"
+        return f"No concept in this deck has both the {prompt} and the {answer}."
 
     def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
         """(new, due) cards of ``deck_id`` in direction ``pair`` available now."""

@@ -608,7 +608,9 @@ class StudyScreen(Screen[None]):
             return
         self.session.undo()
         self._show()
-        self.notify("Last answer taken back.")
+        scheduler = self.session.scheduler
+        message = getattr(scheduler, "undone_message", None)
+        self.notify(message() if callable(message) else "Taken back.")
 
     @_stops_on_store_error
     def action_bury(self) -> None:
@@ -631,6 +633,12 @@ class StudyScreen(Screen[None]):
     def action_end(self) -> None:
         """End the session and show the summary."""
         self._finish()
+
+    def _why_empty(self) -> str | None:
+        """When there was nothing to study: why, if the deck simply lacks this direction."""
+        if not self._nothing_due:
+            return None
+        return self.service.why_no_cards(self.choice.deck, self.choice.pair)
 
     def _finish(self) -> None:
         if self._ended:
@@ -661,5 +669,6 @@ class StudyScreen(Screen[None]):
                 from_home=self.from_home,
                 deck_id=self.choice.deck,
                 empty=self._nothing_due,
+                reason=self._why_empty(),
             )
         )

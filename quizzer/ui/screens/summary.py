@@ -80,10 +80,12 @@ class SummaryScreen(Screen[None]):
         deck_id: str,
         now: datetime | None = None,
         empty: bool = False,
+        reason: str | None = None,
     ) -> None:
         super().__init__()
         self.summary = summary
         self.empty = empty
+        self.reason = reason
         self.now = now
         self.from_home = from_home
         self.deck_id = deck_id
@@ -101,6 +103,8 @@ class SummaryScreen(Screen[None]):
             title = "Session over" if s.studied or not self.empty else "Nothing to study right now"
             yield Static(Content.styled(title, "bold $accent"), id="summary-title")
             yield Static(Content(f"{s.deck_name} · {s.pair_label} · {s.mode}"), id="summary-where")
+            if self.reason:
+                yield Static(Content.styled(self.reason, "$text-warning"), id="summary-reason")
             body = Content("\n").join(
                 Content.assemble((f"{label:<15}", "$text-muted"), (value, "bold"))
                 for label, value in rows

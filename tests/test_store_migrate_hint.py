@@ -81,3 +81,20 @@ def test_latency_benchmark_makes_its_dir_and_prints_a_json_line(tmp_path: Path) 
 
     line = json.loads(result.stdout.strip().splitlines()[-1])
     assert line["cards"] == 20 and build.is_dir()
+
+
+def test_doctor_on_an_old_store_with_an_odd_layout_says_so_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "p.json"
+    odd = b'{"reviews": [1, 2, 3], "cards": {}}'  # version 1 had a reviews *table*
+    db.write_bytes(odd)
+    result = subprocess.run(
+        [sys.executable, "-m", "quizzer", "doctor", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 3 and "can't migrate" in result.stderr
+    assert db.read_bytes() == odd

@@ -258,7 +258,17 @@ def repair(path: Path) -> Report:
             _rebuild(path, f, report)
         elif f.old_schema is not None and f.doc is not None:
             # What a writable open does first; done here under the same lock.
-            migrate.migrate(path, f.doc, f.old_schema)
+            try:
+                migrate.migrate(path, f.doc, f.old_schema)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                # An old layout that isn't what that version wrote: the file is left as it is
+                # (the migration writes the new snapshot last, after its backup).
+                raise StoreError(
+                    f"can't migrate the store from schema {f.old_schema}: unexpected content "
+                    f"({exc!r:.120})",
+                    hint="restore it from a backup, or move it aside to start afresh",
+                    path=path,
+                ) from exc
             report.actions.append(
                 f"migrated from schema {f.old_schema} to {migrate.SCHEMA_VERSION} (the old file "
                 f"is kept as {migrate.version_backup_path(path, f.old_schema).name})"

@@ -666,3 +666,24 @@ async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) ->
         (3, True, True, near),
         (1, False, False, "zzzz qqqq"),
     ]
+
+
+async def test_summary_next_due_counts_only_this_deck_and_pair(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    db = tmp_path / "p.json"
+    app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "1", "q")  # Again: due again within minutes
+        await pilot.pause()
+        soon = app.screen.summary.next_due
+        await pilot.press("enter")
+    app = make_app(db, choice("quantization", "en:term>fr:term", "flip"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space", "4", "q")  # Easy: days away
+        await pilot.pause()
+        later = app.screen.summary.next_due
+        await pilot.press("enter")
+    now = datetime.now(UTC)
+    assert soon is not None and soon - now < timedelta(hours=1)
+    assert later is not None and later - now > timedelta(days=1)

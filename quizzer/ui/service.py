@@ -114,14 +114,14 @@ class StoreScheduler:
         return "Taken back."
 
     def next_due(self, now: datetime) -> datetime | None:
-        """The earliest due time after ``now`` among this deck's cards for the pair."""
-        prefix = self.deck.id + "/"
+        """The earliest due time after ``now`` among this deck's cards for the pair.
+
+        Looks up the deck's cards one by one (O(deck)), not every card in the store.
+        """
         best: datetime | None = None
-        for state in self.store.cards():
-            key = state.key
-            if not key.concept_uid.startswith(prefix) or key.pair != self.pair:
-                continue
-            if state.is_new or getattr(state, "suspended", False):
+        for concept in self.deck.concepts:
+            state = self.store.card(CardKey(concept.uid, self.pair))
+            if state is None or state.is_new or getattr(state, "suspended", False):
                 continue
             due = state.due
             if due > now and (best is None or due < best):

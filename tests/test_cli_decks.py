@@ -536,7 +536,9 @@ def test_decks_table_fits_80_columns(decks: Path) -> None:
         check=False,
     )
     lines = result.stdout.splitlines()
-    assert all(len(line) <= 80 for line in lines)
+    # The table and legend fit; the user-decks path is data of any length and may not.
+    table = [line for line in lines if not line.startswith("user decks:")]
+    assert all(len(line) <= 80 for line in table), table
     assert lines[0].split() == ["deck", "name", "concepts", "languages", "texts", "where"]
     rows = {line.split()[0]: line.split() for line in lines[1:] if line[:1].strip()}
     q = listing["quantization"]["sources"]

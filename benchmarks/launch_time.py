@@ -7,6 +7,12 @@ from spawning the process to that moment is one launch. The store is built as
 journal and snapshot on disk), then opened and closed once so the launch reads
 a compacted snapshot, as it would after a normal session.
 
+The studied deck is the store's own: a generated deck ``bench`` (400 concepts,
+every text in en, bn, ar, ru, fr) written to a temporary ``$QUIZZER_DECKS``,
+whose 400 × 25 directions are exactly the store's 10k cards. The session
+studies ``en term → ru definition`` (400 cards with history, all due), so the
+launch really builds that deck's queue from the 10k-card store.
+
 Prints one JSON line per store size with the median and min/max of ``--runs``
 launches; the same number of launches of a bare Textual app showing two lines
 and a footer, interleaved with them (the floor any Textual app pays on this
@@ -22,6 +28,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -32,8 +39,39 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SOCKET = f"quizzer-launch-{os.getpid()}"
-PROMPT = "Quantization"  # the first card of the quantization deck, en term → ru term
-ARGS = ["study", "quantization", "--from", "en:term", "--to", "ru:term", "--mode", "flip"]
+BENCH_DECK = "bench"
+#: Every prompt of the generated deck reads "Bench concept N" (en term).
+PROMPT = re.compile(r"Bench concept \d+")
+LABEL = "English term"
+ARGS = ["study", BENCH_DECK, "--from", "en:term", "--to", "ru:definition", "--mode", "flip"]
+_LANG_WORDS = {
+    "en": ("Bench concept", "A generated definition number"),
+    "bn": ("বেঞ্চ ধারণা", "একটি তৈরি সংজ্ঞা নম্বর"),
+    "ar": ("مفهوم القياس", "تعريف مولد رقم"),
+    "ru": ("Тестовое понятие", "Созданное определение номер"),
+    "fr": ("Concept de banc", "Une définition générée numéro"),
+}
+
+
+def write_bench_deck(directory: Path, concepts: int) -> Path:
+    """The deck the store's cards belong to (``bench/concept-N``), as a TOML file."""
+    lines = [
+        "format = 1",
+        f'id = "{BENCH_DECK}"',
+        'name = "Bench"',
+        'description = "Generated for the launch benchmark."',
+        "",
+    ]
+    for i in range(concepts):
+        lines += ["[[concepts]]", f'id = "concept-{i}"', ""]
+        for lang, (term, definition) in _LANG_WORDS.items():
+            for side, text in (("term", f"{term} {i}"), ("definition", f"{definition} {i}.")):
+                table = f"[concepts.{lang}.{side}]"
+                lines += [table, f'text = "{text}"', 'source = "authored"', ""]
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{BENCH_DECK}.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
 
 
 def _answer_latency():
@@ -83,7 +121,7 @@ from textual.widgets import Footer, Static
 class Bare(App):
     def compose(self):
         yield Static("English term")
-        yield Static("Quantization")
+        yield Static("Bench concept 0")
         yield Footer()
     def on_key(self, event):
         self.exit()
@@ -91,10 +129,13 @@ Bare().run()
 """
 
 
-def one_launch(db: Path, index: int, bare: bool = False) -> float:
+def one_launch(db: Path, decks: Path, index: int, bare: bool = False) -> float:
     """Seconds from spawning quizzer (or, with ``bare``, a one-screen Textual app) to its
     first card on screen."""
-    env = f"LANG=C.UTF-8 TERM=xterm-256color QUIZZER_DB={shlex.quote(str(db))}"
+    env = (
+        f"LANG=C.UTF-8 TERM=xterm-256color QUIZZER_DB={shlex.quote(str(db))} "
+        f"QUIZZER_DECKS={shlex.quote(str(decks))}"
+    )
     cmd = shlex.join([sys.executable, "-m", "quizzer", *ARGS])
     if bare:
         cmd = shlex.join([sys.executable, "-c", BARE_APP])
@@ -113,7 +154,7 @@ def one_launch(db: Path, index: int, bare: bool = False) -> float:
     )
     while True:
         screen = tmux("capture-pane", "-p", "-t", session)
-        if PROMPT in screen and "English term" in screen:
+        if PROMPT.search(screen) and LABEL in screen:
             elapsed = time.perf_counter() - t0
             break
         if time.perf_counter() - t0 > 30:
@@ -133,7 +174,7 @@ def one_launch(db: Path, index: int, bare: bool = False) -> float:
     return elapsed
 
 
-def in_process(db: Path) -> dict[str, float]:
+def in_process(db: Path, decks: Path) -> dict[str, float]:
     """Imports, store open and app-to-first-card timed inside one fresh interpreter."""
     code = f"""
 import time, json, asyncio
@@ -145,21 +186,23 @@ from quizzer.library import load_library
 from quizzer.store import open_store
 from quizzer.core.cards import Pair
 t1 = time.perf_counter()
-decks = [d.deck for d in load_library()]
+decks = [d.deck for d in load_library({str(decks)!r})]
 store = open_store({str(db)!r})
 t2 = time.perf_counter()
-app = QuizzerApp(StudyService(store, decks), start=StudyChoice("quantization",
-    Pair("en", "term", "ru", "term"), "flip"))
+app = QuizzerApp(StudyService(store, decks), start=StudyChoice({BENCH_DECK!r},
+    Pair("en", "term", "ru", "definition"), "flip"))
 async def run():
     async with app.run_test(size=(100, 30)) as pilot:
         while type(app.screen).__name__ != "StudyScreen" or app.screen.card is None:
             await pilot.pause(0.001)
         await pilot.pause()
+        global due
+        due = app.screen.session.left
 t3 = time.perf_counter()
 asyncio.run(run())
 t4 = time.perf_counter()
 print(json.dumps({{"imports_s": t1 - t0, "decks_and_store_open_s": t2 - t1,
-                  "app_to_first_card_s": t4 - t3}}))
+                  "app_to_first_card_s": t4 - t3, "cards_in_queue": due}}))
 """
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
@@ -174,15 +217,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         with tempfile.TemporaryDirectory(prefix="quizzer-launch-") as tmp:
+            decks = Path(tmp) / "decks"
+            per = len(_answer_latency().PAIRS)
+            write_bench_deck(decks, max(1, -(-max(args.sizes) // per)))
             for cards in args.sizes:
                 db = Path(tmp) / f"progress-{cards}.json"
                 build_store(db, cards)
-                one_launch(db, 0)  # warm the OS file cache and bytecode cache
+                one_launch(db, decks, 0)  # warm the OS file cache and bytecode cache
                 times: list[float] = []
                 bare: list[float] = []
                 for i in range(args.runs):  # interleaved, so both see the same machine load
-                    times.append(one_launch(db, 2 * i + 1))
-                    bare.append(one_launch(db, 2 * i + 2, bare=True))
+                    times.append(one_launch(db, decks, 2 * i + 1))
+                    bare.append(one_launch(db, decks, 2 * i + 2, bare=True))
                 times.sort()
                 median = statistics.median(times)
                 result = {
@@ -194,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                     "target_s": 0.6,
                     "bare_textual_median_s": round(statistics.median(bare), 3),
                     "ratio_to_bare": round(median / statistics.median(bare), 2),
-                    **in_process(db),
+                    **in_process(db, decks),
                 }
                 print(json.dumps(result), flush=True)
     finally:

@@ -77,7 +77,9 @@ def keys(*names: str) -> None:
 def start(args: list[str], db: Path) -> None:
     """Open the session running ``quizzer`` with ``args``; it stays open after quizzer exits."""
     env = f"LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color QUIZZER_DB={shlex.quote(str(db))}"
-    command = f"cd {shlex.quote(str(ROOT))} && env {env} {shlex.join([*QUIZZER, *args])}"
+    # COLUMNS/LINES (pytest exports 80×24) would override the pane's real size.
+    command = f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {env} "
+    command += shlex.join([*QUIZZER, *args])
     command += "; echo QUIZZER-EXITED-$?; sleep 600"
     # A fresh session each time (killing the last one could stop the server under us).
     old = _session[0]
@@ -87,11 +89,11 @@ def start(args: list[str], db: Path) -> None:
 
 
 def done_count(text: str) -> int | None:
-    """The ``N done`` figure of the study header, if on screen."""
-    first = text.splitlines()[0] if text else ""
-    if " done · " not in first:
-        return None
-    return int(first.split(" done · ")[0].split()[-1])
+    """The ``N done`` figure of the study header (its first or, when narrow, second line)."""
+    for line in text.splitlines()[:2]:
+        if " done · " in line:
+            return int(line.split(" done · ")[0].split()[-1])
+    return None
 
 
 def answer_cards(mode: str, count: int) -> None:

@@ -186,7 +186,10 @@ async def test_learn_mode_round_records_each_concept_once(tmp_path: Path) -> Non
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
-        assert app.screen.summary.studied == size
+        summary = app.screen.summary
+        # Every question counts: a choice and a typed answer per concept, plus the miss.
+        assert (summary.studied, summary.correct, summary.saved) == (2 * size + 1, 2 * size, size)
+        assert summary.studied_label == "Questions"
         await pilot.press("enter")
     logged = reviews(db)
     assert len(logged) == size
@@ -625,6 +628,7 @@ async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(tmp_path: Path)
             raise StoreError("can't write the journal: No space left on device", path=db)
 
         app.service.store.record = refuse  # type: ignore[method-assign]
+        app.service.store.record_outcome = refuse  # type: ignore[method-assign]
         await pilot.press("space", "3")
         await pilot.pause()
         assert not app.is_running

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,8 @@ class StoreScheduler:
         self.pair = pair
         self._buried = buried
         self._undo: list[tuple[str, str]] = []
+        #: Called with (card, suspended) when an answer makes ``card`` a leech.
+        self.on_leech: Callable[[CardKey, bool], None] | None = None
         #: What :meth:`undo` took back last: the store's Review or Bury, or "bury".
         self.last_undone: Review | object | None = None
 
@@ -69,18 +71,25 @@ class StoreScheduler:
         correct: bool | None = None,
         overridden: bool = False,
     ) -> Review:
-        """Record durably through the store."""
-        review = self.store.record(
-            card,
-            grade,
-            now,
-            mode=mode,
-            duration_ms=duration_ms,
-            typed=typed,
-            correct=correct,
-            overridden=overridden,
-        )
+        """Record durably through the store; tell :attr:`on_leech` if the answer made a leech."""
+        kwargs: dict[str, Any] = {
+            "mode": mode,
+            "duration_ms": duration_ms,
+            "typed": typed,
+            "correct": correct,
+            "overridden": overridden,
+        }
+        record_outcome = getattr(self.store, "record_outcome", None)
+        if callable(record_outcome):
+            outcome = record_outcome(card, grade, now, **kwargs)
+            review = outcome.review
+            leech, suspended = bool(outcome.leech), bool(outcome.suspended)
+        else:
+            review = self.store.record(card, grade, now, **kwargs)
+            leech = suspended = False
         self._undo.append(("record", card.id))
+        if leech and self.on_leech is not None:
+            self.on_leech(card, suspended)
         return review
 
     def bury(self, card: CardKey, now: datetime) -> None:
@@ -138,6 +147,11 @@ class StudyService:
         self.rng = random.Random(seed)
         self._buried: set[str] = set()
         self._closed = False
+
+    @property
+    def buried(self) -> frozenset[str]:
+        """Card ids buried in this run of the app only (stores without ``bury``)."""
+        return frozenset(self._buried)
 
     # -- decks ----------------------------------------------------------------
 

@@ -48,6 +48,7 @@ HELP_RIGHT: Rows = (
     ("typed", ""),
     ("Enter", "check, then next card"),
     ("r", "I was right (near misses)"),
+    ("^z ^b", "undo · bury while typing"),
     ("learn", ""),
     ("", "~7 concepts a round: choice"),
     ("", "until right, then typed;"),

@@ -11,7 +11,6 @@ import functools
 import inspect
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.text import Text as RichText
@@ -88,6 +87,10 @@ def diff_content(check: AnswerCheck, rtl_mode: str = "app") -> Content | None:
     return Content.assemble(label, *[(text, style) if style else text for text, style in runs])
 
 
+def _concepts(n: int) -> str:
+    return f"{n} concept" if n == 1 else f"{n} concepts"
+
+
 def _stops_on_store_error(method: F) -> F:
     """Run a handler; if the store refuses a write, end the app with its message (exit 3)."""
     if inspect.iscoroutinefunction(method):
@@ -113,15 +116,6 @@ def _stops_on_store_error(method: F) -> F:
     return guarded  # type: ignore[return-value]
 
 
-@dataclass(slots=True)
-class _Tally:
-    """Counts for learn mode, which records through rounds instead of a session."""
-
-    answers: int = 0
-    correct: int = 0
-    ms: int = 0
-
-
 class StudyScreen(Screen[None]):
     """Study ``choice``; ``from_home`` decides where the summary leads."""
 
@@ -135,6 +129,9 @@ class StudyScreen(Screen[None]):
         Binding("r", "override", "I was right"),
         Binding("u", "undo", "Undo"),
         Binding("b", "bury", "Bury"),
+        # While typing, u and b are letters of the answer: these work there too.
+        Binding("ctrl+z", "undo_anyway", "Undo", show=False),
+        Binding("ctrl+b", "bury_anyway", "Bury", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", show=False),
         Binding("escape", "end", "End", key_display="Esc"),
@@ -153,8 +150,11 @@ class StudyScreen(Screen[None]):
         self.rounds: list[tuple[Concept, ...]] = []
         self.round: LearnRound | None = None
         self.question: LearnQuestion | None = None
-        self.tally = _Tally()
         self.learn_cards: set[str] = set()
+        #: (answered, correct) of the learn rounds already finished.
+        self._rounds_done = (0, 0)
+        self._started = time.monotonic()
+        self._quit_warned = False
         self.round_no = 0
         self.round_count = 0
         self._shown = time.monotonic()
@@ -222,16 +222,18 @@ class StudyScreen(Screen[None]):
     def on_mount(self) -> None:
         now = utcnow()
         if self.choice.mode == "learn":
-            due = self.service.scheduler(self.choice).due(now)
-            by_uid = {c.uid: c for c in self.deck.concepts}
-            concepts = [by_uid[k.concept_uid] for k in due if k.concept_uid in by_uid]
-            from quizzer.core.learn import plan_rounds
+            from quizzer.core.learn import learn_rounds
 
-            self.rounds = list(plan_rounds(concepts))
+            # New concepts only (today's new-card limit applied); due reviews are
+            # for flip, choice and typed modes.
+            queue = self.service.store.due_cards(self.deck, [self.choice.pair], now)
+            self.rounds = list(learn_rounds(queue, self.deck.concepts, skip=self.service.buried))
             self.round_count = len(self.rounds)
             self._next_round()
         else:
             self.session = self.service.start_session(self.choice, now)
+            if isinstance(self.session.scheduler, StoreScheduler):
+                self.session.scheduler.on_leech = self._leech_notice
         self._nothing_due = (self.session is not None and self.session.finished) or (
             self.session is None and self.round is None
         )
@@ -259,7 +261,7 @@ class StudyScreen(Screen[None]):
             name, pair = self._where()
             header.update(
                 name,
-                self.tally.answers,
+                self._learn_counts()[0],
                 left,
                 f"round {self.round_no}/{self.round_count}",
                 pair=pair,
@@ -357,8 +359,8 @@ class StudyScreen(Screen[None]):
                 and self.check.can_override
                 and not self._overridden
             )
-        if action in ("undo", "bury"):
-            return self.session is not None
+        if action == "bury":
+            return self.phase != "feedback"
         return True
 
     def _elapsed_ms(self) -> int:
@@ -545,7 +547,16 @@ class StudyScreen(Screen[None]):
 
     # -- learn ----------------------------------------------------------------
 
+    def _learn_counts(self) -> tuple[int, int]:
+        """(questions answered, answered correctly) in learn mode, all rounds so far."""
+        answered, correct = self._rounds_done
+        if self.round is not None:
+            answered += self.round.tally.answered
+            correct += self.round.tally.correct
+        return answered, correct
+
     def _next_round(self) -> None:
+        self._rounds_done = self._learn_counts()
         self.round = None
         while self.rounds:
             concepts = self.rounds.pop(0)
@@ -572,17 +583,48 @@ class StudyScreen(Screen[None]):
                 mode="learn",
                 duration_ms=min(record.duration_ms, MAX_ANSWER_MS),
                 typed=record.typed,
-                correct=True,
+                correct=record.correct,
                 overridden=record.overridden,
             )
             self.learn_cards.add(record.card.id)
-            self.tally.answers += 1
-            self.tally.correct += record.grade != 1
-            self.tally.ms += min(record.duration_ms, MAX_ANSWER_MS)
+
+    def _undo_learn(self) -> None:
+        """Step the learn round back one answer, override or bury (and the store with it)."""
+        if self.round is None or not self.round.can_undo:
+            self.notify("Nothing to undo in this round.")
+            return
+        step = self.round.undo()
+        if step.store_undo:
+            self._learn_scheduler().undo()
+        if step.record is not None:
+            self.learn_cards.discard(step.record.card.id)
+        self._show()
+        if step.action == "bury":
+            self.notify("Bury taken back: the concept is back in this round.")
+        elif step.record is not None:
+            grade = GRADE_NAMES[step.record.grade]
+            self.notify(f"Answer taken back (its record, {grade}, too).")
+        else:
+            self.notify("Answer taken back.")
+
+    def _leech_notice(self, card: CardKey, suspended: bool) -> None:
+        """The answer just given made ``card`` a leech: say so, and what happened to it."""
+        state = self.service.store.card(card)
+        lapses = getattr(state, "lapses", None)
+        why = f" ({lapses} lapses)" if lapses else ""
+        what = "suspended" if suspended else "flagged"
+        self.app.notify(
+            f"This card is a leech{why}: {what} — see `quizzer leeches`.",
+            title="Leech",
+            severity="warning",
+            timeout=10,
+            markup=False,
+        )
 
     def _learn_scheduler(self) -> StoreScheduler:
         if self._scheduler is None:
             self._scheduler = self.service.scheduler(self.choice)
+            self._scheduler.on_leech = self._leech_notice
         return self._scheduler
 
     # -- continue, undo, bury, end --------------------------------------------
@@ -601,7 +643,7 @@ class StudyScreen(Screen[None]):
     def action_undo(self) -> None:
         """Take back the last answer and show that card again."""
         if self.session is None:
-            self.notify("Undo is not available in learn mode.", severity="warning")
+            self._undo_learn()
             return
         if not self.session.can_undo:
             self.notify("Nothing to undo.")
@@ -612,13 +654,28 @@ class StudyScreen(Screen[None]):
         message = getattr(scheduler, "undone_message", None)
         self.notify(message() if callable(message) else "Taken back.")
 
+    def action_undo_anyway(self) -> None:
+        """Ctrl+Z: undo, also while the answer field has the focus."""
+        self.action_undo()
+
+    def action_bury_anyway(self) -> None:
+        """Ctrl+B: bury, also while the answer field has the focus."""
+        self.action_bury()
+
     @_stops_on_store_error
     def action_bury(self) -> None:
         """Hide this card until tomorrow."""
-        if self.session is None or self.session.finished:
-            self.notify("Bury works in flip, choice and typed modes.", severity="warning")
-            return
         if self.phase == "feedback":
+            return
+        if self.session is None:
+            if self.round is None or self.question is None:
+                return
+            card = self.round.bury(self.question.concept.uid)
+            self._learn_scheduler().bury(card, utcnow())
+            self.notify("Buried until tomorrow: out of this round.")
+            self._show()
+            return
+        if self.session.finished:
             return
         self.session.bury(utcnow())
         self.notify("Buried until tomorrow.")
@@ -631,8 +688,28 @@ class StudyScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_end(self) -> None:
-        """End the session and show the summary."""
+        """End the session and show the summary.
+
+        In learn mode a concept is saved once typed right: ending with concepts
+        half learned warns first (press again to end anyway).
+        """
+        unsaved = self._unsaved()
+        if unsaved and not self._quit_warned:
+            self._quit_warned = True
+            self.notify(
+                f"{_concepts(unsaved)} of this round not saved yet: a concept is saved "
+                "once you type it right. Press q or Esc again to end anyway.",
+                severity="warning",
+                timeout=8,
+            )
+            return
         self._finish()
+
+    def _unsaved(self) -> int:
+        """Learn mode: concepts answered this round but not yet typed right (not recorded)."""
+        if self.session is not None or self.round is None:
+            return 0
+        return len(self.round.in_progress)
 
     def _why_empty(self) -> str | None:
         """When there was nothing to study: why, if the deck simply lacks this direction."""
@@ -651,10 +728,15 @@ class StudyScreen(Screen[None]):
             seconds = s.time_spent.total_seconds()
             next_due = s.next_due
         else:
-            studied, correct = self.tally.answers, self.tally.correct
-            seconds = self.tally.ms / 1000
+            studied, correct = self._learn_counts()
+            seconds = time.monotonic() - self._started  # wall clock: learn is a sitting
             next_due = self._learn_scheduler().next_due(now)
+        learn = self.session is None
+        unsaved = self._unsaved()
         summary = SessionSummary(
+            studied_label="Questions" if learn else "Cards studied",
+            saved=len(self.learn_cards) if learn else None,
+            note=f"Not saved: {_concepts(unsaved)} not yet typed right." if unsaved else "",
             deck_name=display_text(self.deck.name, getattr(self.app, "rtl_mode", "app")),
             pair_label=self.choice.pair_label,
             mode=self.choice.mode,

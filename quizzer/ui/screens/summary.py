@@ -27,10 +27,16 @@ class SessionSummary:
     correct: int
     seconds: float
     next_due: datetime | None
+    #: What ``studied`` counts: cards (flip, choice, typed) or questions (learn).
+    studied_label: str = "Cards studied"
+    #: Learn mode: concepts recorded in the store this sitting.
+    saved: int | None = None
+    #: A warning line, e.g. what was not saved.
+    note: str = ""
 
     @property
     def correct_percent(self) -> int | None:
-        """Share of answers not graded Again, in %, or ``None`` before any answer."""
+        """Share of answers counted correct, in %, or ``None`` before any answer."""
         return round(100 * self.correct / self.studied) if self.studied else None
 
 
@@ -94,11 +100,13 @@ class SummaryScreen(Screen[None]):
         s = self.summary
         percent = s.correct_percent
         rows = [
-            ("Cards studied", str(s.studied)),
+            (s.studied_label, str(s.studied)),
             ("Correct", "–" if percent is None else f"{percent}% ({s.correct} of {s.studied})"),
             ("Time spent", format_duration(s.seconds)),
             ("Next card due", format_next_due(s.next_due, self.now or datetime.now(UTC))),
         ]
+        if s.saved is not None:
+            rows.insert(2, ("Concepts saved", str(s.saved)))
         with Vertical(id="summary-box"):
             title = "Session over" if s.studied or not self.empty else "Nothing to study right now"
             yield Static(Content.styled(title, "bold $accent"), id="summary-title")
@@ -110,6 +118,8 @@ class SummaryScreen(Screen[None]):
                 for label, value in rows
             )
             yield Static(body, id="summary-figures")
+            if s.note:
+                yield Static(Content.styled(s.note, "$text-warning"), id="summary-note")
             hint = (
                 "Enter: home · s: statistics · q: quit"
                 if self.from_home

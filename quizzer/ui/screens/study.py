@@ -261,7 +261,7 @@ class StudyScreen(Screen[None]):
             name, pair = self._where()
             header.update(
                 name,
-                self._learn_counts()[0],
+                len(self.learn_cards),  # concepts saved, like "left" counts concepts
                 left,
                 f"round {self.round_no}/{self.round_count}",
                 pair=pair,
@@ -721,6 +721,8 @@ class StudyScreen(Screen[None]):
         if self._ended:
             return
         self._ended = True
+        if self._quit_warned:
+            self.app.clear_notifications()  # the summary says what wasn't saved
         now = utcnow()
         if self.session is not None:
             s = self.session.summary(now)

@@ -272,3 +272,25 @@ async def test_ctrl_z_and_ctrl_b_work_while_typing(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("enter")
     assert reviews(db) == []
+
+
+async def test_learn_with_no_new_concepts_says_why(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from quizzer.core.cards import CardKey, Pair
+    from quizzer.store import open_store
+
+    db = tmp_path / "p.json"
+    deck = markup_deck()
+    pair = Pair.parse("en:definition>en:term")
+    with open_store(db) as store:
+        for concept in deck.concepts:  # every concept studied once: none is new
+            store.record(CardKey(concept.uid, pair), 3, datetime.now(UTC), mode="flip")
+    app = make_app(db, choice("tricky", "en:definition>en:term", "learn"), decks=[deck])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        reason = str(app.screen.query_one("#summary-reason").render())
+        assert reason.startswith("Learn mode teaches new concepts")
+        await pilot.press("enter")
+    assert len(reviews(db)) == 4

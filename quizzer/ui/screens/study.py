@@ -715,7 +715,13 @@ class StudyScreen(Screen[None]):
         """When there was nothing to study: why, if the deck simply lacks this direction."""
         if not self._nothing_due:
             return None
-        return self.service.why_no_cards(self.choice.deck, self.choice.pair)
+        why = self.service.why_no_cards(self.choice.deck, self.choice.pair)
+        if why is None and self.choice.mode == "learn":
+            why = (
+                "Learn mode teaches new concepts, and none are left for today here: "
+                "flip, choice or typed mode review the ones due."
+            )
+        return why
 
     def _finish(self) -> None:
         if self._ended:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from quizzer import deckcache
 from quizzer.core import deck as deckfile
 from quizzer.core.deck import Deck, DeckFormatError
 from quizzer.core.errors import InputError
@@ -38,7 +39,11 @@ def read_deck(path: Path) -> Deck:
             "deck file is not UTF-8 text", hint="save it as UTF-8", path=path, line=line
         ) from exc
     try:
-        return deckfile.loads(text)
+        tables = deckcache.get(raw)
+        if tables is None:
+            tables = deckfile.parse(text)
+            deckcache.put(raw, tables)
+        return deckfile.from_dict(tables, text)
     except DeckFormatError as exc:
         raise InputError(
             exc.message,

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from platformdirs import user_data_path
+from platformdirs import user_cache_path, user_data_path
 
 APP_NAME = "quizzer"
 
 #: Environment variables that override the default locations.
 ENV_DB = "QUIZZER_DB"
 ENV_DECKS = "QUIZZER_DECKS"
+ENV_CACHE = "QUIZZER_CACHE"
 
 
 def bundled_decks_dir() -> Path:
@@ -46,3 +47,12 @@ def default_db_path(override: str | os.PathLike[str] | None = None) -> Path:
     if env:
         return Path(env)
     return user_dir() / "progress.json"
+
+
+def cache_dir() -> Path:
+    """Where quizzer keeps what it can rebuild (parsed decks): ``$QUIZZER_CACHE`` or the
+    platform's user cache dir. Deleting it loses nothing."""
+    env = os.environ.get(ENV_CACHE)
+    if env:
+        return Path(env)
+    return user_cache_path(APP_NAME, appauthor=False)

@@ -169,15 +169,19 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     return Deck(id=deck_id, name=name, concepts=tuple(concepts), description=description)
 
 
-def loads(text: str) -> Deck:
-    """Parse a deck file's text."""
+def parse(text: str) -> dict[str, Any]:
+    """The TOML tables of a deck file's text, not yet validated (see :func:`from_dict`)."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"at line (\d+)", str(exc))
         line = int(found.group(1)) if found else None
         raise DeckFormatError(f"not valid TOML: {exc}", line) from exc
-    return from_dict(data, text)
+
+
+def loads(text: str) -> Deck:
+    """Parse and validate a deck file's text."""
+    return from_dict(parse(text), text)
 
 
 def dumps(deck: Deck) -> str:

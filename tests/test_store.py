@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from factories import ru_bn_deck
 from tinydb import Query, TinyDB
 
 from quizzer.core.cards import CardKey, Pair
-from quizzer.core.concept import Concept, Entry, Provenance, Text
 from quizzer.core.deck import Deck
 from quizzer.core.errors import StoreError
 from quizzer.core.scheduling import CardState, SchedulerSettings
@@ -63,21 +63,7 @@ def test_default_location_honours_env(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def _deck(n: int = 4) -> Deck:
-    def text(s: str) -> Text:
-        return Text(s, Provenance("authored"))
-
-    concepts = tuple(
-        Concept(
-            id=f"c{i}",
-            deck="demo",
-            entries={
-                "ru": Entry(text(f"термин {i}"), text(f"определение {i}")),
-                "bn": Entry(text(f"পরিভাষা {i}"), text(f"সংজ্ঞা {i}")),
-            },
-        )
-        for i in range(n)
-    )
-    return Deck(id="demo", name="Demo", concepts=concepts)
+    return ru_bn_deck("demo", n)
 
 
 def test_due_cards_limits_and_burying_through_the_store(tmp_path: Path) -> None:

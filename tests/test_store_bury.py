@@ -14,8 +14,9 @@ import textwrap
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+from factories import ru_bn_deck
+
 from quizzer.core.cards import CardKey, Pair
-from quizzer.core.concept import Concept, Entry, Provenance, Text
 from quizzer.core.deck import Deck
 from quizzer.core.review import Review
 from quizzer.core.scheduling import SchedulerSettings
@@ -29,21 +30,7 @@ RU_BN = Pair("ru", "term", "bn", "definition")
 
 
 def _deck(n: int = 4) -> Deck:
-    def text(s: str) -> Text:
-        return Text(s, Provenance("authored"))
-
-    concepts = tuple(
-        Concept(
-            id=f"c{i}",
-            deck="demo",
-            entries={
-                "ru": Entry(text(f"термин {i}"), text(f"определение {i}")),
-                "bn": Entry(text(f"পরিভাষা {i}"), text(f"সংজ্ঞা {i}")),
-            },
-        )
-        for i in range(n)
-    )
-    return Deck(id="demo", name="Demo", concepts=concepts)
+    return ru_bn_deck("demo", n)
 
 
 DECK = _deck()

@@ -6,8 +6,9 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from factories import ru_bn_deck
+
 from quizzer.core.cards import CardKey, Pair
-from quizzer.core.concept import Concept, Entry, Provenance, Text
 from quizzer.core.deck import Deck
 from quizzer.core.scheduling import SchedulerSettings
 from quizzer.store import open_store
@@ -17,21 +18,7 @@ RU_BN = Pair("ru", "term", "bn", "definition")
 
 
 def _deck(deck_id: str, n: int) -> Deck:
-    def text(s: str) -> Text:
-        return Text(s, Provenance("authored"))
-
-    concepts = tuple(
-        Concept(
-            id=f"c{i}",
-            deck=deck_id,
-            entries={
-                "ru": Entry(text(f"термин {i}"), text(f"определение {i}")),
-                "bn": Entry(text(f"পরিভাষা {i}"), text(f"সংজ্ঞা {i}")),
-            },
-        )
-        for i in range(n)
-    )
-    return Deck(id=deck_id, name=deck_id.title(), concepts=concepts)
+    return ru_bn_deck(deck_id, n)
 
 
 def _open(db: Path):  # type: ignore[no-untyped-def]

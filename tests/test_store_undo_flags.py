@@ -6,8 +6,9 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from factories import ru_bn_deck
+
 from quizzer.core.cards import CardKey, Pair
-from quizzer.core.concept import Concept, Entry, Provenance, Text
 from quizzer.core.deck import Deck
 from quizzer.store import Bury, open_store
 
@@ -17,18 +18,7 @@ KEY = CardKey("demo/c0", RU_BN)
 
 
 def _deck() -> Deck:
-    def text(s: str) -> Text:
-        return Text(s, Provenance("authored"))
-
-    concept = Concept(
-        id="c0",
-        deck="demo",
-        entries={
-            "ru": Entry(text("термин"), text("определение")),
-            "bn": Entry(text("প"), text("স")),
-        },
-    )
-    return Deck(id="demo", name="Demo", concepts=(concept,))
+    return ru_bn_deck("demo", 1)
 
 
 def _open(db: Path):  # type: ignore[no-untyped-def]

@@ -555,3 +555,29 @@ def test_validate_refuses_a_deck_without_concepts(
     code, out, err = cli(capsys, "validate", str(empty))
     assert code == 2
     assert f"quizzer: error: {empty}: deck has no concepts" in err and "ok" not in out
+
+
+def test_show_rtl_app_shapes_and_orders_arabic_and_keeps_piped_output_logical() -> None:
+    shaped = subprocess.run(
+        [sys.executable, "-m", "quizzer", "show", "training-efficiency", "--rtl", "app"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "100"},
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    ).stdout
+    ar_term = next(line for line in shaped.splitlines() if line.startswith("  ar term"))
+    # Visual order with joined presentation forms, brackets mirrored, the label left alone.
+    assert "(PEFT) " in ar_term and ")PEFT(" not in ar_term
+    assert any(0xFE70 <= ord(ch) <= 0xFEFF for ch in ar_term)
+    assert all(len(line) <= 100 for line in shaped.splitlines() if line.startswith("  ar "))
+    piped = subprocess.run(
+        [sys.executable, "-m", "quizzer", "show", "training-efficiency"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "الضبط الدقيق الفعال للمعلمات (PEFT)" in piped

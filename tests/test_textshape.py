@@ -135,3 +135,14 @@ def test_restore_gives_back_richs_widths() -> None:
         assert cell_len(BENGALI) == 18
     finally:
         fix_cell_widths()
+
+
+def test_brackets_in_an_arabic_line_are_mirrored_into_visual_order() -> None:
+    """Reordered for a terminal without bidi, "(PEFT)" must still read "(PEFT)", not ")PEFT(":
+    the bracket characters swap (Unicode mirroring) when the line is reversed."""
+    from quizzer.ui.textshape import shape_line
+
+    visual = shape_line("الضبط الدقيق الفعال للمعلمات (PEFT)")
+    assert visual.startswith("(PEFT) ")
+    assert ")PEFT(" not in visual
+    assert shape_line("نص [bold] هنا").count("[bold]") == 1

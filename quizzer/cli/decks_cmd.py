@@ -24,6 +24,7 @@ from quizzer.core.glossary import GlossaryError, decode, parse
 from quizzer.core.languages import LANGUAGES, SIDES
 from quizzer.library import DECK_SUFFIX, DeckFile, deck_files, find_deck, load_library, read_deck
 from quizzer.paths import bundled_decks_dir, user_decks_dir
+from quizzer.ui.textshape import has_rtl, resolve_rtl_mode, visual_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -50,6 +51,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print a JSON list of concepts: id, acronym, and per language term, "
         "definition and provenance",
+    )
+    p.add_argument(
+        "--rtl",
+        choices=("auto", "app", "terminal"),
+        default="auto",
+        help="Arabic on screen: 'app' wraps, joins and orders it here (for terminals without "
+        "bidi, like tmux), 'terminal' prints it in logical order for terminals that do bidi; "
+        "'auto' (default) picks for the terminal, and piped output stays logical",
     )
     p.set_defaults(func=cmd_show)
 
@@ -198,8 +207,29 @@ def _source_label(record: dict[str, Any]) -> str:
     return label
 
 
-def render_deck(deck: Deck) -> Text:
-    """The human-readable `quizzer show` output, as one literal :class:`Text`."""
+#: Width of the "  ar definition " label column in `quizzer show`.
+_LABEL_CELLS = 16
+
+
+def _append_lines(out: Text, text: str, style: str, rtl: str, width: int) -> None:
+    """Append ``text``; in ``app`` mode right-to-left text is wrapped first, then shaped and
+    reordered line by line, continuation lines indented under the label column."""
+    if rtl != "app" or not has_rtl(text):
+        out.append(text, style=style)
+        return
+    lines = visual_lines(text, max(width - _LABEL_CELLS, 20), "app")
+    for index, line in enumerate(lines):
+        if index:
+            out.append("\n" + " " * _LABEL_CELLS)
+        out.append(line, style=style)
+
+
+def render_deck(deck: Deck, *, rtl: str = "terminal", width: int = 0) -> Text:
+    """The human-readable `quizzer show` output, as one literal :class:`Text`.
+
+    ``rtl`` is ``terminal`` (texts in logical order) or ``app`` (right-to-left texts
+    wrapped to ``width`` cells, shaped and in visual order, for terminals without bidi).
+    """
     out = Text()
     out.append(deck.name, style="bold")
     out.append(f"  ({deck.id}, {len(deck)} concepts)\n")
@@ -216,12 +246,12 @@ def render_deck(deck: Deck) -> Text:
                 text = entry.side(side)
                 record = text.to_dict()
                 out.append(f"  {lang} {side:<10} ", style="dim")
-                out.append(text.text, style="bold" if side == "term" else "")
+                _append_lines(out, text.text, "bold" if side == "term" else "", rtl, width)
                 out.append(f"  [{_source_label(record)}]", style="dim")
                 out.append("\n")
                 if text.source.kind == "corrected":
                     out.append(f"  {'':<13} was: ", style="dim")
-                    out.append(text.source.original or "")
+                    _append_lines(out, text.source.original or "", "", rtl, width)
                     out.append(f"  ({text.source.reason})\n", style="dim")
     return out
 
@@ -232,7 +262,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         _print_json([concept_json(c) for c in deck])
     else:
-        _console().print(render_deck(deck), end="")
+        console = _console()
+        rtl = "terminal"
+        if args.rtl == "app" or (args.rtl == "auto" and console.is_terminal):
+            rtl = resolve_rtl_mode(args.rtl)
+        console.print(render_deck(deck, rtl=rtl, width=console.width), end="")
     return 0
 
 

@@ -190,9 +190,11 @@ def shape_line(line: str, base_dir: Literal["L", "R"] | None = None) -> str:
     if not has_rtl(line):
         return line
     import arabic_reshaper
-    from bidi import get_display
 
-    return get_display(arabic_reshaper.reshape(line), base_dir=base_dir or base_direction(line))
+    # The pure-Python algorithm, not python-bidi's Rust ``get_display``: that one does
+    # not mirror brackets, so "(PEFT)" in an Arabic line would come out as ")PEFT(".
+    visual = _bidi_visual(arabic_reshaper.reshape(line), base_dir or base_direction(line))
+    return "".join(ch for ch, _index, _level in visual)
 
 
 @lru_cache(maxsize=2048)

@@ -6,7 +6,7 @@ Every cell is a :class:`rich.text.Text` built from plain strings: deck texts
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 from rich.console import Group
@@ -231,7 +231,9 @@ def hardest_table(stats: Stats) -> Table:
     return t
 
 
-def _summary_table(title: str, first: str, rows: Sequence[GroupSummary], label) -> Table:
+def _summary_table(
+    title: str, first: str, rows: Sequence[GroupSummary], label: Callable[[str], str]
+) -> Table:
     t = Table(title=title, padding=(0, 1))
     for name, justify in [
         (first, "left"),

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING, Literal
 
 from quizzer.core.cards import Pair
 from quizzer.core.errors import InputError
 from quizzer.core.languages import LANGUAGES, SIDES
 from quizzer.core.review import MODES
+
+if TYPE_CHECKING:
+    from quizzer.ui.service import StudyService
 
 RTL_HELP = (
     "how to show Arabic: app (quizzer joins letters and orders them right to left; for "
@@ -97,7 +101,7 @@ def resolve_pair(from_: str | None, to: str | None, last: Pair | None) -> Pair:
         ) from exc
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "terminal"]]:
     from quizzer.library import load_library
     from quizzer.store import open_store
     from quizzer.ui.service import StudyService

@@ -45,6 +45,7 @@ class CardView(Vertical):
     """
 
     def compose(self) -> ComposeResult:
+        """Compose the prompt label and text, a rule, and the hidden answer label and text."""
         yield Label("", id="prompt-label", classes="card-label", markup=False)
         yield ScriptText("", id="prompt", align="center")
         yield Rule(id="card-rule", classes="hidden")

@@ -48,6 +48,7 @@ class ChoiceOption(Horizontal):
         self.text = text
 
     def compose(self) -> ComposeResult:
+        """Compose the option's number key and its script-aware text."""
         yield Label(f"{self.index + 1}.", classes="choice-key", markup=False)
         yield ScriptText(self.text)
 
@@ -57,6 +58,7 @@ class ChoiceOption(Horizontal):
         self.query_one(ScriptText).text = text
 
     def on_click(self, event: Click) -> None:
+        """Choose this option in the parent list; the click goes no further."""
         event.stop()
         parent = self.parent
         if isinstance(parent, ChoiceList):
@@ -116,6 +118,7 @@ class ChoiceList(Vertical, can_focus=True):
         self._paint()
 
     def watch_highlighted(self, _value: int) -> None:
+        """Move the highlight mark to the newly highlighted option."""
         self._paint()
 
     def _paint(self) -> None:
@@ -125,14 +128,17 @@ class ChoiceList(Vertical, can_focus=True):
                 option.scroll_visible(animate=False)  # long options can overflow 80×24
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Refuse moving and selecting once an option is chosen, so the screen gets those keys."""
         # Once answered, Enter and the arrows belong to the screen (Enter: next card).
         return not (action in ("move", "select") and self.locked)
 
     def action_move(self, step: int) -> None:
+        """Move the highlight ``step`` options, wrapping around; ignored once locked."""
         if self.options and not self.locked:
             self.highlighted = (self.highlighted + step) % len(self.options)
 
     def action_select(self) -> None:
+        """Choose the highlighted option."""
         self.choose(self.highlighted)
 
     def choose(self, index: int) -> None:

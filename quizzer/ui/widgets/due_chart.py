@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from quizzer.core.stats import Forecast
@@ -34,10 +35,13 @@ class DueChart(Widget):
         self.bar_height = bar_height
 
     def render(self) -> Text:
+        """Render the bar chart of the forecast as plain styled text."""
         return forecast_text(self.forecast, height=self.bar_height)
 
-    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[override]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Return the chart's line count, so the widget is exactly as tall as the chart."""
         return len(self.render().plain.splitlines())
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[override]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """Return the widest chart line, so the widget is exactly as wide as the chart."""
         return max(len(line) for line in self.render().plain.splitlines())

@@ -54,6 +54,7 @@ class GradeBar(Horizontal):
         return f"{grade} {name} · {interval}" if interval else f"{grade} {name}"
 
     def compose(self) -> ComposeResult:
+        """Compose one compact button per grade, labelled with its interval."""
         for grade in GRADE_NAMES:
             yield Button(
                 self.label(grade, self._intervals.get(grade)),
@@ -70,6 +71,7 @@ class GradeBar(Horizontal):
             button.label = self.label(grade, intervals.get(grade))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Post :class:`GradeBar.Graded` for the pressed grade button."""
         event.stop()
         grade = int((event.button.id or "grade-0").rsplit("-", 1)[1])
         if grade in GRADE_NAMES:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from quizzer.core.stats import DayCount
@@ -34,11 +35,13 @@ class Heatmap(Widget):
         self.days = tuple(days)
 
     def render(self) -> Text:
+        """Render the heatmap grid, month labels and legend as styled text."""
         return heatmap_text(self.days)
 
-    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[override]
-        # Month labels, seven weekdays, the legend.
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Return 9 lines: month labels, seven weekdays, the legend."""
         return 9
 
-    def get_content_width(self, container, viewport) -> int:  # type: ignore[override]
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """Return the widest heatmap line, so the widget is exactly as wide as the map."""
         return max(len(line) for line in self.render().plain.splitlines())

@@ -65,15 +65,18 @@ class ProgressHeader(Grid):
     """
 
     def compose(self) -> ComposeResult:
+        """Compose the deck, pair and counts labels and the hand-drawn bar."""
         yield Label("", id="where", markup=False)
         yield Label("", id="pair", markup=False)
         yield Label("", id="counts", markup=False)
         yield Static(bar(0, 1), id="bar")
 
     def on_resize(self, event: events.Resize) -> None:
+        """Switch to the two-line layout when narrower than :data:`NARROW`."""
         self.set_class(event.size.width < NARROW, "-narrow")
 
     def on_mount(self) -> None:
+        """Pick the one- or two-line layout for the app's starting width."""
         self.set_class(self.app.size.width < NARROW, "-narrow")
 
     def update(self, where: str, done: int, left: int, extra: str = "", pair: str = "") -> None:

@@ -22,6 +22,7 @@ class QuizFooter(Footer):
         self._recompose_pending = False
 
     def bindings_changed(self, screen: Screen) -> None:
+        """Schedule one recompose after the next refresh, however many updates arrive."""
         self._bindings_ready = True
         if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
             return

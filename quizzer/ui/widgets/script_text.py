@@ -68,19 +68,24 @@ class ScriptText(Widget):
         return "right" if rtl else "left"
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
+        """Return the widest visual line at the container's width, in cells."""
         return max((cell_len(line) for line in self.lines(container.width)), default=0)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Return the number of visual lines at ``width`` (at least one)."""
         return max(1, len(self.lines(width)))
 
     def on_mount(self) -> None:
+        """Align the lines for the text's direction once mounted."""
         self.styles.text_align = self._text_align()  # type: ignore[assignment]
 
     def watch_text(self, _text: str) -> None:
+        """Re-align for the new text's direction (it may switch between LTR and RTL)."""
         if self.is_mounted:
             self.styles.text_align = self._text_align()  # type: ignore[assignment]
 
     def render(self) -> Content:
+        """Render the visual lines as plain content, centring the block if asked."""
         width = self.content_region.width or self.size.width
         lines = self.lines(width)
         if self.align == "center" and lines:

@@ -33,6 +33,7 @@ class TypedAnswer(Vertical):
         """The learner says a near miss was right."""
 
     def compose(self) -> ComposeResult:
+        """Compose the input line, the hidden diff and the hidden "I was right" button."""
         yield Input(placeholder="type the answer, Enter to check", id="typed")
         yield Static("", id="diff", classes="hidden", markup=False)
         yield Button("I was right (r)", id="i-was-right", classes="hidden", compact=True)
@@ -47,6 +48,7 @@ class TypedAnswer(Vertical):
         field.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Post :class:`TypedAnswer.Submitted` unless the input is blank."""
         event.stop()
         if event.value.strip():
             self.post_message(self.Submitted(event.value))
@@ -60,6 +62,7 @@ class TypedAnswer(Vertical):
         self.query_one("#i-was-right").set_class(not can_override, "hidden")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Post :class:`TypedAnswer.Overridden` and hide the "I was right" button."""
         event.stop()
         if event.button.id == "i-was-right":
             event.button.add_class("hidden")

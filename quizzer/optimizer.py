@@ -65,6 +65,7 @@ class Evaluation:
     rmse: float
 
     def to_dict(self) -> dict[str, float]:
+        """A JSON-ready form."""
         return {"log_loss": self.log_loss, "rmse": self.rmse}
 
 
@@ -125,6 +126,7 @@ class OptimizeResult:
         return "New FSRS parameters fitted to your review log; the scheduler now uses them."
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form for ``--json`` output, the message and held-out set included."""
         return {
             "status": self.status,
             "changed": self.changed,

@@ -70,6 +70,7 @@ class SourceEntry:
 
     @property
     def where(self) -> str:
+        """The entry's file and term line, as ``file:line`` for messages."""
         return f"{self.file}:{self.term_line}"
 
 
@@ -173,10 +174,12 @@ class ConceptReport:
 
     @property
     def confidence(self) -> float:
+        """The lowest confidence of the concept's matches (1.0 with none)."""
         return min((m.confidence for m in self.matches), default=1.0)
 
     @property
     def unsure(self) -> bool:
+        """Whether the weakest match is below :data:`UNSURE_BELOW`."""
         return self.confidence < UNSURE_BELOW
 
 
@@ -188,10 +191,12 @@ class AlignmentReport:
     notes: tuple[str, ...] = ()
 
     def count(self, status: str) -> int:
+        """How many concepts have ``status`` (``new``, ``updated`` or ``unchanged``)."""
         return sum(1 for c in self.concepts if c.status == status)
 
     @property
     def unsure(self) -> tuple[ConceptReport, ...]:
+        """The concepts with at least one unsure match."""
         return tuple(c for c in self.concepts if c.unsure)
 
     def to_dict(self) -> dict[str, object]:

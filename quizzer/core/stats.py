@@ -211,13 +211,16 @@ class PassCount:
 
     @property
     def total(self) -> int:
+        """Passed plus failed answers."""
         return self.passed + self.failed
 
     @property
     def rate(self) -> float | None:
+        """The pass rate in 0..1, ``None`` without answers."""
         return _rate(self.passed, self.total)
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form, with the total and rate included."""
         return {
             "passed": self.passed,
             "failed": self.failed,
@@ -236,11 +239,13 @@ class Retention:
 
     @property
     def all(self) -> PassCount:
+        """Young and mature answers together."""
         return PassCount(
             self.young.passed + self.mature.passed, self.young.failed + self.mature.failed
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form with the young, mature and combined counts."""
         return {
             "days": self.days,
             "young": self.young.to_dict(),
@@ -271,6 +276,7 @@ class Forecast:
 
     @property
     def total(self) -> int:
+        """Cards due over the whole forecast, overdue ones included."""
         return sum(self.days)
 
 

@@ -48,11 +48,13 @@ class QuizzerApp(App[int]):
             self.theme = theme
 
     def on_load(self) -> None:
+        """Make Rich count Bengali spacing vowel signs as one cell before any text is measured."""
         # Before any text is measured, and only while the app runs (restored on unmount):
         # Bengali spacing vowel signs take a cell, as the terminal draws them.
         fix_cell_widths()
 
     def on_mount(self) -> None:
+        """Open the study screen for a start given on the command line, else the home screen."""
         if self.start is not None:
             from quizzer.ui.screens.study import StudyScreen
 
@@ -84,6 +86,7 @@ class QuizzerApp(App[int]):
         )
 
     def on_unmount(self) -> None:
+        """Close the study service and restore Rich's cell widths."""
         self.service.close()
         # Leave Rich as we found it for whatever runs next in this process (tests).
         restore_cell_widths()

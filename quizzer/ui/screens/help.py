@@ -81,6 +81,7 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        """Compose the two columns of keys and the closing hint."""
         with Vertical(id="help-box"):
             with Horizontal(id="help-columns"):
                 yield Static(help_column(HELP_LEFT), id="help-left", classes="help-column")
@@ -88,4 +89,5 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Content.styled("Esc closes", "$text-muted"), id="help-close")
 
     def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
+        """Close the help screen (whatever result the binding passes, it returns ``None``)."""
         self.dismiss(None)

@@ -53,6 +53,7 @@ class DeckList(OptionList):
         self._initial = initial
 
     def on_mount(self) -> None:
+        """Highlight the ``initial`` deck (clamped to the list) before any key arrives."""
         if self._initial is not None and self.option_count:
             self.highlighted = min(self._initial, self.option_count - 1)
 
@@ -97,6 +98,7 @@ class HomeScreen(Screen[None]):
         return last
 
     def compose(self) -> ComposeResult:
+        """Compose the deck list, the direction and mode selects and the start button."""
         # Everything gets its value here, not in on_mount: no burst of Changed
         # messages, and a key typed the moment the screen appears finds the deck
         # list focused, filled and highlighted.
@@ -132,6 +134,7 @@ class HomeScreen(Screen[None]):
     _setting = False
 
     def on_mount(self) -> None:
+        """Focus the deck list at once, so keys typed early reach it."""
         # Focus now, not after a refresh (Widget.focus() is deferred).
         self.set_focus(self.query_one("#decks", DeckList))
 
@@ -197,6 +200,7 @@ class HomeScreen(Screen[None]):
     # -- events -----------------------------------------------------------
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        """Show the new mode's help, or recount the decks for a new direction."""
         if self._setting:
             return
         if event.select.id == "mode":
@@ -205,10 +209,12 @@ class HomeScreen(Screen[None]):
             self._refresh_decks()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Start studying the deck chosen with Enter or a double click."""
         event.stop()
         self.action_start()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start studying when the start button is pressed."""
         if event.button.id == "start":
             event.stop()
             self.action_start()
@@ -259,6 +265,7 @@ class HomeScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def on_screen_resume(self) -> None:
+        """Recount the decks' due cards when a session ends and this screen is back."""
         # Back from a session: counts changed.
         if hasattr(self, "_decks"):
             self._refresh_decks()

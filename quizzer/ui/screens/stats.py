@@ -90,6 +90,7 @@ class StatsScreen(Screen[None]):
         self.stats = stats
 
     def compose(self) -> ComposeResult:
+        """Compose the heading and the stats tables, heatmap and due chart in a scroll view."""
         s = self.stats
         heading = Text("Statistics", style="bold")
         heading.append(

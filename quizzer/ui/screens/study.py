@@ -195,6 +195,7 @@ class StudyScreen(Screen[None]):
         return self.service.deck(self.choice.deck)
 
     def compose(self) -> ComposeResult:
+        """Compose the header, the card, and only the answer widgets this mode uses."""
         yield ProgressHeader(id="progress")
         with VerticalScroll(id="study-body"):
             yield CardView(id="card")
@@ -220,6 +221,7 @@ class StudyScreen(Screen[None]):
 
     @_stops_on_store_error
     def on_mount(self) -> None:
+        """Start the session (or the learn rounds) and show the first card."""
         now = utcnow()
         if self.choice.mode == "learn":
             from quizzer.core.learn import learn_rounds
@@ -414,6 +416,7 @@ class StudyScreen(Screen[None]):
             self.query_one(ChoiceList).choose(number - 1)
 
     def on_grade_bar_graded(self, event: GradeBar.Graded) -> None:
+        """Grade the revealed card with the button the learner pressed."""
         if self.phase == "revealed":
             self._grade(event.grade)
 
@@ -432,6 +435,7 @@ class StudyScreen(Screen[None]):
 
     @_stops_on_store_error
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
+        """Check the chosen option, colour the options, and record the answer."""
         if self.phase != "question" or self.choices is None:
             return
         right = self.choices.is_correct(event.index)
@@ -457,6 +461,7 @@ class StudyScreen(Screen[None]):
 
     @_stops_on_store_error
     def on_typed_answer_submitted(self, event: TypedAnswer.Submitted) -> None:
+        """Check the typed text against the answer, record it, and show the character diff."""
         if self.phase != "question" or self.card is None:
             return
         concept, _prompt, expected = self._texts(self.card)
@@ -543,6 +548,7 @@ class StudyScreen(Screen[None]):
         self.refresh_bindings()  # "I was right" leaves the footer
 
     def on_typed_answer_overridden(self, _event: TypedAnswer.Overridden) -> None:
+        """Accept a near miss as right (the "I was right" button)."""
         self.action_override()
 
     # -- learn ----------------------------------------------------------------
@@ -634,6 +640,7 @@ class StudyScreen(Screen[None]):
         await self.action_space()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Go to the next card when Continue is pressed during feedback."""
         if event.button.id == "continue":
             event.stop()
             if self.phase == "feedback":

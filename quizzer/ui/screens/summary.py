@@ -97,6 +97,7 @@ class SummaryScreen(Screen[None]):
         self.deck_id = deck_id
 
     def compose(self) -> ComposeResult:
+        """Compose the session's counts, time and next due card, and the key hints."""
         s = self.summary
         percent = s.correct_percent
         rows = [
@@ -136,6 +137,7 @@ class SummaryScreen(Screen[None]):
             self.app.exit(0)
 
     def action_quit(self) -> None:  # type: ignore[override]
+        """Quit the app with exit code 0."""
         self.app.exit(0)
 
     def action_stats(self) -> None:

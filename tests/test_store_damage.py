@@ -14,7 +14,7 @@ import pytest
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.errors import StoreError
 from quizzer.store import backup_path, doctor, open_store
-from quizzer.store.progress import State
+from quizzer.store.state import State
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")

@@ -15,8 +15,9 @@ from quizzer.core.cards import CardKey, Pair
 from quizzer.core.errors import StoreError
 from quizzer.store import SCHEMA_VERSION, doctor, journal_path, open_store, reviewlog
 from quizzer.store import journal as journal_mod
-from quizzer.store.progress import State, previous_journal_path
+from quizzer.store.files import previous_journal_path
 from quizzer.store.snapshot import AtomicJSONStorage
+from quizzer.store.state import State
 
 RU_BN = Pair("ru", "term", "bn", "definition")
 KEY = CardKey("training-efficiency/lora", RU_BN)

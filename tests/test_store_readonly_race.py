@@ -11,7 +11,7 @@ from pathlib import Path
 
 from quizzer.core.errors import StoreError
 from quizzer.store import open_store
-from quizzer.store.progress import read_log
+from quizzer.store.history import read_log
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 

@@ -12,16 +12,9 @@ Quick use::
 """
 
 from quizzer.core.errors import StoreError
-from quizzer.store.progress import (
-    SCHEMA_VERSION,
-    Bury,
-    RecordOutcome,
-    Store,
-    backup_path,
-    journal_path,
-    lock_path,
-    open_store,
-)
+from quizzer.store.files import backup_path, journal_path, lock_path
+from quizzer.store.outcomes import Bury, RecordOutcome
+from quizzer.store.progress import SCHEMA_VERSION, Store, open_store
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -24,18 +24,11 @@ from typing import Any
 from quizzer.core.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.store import journal, migrate, reviewlog
+from quizzer.store.files import backup_path, journal_path, lock_path, previous_journal_path
 from quizzer.store.journal import JournalDamage
 from quizzer.store.lock import StoreLock
-from quizzer.store.progress import (
-    State,
-    backup_path,
-    document_problem,
-    invalid_cards,
-    journal_path,
-    lock_path,
-    previous_journal_path,
-)
 from quizzer.store.snapshot import AtomicJSONStorage, parse
+from quizzer.store.state import State, document_problem, invalid_cards
 
 
 @dataclass

@@ -82,7 +82,7 @@ def migrate(path: Path, doc: dict[str, Any], version: int) -> dict[str, Any]:
 
 def _v1_to_v2(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     """Move the review log into the journal; card states and settings into the snapshot."""
-    from quizzer.store.progress import journal_path
+    from quizzer.store.files import journal_path
 
     journal_file = journal_path(path)
     existing: set[str] = set()
@@ -137,7 +137,8 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     snapshot is still version 2 and folding is idempotent).
     """
     from quizzer.store import reviewlog
-    from quizzer.store.progress import State, journal_path
+    from quizzer.store.files import journal_path
+    from quizzer.store.state import State
 
     journal_file = journal_path(path)
     meta = doc.get("meta", {}).get("1", {})

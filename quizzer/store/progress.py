@@ -32,6 +32,12 @@ A kill between 1 and 2 leaves the old snapshot and journal (the answers are in
 both the months and the journal; reading the log dedupes by id). A kill
 between 2 and 3 leaves a journal of an older generation than the snapshot:
 opening recognises it as absorbed and skips it.
+
+The code is split by what it holds: :mod:`quizzer.store.files` (file names),
+:mod:`quizzer.store.state` (the in-memory :class:`~quizzer.store.state.State` and
+how journal events change it), :mod:`quizzer.store.outcomes` (:class:`Bury`,
+:class:`RecordOutcome`), :mod:`quizzer.store.history` (reading the review log);
+this module holds :class:`Store` and :func:`open_store`.
 """
 
 from __future__ import annotations
@@ -44,381 +50,47 @@ import shutil
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from tinydb import TinyDB
-from tinydb.storages import Storage
 
 from quizzer.core import scheduling
 from quizzer.core.cards import CardKey, Pair
 from quizzer.core.deck import Deck
 from quizzer.core.errors import StoreError
-from quizzer.core.review import CardPhase, Grade, Mode, Review
+from quizzer.core.review import Grade, Mode, Review
 from quizzer.core.scheduling import CardState, DueQueue, SchedulerSettings, TodayCounts
 from quizzer.paths import default_db_path
 from quizzer.store import journal, migrate, reviewlog
+from quizzer.store.files import (
+    READ_ATTEMPTS,
+    backup_path,
+    busy_error,
+    files_signature,
+    journal_path,
+    lock_path,
+    log_dir,
+    previous_journal_path,
+)
+from quizzer.store.history import ReviewLogStorage, read_log
 from quizzer.store.journal import JournalDamage, JournalWriter
 from quizzer.store.localtz import LocalTimezone
 from quizzer.store.lock import StoreLock
+from quizzer.store.outcomes import Bury, RecordOutcome
 from quizzer.store.snapshot import AtomicJSONStorage
+from quizzer.store.state import State, full_state, slim_state
 
 #: The snapshot layout this code writes (see :mod:`quizzer.store.migrate` for older ones).
 SCHEMA_VERSION = migrate.SCHEMA_VERSION
-#: How many answers back :meth:`Store.undo` can go.
-UNDO_DEPTH = 50
 #: Replaying more journal events than this on open triggers a compaction.
 COMPACT_AFTER = 2000
-#: Answers kept in the snapshot for today's counts (older ones can't be "today").
-_RECENT_DAYS = 3
-
-
-def journal_path(path: Path) -> Path:
-    """The journal file of the store at ``path``."""
-    return path.with_name(path.name + ".journal")
-
-
-def backup_path(path: Path) -> Path:
-    """The previous snapshot of the store at ``path``."""
-    return path.with_name(path.name + ".bak")
-
-
-def previous_journal_path(path: Path) -> Path:
-    """The journal generation before the current one (kept by compaction for the doctor)."""
-    return path.with_name(path.name + ".journal.prev")
-
-
-def log_dir(path: Path) -> Path:
-    """The directory of the month files of the review log."""
-    return reviewlog.log_dir(path)
-
-
-def lock_path(path: Path) -> Path:
-    """The lock file of the store at ``path``."""
-    return path.with_name(path.name + ".lock")
-
-
-#: State fields a record event doesn't repeat: the review holds them (or they are derived).
-_FROM_REVIEW = ("card_id", "due", "stability", "difficulty", "last_review", "first_review")
-#: Flags written only when set, to keep journal lines short.
-_FLAGS = ("leech", "flagged", "suspended", "buried_until")
-
-
-def slim_state(state: dict[str, Any]) -> dict[str, Any]:
-    """The part of a card state after an answer that its review doesn't already say."""
-    return {
-        k: v
-        for k, v in state.items()
-        if k not in _FROM_REVIEW and not (k in _FLAGS and v in (False, None))
-    }
-
-
-def full_state(
-    slim: dict[str, Any], review: dict[str, Any], before: dict[str, Any] | None
-) -> dict[str, Any]:
-    """Inverse of :func:`slim_state`, given the review and the card's previous state."""
-    return {
-        "card_id": review["card_id"],
-        "state": slim["state"],
-        "step": slim.get("step"),
-        "stability": review["stability"],
-        "difficulty": review["difficulty"],
-        "due": review["due"],
-        "last_review": review["reviewed_at"],
-        "reps": slim.get("reps", 1),
-        "lapses": slim.get("lapses", 0),
-        "leech": slim.get("leech", False),
-        "flagged": slim.get("flagged", False),
-        "suspended": slim.get("suspended", False),
-        "buried_until": slim.get("buried_until"),
-        "first_review": (before or {}).get("first_review") or review["reviewed_at"],
-    }
 
 
 def _key(card: CardKey | str) -> CardKey:
     return card if isinstance(card, CardKey) else CardKey.parse(card)
-
-
-@dataclass(frozen=True, slots=True)
-class Bury:
-    """One bury: ``card_id`` hidden at ``buried_at`` until ``until`` (the next study day).
-
-    What :meth:`Store.bury` returns and :meth:`Store.undo` returns when it takes a bury back.
-    """
-
-    id: str
-    card_id: str
-    buried_at: datetime
-    until: datetime
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (ISO 8601 UTC times), as kept in the journal and the undo stack."""
-        return {
-            "id": self.id,
-            "card_id": self.card_id,
-            "at": self.buried_at.isoformat(),
-            "until": self.until.isoformat(),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Bury:
-        """Inverse of :meth:`to_dict`."""
-        return cls(
-            id=data["id"],
-            card_id=data["card_id"],
-            buried_at=datetime.fromisoformat(data["at"]),
-            until=datetime.fromisoformat(data["until"]),
-        )
-
-
-#: Flags :meth:`Store.set_suspended` changes, kept when an earlier answer or bury is undone.
-_MANUAL_FLAGS = ("suspended", "leech")
-
-
-def _with_flags(before: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any]:
-    """``before`` (``None``: never studied) with the suspension flags of ``state``."""
-    if before is None:
-        key = CardKey.parse(state["card_id"])
-        before = CardState.new(key, datetime.fromisoformat(state["due"])).to_dict()
-    return {**before, **{k: state.get(k, False) for k in _MANUAL_FLAGS}}
-
-
-@dataclass(frozen=True, slots=True)
-class RecordOutcome:
-    """What :meth:`Store.record_outcome` did with one answer.
-
-    ``review`` is the logged answer (what :meth:`Store.record` returns);
-    ``state`` the card's state after it (a copy). ``leech`` is true when this
-    answer made the card a leech (its ``leech_threshold``-th lapse, then every
-    ``leech_every`` more); ``suspended`` when the answer suspended it (leech
-    action ``suspend``) — a UI shows a notice and moves on to the next card.
-    """
-
-    review: Review
-    state: CardState
-    leech: bool = False
-    suspended: bool = False
-
-
-def buried_state(before: dict[str, Any] | None, bury: dict[str, Any]) -> dict[str, Any]:
-    """A card's state after ``bury`` (a :meth:`Bury.to_dict`), given its state before.
-
-    A card never studied gets a new-card state (``reps`` 0, so it still counts
-    as new) that only carries the bury; undoing the bury forgets it again.
-    """
-    if before is None:
-        key = CardKey.parse(bury["card_id"])
-        state = CardState.new(key, datetime.fromisoformat(bury["at"])).to_dict()
-    else:
-        state = dict(before)
-    state["buried_until"] = bury["until"]
-    return state
-
-
-def _doc_key(card_id: str) -> str:
-    """The snapshot key of a card: its numeric id; a malformed id (damage) keeps a key of its own.
-
-    Never raises, so a compaction or the doctor can always write what it holds.
-    """
-    try:
-        return str(CardKey.parse(card_id).int_id)
-    except (TypeError, ValueError):
-        return f"invalid:{card_id}"
-
-
-def document_problem(doc: Any) -> str | None:
-    """What is wrong with the layout of a current-schema snapshot document (``None``: nothing).
-
-    Checks tables, the meta record, settings and that every card record is an
-    object with a string ``card_id`` — cheap; the card states themselves are
-    checked by :func:`invalid_cards`.
-    """
-    if not isinstance(doc, dict):
-        return "not a TinyDB document"
-    for table in ("meta", "settings", "cards"):
-        if not isinstance(doc.get(table, {}), dict):
-            return f"table {table!r} is not a table"
-    meta = doc.get("meta", {}).get("1", {})
-    if not isinstance(meta, dict):
-        return "the meta record is not an object"
-    for name in ("schema", "gen", "journal_offset", "seq"):
-        try:
-            int(meta.get(name, 0))
-        except (TypeError, ValueError):
-            return f"meta.{name} is not a number: {meta[name]!r:.40}"
-    undo, recent = meta.get("undo", []), meta.get("recent", [])
-    if not isinstance(undo, list) or not all(isinstance(e, dict) for e in undo):
-        return "meta.undo is not a list of records"
-    if not isinstance(recent, list) or not all(
-        isinstance(r, list) and len(r) >= 4 and isinstance(r[2], str) for r in recent
-    ):
-        return "meta.recent is not a list of answers"
-    settings = doc.get("settings", {}).get("1")
-    if settings:
-        try:
-            SchedulerSettings.from_dict(settings)
-        except (TypeError, ValueError, AttributeError) as exc:
-            return f"the scheduler settings are invalid ({exc})"
-    for data in doc.get("cards", {}).values():
-        if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
-            return f"card record {data!r:.60} has no card id"
-    return None
-
-
-def invalid_cards(doc: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(key, reason)`` for each card record of ``doc`` that isn't a valid card state."""
-    bad: list[tuple[str, str]] = []
-    for key, data in doc.get("cards", {}).items():
-        try:
-            CardState.from_dict(data)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            bad.append((key, f"card state {data!r:.80} is invalid ({exc})"))
-    return bad
-
-
-class State:
-    """The in-memory image of a store: what the snapshot plus the journal tail say.
-
-    Shared by :class:`Store` (open) and the doctor (rebuild from the whole journal).
-    Card states are kept as dicts and turned into :class:`CardState` on first use,
-    so opening 100k cards costs one JSON parse, not 100k object constructions.
-    """
-
-    def __init__(self) -> None:
-        self.raw: dict[str, dict[str, Any]] = {}
-        self.objs: dict[str, CardState] = {}
-        self.settings = SchedulerSettings()
-        self.undo: list[dict[str, Any]] = []
-        self.recent: list[list[Any]] = []
-        self.seq = 0
-        self.created: str | None = None
-        #: The journal generation this state has absorbed events of.
-        self.gen = 0
-        #: The snapshot file this state was read from (named in errors about bad card states).
-        self.source: Path | None = None
-
-    @classmethod
-    def from_document(cls, doc: dict[str, Any], source: Path | None = None) -> State:
-        """Load a current-schema snapshot document.
-
-        Checks the layout (``ValueError`` naming what is wrong), not each card
-        state: those are built on first use (see :meth:`get`).
-        """
-        problem = document_problem(doc)
-        if problem:
-            raise ValueError(problem)
-        st = cls()
-        st.source = source
-        meta = doc.get("meta", {}).get("1", {})
-        st.undo = list(meta.get("undo", []))
-        st.recent = [list(r) for r in meta.get("recent", [])]
-        st.seq = int(meta.get("seq", 0))
-        st.created = meta.get("created")
-        st.gen = int(meta.get("gen", 0))
-        settings = doc.get("settings", {}).get("1")
-        if settings:
-            st.settings = SchedulerSettings.from_dict(settings)
-        st.raw = {d["card_id"]: d for d in doc.get("cards", {}).values()}
-        return st
-
-    def to_document(self, journal_offset: int) -> dict[str, Any]:
-        """The snapshot document for this state, folded up to ``journal_offset``."""
-        if self.recent:
-            latest = max(datetime.fromisoformat(r[2]) for r in self.recent)
-            horizon = (latest - timedelta(days=_RECENT_DAYS)).isoformat()
-            self.recent = [r for r in self.recent if r[2] >= horizon]
-        meta = {
-            "schema": SCHEMA_VERSION,
-            "gen": self.gen,
-            "journal_offset": journal_offset,
-            "seq": self.seq,
-            "created": self.created,
-            "undo": self.undo,
-            "recent": self.recent,
-        }
-        cards = {_doc_key(cid): d for cid, d in self.raw.items()}
-        return {"meta": {"1": meta}, "settings": {"1": self.settings.to_dict()}, "cards": cards}
-
-    def get(self, card_id: str) -> CardState | None:
-        """The state of one card, ``None`` if never studied."""
-        obj = self.objs.get(card_id)
-        if obj is None:
-            data = self.raw.get(card_id)
-            if data is None:
-                return None
-            try:
-                obj = CardState.from_dict(data)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                # Built lazily, so damage shows here, in whatever command touches the card.
-                where = self.source or "the progress store"
-                raise StoreError(
-                    f"progress store is damaged (card state {data!r:.80} is invalid: {exc})",
-                    hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
-                    path=self.source,
-                ) from exc
-            self.objs[card_id] = obj
-        return obj
-
-    def put(self, card_id: str, data: dict[str, Any] | None, obj: CardState | None = None) -> None:
-        """Set (or, with ``None``, forget) a card's state."""
-        self.objs.pop(card_id, None)
-        if data is None:
-            self.raw.pop(card_id, None)
-            return
-        self.raw[card_id] = data
-        if obj is not None:
-            self.objs[card_id] = obj
-
-    def apply(self, event: dict[str, Any]) -> None:
-        """Fold one journal event in (the same code runs live and on replay)."""
-        op = event.get("op")
-        self.seq = max(self.seq, int(event.get("seq", 0)))
-        if op == "record":
-            review = event["review"]
-            card_id = review["card_id"]
-            before = self.raw.get(card_id)
-            self.put(card_id, full_state(event["card"], review, before))
-            self.undo.append(
-                {"review_id": review["id"], "card_id": card_id, "before": before, "review": review}
-            )
-            del self.undo[:-UNDO_DEPTH]
-            self.recent.append([review["id"], card_id, review["reviewed_at"], review["phase"]])
-        elif op == "undo":
-            self.put(event["card_id"], event.get("restore"))
-            if self.undo and self.undo[-1].get("review_id") == event["review_id"]:
-                self.undo.pop()
-            self.recent = [r for r in self.recent if r[0] != event["review_id"]]
-        elif op == "bury":
-            bury = event["bury"]
-            card_id = bury["card_id"]
-            before = self.raw.get(card_id)
-            self.put(card_id, buried_state(before, bury))
-            # On the same undo stack as answers: undo takes back whichever came last.
-            self.undo.append(
-                {"bury_id": bury["id"], "card_id": card_id, "before": before, "bury": bury}
-            )
-            del self.undo[:-UNDO_DEPTH]
-        elif op == "unbury":
-            self.put(event["card_id"], event.get("restore"))
-            if self.undo and self.undo[-1].get("bury_id") == event["bury_id"]:
-                self.undo.pop()
-        elif op == "settings":
-            self.settings = SchedulerSettings.from_dict(event["settings"])
-        elif op == "state":
-            card_id, state = event["card_id"], event["state"]
-            self.put(card_id, state)
-            # A suspension (or resume) is not on the undo stack, and undoing an earlier answer
-            # or bury of the card must not take it back: the states undo would restore carry it.
-            for entry in self.undo:
-                if entry.get("card_id") == card_id:
-                    entry["before"] = _with_flags(entry.get("before"), state)
-        elif op in ("review", "header"):
-            pass  # imported history / file header: no state to change
-        else:
-            raise ValueError(f"unknown journal event {op!r}")
 
 
 class Store:
@@ -486,18 +158,18 @@ class Store:
         # A reader has no lock: another process may compact between our reads of the snapshot
         # and the journal (a newer journal next to the older snapshot we read). Read again until
         # both files stayed put during one read; only then is an error real damage.
-        for attempt in range(_READ_ATTEMPTS):
-            before = _files_signature(self.path)
+        for attempt in range(READ_ATTEMPTS):
+            before = files_signature(self.path)
             try:
                 self._load()
             except StoreError:
-                if _files_signature(self.path) == before:
+                if files_signature(self.path) == before:
                     raise
             else:
-                if _files_signature(self.path) == before:
+                if files_signature(self.path) == before:
                     return
             time.sleep(0.005 * (attempt + 1))
-        raise _busy_error(self.path)
+        raise busy_error(self.path)
 
     def _load(self) -> None:
         doc = self._storage.read()
@@ -1019,114 +691,6 @@ class Store:
         return st
 
 
-class ReviewLogStorage(Storage):
-    """A read-only TinyDB storage presenting review dicts as the table ``reviews``."""
-
-    def __init__(self, reviews: list[dict[str, Any]]) -> None:
-        self._doc = {"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}}
-
-    def read(self) -> dict[str, Any]:
-        """The table, as TinyDB expects it."""
-        return self._doc
-
-    def write(self, data: dict[str, Any]) -> None:
-        """The log changes only through :meth:`Store.record` and :meth:`Store.undo`."""
-        raise StoreError("the review log view is read-only; use Store.record/undo")
-
-
-#: How often a reader without the lock reads again when a compaction changed the files under it.
-_READ_ATTEMPTS = 12
-
-
-def _files_signature(path: Path) -> tuple[Any, ...]:
-    """What changes when a compaction replaces the snapshot or the journal (both by rename)."""
-
-    def sig(file: Path) -> tuple[int, int, int] | None:
-        try:
-            st = file.stat()
-        except OSError:
-            return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
-
-    journal_sig = sig(journal_path(path))
-    return sig(path), journal_sig[0] if journal_sig else None
-
-
-def _busy_error(path: Path) -> StoreError:
-    return StoreError(
-        "the progress store kept changing while it was read (another quizzer process is saving it)",
-        hint="try again in a moment",
-        path=path,
-    )
-
-
-def read_log(path: Path, gen: int) -> dict[str, Review]:
-    """The review log of the store at ``path`` whose snapshot has generation ``gen``.
-
-    The month files, then the journal's answers and undos (unless the journal is
-    of an older generation, i.e. already folded in); deduplicated by review id
-    and ordered by answer time (ties: log order). Keyed by review id.
-
-    Without the store's lock another process may compact meanwhile (fold the
-    journal into the months, then replace the journal). Reading the journal
-    before the months keeps every answer in view whatever the timing; when the
-    journal was replaced during the read it reads again (a few times) for an
-    exact picture, and an error is only reported when the files stayed put.
-    """
-    log: dict[str, Review] | None = None
-    for attempt in range(_READ_ATTEMPTS):
-        before = _files_signature(path)[1]
-        try:
-            log = _read_log_once(path, gen)
-        except StoreError:
-            if _files_signature(path)[1] == before:
-                raise
-        else:
-            if _files_signature(path)[1] == before:
-                return log
-        time.sleep(0.005 * (attempt + 1))
-    if log is None:
-        raise _busy_error(journal_path(path))
-    return log  # complete, if perhaps not the very latest
-
-
-def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
-    # The journal first, the month files after: a compaction folds the journal into the months
-    # before it replaces the journal, so whatever a replaced journal held, the months read
-    # afterwards hold it. The journal's events are then laid over the months (its undos win).
-    jpath = journal_path(path)
-    events: list[dict[str, Any]] = []
-    if journal.generation(jpath) >= gen:
-        try:
-            events = [event for _, event in journal.scan(jpath, 0)]
-        except JournalDamage as exc:
-            raise StoreError(
-                f"the journal is damaged at line {exc.line}",
-                hint=f"run `quizzer doctor --db {path}` to repair it (a copy is kept)",
-                path=jpath,
-                line=exc.line,
-            ) from exc
-    out: dict[str, dict[str, Any]] = {}
-    for month in reviewlog.months(path):
-        for doc in reviewlog.read_month(reviewlog.month_path(path, month)):
-            out[doc["id"]] = doc
-    for event in events:
-        op = event.get("op")
-        if op in ("record", "review"):
-            out[event["review"]["id"]] = event["review"]
-        elif op == "undo":
-            out.pop(event["review_id"], None)
-    reviews = [Review.from_dict(d) for d in out.values()]
-    reviews.sort(key=_when)
-    return {r.id: r for r in reviews}
-
-
-def _when(review: Review) -> datetime:
-    """Sort key: the answer time (a naive one, from an old hand-made store, taken as UTC)."""
-    at = review.reviewed_at
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
-
-
 def open_store(
     path: str | os.PathLike[str] | None = None,
     *,
@@ -1143,16 +707,15 @@ def open_store(
     return Store(default_db_path(path), read_only=read_only, tz=tz, rng=rng)
 
 
+# State, full_state, journal_path, log_dir and slim_state live in quizzer.store.state and
+# quizzer.store.files; quizzer.cli.stats_cmd and benchmarks/answer_latency.py import them from here.
 __all__ = [
     "SCHEMA_VERSION",
-    "Bury",
-    "CardPhase",
-    "RecordOutcome",
+    "State",
     "Store",
-    "backup_path",
+    "full_state",
     "journal_path",
-    "lock_path",
     "log_dir",
     "open_store",
-    "previous_journal_path",
+    "slim_state",
 ]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from quizzer.core.cards import CardKey, Pair
+from quizzer.core.cards import CardKey, Pair, has_card
 from quizzer.core.deck import Deck
 from quizzer.core.stats import CardSnapshot, Stats, compute_stats, timezone_label
 from quizzer.store.localtz import LocalTimezone
@@ -104,10 +104,7 @@ def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
     for deck in decks:
         for pair in pairs_by_deck.get(deck.id, ()):
             for concept in deck.concepts:
-                if not (
-                    concept.text(pair.prompt_lang, pair.prompt_side)
-                    and concept.text(pair.answer_lang, pair.answer_side)
-                ):
+                if not has_card(concept, pair):
                     continue
                 if CardKey(concept.uid, pair).id not in studied_ids:
                     count += 1

@@ -115,10 +115,10 @@ def test_a_missed_choice_comes_back_later_in_the_same_round() -> None:
 
 
 def test_misses_set_the_recorded_grade() -> None:
-    lr = _round(["flash-attention", "reversible-layers", "curriculum-learning"], gap=10)
-    # flash-attention: one wrong choice; reversible: wrong choice and wrong typing.
+    lr = _round(["model-parallelism", "reversible-layers", "curriculum-learning"], gap=10)
+    # model-parallelism: one wrong choice; reversible: wrong choice and wrong typing.
     by_id: dict[str, int] = {}
-    plan = {"flash-attention": ["wc"], "reversible-layers": ["wc", "wt"]}
+    plan = {"model-parallelism": ["wc"], "reversible-layers": ["wc", "wt"]}
     while not lr.complete:
         q = lr.question
         assert q is not None
@@ -137,7 +137,7 @@ def test_misses_set_the_recorded_grade() -> None:
             _type_expected(lr)
     for record in lr.records:
         by_id[record.card.concept_id] = record.grade
-    assert by_id == {"flash-attention": 2, "reversible-layers": 1, "curriculum-learning": 3}
+    assert by_id == {"model-parallelism": 2, "reversible-layers": 1, "curriculum-learning": 3}
 
 
 def test_typed_answers_use_the_answer_checker() -> None:
@@ -382,7 +382,7 @@ def test_bury_and_drop_take_a_concept_out_and_undo_puts_it_back() -> None:
 
 def test_a_markup_like_term_can_be_learned() -> None:
     deck = [
-        concept("odd", "slash", {"en": ("[/]", "closing tag"), "ru": ("[/]", "тег")}),
+        concept("odd", "slash", {"en": ("[/]", "closing tag"), "ru": ("[/] тег", "тег")}),
         concept("odd", "click", {"en": ("[@click=app.quit]", "x"), "ru": ("()", "y")}),
     ]
     lr = LearnRound(deck, deck, EN_RU, random.Random(0))
@@ -539,3 +539,19 @@ def test_answering_a_choice_unseen_or_out_of_range() -> None:
     assert lr.tally.answered == 1 and lr.can_undo
     lr.undo()
     assert lr.question == q
+
+
+def test_a_concept_written_alike_in_both_languages_is_not_learned() -> None:
+    """Flash Attention is "Flash Attention" in Russian too: en -> ru would show its answer."""
+    lr = _round(["flash-attention", "model-parallelism"])
+    assert [c.id for c in lr.in_progress] == [] and not lr.complete
+    seen = set()
+    while not lr.complete:
+        q = lr.question
+        assert q is not None
+        seen.add(q.concept.id)
+        if q.stage == "choice":
+            _right_choice(lr)
+        else:
+            _type_expected(lr)
+    assert seen == {"model-parallelism"}

@@ -61,3 +61,20 @@ def test_review_limit_counts_answers_per_deck_and_day_and_survives_reopen(tmp_pa
         q = store.due_cards(demo, [RU_BN], tomorrow)
         assert q.reviews_left == 2 and len(q.review) == 2
         assert store.due_cards(demo, [RU_BN], tomorrow - timedelta(seconds=1)).reviews_left == 1
+
+
+def test_no_card_asks_for_a_text_identical_to_its_prompt(tmp_path: Path) -> None:
+    """GPTQ is written alike in English and Bengali: en term -> bn term would show its answer."""
+    from quizzer.library import find_deck
+
+    deck = find_deck("quantization").deck
+    pair = Pair("en", "term", "bn", "term")
+    with _open(tmp_path / "p.json") as store:
+        store.set_settings(SchedulerSettings(new_per_day=100))
+        queue = store.due_cards(deck, [pair], DAY0)
+    asked = {key.concept_id for key in queue.new}
+    alike = {"gptq", "llm-int8"}
+    for cid in alike:  # the bundled deck really has these alike in both languages
+        concept = deck.get(cid)
+        assert concept is not None and concept.text("en", "term") == concept.text("bn", "term")
+    assert asked == {c.id for c in deck.concepts} - alike

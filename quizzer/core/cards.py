@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from quizzer.core.languages import LANGUAGES, SIDES, Side
+
+if TYPE_CHECKING:
+    from quizzer.core.concept import Concept
 
 _CARD_RE = re.compile(
     r"^(?P<uid>[a-z0-9-]+/[a-z0-9-]+)\|(?P<pl>[a-z]{2}):(?P<ps>term|definition)"
@@ -89,3 +94,18 @@ class CardKey:
         if not m:
             raise ValueError(f"not a card id: {card_id!r}")
         return cls(m["uid"], Pair(m["pl"], m["ps"], m["al"], m["as"]))  # type: ignore[arg-type]
+
+
+def _same_text(a: str, b: str) -> bool:
+    return unicodedata.normalize("NFC", a).casefold() == unicodedata.normalize("NFC", b).casefold()
+
+
+def has_card(concept: Concept, pair: Pair) -> bool:
+    """Whether ``concept`` can be studied in direction ``pair``.
+
+    It needs both texts, and they must differ: a name written alike in both
+    languages (GPTQ, SmoothQuant) would make a card that shows its own answer.
+    """
+    prompt = concept.text(pair.prompt_lang, pair.prompt_side)
+    answer = concept.text(pair.answer_lang, pair.answer_side)
+    return bool(prompt and answer) and not _same_text(prompt, answer)

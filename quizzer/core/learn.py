@@ -34,7 +34,7 @@ from datetime import datetime
 from typing import Literal
 
 from quizzer.core.answers import AnswerCheck, Verdict, check_answer, other_texts
-from quizzer.core.cards import CardKey, Pair
+from quizzer.core.cards import CardKey, Pair, has_card
 from quizzer.core.choices import ChoiceSet, make_choices
 from quizzer.core.concept import Concept
 from quizzer.core.review import Grade
@@ -238,8 +238,7 @@ class LearnRound:
     def __post_init__(self) -> None:
         p = self.pair
         for concept in self.concepts:
-            has_prompt = concept.text(p.prompt_lang, p.prompt_side) is not None
-            if has_prompt and concept.text(p.answer_lang, p.answer_side) is not None:
+            if has_card(concept, p):
                 self._progress[concept.uid] = _Progress(concept)
                 self._order.append(concept.uid)
         if not self._order:

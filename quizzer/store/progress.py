@@ -58,7 +58,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from quizzer.core import scheduling
-from quizzer.core.cards import CardKey, Pair
+from quizzer.core.cards import CardKey, Pair, has_card
 from quizzer.core.deck import Deck
 from quizzer.core.errors import StoreError
 from quizzer.core.review import Grade, Mode, Review
@@ -448,16 +448,15 @@ class Store:
     def due_cards(self, deck: Deck, pairs: Iterable[Pair], now: datetime) -> DueQueue:
         """What to study now in ``deck`` for the given directions, honouring limits and burying.
 
-        Cards exist for every concept that has both texts of a pair; those never
-        studied count as new.
+        Cards exist for every concept that has both texts of a pair, and they differ
+        (:func:`quizzer.core.cards.has_card`); those never studied count as new.
         """
         pairs = list(pairs)
         candidates = [
             CardKey(concept.uid, pair)
             for concept in deck.concepts
             for pair in pairs
-            if concept.text(pair.prompt_lang, pair.prompt_side)
-            and concept.text(pair.answer_lang, pair.answer_side)
+            if has_card(concept, pair)
         ]
         states: dict[str, CardState] = {}
         for key in candidates:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quizzer.core.cards import CardKey, Pair
+from quizzer.core.cards import CardKey, Pair, has_card
 from quizzer.core.deck import Deck
 from quizzer.core.review import GRADE_NAMES, Grade, Mode, Review
 from quizzer.core.scheduling import format_interval
@@ -174,11 +174,7 @@ class StudyService:
         for lang in dict.fromkeys((pair.prompt_lang, pair.answer_lang)):
             if not any(lang in concept.entries for concept in deck.concepts):
                 return f"This deck has no {LANGUAGE_NAMES.get(lang, lang)} text."
-        both = any(
-            concept.text(pair.prompt_lang, pair.prompt_side)
-            and concept.text(pair.answer_lang, pair.answer_side)
-            for concept in deck.concepts
-        )
+        both = any(has_card(concept, pair) for concept in deck.concepts)
         if both:
             return None
         prompt = f"{LANGUAGE_NAMES.get(pair.prompt_lang, pair.prompt_lang)} {pair.prompt_side}"

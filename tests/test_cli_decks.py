@@ -581,3 +581,23 @@ def test_show_rtl_app_shapes_and_orders_arabic_and_keeps_piped_output_logical() 
         check=True,
     ).stdout
     assert "الضبط الدقيق الفعال للمعلمات (PEFT)" in piped
+
+
+def test_decks_table_lines_up_a_bengali_deck_name(decks: Path) -> None:
+    """Terminals draw Bengali vowel signs one cell wide; the table must count them so too."""
+    from rich.cells import cell_len
+
+    from quizzer.ui.textshape import fix_cell_widths, restore_cell_widths
+
+    run("import", str(DATA / "003_b43aa0d0eec52a3f.txt"), decks=decks)
+    out = run("decks", decks=decks).stdout
+    fix_cell_widths()  # measure as a terminal draws
+    try:
+        rows = [line for line in out.splitlines() if line[:1].strip()]
+        named = [line for line in rows if "এআই" in line]
+        assert named, out
+        assert (
+            len({cell_len(line) for line in rows if not line.startswith(("texts:", "user"))}) == 1
+        )
+    finally:
+        restore_cell_widths()

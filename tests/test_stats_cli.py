@@ -256,6 +256,7 @@ def test_stats_terminal_shows_deck_text_literally(store_path: Path, capsys) -> N
 
 def test_log_export_csv(store_path: Path, env: Path, capsys) -> None:
     out = env / "export" / "log.csv"
+    out.parent.mkdir()
     assert main(["log", "export", "--csv", str(out), "--db", str(store_path)]) == 0
     with open_store(store_path, read_only=True) as store:
         reviews = sorted(store.reviews(), key=lambda r: (r.reviewed_at, r.id))
@@ -452,3 +453,11 @@ def test_streak_across_the_dst_change_with_the_stores_local_zone(env: Path, loca
         gone = stats_from_store(store, [], now=now + timedelta(days=2))
     assert (later.streak.current, later.streak.studied_today) == (7, False)
     assert (gone.streak.current, gone.streak.longest) == (0, 7)
+
+
+def test_log_export_refuses_a_missing_folder_and_creates_none(
+    store_path: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "no-such-folder" / "sub" / "log.csv"
+    assert main(["log", "export", "--csv", str(target), "--db", str(store_path)]) == 2
+    assert not (tmp_path / "no-such-folder").exists()

@@ -118,3 +118,14 @@ def test_bad_setting_never_creates_a_store(tmp_path: Path) -> None:
 def test_apply_changes_unknown_reset_key() -> None:
     with pytest.raises(InputError, match="unknown setting"):
         apply_changes(SchedulerSettings(), [], ["nope"])
+
+
+def test_setting_and_resetting_the_same_key_at_once_is_refused() -> None:
+    from quizzer.core.errors import InputError
+    from quizzer.core.scheduling import SchedulerSettings
+
+    with pytest.raises(InputError, match="both set and reset"):
+        apply_changes(SchedulerSettings(), ["new_per_day=5"], ["new-per-day"])
+    assert (
+        apply_changes(SchedulerSettings(), ["new_per_day=5"], ["reviews_per_day"]).new_per_day == 5
+    )

@@ -117,3 +117,8 @@ def test_rtl_auto_under_tmux_shapes_arabic_itself(tmp_path, monkeypatch, env, ex
     # app mode shows presentation forms (joined letters); terminal mode the logical letters.
     joined = any(0xFE70 <= ord(ch) <= 0xFEFF for ch in prompt)
     assert joined == (expected == "app")
+
+
+def test_an_empty_side_after_the_colon_is_an_error_not_a_default() -> None:
+    with pytest.raises(InputError, match="unknown side ''"):
+        parse_side("en:", "--from", "term")

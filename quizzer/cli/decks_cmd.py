@@ -24,7 +24,7 @@ from quizzer.core.glossary import GlossaryError, decode, parse
 from quizzer.core.languages import LANGUAGES, SIDES
 from quizzer.library import DECK_SUFFIX, DeckFile, deck_files, find_deck, load_library, read_deck
 from quizzer.paths import bundled_decks_dir, user_decks_dir
-from quizzer.ui.textshape import has_rtl, resolve_rtl_mode, visual_lines
+from quizzer.ui.textshape import fix_cell_widths, has_rtl, resolve_rtl_mode, visual_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -114,6 +114,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _console() -> Console:
+    # Bengali vowel signs take a cell in terminals; Rich counts some as zero.
+    fix_cell_widths()
     return Console(highlight=False, soft_wrap=True)
 
 

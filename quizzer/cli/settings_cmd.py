@@ -180,6 +180,13 @@ def apply_changes(
     """
     changes: dict[str, Any] = {}
     defaults = SchedulerSettings()
+    reset_fields = {find_setting(key).field for key in resets if key.strip().lower() != "all"}
+    for item in assignments:
+        key = item.partition("=")[0]
+        if key.strip() and find_setting(key).field in reset_fields:
+            raise InputError(
+                f"{key.strip()} is both set and reset", hint="give either --set or --reset for it"
+            )
     for key in resets:
         if key.strip().lower() == "all":
             changes.update({f.name: getattr(defaults, f.name) for f in fields(SchedulerSettings)})

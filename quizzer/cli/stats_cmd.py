@@ -276,6 +276,11 @@ def cmd_log_export(args: argparse.Namespace) -> int:
     out = None if args.csv == "-" else Path(args.csv)
     if out is not None and out.is_dir():
         raise InputError(f"{out} is a directory", hint="give a file name, e.g. reviews.csv")
+    if out is not None and not out.parent.is_dir():
+        raise InputError(
+            f"folder {out.parent} does not exist",
+            hint="create it first, or give a file in an existing folder",
+        )
     deck_id = find_deck(args.deck).deck.id if args.deck else None
     with _open_read_only(args.db) as store:
         reviews = store.reviews()

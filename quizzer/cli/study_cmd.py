@@ -62,8 +62,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def parse_side(value: str, option: str, default_side: str) -> tuple[str, str]:
     """``"ru"`` → ``("ru", default_side)``; ``"ru:definition"`` → ``("ru", "definition")``."""
-    lang, _, side = value.partition(":")
-    lang, side = lang.strip().lower(), (side.strip().lower() or default_side)
+    lang, colon, side = value.partition(":")
+    lang, side = lang.strip().lower(), side.strip().lower()
+    if not colon:
+        side = default_side
     if lang not in LANGUAGES:
         raise InputError(
             f"{option}: unknown language {lang!r}", hint=f"use one of {', '.join(LANGUAGES)}"

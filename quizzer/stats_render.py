@@ -23,6 +23,11 @@ BAR_GLYPHS = " ▁▂▃▄▅▆▇█"
 WEEKDAYS = ("Mon", "", "Wed", "", "Fri", "", "Sun")
 
 
+def _days(n: int) -> str:
+    """``"1 day"``, ``"3 days"``."""
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
 def percent(value: float | None, digits: int = 1) -> str:
     """``0.8512`` → ``"85.1%"``; ``None`` → ``"—"``."""
     return "—" if value is None else f"{value * 100:.{digits}f}%"
@@ -147,8 +152,8 @@ def overview_table(stats: Stats) -> Table:
         ("Answers", str(today.reviews)),
         ("Correct", percent(today.correct_rate)),
         ("Time spent", duration(today.time_ms)),
-        ("Streak", f"{stats.streak.current} days"),
-        ("Longest streak", f"{stats.streak.longest} days"),
+        ("Streak", _days(stats.streak.current)),
+        ("Longest streak", _days(stats.streak.longest)),
         ("Days studied", str(stats.streak.days_studied)),
         ("All answers", str(stats.total_reviews)),
         ("Cards studied ever", str(stats.total_cards)),

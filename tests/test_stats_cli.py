@@ -461,3 +461,9 @@ def test_log_export_refuses_a_missing_folder_and_creates_none(
     target = tmp_path / "no-such-folder" / "sub" / "log.csv"
     assert main(["log", "export", "--csv", str(target), "--db", str(store_path)]) == 2
     assert not (tmp_path / "no-such-folder").exists()
+
+
+def test_streak_lengths_read_as_english() -> None:
+    from quizzer.stats_render import _days
+
+    assert (_days(0), _days(1), _days(2)) == ("0 days", "1 day", "2 days")

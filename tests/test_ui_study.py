@@ -691,3 +691,27 @@ async def test_summary_next_due_counts_only_this_deck_and_pair(tmp_path: Path) -
     now = datetime.now(UTC)
     assert soon is not None and soon - now < timedelta(hours=1)
     assert later is not None and later - now > timedelta(days=1)
+
+
+def test_new_limit_note_says_when_the_daily_limit_holds_cards_back(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from quizzer.core.cards import CardKey, Pair
+    from quizzer.core.scheduling import SchedulerSettings
+    from quizzer.library import find_deck
+    from quizzer.store import open_store
+    from quizzer.ui.service import StudyService
+
+    deck = find_deck("training-efficiency").deck
+    pair = Pair("en", "term", "ru", "definition")
+    now = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        store.set_settings(SchedulerSettings(new_per_day=2))
+        service = StudyService(store, [deck])
+        assert service.new_limit_note(deck.id, pair, now) is None
+        for concept in deck.concepts[:2]:
+            store.record(CardKey(concept.uid, pair), 3, now)
+        note = service.new_limit_note(deck.id, pair, now)
+        assert note is not None
+        assert note.startswith("Today's 2 new cards for this deck are done; 14 more")
+        assert "new_per_day=4" in note

@@ -181,6 +181,25 @@ class StudyService:
         answer = f"{LANGUAGE_NAMES.get(pair.answer_lang, pair.answer_lang)} {pair.answer_side}"
         return f"No concept in this deck has both the {prompt} and the {answer}."
 
+    def new_limit_note(self, deck_id: str, pair: Pair, now: datetime | None = None) -> str | None:
+        """If today's new-card limit is what keeps unseen cards back, say so (else ``None``)."""
+        now = now or utcnow()
+        limit = self.store.settings.new_per_day
+        if self.store.today(deck_id, now).new < limit:
+            return None
+        deck = self.deck(deck_id)
+        unseen = 0
+        for concept in deck.concepts:
+            if has_card(concept, pair):
+                state = self.store.card(CardKey(concept.uid, pair))
+                unseen += state is None or state.is_new
+        if not unseen:
+            return None
+        return (
+            f"Today's {limit} new cards for this deck are done; {unseen} more wait for "
+            f"tomorrow (or raise the limit: quizzer settings --set new_per_day={limit * 2})."
+        )
+
     def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
         """(new, due) cards of ``deck_id`` in direction ``pair`` available now."""
         queue = self.store.due_cards(self.deck(deck_id), [pair], now or utcnow())

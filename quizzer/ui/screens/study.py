@@ -723,6 +723,8 @@ class StudyScreen(Screen[None]):
         if not self._nothing_due:
             return None
         why = self.service.why_no_cards(self.choice.deck, self.choice.pair)
+        if why is None:
+            why = self.service.new_limit_note(self.choice.deck, self.choice.pair)
         if why is None and self.choice.mode == "learn":
             why = (
                 "Learn mode teaches new concepts, and none are left for today here: "

@@ -131,7 +131,6 @@ class HomeScreen(Screen[None]):
     def _select(options: list[tuple[str, str]], id: str, value: str) -> Select[str]:
         return Select(options, id=id, value=value, allow_blank=False, compact=True)
 
-    _setting = False
 
     def on_mount(self) -> None:
         """Focus the deck list at once, so keys typed early reach it."""
@@ -201,8 +200,6 @@ class HomeScreen(Screen[None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """Show the new mode's help, or recount the decks for a new direction."""
-        if self._setting:
-            return
         if event.select.id == "mode":
             self._show_mode_help()
         else:
@@ -237,11 +234,12 @@ class HomeScreen(Screen[None]):
         selects = {n: self.query_one(f"#{n}", Select) for n in ("from-lang", "from-side")}
         targets = {n: self.query_one(f"#{n}", Select) for n in ("to-lang", "to-side")}
         values = (selects["from-lang"].value, selects["from-side"].value)
-        self._setting = True
-        selects["from-lang"].value = targets["to-lang"].value
-        selects["from-side"].value = targets["to-side"].value
-        targets["to-lang"].value, targets["to-side"].value = values
-        self._setting = False
+        # Changed messages are queued, so a flag around the assignments wouldn't hold
+        # them back: prevent them, and recount the decks once.
+        with self.prevent(Select.Changed):
+            selects["from-lang"].value = targets["to-lang"].value
+            selects["from-side"].value = targets["to-side"].value
+            targets["to-lang"].value, targets["to-side"].value = values
         self._refresh_decks()
 
     def action_cycle_mode(self) -> None:

@@ -226,9 +226,9 @@ def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path) -> None
 
     db = tmp_path / "p.json"
     with _open(db) as store:
-        StoreScheduler(store, DECK, RU_BN, set()).bury(CARDS[0], NOW)
+        StoreScheduler(store, DECK, RU_BN).bury(CARDS[0], NOW)
     with _open(db) as store:
-        scheduler = StoreScheduler(store, DECK, RU_BN, set())  # a fresh run of the app
+        scheduler = StoreScheduler(store, DECK, RU_BN)  # a fresh run of the app
         assert [k.id for k in scheduler.due(NOW)] == [k.id for k in CARDS[1:]]
         scheduler.bury(CARDS[1], NOW)
         scheduler.undo()

@@ -39,25 +39,21 @@ def utcnow() -> datetime:
 class StoreScheduler:
     """The core ``Scheduler`` protocol on the progress store, for one deck and one pair.
 
-    Burying uses the store's ``bury`` when it has one; otherwise the card is kept
-    out of this run of the app only.
+    Answers and buries go to the store, durably; undo is the store's own.
     """
 
-    def __init__(self, store: Store, deck: Deck, pair: Pair, buried: set[str]) -> None:
+    def __init__(self, store: Store, deck: Deck, pair: Pair) -> None:
         self.store = store
         self.deck = deck
         self.pair = pair
-        self._buried = buried
-        self._undo: list[tuple[str, str]] = []
         #: Called with (card, suspended) when an answer makes ``card`` a leech.
         self.on_leech: Callable[[CardKey, bool], None] | None = None
-        #: What :meth:`undo` took back last: the store's Review or Bury, or "bury".
+        #: What :meth:`undo` took back last: the store's Review or Bury.
         self.last_undone: Review | object | None = None
 
     def due(self, now: datetime) -> Sequence[CardKey]:
         """Due learning cards, due reviews, then new cards (daily limits applied)."""
-        queue = self.store.due_cards(self.deck, [self.pair], now)
-        return [key for key in queue.cards if key.id not in self._buried]
+        return list(self.store.due_cards(self.deck, [self.pair], now).cards)
 
     def record(
         self,
@@ -72,51 +68,34 @@ class StoreScheduler:
         overridden: bool = False,
     ) -> Review:
         """Record durably through the store; tell :attr:`on_leech` if the answer made a leech."""
-        kwargs: dict[str, Any] = {
-            "mode": mode,
-            "duration_ms": duration_ms,
-            "typed": typed,
-            "correct": correct,
-            "overridden": overridden,
-        }
-        record_outcome = getattr(self.store, "record_outcome", None)
-        if callable(record_outcome):
-            outcome = record_outcome(card, grade, now, **kwargs)
-            review = outcome.review
-            leech, suspended = bool(outcome.leech), bool(outcome.suspended)
-        else:
-            review = self.store.record(card, grade, now, **kwargs)
-            leech = suspended = False
-        self._undo.append(("record", card.id))
-        if leech and self.on_leech is not None:
-            self.on_leech(card, suspended)
-        return review
+        outcome = self.store.record_outcome(
+            card,
+            grade,
+            now,
+            mode=mode,
+            duration_ms=duration_ms,
+            typed=typed,
+            correct=correct,
+            overridden=overridden,
+        )
+        if outcome.leech and self.on_leech is not None:
+            self.on_leech(card, bool(outcome.suspended))
+        return outcome.review
 
     def bury(self, card: CardKey, now: datetime) -> None:
         """Hide ``card`` until the next study day."""
-        store_bury = getattr(self.store, "bury", None)
-        if callable(store_bury):
-            store_bury(card, now)
-            self._undo.append(("store-bury", card.id))
-        else:
-            self._buried.add(card.id)
-            self._undo.append(("bury", card.id))
+        self.store.bury(card, now)
 
     def undo(self) -> None:
         """Take back the last record or bury; :attr:`last_undone` says which it was."""
-        kind, card_id = self._undo.pop()
-        if kind == "bury":
-            self._buried.discard(card_id)
-            self.last_undone = "bury"
-        else:
-            self.last_undone = self.store.undo()
+        self.last_undone = self.store.undo()
 
     def undone_message(self) -> str:
         """What the last :meth:`undo` took back, for the learner."""
         from quizzer.store import Bury
 
         undone = self.last_undone
-        if undone == "bury" or isinstance(undone, Bury):
+        if isinstance(undone, Bury):
             return "Bury taken back: the card is here again."
         if isinstance(undone, Review):
             return f"Answer taken back ({GRADE_NAMES.get(undone.grade, undone.grade)})."
@@ -145,13 +124,7 @@ class StudyService:
         self.store = store
         self._decks = {deck.id: deck for deck in decks}
         self.rng = random.Random(seed)
-        self._buried: set[str] = set()
         self._closed = False
-
-    @property
-    def buried(self) -> frozenset[str]:
-        """Card ids buried in this run of the app only (stores without ``bury``)."""
-        return frozenset(self._buried)
 
     # -- decks ----------------------------------------------------------------
 
@@ -209,7 +182,7 @@ class StudyService:
 
     def scheduler(self, choice: StudyChoice) -> StoreScheduler:
         """A store-backed scheduler for a choice."""
-        return StoreScheduler(self.store, self.deck(choice.deck), choice.pair, self._buried)
+        return StoreScheduler(self.store, self.deck(choice.deck), choice.pair)
 
     def start_session(self, choice: StudyChoice, now: datetime | None = None) -> Session:
         """A session over what is due now for ``choice``."""

@@ -131,7 +131,6 @@ class HomeScreen(Screen[None]):
     def _select(options: list[tuple[str, str]], id: str, value: str) -> Select[str]:
         return Select(options, id=id, value=value, allow_blank=False, compact=True)
 
-
     def on_mount(self) -> None:
         """Focus the deck list at once, so keys typed early reach it."""
         # Focus now, not after a refresh (Widget.focus() is deferred).

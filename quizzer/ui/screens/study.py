@@ -229,7 +229,7 @@ class StudyScreen(Screen[None]):
             # New concepts only (today's new-card limit applied); due reviews are
             # for flip, choice and typed modes.
             queue = self.service.store.due_cards(self.deck, [self.choice.pair], now)
-            self.rounds = list(learn_rounds(queue, self.deck.concepts, skip=self.service.buried))
+            self.rounds = list(learn_rounds(queue, self.deck.concepts))
             self.round_count = len(self.rounds)
             self._next_round()
         else:

@@ -38,6 +38,7 @@ from typing import Any, Literal, NamedTuple
 
 from quizzer.anki.model import FIELD_CONCEPT, FIELD_INDEX, KIND_SIDES, MODEL_ID, Direction
 from quizzer.anki.notes import from_field
+from quizzer.core import studyday
 from quizzer.core.cards import CardKey
 from quizzer.core.review import Review
 from quizzer.fsutil import atomic_write_bytes
@@ -154,15 +155,15 @@ def progress_from_reviews(reviews: Iterable[Review]) -> dict[str, CardProgress]:
 
 
 def study_day(moment: datetime, tz: tzinfo | None = None) -> date:
-    """Anki's study day of ``moment``: the local date, counted from 04:00."""
-    local = moment.astimezone(tz) if tz is not None else moment.astimezone()
-    return (local - timedelta(hours=ROLLOVER_HOUR)).date()
+    """Anki's study day of ``moment``: the local date, counted from 04:00 (system zone if
+    ``tz`` is ``None``)."""
+    return studyday.study_day(moment, tz or moment.astimezone().tzinfo, ROLLOVER_HOUR)  # type: ignore[arg-type]
 
 
 def day_number(moment: datetime, crt: int, tz: tzinfo | None = None) -> int:
     """The collection-relative day on which ``moment`` falls (Anki's ``due`` for reviews)."""
     created = datetime.fromtimestamp(crt, UTC)
-    created_local = created.astimezone(tz) if tz is not None else created.astimezone()
+    created_local = created.astimezone(tz)
     return (study_day(moment, tz) - created_local.date()).days
 
 

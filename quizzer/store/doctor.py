@@ -329,8 +329,11 @@ def _rebuild(path: Path, f: _Findings, report: Report) -> None:
     if st.created is None:
         st.created = datetime.now(UTC).isoformat()
     if path.exists() and not f.snapshot_error and not f.inconsistent:
+        # Atomically: P.bak may be the last good copy.
         with contextlib.suppress(OSError):
-            shutil.copyfile(path, backup_path(path))
+            reviewlog.keep_link(
+                path, backup_path(path)
+            )  # atomically: P.bak may be the last good copy
     AtomicJSONStorage(path).write(st.to_document(end))
     report.cards = len(st.raw)
     report.actions.append(

@@ -46,7 +46,6 @@ import contextlib
 import os
 import random
 import secrets
-import shutil
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -343,14 +342,7 @@ class Store:
 
     def _keep_backup(self) -> None:
         """Make the current snapshot ``P.bak``: a hard link (no copy), else a copy; atomically."""
-        tmp = self.backup_path.with_name(self.backup_path.name + f".{os.getpid()}.tmp")
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        try:
-            os.link(self.path, tmp)
-        except OSError:  # a file system without hard links
-            shutil.copyfile(self.path, tmp)
-        os.replace(tmp, self.backup_path)
+        reviewlog.keep_link(self.path, self.backup_path)
 
     def close(self) -> None:
         """Compact if anything was recorded, then release the lock. Safe to call twice."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from quizzer import deckcache
 from quizzer.core import deck as deckfile
+from quizzer.core import deckwriter
 from quizzer.core.deck import Deck, DeckFormatError
 from quizzer.core.errors import InputError
 from quizzer.fsutil import atomic_write_text
@@ -59,14 +60,15 @@ def read_deck(path: Path) -> Deck:
 def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:
     """Write a deck file atomically (temp file, fsync, rename).
 
-    ``rendered`` is ``deckfile.dumps(deck)`` when the caller already has it (it is
-    the slow part for big decks). A file-system refusal (missing or read-only folder,
+    ``rendered`` is the deck's text when the caller already has it; otherwise the fast
+    :mod:`quizzer.core.deckwriter` renders it (byte for byte what ``deck.dumps`` gives).
+    A file-system refusal (missing or read-only folder,
     a file where a folder should be, a full disk) becomes an :class:`InputError`; the
     temp file is removed, so the folder holds the old deck file or none.
     """
     path = Path(path)
     try:
-        atomic_write_text(path, rendered if rendered is not None else deckfile.dumps(deck))
+        atomic_write_text(path, rendered if rendered is not None else deckwriter.dumps(deck))
     except OSError as exc:
         # Name the folder or file the system refused, never our temp file.
         where = exc.filename2 or exc.filename or path

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from quizzer import __version__
-from quizzer.core.errors import InputError, QuizzerError, StoreError
+from quizzer.core.errors import QuizzerError, StoreError
 
 #: Command modules, in the order their commands appear in ``--help``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -65,13 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     try:
         return int(func(args) or 0)
-    except InputError as exc:
-        print(f"quizzer: error: {exc}", file=sys.stderr)
-        return 2
     except StoreError as exc:
         print(f"quizzer: error: {exc}", file=sys.stderr)
         return 3
-    except QuizzerError as exc:
+    except QuizzerError as exc:  # InputError and any other mistake in the user's input
         print(f"quizzer: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

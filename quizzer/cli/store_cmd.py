@@ -137,10 +137,11 @@ def run_leeches(args: argparse.Namespace) -> int:
                 store.set_suspended(key, False, datetime.now(UTC))
                 print(f"resumed: {key.id}")
     with open_store(path, read_only=True) as store:
-        leeches = [st for st in store.cards() if st.leech]
+        states = list(store.cards())
+        leeches = [st for st in states if st.leech]
         deck = args.deck
         if deck is not None:
-            decks = {st.key.deck for st in store.cards()}
+            decks = {st.key.deck for st in states}
             if deck not in decks:
                 from quizzer.library import find_deck
 

@@ -21,9 +21,10 @@ def read_store(
     days. The store is opened read-only, so a running quiz doesn't block an export.
     """
     from quizzer.store import open_store
+    from quizzer.store.files import store_exists
 
     path = default_db_path(db)
-    if not path.exists():
+    if not store_exists(path):  # a journal alone is a store a crash left before compacting
         raise StoreError(
             "no progress store to export progress from",
             hint="study some cards first, or point --db at your progress file",

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.core.cards import CardKey
-from quizzer.core.errors import InputError, StoreError
+from quizzer.core.errors import InputError
 from quizzer.core.review import GRADE_NAMES, Review
 from quizzer.core.stats import study_day
 from quizzer.fsutil import atomic_write_text
@@ -106,28 +106,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def existing_store(db: str | None) -> Path:
-    """The store path for ``db``, refusing when no store is there (a mistyped ``--db``).
+    """The store path for ``db``, refusing when no store is there (a mistyped ``--db``)."""
+    from quizzer.store.files import require_store
 
-    A store is there when its snapshot or its journal exists; opening one for
-    writing would otherwise create an empty store at a mistyped path.
-    """
-    from quizzer.store.progress import journal_path
-
-    path = default_db_path(db)
-    if path.is_dir():
-        raise StoreError(
-            "this is a folder, not a progress store file",
-            hint="give the store file, e.g. --db ~/quizzer/progress.json",
-            path=path,
-        )
-    if not (path.exists() or journal_path(path).exists()):
-        raise StoreError(
-            "no progress store here",
-            hint="check the path given with --db (or $QUIZZER_DB); "
-            "a store is made when you first study",
-            path=path,
-        )
-    return path
+    return require_store(default_db_path(db))
 
 
 def _open_read_only(db: str | None) -> Any:

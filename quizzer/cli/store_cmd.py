@@ -7,22 +7,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from quizzer.core.cards import CardKey
-from quizzer.core.errors import InputError, StoreError
+from quizzer.core.errors import InputError
 from quizzer.core.review import GRADE_NAMES
 from quizzer.paths import default_db_path
-from quizzer.store import Bury, doctor, journal_path, open_store
+from quizzer.store import Bury, doctor, open_store
+from quizzer.store.files import require_store, store_exists
 
 
 def _existing_store(db: str | None) -> Path:
     """The store path; :class:`StoreError` when there is no store there (a mistyped --db)."""
-    path = default_db_path(db)
-    if not path.exists() and not journal_path(path).exists():
-        raise StoreError(
-            "no progress store here",
-            hint="check --db / $QUIZZER_DB (a store is made by studying: run `quizzer`)",
-            path=path,
-        )
-    return path
+    return require_store(default_db_path(db))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -70,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_doctor(args: argparse.Namespace) -> int:
     """Print the findings; exit 0 when healthy (or repaired), 3 when problems remain."""
     path = default_db_path(args.db)
-    if not path.exists() and not journal_path(path).exists():
+    if not store_exists(path):
         print(f"{path}: no progress store here (nothing to check)")
         return 3
     found = doctor.check(path)

@@ -22,6 +22,33 @@ def journal_path(path: Path) -> Path:
     return path.with_name(path.name + ".journal")
 
 
+def store_exists(path: Path) -> bool:
+    """Whether a store is at ``path``: its snapshot or its journal exists."""
+    return path.exists() or journal_path(path).exists()
+
+
+def require_store(path: Path) -> Path:
+    """``path`` if a store is there, else :class:`StoreError` (a mistyped ``--db``).
+
+    Commands that only read or repair call this first: opening for writing would
+    otherwise create an empty store at the mistyped path.
+    """
+    if path.is_dir():
+        raise StoreError(
+            "this is a folder, not a progress store file",
+            hint="give the store file, e.g. --db ~/quizzer/progress.json",
+            path=path,
+        )
+    if not store_exists(path):
+        raise StoreError(
+            "no progress store here",
+            hint="check the path given with --db (or $QUIZZER_DB); "
+            "a store is made when you first study",
+            path=path,
+        )
+    return path
+
+
 def backup_path(path: Path) -> Path:
     """The previous snapshot of the store at ``path``."""
     return path.with_name(path.name + ".bak")

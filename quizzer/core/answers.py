@@ -55,6 +55,7 @@ from anyascii import anyascii
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
+from quizzer.core.cards import Pair
 from quizzer.core.concept import Concept
 from quizzer.core.languages import Side
 from quizzer.core.normalize import compact, comparison_key, graphemes, normalize
@@ -560,3 +561,22 @@ def grade_for(
         return 2
     slow = duration_ms is not None and duration_ms >= slow_ms
     return 2 if hint_used or slow else 3
+
+
+def check_card_answer(
+    typed: str, concept: Concept, pool: Iterable[Concept], pair: Pair
+) -> AnswerCheck:
+    """:func:`check_answer` for a card: ``concept`` studied in direction ``pair``.
+
+    The expected text is the concept's answer text, its acronym is accepted, and
+    the texts of ``pool``'s other concepts tell a confusion from a near miss.
+    """
+    lang, side = pair.answer_lang, pair.answer_side
+    return check_answer(
+        typed,
+        concept.text(lang, side) or "",
+        lang,
+        acronym=concept.acronym,
+        others=other_texts(concept, pool, lang, side),
+        side=side,
+    )

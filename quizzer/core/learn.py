@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
-from quizzer.core.answers import AnswerCheck, Verdict, check_answer, other_texts
+from quizzer.core.answers import AnswerCheck, Verdict, check_card_answer
 from quizzer.core.cards import CardKey, Pair, has_card
 from quizzer.core.choices import ChoiceSet, make_choices
 from quizzer.core.concept import Concept
@@ -346,17 +346,7 @@ class LearnRound:
         """
         prog = self._current("typed")
         self._remember("typed", prog.concept.uid)
-        p = self.pair
-        expected = prog.concept.text(p.answer_lang, p.answer_side) or ""
-        others = other_texts(prog.concept, self.pool, p.answer_lang, p.answer_side)
-        check = check_answer(
-            text,
-            expected,
-            p.answer_lang,
-            acronym=prog.concept.acronym,
-            others=others,
-            side=p.answer_side,
-        )
+        check = check_card_answer(text, prog.concept, self.pool, self.pair)
         prog.time_ms += duration_ms
         near = check.verdict is Verdict.NEAR
         self._count("right" if check.right else "near" if near else "wrong")

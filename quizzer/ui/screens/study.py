@@ -465,20 +465,11 @@ class StudyScreen(Screen[None]):
         if self.phase != "question" or self.card is None:
             return
         concept, _prompt, expected = self._texts(self.card)
-        lang = self.card.pair.answer_lang
         duration = self._elapsed_ms()
         if self.session is not None:
-            from quizzer.core.answers import check_answer, grade_for, other_texts
+            from quizzer.core.answers import check_card_answer, grade_for
 
-            side = self.card.pair.answer_side
-            check = check_answer(
-                event.text,
-                expected,
-                lang,
-                acronym=concept.acronym,
-                others=other_texts(concept, self.deck.concepts, lang, side),
-                side=side,
-            )
+            check = check_card_answer(event.text, concept, self.deck.concepts, self.card.pair)
             grade = grade_for(check.verdict, duration_ms=duration)
             self.session.answer(grade, utcnow(), typed=event.text, correct=check.correct)
             can_override = check.can_override

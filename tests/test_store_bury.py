@@ -234,3 +234,18 @@ def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path) -> None
         scheduler.undo()
         assert [k.id for k in scheduler.due(NOW)] == [k.id for k in CARDS[1:]]
         assert [k.id for k in scheduler.due(NEXT_DAY)] == [k.id for k in CARDS]
+
+
+def test_the_summary_next_due_waits_for_a_bury_to_end(tmp_path: Path) -> None:
+    """A card due in 10 minutes but buried comes back at the next study day, not in 10 min."""
+    from quizzer.ui.service import StoreScheduler
+
+    with _open(tmp_path / "p.json") as store:
+        scheduler = StoreScheduler(store, DECK, RU_BN)
+        scheduler.record(CARDS[0], 3, NOW, mode="flip", duration_ms=1000)
+        due = store.card(CARDS[0]).due  # type: ignore[union-attr]
+        assert scheduler.next_due(NOW) == due
+        scheduler.bury(CARDS[0], NOW)
+        buried_until = store.card(CARDS[0]).buried_until  # type: ignore[union-attr]
+        assert buried_until is not None and buried_until > due
+        assert scheduler.next_due(NOW) == buried_until

@@ -381,6 +381,21 @@ def preview(state: CardState, now: datetime, settings: SchedulerSettings) -> dic
     return out
 
 
+def next_due(states: Iterable[CardState], now: datetime) -> datetime | None:
+    """When the earliest studied, unsuspended card not yet due at ``now`` comes back.
+
+    A buried card comes back at the later of its due time and its bury's end.
+    ``None`` when no such card is scheduled.
+    """
+    upcoming = [
+        max(s.due, s.buried_until) if s.buried_until else s.due
+        for s in states
+        if not s.suspended and not s.is_new
+    ]
+    later = [d for d in upcoming if d > now]
+    return min(later) if later else None
+
+
 def format_interval(delta: timedelta) -> str:
     """A short button label for an interval: ``"1m"``, ``"3h"``, ``"4d"``, ``"2.5mo"``."""
     seconds = max(0.0, delta.total_seconds())

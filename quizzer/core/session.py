@@ -175,13 +175,7 @@ class FsrsScheduler:
 
     def next_due(self, now: datetime) -> datetime | None:
         """See :meth:`Scheduler.next_due`."""
-        upcoming = [
-            max(s.due, s.buried_until) if s.buried_until else s.due
-            for s in self.states.values()
-            if not s.suspended and not s.is_new
-        ]
-        later = [d for d in upcoming if d > now]
-        return min(later) if later else None
+        return scheduling.next_due(self.states.values(), now)
 
 
 @dataclass(frozen=True, slots=True)

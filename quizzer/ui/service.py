@@ -106,15 +106,10 @@ class StoreScheduler:
 
         Looks up the deck's cards one by one (O(deck)), not every card in the store.
         """
-        best: datetime | None = None
-        for concept in self.deck.concepts:
-            state = self.store.card(CardKey(concept.uid, self.pair))
-            if state is None or state.is_new or getattr(state, "suspended", False):
-                continue
-            due = state.due
-            if due > now and (best is None or due < best):
-                best = due
-        return best
+        from quizzer.core.scheduling import next_due
+
+        states = (self.store.card(CardKey(c.uid, self.pair)) for c in self.deck.concepts)
+        return next_due((s for s in states if s is not None), now)
 
 
 class StudyService:

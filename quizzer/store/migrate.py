@@ -86,17 +86,15 @@ def _v1_to_v2(doc: dict[str, Any], path: Path) -> dict[str, Any]:
 
     journal_file = journal_path(path)
     existing: set[str] = set()
+    writer_end = 0
     if journal_file.exists():
         # A migration cut short may already have written some reviews: don't repeat them.
-        existing = {
-            e["review"]["id"]
-            for e in journal.read(journal_file, 0).events
-            if e.get("op") in ("review", "record")
-        }
+        found = journal.read(journal_file, 0)
+        existing = {e["review"]["id"] for e in found.events if e.get("op") in ("review", "record")}
+        writer_end = found.end
     reviews = sorted(
         doc.get("reviews", {}).values(), key=lambda r: (r.get("reviewed_at", ""), r.get("id", ""))
     )
-    writer_end = journal.read(journal_file, 0).end if journal_file.exists() else 0
     writer = journal.JournalWriter(journal_file, writer_end)
     seq = 0
     try:

@@ -758,6 +758,7 @@ class StudyScreen(Screen[None]):
                 summary,
                 from_home=self.from_home,
                 deck_id=self.choice.deck,
+                now=now,
                 empty=self._nothing_due,
                 reason=self._why_empty(),
             )

@@ -274,3 +274,27 @@ def test_review_ids_are_deterministic_and_distinct() -> None:
     session = Session.start(_scheduler(), NOW)
     ids = {session.answer(3, NOW).id for _ in range(5)}
     assert len(ids) == 5
+
+
+def test_override_records_the_last_answer_again_as_right() -> None:
+    sched = _scheduler()
+    session = Session.start(sched, NOW, mode="typed")
+    first = session.current
+    assert first is not None
+    session.answer(2, NOW + 4 * SEC, typed="almost", correct=True)
+    review = session.override(3, NOW + 6 * SEC)
+    assert (review.card_id, review.grade, review.typed) == (first.id, 3, "almost")
+    assert review.correct and review.overridden
+    assert [r.grade for r in sched.reviews] == [3]  # the first answer was taken back
+    assert session.done == 1
+    with pytest.raises(ValueError, match="already overridden"):
+        session.override(3, NOW + 7 * SEC)
+
+
+def test_override_needs_an_answer_to_override() -> None:
+    session = Session.start(_scheduler(), NOW)
+    with pytest.raises(ValueError, match="no answer"):
+        session.override(3, NOW)
+    session.skip(NOW)
+    with pytest.raises(ValueError, match="no answer"):
+        session.override(3, NOW)

@@ -324,6 +324,20 @@ class Session:
         self._advance(now)
         return review
 
+    def override(self, grade: Grade, now: datetime) -> Review:
+        """ "I was right": take the last answer back and record it again as ``grade``,
+        judged correct and marked overridden, with the same typed text.
+
+        Raises ``ValueError`` when the last step wasn't an answer or was already overridden.
+        """
+        if not self._history or self._history[-1].kind != "answer" or not self.reviews:
+            raise ValueError("there is no answer to override")
+        last = self.reviews[-1]
+        if last.overridden:
+            raise ValueError("the last answer was already overridden")
+        self.undo()
+        return self.answer(grade, now, typed=last.typed, correct=True, overridden=True)
+
     def bury(self, now: datetime) -> None:
         """Hide the current card until the next study day and move on."""
         card = self._require_card()

@@ -521,11 +521,7 @@ class StudyScreen(Screen[None]):
                 return
             from quizzer.core.answers import grade_for
 
-            self.session.undo()
-            grade = grade_for(self.check.verdict, overridden=True)
-            self.session.answer(
-                grade, utcnow(), typed=self.check.typed, correct=True, overridden=True
-            )
+            self.session.override(grade_for(self.check.verdict, overridden=True), utcnow())
         else:
             assert self.round is not None
             if not self.round.can_override:

@@ -49,6 +49,16 @@ def require_store(path: Path) -> Path:
     return path
 
 
+def journal_damage_error(store: Path, line: int | None) -> StoreError:
+    """The error for a journal line that fails its checksum, pointing at ``quizzer doctor``."""
+    return StoreError(
+        f"the journal is damaged at line {line}",
+        hint=f"run `quizzer doctor --db {store}` to repair it (a copy is kept)",
+        path=journal_path(store),
+        line=line,
+    )
+
+
 def backup_path(path: Path) -> Path:
     """The previous snapshot of the store at ``path``."""
     return path.with_name(path.name + ".bak")

@@ -17,7 +17,13 @@ from tinydb.storages import Storage
 from quizzer.core.errors import StoreError
 from quizzer.core.review import Review
 from quizzer.store import journal, reviewlog
-from quizzer.store.files import READ_ATTEMPTS, busy_error, files_signature, journal_path
+from quizzer.store.files import (
+    READ_ATTEMPTS,
+    busy_error,
+    files_signature,
+    journal_damage_error,
+    journal_path,
+)
 from quizzer.store.journal import JournalDamage
 
 
@@ -76,12 +82,7 @@ def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
         try:
             events = [event for _, event in journal.scan(jpath, 0)]
         except JournalDamage as exc:
-            raise StoreError(
-                f"the journal is damaged at line {exc.line}",
-                hint=f"run `quizzer doctor --db {path}` to repair it (a copy is kept)",
-                path=jpath,
-                line=exc.line,
-            ) from exc
+            raise journal_damage_error(path, exc.line) from exc
     out: dict[str, dict[str, Any]] = {}
     for month in reviewlog.months(path):
         for doc in reviewlog.read_month(reviewlog.month_path(path, month)):

@@ -69,6 +69,7 @@ from quizzer.store.files import (
     backup_path,
     busy_error,
     files_signature,
+    journal_damage_error,
     journal_path,
     lock_path,
     log_dir,
@@ -226,12 +227,7 @@ class Store:
             try:
                 result = journal.read(self.journal_path, offset)
             except JournalDamage as exc:
-                raise StoreError(
-                    f"the journal is damaged at line {exc.line}",
-                    hint=f"run `quizzer doctor --db {self.path}` to repair it (a copy is kept)",
-                    path=self.journal_path,
-                    line=exc.line,
-                ) from exc
+                raise journal_damage_error(self.path, exc.line) from exc
         for event in result.events:
             self.state.apply(event)
         self.torn_bytes = len(result.torn)
@@ -299,12 +295,7 @@ class Store:
             events = (event for _, event in journal.scan(self.journal_path, 0))
             reviewlog.Fold().add_events(events).write(self.path)
         except JournalDamage as exc:
-            raise StoreError(
-                f"the journal is damaged at line {exc.line}",
-                hint=f"run `quizzer doctor --db {self.path}` to repair it (a copy is kept)",
-                path=self.journal_path,
-                line=exc.line,
-            ) from exc
+            raise journal_damage_error(self.path, exc.line) from exc
         except OSError as exc:
             raise StoreError(
                 f"can't write the review log: {exc.strerror or exc}",

@@ -366,9 +366,7 @@ def _restore_month(path: Path, month: str, report: Report) -> None:
         fold.add_events(_journal_events(jfile))
     adds = fold.adds.get(month, {})
     gone = fold.removes.get(month, set())
-    seen = {d["id"] for d in base}
-    merged = [d for d in base if d["id"] not in gone]
-    merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
+    merged = reviewlog.merge(base, adds, gone)
     reviewlog.sort_by_time(merged)
     if source == "no backup":
         if bak.exists():  # damaged too: keep it aside, then write both

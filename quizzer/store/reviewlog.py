@@ -130,6 +130,19 @@ def mirror_matches(file: Path, reviews: list[dict[str, Any]]) -> bool:
         return False
 
 
+def merge(
+    existing: list[dict[str, Any]], adds: dict[str, dict[str, Any]], gone: set[str]
+) -> list[dict[str, Any]]:
+    """A month's reviews with ``adds`` folded in and ``gone`` (undone ids) taken out.
+
+    Folding is keyed by review id, so folding the same answers twice changes nothing.
+    """
+    seen = {d["id"] for d in existing}
+    merged = [d for d in existing if d["id"] not in gone]
+    merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
+    return merged
+
+
 def keep_link(source: Path, target: Path) -> None:
     """Make ``target`` the same file as ``source`` (a hard link, else a copy), atomically."""
     tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
@@ -205,9 +218,7 @@ class Fold:
             if self.packed:
                 adds = {rid: json.loads(text) for rid, text in adds.items()}
             gone = self.removes.get(month, set()) | self.unplaced
-            seen = {d["id"] for d in existing}
-            merged = [d for d in existing if d["id"] not in gone]
-            merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
+            merged = merge(existing, adds, gone)
             if merged == existing:
                 # Already folded (a compaction redone after a crash): at most the mirror lags.
                 if existing and not mirror_matches(file, existing):

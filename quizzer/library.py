@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,12 +109,21 @@ def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
     return found
 
 
+def match_deck(decks: Sequence[Deck], name: str) -> Deck:
+    """The deck of ``decks`` whose id or name is ``name`` (case-insensitive).
+
+    :class:`InputError` listing the known decks when none is.
+    """
+    wanted = name.casefold()
+    for deck in decks:
+        if wanted in (deck.id.casefold(), deck.name.casefold()):
+            return deck
+    known = ", ".join(deck.id for deck in decks) or "none"
+    raise InputError(f"no deck named {name!r}", hint=f"known decks: {known}")
+
+
 def find_deck(name: str, user_dir: Path | str | None = None) -> DeckFile:
     """The deck whose id or name matches ``name`` (case-insensitive), or an :class:`InputError`."""
     library = load_library(user_dir)
-    wanted = name.casefold()
-    for item in library:
-        if wanted in (item.deck.id.casefold(), item.deck.name.casefold()):
-            return item
-    known = ", ".join(item.deck.id for item in library) or "none"
-    raise InputError(f"no deck named {name!r}", hint=f"known decks: {known}")
+    deck = match_deck([item.deck for item in library], name)
+    return next(item for item in library if item.deck is deck)

@@ -125,12 +125,9 @@ def run_study(args: argparse.Namespace) -> int:
     try:
         last = service.last_choice()
         if args.deck:
-            wanted = args.deck.casefold()
-            match = [d for d in service.decks() if wanted in (d.id, d.name.casefold())]
-            if not match:
-                known = ", ".join(d.id for d in service.decks())
-                raise InputError(f"no deck named {args.deck!r}", hint=f"known decks: {known}")
-            deck_id = match[0].id
+            from quizzer.library import match_deck
+
+            deck_id = match_deck(service.decks(), args.deck).id
         else:
             deck_id = last.deck if last else service.decks()[0].id
         pair = resolve_pair(args.from_, args.to, last.pair if last else None)

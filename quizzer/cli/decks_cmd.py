@@ -7,7 +7,6 @@ Texts are data: everything a deck holds is printed through ``rich.text.Text``
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from quizzer.cli.output import print_json
 from quizzer.core.align import UNSURE_BELOW, AlignmentReport
 from quizzer.core.concept import Concept
 from quizzer.core.deck import Deck
@@ -119,10 +119,6 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
-
 # -- decks -----------------------------------------------------------------------------------
 
 
@@ -148,7 +144,7 @@ def cmd_decks(args: argparse.Namespace) -> int:
     """`quizzer decks`."""
     library = load_library()
     if args.json:
-        _print_json([deck_summary(item) for item in library])
+        print_json([deck_summary(item) for item in library])
         return 0
     if not library:
         _console().print(Text("No decks found."))
@@ -262,7 +258,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     """`quizzer show DECK`."""
     deck = find_deck(args.deck).deck
     if args.json:
-        _print_json([concept_json(c) for c in deck])
+        print_json([concept_json(c) for c in deck])
     else:
         console = _console()
         rtl = "terminal"
@@ -308,7 +304,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     )
     report = result.report
     if args.json:
-        _print_json(
+        print_json(
             {
                 "deck": result.deck.id,
                 "path": str(result.path),

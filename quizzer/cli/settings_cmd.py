@@ -9,12 +9,12 @@ touched unless every ``--set``/``--reset`` is valid.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from quizzer.cli.output import print_json
 from quizzer.core.errors import InputError
 from quizzer.core.scheduling import SchedulerSettings
 from quizzer.paths import default_db_path
@@ -260,7 +260,7 @@ def run_settings(args: argparse.Namespace) -> int:
             store.set_settings(settings)
         note = f"{path}: created a new progress store" if created else f"{path}: saved"
     if args.json:
-        print(json.dumps(settings.to_dict(), ensure_ascii=False, indent=2))
+        print_json(settings.to_dict())
         return 0
     if note:
         print(note)

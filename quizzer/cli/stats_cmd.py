@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from quizzer.cli.output import print_json
 from quizzer.core.cards import CardKey
 from quizzer.core.errors import InputError
 from quizzer.core.review import GRADE_NAMES, Review
@@ -141,7 +142,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         data = stats.to_dict()
         data["db"] = str(default_db_path(args.db))
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        print_json(data)
         return 0
     Console(highlight=False).print(full_report(stats))
     return 0

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
+
+from quizzer.core.studyday import to_utc
 
 Grade = Literal[1, 2, 3, 4]
 GRADE_NAMES: dict[int, str] = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
@@ -14,12 +16,6 @@ MODES: tuple[str, ...] = ("flip", "choice", "typed", "learn")
 
 #: Card state before the answer, as FSRS names it (plus ``new`` for a first sight).
 CardPhase = Literal["new", "learning", "review", "relearning"]
-
-
-def _utc(value: datetime) -> datetime:
-    if value.tzinfo is None:
-        raise ValueError("datetimes must be timezone-aware (UTC)")
-    return value.astimezone(UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +47,9 @@ class Review:
     overridden: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "reviewed_at", _utc(self.reviewed_at))
+        object.__setattr__(self, "reviewed_at", to_utc(self.reviewed_at, "reviewed_at"))
         if self.due is not None:
-            object.__setattr__(self, "due", _utc(self.due))
+            object.__setattr__(self, "due", to_utc(self.due, "due"))
         if self.grade not in (1, 2, 3, 4):
             raise ValueError(f"grade must be 1-4, got {self.grade!r}")
         if self.mode not in MODES:

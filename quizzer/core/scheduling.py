@@ -18,7 +18,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -26,7 +26,7 @@ import fsrs
 
 from quizzer.core.cards import CardKey
 from quizzer.core.review import CardPhase, Grade
-from quizzer.core.studyday import day_bounds, next_day_start
+from quizzer.core.studyday import day_bounds, next_day_start, to_utc
 
 NewOrder = Literal["deck", "random"]
 LeechAction = Literal["suspend", "flag"]
@@ -44,13 +44,6 @@ _FUZZ_RANGES: tuple[tuple[float, float, float], ...] = (
     (7.0, 20.0, 0.1),
     (20.0, math.inf, 0.05),
 )
-
-
-def _utc(value: datetime, name: str = "now") -> datetime:
-    """FSRS rejects anything but UTC-aware datetimes; normalise and check early."""
-    if value.tzinfo is None:
-        raise ValueError(f"{name} must be a timezone-aware datetime (UTC)")
-    return value.astimezone(UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +198,7 @@ class CardState:
     @classmethod
     def new(cls, key: CardKey, now: datetime) -> CardState:
         """A card never studied, due at ``now``."""
-        return cls(card_id=key.id, card=fsrs.Card(card_id=key.int_id, due=_utc(now)))
+        return cls(card_id=key.id, card=fsrs.Card(card_id=key.int_id, due=to_utc(now)))
 
     @property
     def key(self) -> CardKey:
@@ -342,7 +335,7 @@ def answer(
     """
     if grade not in (1, 2, 3, 4):
         raise ValueError(f"grade must be 1-4, got {grade!r}")
-    now = _utc(now)
+    now = to_utc(now)
     phase = state.phase
     last_interval = state.scheduled_days
     card, _ = settings.fsrs_scheduler().review_card(state.card, fsrs.Rating(grade), now)
@@ -373,7 +366,7 @@ def answer(
 
 def preview(state: CardState, now: datetime, settings: SchedulerSettings) -> dict[int, timedelta]:
     """The interval each grade (1-4) would give at ``now``, without fuzz (for button labels)."""
-    now = _utc(now)
+    now = to_utc(now)
     out: dict[int, timedelta] = {}
     for grade in (1, 2, 3, 4):
         card, _ = settings.fsrs_scheduler().review_card(state.card, fsrs.Rating(grade), now)
@@ -455,7 +448,7 @@ def count_today(
     settings: SchedulerSettings,
 ) -> TodayCounts:
     """Count ``(card_id, reviewed_at, phase)`` answers of ``deck`` in the study day of ``now``."""
-    start, end = day_bounds(_utc(now), tz, settings.day_start_hour)
+    start, end = day_bounds(to_utc(now), tz, settings.day_start_hour)
     prefix = deck + "/"
     new = review = learning = 0
     for card_id, at, phase in answers:
@@ -495,7 +488,7 @@ def due_queue(
     itself keeps its learning steps). ``today`` holds the deck's answers so far
     today, counted against the daily limits.
     """
-    now = _utc(now)
+    now = to_utc(now)
     today = today or TodayCounts()
     hour = settings.day_start_hour
     start, end = day_bounds(now, tz, hour)
@@ -572,4 +565,4 @@ def _first_per_concept(keys: list[CardKey], seen: set[str]) -> list[CardKey]:
 
 def bury_until(now: datetime, tz: tzinfo, settings: SchedulerSettings) -> datetime:
     """When a card buried at ``now`` comes back: the start of the next study day."""
-    return next_day_start(_utc(now), tz, settings.day_start_hour)
+    return next_day_start(to_utc(now), tz, settings.day_start_hour)

@@ -14,6 +14,14 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 DEFAULT_DAY_START_HOUR = 4
 
 
+def to_utc(value: datetime, name: str = "now") -> datetime:
+    """``value`` in UTC; ``ValueError`` naming ``name`` if it is naive (FSRS and the log
+    take only UTC-aware datetimes, so check early)."""
+    if value.tzinfo is None:
+        raise ValueError(f"{name} must be a timezone-aware datetime (UTC)")
+    return value.astimezone(UTC)
+
+
 def _check(moment: datetime, hour: int) -> None:
     if moment.tzinfo is None:
         raise ValueError("moment must be timezone-aware")

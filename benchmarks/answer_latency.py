@@ -3,7 +3,7 @@
 For each size (1k, 10k, 100k cards, 10 reviews of history per card) this builds a
 real progress store on disk in the previous layout (schema 2: snapshot of every
 card's state, journal with the full history), opens it once with
-:func:`quizzer.store.open_store` — which migrates it to schema 3, folding the
+:func:`quizzer.progress.open_store` — which migrates it to schema 3, folding the
 history into the monthly review-log files (``migrate_s``) — then opens the
 migrated store (``open_s``) and records ``--answers`` answers with
 :meth:`Store.record` (each one fsynced before it returns), timing every call,
@@ -33,13 +33,13 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from quizzer.core import scheduling
-from quizzer.core.cards import CardKey, Pair
-from quizzer.core.languages import LANGUAGES
-from quizzer.core.scheduling import CardState, SchedulerSettings
-from quizzer.store import journal, journal_path, open_store
-from quizzer.store.progress import State, full_state, log_dir, slim_state
-from quizzer.store.snapshot import AtomicJSONStorage
+from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.languages import LANGUAGES
+from quizzer.progress import journal, journal_path, open_store
+from quizzer.progress.snapshot import AtomicJSONStorage
+from quizzer.progress.store import State, full_state, log_dir, slim_state
+from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.scheduler import CardState, SchedulerSettings
 
 HISTORY = 10
 START = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)

@@ -30,9 +30,9 @@ from quizzer.anki.model import (
     default_directions,
     directions_for,
 )
-from quizzer.core.concept import Concept, Entry, Provenance, Text
-from quizzer.core.deck import Deck
-from quizzer.core.languages import LANGUAGES
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
+from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGES
 
 SAMPLES = {
     "en": ("Low-rank adaptation {n}", "Fine-tuning that trains small low-rank matrices, #{n}."),

@@ -19,11 +19,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from quizzer.core import deckwriter
-from quizzer.core.align import SourceEntry, SourceFile, align
-from quizzer.core.glossary import decode, parse
-from quizzer.core.language_id import tag_entries
-from quizzer.importer import import_glossaries
+from quizzer.concepts import deckwriter
+from quizzer.glossary.align import SourceEntry, SourceFile, align
+from quizzer.glossary.language_id import tag_entries
+from quizzer.glossary.parse import decode, parse
+from quizzer.library.importer import import_glossaries
 
 SIZES = (12_500, 25_000, 50_000)
 # Mixed scripts and lengths like the real glossaries; every term distinct.

@@ -93,7 +93,7 @@ def build_store(path: Path, cards: int) -> None:
     """
     from datetime import UTC, datetime, timedelta
 
-    from quizzer.store import open_store
+    from quizzer.progress import open_store
 
     if cards:
         module = _answer_latency()
@@ -180,11 +180,11 @@ def in_process(db: Path, decks: Path) -> dict[str, float]:
 import time, json, asyncio
 t0 = time.perf_counter()
 from quizzer.ui.app import QuizzerApp
-from quizzer.ui.service import StudyService
-from quizzer.ui.choice import StudyChoice
-from quizzer.library import load_library
-from quizzer.store import open_store
-from quizzer.core.cards import Pair
+from quizzer.services.study import StudyService
+from quizzer.study.selection import StudyChoice
+from quizzer.library.decks import load_library
+from quizzer.progress import open_store
+from quizzer.cards.card import Pair
 t1 = time.perf_counter()
 decks = [d.deck for d in load_library({str(decks)!r})]
 store = open_store({str(db)!r})

@@ -1,11 +1,11 @@
 """How long ``quizzer stats`` takes to compute its figures, and ``quizzer optimize`` to fit.
 
 Builds an in-memory review log (10 answers per card over a year, random
-grades) for each size and times :func:`quizzer.core.stats.compute_stats`
+grades) for each size and times :func:`quizzer.stats.compute.compute_stats`
 (median of ``--repeat`` runs) in a named zone (``ZoneInfo``, Europe/Paris) and
 in the store's default zone (``LocalTimezone``: the system's, through libc, as
 ``quizzer stats`` runs without a configured zone), and
-:func:`quizzer.optimizer.optimize` (once). Prints one JSON line per size::
+:func:`quizzer.scheduling.optimizer.optimize` (once). Prints one JSON line per size::
 
     {"cards": 10000, "reviews": 100000, "stats_median_s": ..., "stats_local_tz_median_s": ...,
      "optimize_s": ...}
@@ -23,11 +23,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from quizzer.core.cards import CardKey, Pair
-from quizzer.core.review import Review
-from quizzer.core.stats import CardSnapshot, compute_stats
-from quizzer.optimizer import optimize
-from quizzer.store.localtz import LocalTimezone
+from quizzer.cards.card import CardKey, Pair
+from quizzer.progress.localtz import LocalTimezone
+from quizzer.scheduling.optimizer import optimize
+from quizzer.scheduling.review import Review
+from quizzer.stats.compute import CardSnapshot, compute_stats
 
 TZ = ZoneInfo("Europe/Paris")
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)

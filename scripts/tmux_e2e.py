@@ -2,7 +2,7 @@
 """End-to-end check of `quizzer study` in a real terminal emulator (tmux), by keystrokes.
 
 Run from the project root: ``.venv/bin/python scripts/tmux_e2e.py`` (exit code 0 = pass).
-``tests/test_ui_tmux.py`` runs it as part of the suite.
+``tests/e2e/test_ui_tmux.py`` runs it as part of the suite.
 
 In a 100×30 tmux session, with a temporary progress store, it:
 
@@ -153,7 +153,7 @@ def border_columns(text: str, wcwidth: Callable[[str], int]) -> list[tuple[int, 
 def check_reviews(db: Path) -> None:
     """The store holds the 10 answers: 5 flip, 5 choice."""
     sys.path.insert(0, str(ROOT))
-    from quizzer.store import open_store
+    from quizzer.progress import open_store
 
     with open_store(db, read_only=True) as store:
         log = store.reviews()
@@ -168,7 +168,7 @@ def check_arabic(db: Path) -> None:
     import arabic_reshaper
 
     sys.path.insert(0, str(ROOT))
-    from quizzer.library import find_deck
+    from quizzer.library.decks import find_deck
 
     concept = find_deck("quantization").deck.concepts[0]
     logical = concept.text("ar", "term")
@@ -234,7 +234,7 @@ def check_bengali(db: Path) -> None:
     if spill:
         raise Failure("text spills past a box's right border:\n" + "\n".join(spill))
     sys.path.insert(0, str(ROOT))
-    from quizzer.library import find_deck
+    from quizzer.library.decks import find_deck
 
     definition = find_deck("quantization").deck.concepts[0].text("bn", "definition") or ""
     inside = " ".join(line.strip().strip("│").strip() for _r, _c, line in rows)

@@ -10,9 +10,9 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 
 from quizzer.anki.model import FIELD_INDEX, field_name
 from quizzer.anki.notes import from_field
-from quizzer.core.concept import Concept, Entry, Provenance, Text
-from quizzer.core.deck import Deck
-from quizzer.core.languages import LANGUAGES
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
+from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGES
 
 AUTHORED = Provenance("authored")
 HOSTILE = "<script>alert(1)</script> & {{Front}} &amp; <b>bold</b>"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quizzer.core.concept import Concept, Entry, Provenance, Text
-from quizzer.core.deck import Deck
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
+from quizzer.concepts.deck import Deck
 
 
 def ru_bn_deck(deck_id: str = "demo", n: int = 4) -> Deck:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from quizzer.core.concept import Concept, Entry, Provenance, Text
-from quizzer.core.deck import Deck, loads
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
+from quizzer.concepts.deck import Deck, loads
 
 DECKS = Path(__file__).resolve().parents[1] / "decks"
 AUTHORED = Provenance("authored")

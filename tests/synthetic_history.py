@@ -20,11 +20,11 @@ from zoneinfo import ZoneInfo
 import fsrs
 import fsrs_rs_python
 
-from quizzer.core.cards import CardKey, Pair
-from quizzer.core.concept import Concept, Entry, Provenance, Text
-from quizzer.core.deck import Deck
-from quizzer.core.review import Review
-from quizzer.core.stats import CardSnapshot
+from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
+from quizzer.concepts.deck import Deck
+from quizzer.scheduling.review import Review
+from quizzer.stats.compute import CardSnapshot
 
 TZ = ZoneInfo("Asia/Dhaka")  # UTC+6 all year: local 04:00 is 22:00 UTC the day before
 DAY_START = 4

@@ -6,14 +6,14 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
-from quizzer.core.cards import Pair
-from quizzer.core.concept import Concept, Entry, Provenance, Text
-from quizzer.core.deck import Deck
-from quizzer.library import load_library
-from quizzer.store import open_store
+from quizzer.cards.card import Pair
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
+from quizzer.concepts.deck import Deck
+from quizzer.library.decks import load_library
+from quizzer.progress import open_store
+from quizzer.services.study import StudyService
+from quizzer.study.selection import StudyChoice
 from quizzer.ui.app import QuizzerApp
-from quizzer.ui.choice import StudyChoice
-from quizzer.ui.service import StudyService
 
 AUTHORED = Provenance("authored")
 

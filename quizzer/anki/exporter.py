@@ -34,9 +34,9 @@ from genanki.apkg_schema import APKG_SCHEMA
 from quizzer.anki.ids import stable_id
 from quizzer.anki.model import Direction, build_model, card_requirements, default_directions
 from quizzer.anki.notes import guid, note_fields, note_tags
-from quizzer.core.deck import Deck
-from quizzer.core.review import Review
+from quizzer.concepts.deck import Deck
 from quizzer.fsutil import atomic_write_bytes
+from quizzer.scheduling.review import Review
 
 if TYPE_CHECKING:
     from quizzer.anki.progress import CardProgress
@@ -210,7 +210,7 @@ def export_apkg(
     ``directions`` defaults to every kind between every pair of different
     languages the decks hold. ``timestamp`` (seconds since the epoch) defaults to
     now; pass it for reproducible output. ``progress`` (card id → state) and
-    ``reviews`` (:class:`quizzer.core.review.Review`) carry the terminal's
+    ``reviews`` (:class:`quizzer.scheduling.review.Review`) carry the terminal's
     schedule and history into the package (see :mod:`quizzer.anki.progress`);
     ``tz`` is the learner's time zone for study days (default: this machine's).
     """

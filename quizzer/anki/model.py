@@ -31,8 +31,8 @@ from typing import Any, Literal
 import genanki
 
 from quizzer.anki.ids import stable_id, stable_id62
-from quizzer.core.cards import Pair
-from quizzer.core.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, Side, is_rtl
+from quizzer.cards.card import Pair
+from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, Side, is_rtl
 
 Kind = Literal["meaning", "term", "translate"]
 #: Card kinds, in template order.

@@ -25,8 +25,8 @@ from quizzer.anki.model import (
     field_name,
     guard_field,
 )
-from quizzer.core.concept import Concept, Provenance
-from quizzer.core.languages import LANGUAGES
+from quizzer.concepts.concept import Concept, Provenance
+from quizzer.concepts.languages import LANGUAGES
 
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 _BR_RE = re.compile(r"<br>")

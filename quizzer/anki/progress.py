@@ -16,7 +16,7 @@ days here is due in three days there. Day numbers follow Anki's rule for this
 (legacy v2) collection: a study day starts at 04:00 local time, day 0 is the
 local date of the collection's creation stamp ``crt``.
 
-Input is the review log (:class:`~quizzer.core.review.Review`, which records
+Input is the review log (:class:`~quizzer.scheduling.review.Review`, which records
 the schedule each answer produced) and, optionally, the store's current card
 states (:class:`CardProgress`, or ``fsrs.Card.to_dict()``-shaped dicts via
 :meth:`CardProgress.from_state_dict`), which win over what the log implies.
@@ -38,10 +38,10 @@ from typing import Any, Literal, NamedTuple
 
 from quizzer.anki.model import FIELD_CONCEPT, FIELD_INDEX, KIND_SIDES, MODEL_ID, Direction
 from quizzer.anki.notes import from_field
-from quizzer.core import studyday
-from quizzer.core.cards import CardKey
-from quizzer.core.review import Review
+from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
+from quizzer.scheduling import studyday
+from quizzer.scheduling.review import Review
 
 State = Literal["learning", "review", "relearning"]
 

@@ -16,13 +16,20 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.cli.output import print_json
-from quizzer.core.align import UNSURE_BELOW, AlignmentReport
-from quizzer.core.concept import Concept
-from quizzer.core.deck import Deck
-from quizzer.core.errors import InputError
-from quizzer.core.glossary import GlossaryError, decode, parse
-from quizzer.core.languages import LANGUAGES, SIDES
-from quizzer.library import DECK_SUFFIX, DeckFile, deck_files, find_deck, load_library, read_deck
+from quizzer.concepts.concept import Concept
+from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.errors import InputError
+from quizzer.glossary.align import UNSURE_BELOW, AlignmentReport
+from quizzer.glossary.parse import GlossaryError, decode, parse
+from quizzer.library.decks import (
+    DECK_SUFFIX,
+    DeckFile,
+    deck_files,
+    find_deck,
+    load_library,
+    read_deck,
+)
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 from quizzer.ui.textshape import fix_cell_widths, has_rtl, resolve_rtl_mode, visual_lines
 
@@ -292,7 +299,7 @@ def render_report(report: AlignmentReport) -> Table:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """`quizzer import FILE...`."""
-    from quizzer.importer import import_glossaries
+    from quizzer.library.importer import import_glossaries
 
     result = import_glossaries(
         args.files,

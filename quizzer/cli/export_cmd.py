@@ -10,9 +10,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quizzer.core.deck import Deck
-from quizzer.core.errors import InputError
-from quizzer.core.languages import LANGUAGES
+from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGES
+from quizzer.errors import InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -110,7 +110,7 @@ def parse_pair(text: str) -> tuple[str, str]:
 
 def select_decks(names: Sequence[str], decks_dir: str | None = None) -> list[Deck]:
     """The decks named (by id or name), or every deck in the library."""
-    from quizzer.library import find_deck, load_library
+    from quizzer.library.decks import find_deck, load_library
 
     if names:
         chosen: dict[str, Deck] = {}
@@ -203,7 +203,7 @@ def run_anki(args: argparse.Namespace) -> int:
     reviews: list = []
     tz = None
     if args.with_progress:
-        from quizzer.anki.store_bridge import read_store
+        from quizzer.services.anki_export import read_store
 
         progress_states, reviews, tz = read_store(args.db)
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from quizzer import __version__
-from quizzer.core.errors import QuizzerError, StoreError
+from quizzer.errors import QuizzerError, StoreError
 
 #: Command modules, in the order their commands appear in ``--help``.
 COMMAND_MODULES: tuple[str, ...] = (

@@ -1,7 +1,7 @@
 """`quizzer settings`: show and change the scheduler settings kept in the progress store.
 
 Every value is checked twice: here, for a message about what was typed, and by
-:class:`~quizzer.core.scheduling.SchedulerSettings` itself, so nothing invalid
+:class:`~quizzer.scheduling.scheduler.SchedulerSettings` itself, so nothing invalid
 is ever stored. Mistakes are :class:`InputError` (exit 2); the store is not
 touched unless every ``--set``/``--reset`` is valid.
 """
@@ -15,10 +15,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from quizzer.cli.output import print_json
-from quizzer.core.errors import InputError
-from quizzer.core.scheduling import SchedulerSettings
+from quizzer.errors import InputError
 from quizzer.paths import default_db_path
-from quizzer.store import open_store
+from quizzer.progress import open_store
+from quizzer.scheduling.scheduler import SchedulerSettings
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
 

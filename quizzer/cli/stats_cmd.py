@@ -19,14 +19,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from quizzer.cards.card import CardKey
 from quizzer.cli.output import print_json
-from quizzer.core.cards import CardKey
-from quizzer.core.errors import InputError
-from quizzer.core.review import GRADE_NAMES, Review
-from quizzer.core.stats import study_day
+from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text
-from quizzer.library import find_deck, load_library
+from quizzer.library.decks import find_deck, load_library
 from quizzer.paths import default_db_path
+from quizzer.scheduling.review import GRADE_NAMES, Review
+from quizzer.stats.compute import study_day
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
 
@@ -108,7 +108,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def existing_store(db: str | None) -> Path:
     """The store path for ``db``, refusing when no store is there (a mistyped ``--db``)."""
-    from quizzer.store.files import require_store
+    from quizzer.progress.files import require_store
 
     return require_store(default_db_path(db))
 
@@ -116,7 +116,7 @@ def existing_store(db: str | None) -> Path:
 def _open_read_only(db: str | None) -> Any:
     """Open the store read-only. An explicit ``--db`` must name an existing store;
     without one, a missing default store reads as empty (a learner who hasn't studied yet)."""
-    from quizzer.store import open_store
+    from quizzer.progress import open_store
 
     if db:
         existing_store(db)
@@ -128,8 +128,8 @@ def _open_read_only(db: str | None) -> Any:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """``quizzer stats``."""
-    from quizzer.progress_stats import stats_from_store
-    from quizzer.stats_render import full_report
+    from quizzer.services.stats import stats_from_store
+    from quizzer.ui.stats_render import full_report
 
     if args.deck:
         decks = [find_deck(args.deck).deck]
@@ -153,8 +153,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     """``quizzer optimize``: fit, compare, store (or say plainly why not)."""
-    from quizzer.optimizer import HELD_OUT_PERCENT, optimize
-    from quizzer.store import open_store
+    from quizzer.progress import open_store
+    from quizzer.scheduling.optimizer import HELD_OUT_PERCENT, optimize
 
     # Never create a store just to find it has no answers: a mistyped --db is an error.
     with open_store(existing_store(args.db)) as store:

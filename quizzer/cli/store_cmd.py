@@ -6,12 +6,12 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
-from quizzer.core.cards import CardKey
-from quizzer.core.errors import InputError
-from quizzer.core.review import GRADE_NAMES
+from quizzer.cards.card import CardKey
+from quizzer.errors import InputError
 from quizzer.paths import default_db_path
-from quizzer.store import Bury, doctor, open_store
-from quizzer.store.files import require_store, store_exists
+from quizzer.progress import Bury, doctor, open_store
+from quizzer.progress.files import require_store, store_exists
+from quizzer.scheduling.review import GRADE_NAMES
 
 
 def _existing_store(db: str | None) -> Path:
@@ -90,7 +90,7 @@ def run_doctor(args: argparse.Namespace) -> int:
 def run_undo(args: argparse.Namespace) -> int:
     """Undo ``--steps`` answers, printing each one taken back."""
     if args.steps < 1:
-        from quizzer.core.errors import InputError
+        from quizzer.errors import InputError
 
         raise InputError("--steps must be 1 or more")
     with open_store(_existing_store(args.db)) as store:
@@ -137,7 +137,7 @@ def run_leeches(args: argparse.Namespace) -> int:
         if deck is not None:
             decks = {st.key.deck for st in states}
             if deck not in decks:
-                from quizzer.library import find_deck
+                from quizzer.library.decks import find_deck
 
                 deck = find_deck(deck).deck.id
             leeches = [st for st in leeches if st.key.deck == deck]

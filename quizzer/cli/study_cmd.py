@@ -6,13 +6,13 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Literal
 
-from quizzer.core.cards import Pair
-from quizzer.core.errors import InputError
-from quizzer.core.languages import LANGUAGES, SIDES
-from quizzer.core.review import MODES
+from quizzer.cards.card import Pair
+from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.errors import InputError
+from quizzer.scheduling.review import MODES
 
 if TYPE_CHECKING:
-    from quizzer.ui.service import StudyService
+    from quizzer.services.study import StudyService
 
 RTL_HELP = (
     "how to show Arabic: app (quizzer joins letters and orders them right to left; for "
@@ -104,9 +104,9 @@ def resolve_pair(from_: str | None, to: str | None, last: Pair | None) -> Pair:
 
 
 def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "terminal"]]:
-    from quizzer.library import load_library
-    from quizzer.store import open_store
-    from quizzer.ui.service import StudyService
+    from quizzer.library.decks import load_library
+    from quizzer.progress import open_store
+    from quizzer.services.study import StudyService
     from quizzer.ui.textshape import resolve_rtl_mode
 
     decks = [item.deck for item in load_library(args.decks)]
@@ -118,14 +118,14 @@ def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "termi
 
 def run_study(args: argparse.Namespace) -> int:
     """Start a session on the chosen deck, direction and mode."""
+    from quizzer.study.selection import StudyChoice
     from quizzer.ui.app import QuizzerApp
-    from quizzer.ui.choice import StudyChoice
 
     service, rtl = _open(args)
     try:
         last = service.last_choice()
         if args.deck:
-            from quizzer.library import match_deck
+            from quizzer.library.decks import match_deck
 
             deck_id = match_deck(service.decks(), args.deck).id
         else:

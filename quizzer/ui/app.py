@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from quizzer.ui.choice import StudyChoice
+from quizzer.study.selection import StudyChoice
 from quizzer.ui.textshape import fix_cell_widths, restore_cell_widths
 
 if TYPE_CHECKING:
-    from quizzer.ui.service import StudyService
+    from quizzer.services.study import StudyService
 
 STATS_MODULE = "quizzer.ui.screens.stats"
 

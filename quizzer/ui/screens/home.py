@@ -13,10 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, OptionList, Select
 from textual.widgets.option_list import Option
 
-from quizzer.core.cards import Pair
-from quizzer.core.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
-from quizzer.core.review import MODES
-from quizzer.ui.choice import StudyChoice, default_pair
+from quizzer.cards.card import Pair
+from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
+from quizzer.scheduling.review import MODES
+from quizzer.study.selection import StudyChoice, default_pair
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 

@@ -1,6 +1,6 @@
 """The statistics screen: the figures of ``quizzer stats``, a due-forecast chart and the heatmap.
 
-Self-contained: give it a :class:`~quizzer.core.stats.Stats`, or the progress
+Self-contained: give it a :class:`~quizzer.stats.compute.Stats`, or the progress
 store (and optionally a deck id, the decks and the clock) and it computes them.
 """
 
@@ -17,9 +17,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from quizzer.core.deck import Deck
-from quizzer.core.stats import Stats
-from quizzer.stats_render import (
+from quizzer.concepts.deck import Deck
+from quizzer.stats.compute import Stats
+from quizzer.ui.stats_render import (
     hardest_table,
     languages_table,
     mastery_table,
@@ -35,8 +35,8 @@ from quizzer.ui.widgets.heatmap import Heatmap
 def _load_stats(
     store: Any, deck: str | None, decks: Sequence[Deck] | None, now: datetime | None
 ) -> Stats:
-    from quizzer.library import load_library
-    from quizzer.progress_stats import stats_from_store
+    from quizzer.library.decks import load_library
+    from quizzer.services.stats import stats_from_store
 
     if decks is None:
         decks = [item.deck for item in load_library()]

@@ -2,7 +2,7 @@
 
 The screen owns no quiz logic: the queue, grading rules and learn rounds live
 in :mod:`quizzer.core` (session, answers, choices, learn); answers go to the
-store through :class:`quizzer.ui.service.StudyService` the moment they are given.
+store through :class:`quizzer.services.study.StudyService` the moment they are given.
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Input, Static
 
-from quizzer.core.cards import CardKey
-from quizzer.core.concept import Concept
-from quizzer.core.deck import Deck
-from quizzer.core.errors import StoreError
-from quizzer.core.review import GRADE_NAMES
-from quizzer.core.session import MAX_ANSWER_MS, Session
-from quizzer.ui.choice import StudyChoice
+from quizzer.cards.card import CardKey
+from quizzer.concepts.concept import Concept
+from quizzer.concepts.deck import Deck
+from quizzer.errors import StoreError
+from quizzer.scheduling.review import GRADE_NAMES
+from quizzer.services.study import StoreScheduler, StudyService, utcnow
+from quizzer.study.selection import StudyChoice
+from quizzer.study.session import MAX_ANSWER_MS, Session
 from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
-from quizzer.ui.service import StoreScheduler, StudyService, utcnow
 from quizzer.ui.textshape import display_text, has_rtl, shape_runs
 from quizzer.ui.widgets.card_view import CardView, side_label
 from quizzer.ui.widgets.choice_list import ChoiceList
@@ -41,9 +41,9 @@ from quizzer.ui.widgets.typed_answer import TypedAnswer
 if TYPE_CHECKING:
     # Answer checking, choices and learn rounds are imported when a mode needs them
     # (rapidfuzz and friends): flip mode shows its first card without them.
-    from quizzer.core.answers import AnswerCheck
-    from quizzer.core.choices import ChoiceSet
-    from quizzer.core.learn import LearnQuestion, LearnRound
+    from quizzer.study.answers import AnswerCheck
+    from quizzer.study.learn import LearnQuestion, LearnRound
+    from quizzer.study.multiple_choice import ChoiceSet
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -224,7 +224,7 @@ class StudyScreen(Screen[None]):
         """Start the session (or the learn rounds) and show the first card."""
         now = utcnow()
         if self.choice.mode == "learn":
-            from quizzer.core.learn import learn_rounds
+            from quizzer.study.learn import learn_rounds
 
             # New concepts only (today's new-card limit applied); due reviews are
             # for flip, choice and typed modes.
@@ -326,7 +326,7 @@ class StudyScreen(Screen[None]):
             self.set_focus(None)
         elif mode == "choice":
             if self.session is not None:
-                from quizzer.core.choices import make_choices
+                from quizzer.study.multiple_choice import make_choices
 
                 self.choices = make_choices(
                     concept, self.deck.concepts, p.answer_lang, p.answer_side, self.service.rng
@@ -442,7 +442,7 @@ class StudyScreen(Screen[None]):
         event.choice_list.mark(event.index, self.choices.answer_index)
         self.query_one(CardView).set_revealed(True)
         if self.session is not None:
-            from quizzer.core.answers import Verdict, grade_for
+            from quizzer.study.answers import Verdict, grade_for
 
             verdict = Verdict.EXACT if right else Verdict.WRONG
             grade = grade_for(verdict, duration_ms=self._elapsed_ms())
@@ -467,7 +467,7 @@ class StudyScreen(Screen[None]):
         concept, _prompt, expected = self._texts(self.card)
         duration = self._elapsed_ms()
         if self.session is not None:
-            from quizzer.core.answers import check_card_answer, grade_for
+            from quizzer.study.answers import check_card_answer, grade_for
 
             check = check_card_answer(event.text, concept, self.deck.concepts, self.card.pair)
             grade = grade_for(check.verdict, duration_ms=duration)
@@ -487,7 +487,7 @@ class StudyScreen(Screen[None]):
     def _show_check(
         self, check: AnswerCheck, expected: str, can_override: bool, outcome: str
     ) -> None:
-        from quizzer.core.answers import Verdict
+        from quizzer.study.answers import Verdict
 
         notes = ", ".join(_NOTE_TEXT[n] for n in check.notes if n in _NOTE_TEXT and n != "near")
         if check.verdict == Verdict.EXACT:
@@ -519,7 +519,7 @@ class StudyScreen(Screen[None]):
             last = self.session.reviews[-1] if self.session.reviews else None
             if last is None or last.overridden:
                 return
-            from quizzer.core.answers import grade_for
+            from quizzer.study.answers import grade_for
 
             self.session.override(grade_for(self.check.verdict, overridden=True), utcnow())
         else:
@@ -553,7 +553,7 @@ class StudyScreen(Screen[None]):
         self.round = None
         while self.rounds:
             concepts = self.rounds.pop(0)
-            from quizzer.core.learn import LearnRound
+            from quizzer.study.learn import LearnRound
 
             self.round_no += 1
             try:

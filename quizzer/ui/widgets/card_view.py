@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Label, Rule
 
-from quizzer.core.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import LANGUAGE_NAMES
 from quizzer.ui.widgets.script_text import ScriptText
 
 

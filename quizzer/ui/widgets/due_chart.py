@@ -6,8 +6,8 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from quizzer.core.stats import Forecast
-from quizzer.stats_render import forecast_text
+from quizzer.stats.compute import Forecast
+from quizzer.ui.stats_render import forecast_text
 
 
 class DueChart(Widget):

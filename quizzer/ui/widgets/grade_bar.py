@@ -9,7 +9,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button
 
-from quizzer.core.review import GRADE_NAMES
+from quizzer.scheduling.review import GRADE_NAMES
 
 _VARIANTS = {1: "error", 2: "warning", 3: "success", 4: "primary"}
 

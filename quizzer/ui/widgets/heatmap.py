@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from quizzer.core.stats import DayCount
-from quizzer.stats_render import heatmap_text
+from quizzer.stats.compute import DayCount
+from quizzer.ui.stats_render import heatmap_text
 
 
 class Heatmap(Widget):

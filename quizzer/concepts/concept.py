@@ -1,0 +1,220 @@
+"""Concept records: a concept, its term and definition per language, and their sources.
+
+A :class:`Concept` is the unit everything else hangs off: quiz cards, progress
+and Anki notes all derive their identity from :attr:`Concept.uid`
+(``"<deck>/<concept>"``), so editing texts never loses progress.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from quizzer.concepts.languages import LANGUAGES, SIDES, Side
+from quizzer.concepts.textrules import describe, forbidden_char
+
+SourceKind = Literal["seed", "authored", "corrected"]
+SOURCE_KINDS: tuple[SourceKind, ...] = ("seed", "authored", "corrected")
+
+#: A concept or deck id: lower-case ASCII words joined by single hyphens.
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class RecordError(ValueError):
+    """A concept record is malformed; ``field`` is a dotted path to the culprit."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def check_plain(value: object, where: str) -> None:
+    """Raise :class:`RecordError` if a string holds a control or bidi override character.
+
+    Such characters would reach terminals and Anki raw (``ESC[31m`` recolours a
+    terminal; U+202E reverses what follows), and no glossary line may hold them.
+    """
+    if isinstance(value, str):
+        bad = forbidden_char(value)
+        if bad is not None:
+            raise RecordError(where, f"contains {describe(bad)}; texts are plain single-line text")
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a text came from.
+
+    ``seed``: copied from a glossary (``file`` and 1-based ``line``).
+    ``authored``: written by the quizzer team.
+    ``corrected``: a seed text we fixed; ``original`` keeps the seed text, ``reason`` says why.
+    """
+
+    kind: SourceKind
+    file: str | None = None
+    line: int | None = None
+    original: str | None = None
+    reason: str | None = None
+
+    def validate(self, where: str) -> None:
+        """Raise :class:`RecordError` if the fields don't fit ``kind``."""
+        if self.kind not in SOURCE_KINDS:
+            raise RecordError(f"{where}.source", f"must be one of {', '.join(SOURCE_KINDS)}")
+        for key in ("file", "original", "reason"):
+            if getattr(self, key) is not None and not isinstance(getattr(self, key), str):
+                raise RecordError(f"{where}.{key}", "must be a string")
+            check_plain(getattr(self, key), f"{where}.{key}")
+        if self.kind in ("seed", "corrected"):
+            if not self.file:
+                raise RecordError(f"{where}.file", f"a {self.kind} text needs the glossary file")
+            if not isinstance(self.line, int) or isinstance(self.line, bool) or self.line < 1:
+                raise RecordError(f"{where}.line", "must be a line number (1 or more)")
+        if self.kind == "corrected":
+            if not self.original:
+                raise RecordError(f"{where}.original", "a corrected text keeps the seed original")
+            if not self.reason:
+                raise RecordError(f"{where}.reason", "a corrected text says why it was corrected")
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One term or definition in one language, with its provenance."""
+
+    text: str
+    source: Provenance
+
+    def to_dict(self) -> dict[str, Any]:
+        """Serialise in the deck file's key order."""
+        out: dict[str, Any] = {"text": self.text, "source": self.source.kind}
+        for key in ("file", "line", "original", "reason"):
+            value = getattr(self.source, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str) -> Text:
+        """Build and validate from a deck-file table; errors name ``where``."""
+        if not isinstance(data, Mapping):
+            raise RecordError(where, "must be a table with text and source")
+        unknown = set(data) - {"text", "source", "file", "line", "original", "reason"}
+        if unknown:
+            raise RecordError(f"{where}.{sorted(unknown)[0]}", "unknown field")
+        text = data.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise RecordError(f"{where}.text", "missing or empty")
+        check_plain(text, f"{where}.text")
+        kind = data.get("source")
+        if kind is None:
+            raise RecordError(f"{where}.source", "missing (seed, authored or corrected)")
+        prov = Provenance(
+            kind=kind,
+            file=data.get("file"),
+            line=data.get("line"),
+            original=data.get("original"),
+            reason=data.get("reason"),
+        )
+        prov.validate(where)
+        return cls(text=text, source=prov)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A concept in one language: its term and its definition."""
+
+    term: Text
+    definition: Text
+
+    def side(self, side: Side) -> Text:
+        """The term or the definition."""
+        return self.term if side == "term" else self.definition
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One concept with its texts per language (ISO 639-1 code → :class:`Entry`)."""
+
+    id: str
+    deck: str
+    acronym: str | None = None
+    entries: Mapping[str, Entry] = field(default_factory=dict)
+
+    @property
+    def uid(self) -> str:
+        """Namespaced, stable identity: ``"<deck>/<id>"``."""
+        return f"{self.deck}/{self.id}"
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """Languages this concept has, in canonical order."""
+        return tuple(lang for lang in LANGUAGES if lang in self.entries)
+
+    def text(self, lang: str, side: Side) -> str | None:
+        """The text for ``lang`` and ``side``, or ``None`` when the concept lacks it."""
+        entry = self.entries.get(lang)
+        return entry.side(side).text if entry else None
+
+    def texts(self) -> Iterator[tuple[str, Side, Text]]:
+        """Every (language, side, text) the concept holds, in canonical order."""
+        for lang in self.languages:
+            for side in SIDES:
+                yield lang, side, self.entries[lang].side(side)
+
+    def with_entry(self, lang: str, entry: Entry) -> Concept:
+        """A copy with ``lang``'s entry replaced or added."""
+        entries = dict(self.entries)
+        entries[lang] = entry
+        ordered = {code: entries[code] for code in LANGUAGES if code in entries}
+        return replace(self, entries=ordered)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Serialise in the deck file's layout (the deck id is implied by the file)."""
+        out: dict[str, Any] = {"id": self.id}
+        if self.acronym:
+            out["acronym"] = self.acronym
+        for lang in self.languages:
+            entry = self.entries[lang]
+            out[lang] = {"term": entry.term.to_dict(), "definition": entry.definition.to_dict()}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], deck: str) -> Concept:
+        """Build and validate one concept table of a deck file.
+
+        Raises :class:`RecordError` whose ``field`` names the concept and field.
+        """
+        cid = data.get("id")
+        if not isinstance(cid, str) or not SLUG_RE.match(cid):
+            raise RecordError("id", "missing, or not a slug like 'lora' (a-z, 0-9, hyphens)")
+        unknown = set(data) - {"id", "acronym", *LANGUAGES}
+        if unknown:
+            name = sorted(unknown)[0]
+            raise RecordError(
+                f"{cid}.{name}", f"unknown field (languages are {', '.join(LANGUAGES)})"
+            )
+        acronym = data.get("acronym")
+        if acronym is not None and (not isinstance(acronym, str) or not acronym.strip()):
+            raise RecordError(f"{cid}.acronym", "must be a non-empty string")
+        check_plain(acronym, f"{cid}.acronym")
+        entries: dict[str, Entry] = {}
+        for lang in LANGUAGES:
+            if lang not in data:
+                continue
+            table = data[lang]
+            if not isinstance(table, Mapping):
+                raise RecordError(f"{cid}.{lang}", "must be a table with term and definition")
+            for side in SIDES:
+                if side not in table:
+                    raise RecordError(f"{cid}.{lang}.{side}", "missing")
+            extra = set(table) - set(SIDES)
+            if extra:
+                raise RecordError(f"{cid}.{lang}.{sorted(extra)[0]}", "unknown field")
+            entries[lang] = Entry(
+                term=Text.from_dict(table["term"], f"{cid}.{lang}.term"),
+                definition=Text.from_dict(table["definition"], f"{cid}.{lang}.definition"),
+            )
+        if not entries:
+            raise RecordError(cid, "has no language table (en, bn, ar, ru or fr)")
+        return cls(id=cid, deck=deck, acronym=acronym, entries=entries)

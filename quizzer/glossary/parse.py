@@ -1,0 +1,234 @@
+"""The glossary text format: decoding the bytes and splitting them into entries.
+
+A glossary is plain text: line 1 a title, line 2 a subtitle, then alternating
+term line / definition line. Real files vary, so the parser accepts a UTF-8 BOM,
+CRLF or CR line ends, blank lines anywhere, leading/trailing spaces and a final
+newline or none. Texts are otherwise kept exactly as written (no Unicode
+normalisation: it would rewrite Bengali nukta letters and break the promise that
+a seed text equals the file's text).
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from quizzer.concepts.textrules import FORBIDDEN_RE, describe
+
+#: Longest line accepted; longer lines are almost always a binary or minified file.
+MAX_LINE_CHARS = 10_000
+
+#: Control characters (terminal escapes, NULs, bidi overrides…): never glossary text.
+_CONTROL_RE = FORBIDDEN_RE
+
+
+class GlossaryError(ValueError):
+    """A glossary can't be read; ``line`` is 1-based when known, ``hint`` says what to do."""
+
+    def __init__(self, message: str, line: int | None = None, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.hint = hint
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    """One term and its definition, with their 1-based line numbers in the file."""
+
+    index: int
+    term: str
+    definition: str
+    term_line: int
+    definition_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    """A parsed glossary: title, subtitle and entries in file order."""
+
+    title: str
+    subtitle: str
+    entries: tuple[GlossaryEntry, ...]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def decode(data: bytes) -> str:
+    """Decode a glossary file's bytes: UTF-8 (BOM optional), or UTF-16 when it has a BOM.
+
+    Raises :class:`GlossaryError` for binary data and for bytes that aren't UTF-8.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise GlossaryError(
+                "file starts with a UTF-16 mark but is not valid UTF-16",
+                hint="save the glossary as UTF-8 text",
+            ) from exc
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise GlossaryError(
+            "this is a binary file, not a text glossary (it contains NUL bytes)",
+            line=data.count(b"\n", 0, nul) + 1,
+            hint="give a plain-text glossary (UTF-8): title, subtitle, then term/definition lines",
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise GlossaryError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start} can't be decoded)",
+            line=line,
+            hint=_reencode_hint(data),
+        ) from exc
+
+
+def guess_legacy_encoding(data: bytes) -> str | None:
+    """A likely 8-bit encoding for bytes that aren't UTF-8, or ``None`` when unclear.
+
+    Accented Latin text (French, German…) has few high bytes, each inside a word of
+    ASCII letters: WINDOWS-1252. Cyrillic or Arabic text is made of high bytes; it is
+    Arabic (WINDOWS-1256) when nearly all of them decode to Arabic letters there,
+    else Cyrillic (WINDOWS-1251). A rough guess, only used to suggest a command.
+    """
+    sample = data[:65536]
+    high = sum(1 for b in sample if b >= 0x80)
+    letters = high + sum(1 for b in sample if b < 0x80 and chr(b).isalpha())
+    if not high or not letters:
+        return None
+    if high * 10 < letters * 3:
+        return "WINDOWS-1252"
+    arabic = sum(
+        1 for ch in sample.decode("cp1256", errors="replace") if "\u0600" <= ch <= "\u06ff"
+    )
+    if arabic * 10 >= high * 9:
+        return "WINDOWS-1256"
+    cyrillic = sum(
+        1 for ch in sample.decode("cp1251", errors="replace") if "\u0400" <= ch <= "\u04ff"
+    )
+    if cyrillic * 10 >= high * 9:
+        return "WINDOWS-1251"
+    return None
+
+
+def _reencode_hint(data: bytes) -> str:
+    guess = guess_legacy_encoding(data)
+    if guess is None:
+        return (
+            "re-save the file as UTF-8 (with `iconv -f <its encoding> -t UTF-8 in.txt > "
+            "out.txt`, or your editor's 'save with encoding')"
+        )
+    return (
+        f"re-save the file as UTF-8; it looks like {guess}: "
+        f"`iconv -f {guess} -t UTF-8 in.txt > out.txt`"
+    )
+
+
+def _split_lines(text: str) -> list[str]:
+    # Only CR/LF end lines: str.splitlines() would also split on U+2028, U+0085
+    # and other separators that may legitimately sit inside a glossary line.
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _check_line(raw: str, number: int) -> None:
+    if len(raw) > MAX_LINE_CHARS:
+        raise GlossaryError(
+            f"line is {len(raw):,} characters long (at most {MAX_LINE_CHARS:,} are accepted)",
+            line=number,
+            hint="is this really a glossary? each term and definition must sit on its own line",
+        )
+    bad = _CONTROL_RE.search(raw)
+    if bad:
+        raise GlossaryError(
+            f"line contains {describe(f'U+{ord(bad.group()):04X}')}",
+            line=number,
+            hint="remove it; glossary lines hold plain text only",
+        )
+
+
+def parse(
+    text: str,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> Glossary:
+    """Parse glossary text into a :class:`Glossary`.
+
+    ``progress(done, total)`` is called now and then with counts of lines read,
+    so an adapter can show a progress bar for large files.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    raw_lines = _split_lines(text)
+    total = len(raw_lines)
+    content: list[tuple[int, str]] = []  # (1-based line, stripped text)
+    blocks: list[list[int]] = [[]]  # runs of non-blank lines, to locate a missing line
+    step = max(1, total // 100)
+    for number, raw in enumerate(raw_lines, start=1):
+        _check_line(raw, number)
+        stripped = raw.strip()
+        if stripped:
+            content.append((number, stripped))
+            blocks[-1].append(len(content) - 1)
+        elif blocks[-1]:
+            blocks.append([])
+        if progress is not None and number % step == 0:
+            progress(number, total)
+    if progress is not None:
+        progress(total, total)
+    if not content:
+        raise GlossaryError(
+            "the file is empty",
+            line=1,
+            hint="a glossary has a title line, a subtitle line, then term and definition lines",
+        )
+    if len(content) < 4:
+        last = content[-1][0]
+        raise GlossaryError(
+            f"only {len(content)} non-blank line(s): no term/definition pair after the "
+            "title and subtitle",
+            line=last,
+            hint="a glossary has a title line, a subtitle line, then term and definition lines",
+        )
+    body = content[2:]
+    if len(body) % 2:
+        raise GlossaryError(
+            f"odd number of lines after the title and subtitle ({len(body)}): "
+            "a term is missing its definition, or a line is extra",
+            line=_unpaired_line(content, blocks),
+            hint="each term line must be followed by its definition line; "
+            "check around the line named here",
+        )
+    entries = tuple(
+        GlossaryEntry(
+            index=i,
+            term=body[2 * i][1],
+            definition=body[2 * i + 1][1],
+            term_line=body[2 * i][0],
+            definition_line=body[2 * i + 1][0],
+        )
+        for i in range(len(body) // 2)
+    )
+    return Glossary(title=content[0][1], subtitle=content[1][1], entries=entries)
+
+
+def _unpaired_line(content: list[tuple[int, str]], blocks: list[list[int]]) -> int:
+    """Best guess of the line that breaks the term/definition pairing.
+
+    When the author separated entries with blank lines, the first block (after
+    the header) that doesn't hold exactly two lines is the culprit; otherwise we
+    can only name the last line, whose partner is missing.
+    """
+    body_blocks = []
+    for block in blocks:
+        rest = [i for i in block if i >= 2]
+        if rest:
+            body_blocks.append(rest)
+    if len(body_blocks) > 1:
+        for block in body_blocks:
+            if len(block) != 2:
+                return content[block[-1]][0] if len(block) > 2 else content[block[0]][0]
+    return content[-1][0]

@@ -1,0 +1,129 @@
+"""The deck library: bundled decks plus the user's imported decks, read from disk."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from quizzer.concepts import deck as deckfile
+from quizzer.concepts import deckwriter
+from quizzer.concepts.deck import Deck, DeckFormatError
+from quizzer.errors import InputError
+from quizzer.fsutil import atomic_write_text
+from quizzer.library import cache as deckcache
+from quizzer.paths import bundled_decks_dir, user_decks_dir
+
+DECK_SUFFIX = ".toml"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckFile:
+    """A deck together with the file it came from and whether it ships with quizzer."""
+
+    deck: Deck
+    path: Path
+    bundled: bool
+
+
+def read_deck(path: Path) -> Deck:
+    """Read and validate one deck file; any problem becomes an :class:`InputError`."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"can't read deck file: {exc.strerror}", path=path) from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(
+            "deck file is not UTF-8 text", hint="save it as UTF-8", path=path, line=line
+        ) from exc
+    try:
+        tables = deckcache.get(raw)
+        if tables is None:
+            tables = deckfile.parse(text)
+            deckcache.put(raw, tables)
+        return deckfile.from_dict(tables, text)
+    except DeckFormatError as exc:
+        raise InputError(
+            exc.message,
+            hint="fix the field named above (each [[concepts]] table has an id and, per "
+            "language, a term and a definition with text and source; "
+            "`quizzer show training-efficiency` shows a complete deck), "
+            "then run `quizzer validate`",
+            path=path,
+            line=exc.line,
+        ) from exc
+
+
+def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:
+    """Write a deck file atomically (temp file, fsync, rename).
+
+    ``rendered`` is the deck's text when the caller already has it; otherwise the fast
+    :mod:`quizzer.concepts.deckwriter` renders it (byte for byte what ``deck.dumps`` gives).
+    A file-system refusal (missing or read-only folder,
+    a file where a folder should be, a full disk) becomes an :class:`InputError`; the
+    temp file is removed, so the folder holds the old deck file or none.
+    """
+    path = Path(path)
+    try:
+        atomic_write_text(path, rendered if rendered is not None else deckwriter.dumps(deck))
+    except OSError as exc:
+        # Name the folder or file the system refused, never our temp file.
+        where = exc.filename2 or exc.filename or path
+        if Path(where).name.startswith(f".{path.name}."):
+            where = path
+        what = exc.strerror or str(exc)
+        raise InputError(
+            f"can't write the deck file {path.name}: {what}",
+            hint="choose a writable --into folder (or $QUIZZER_DECKS), or check its permissions",
+            path=where,
+        ) from exc
+
+
+def deck_files(directory: Path) -> list[Path]:
+    """The deck files in ``directory``, sorted by name; none if it doesn't exist."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.suffix == DECK_SUFFIX and p.is_file())
+
+
+def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
+    """Bundled decks, then user decks; a user deck can't shadow a bundled deck's id."""
+    found: list[DeckFile] = []
+    ids: dict[str, Path] = {}
+    dirs = [(bundled_decks_dir(), True), (user_decks_dir(user_dir), False)]
+    for directory, bundled in dirs:
+        for path in deck_files(directory):
+            deck = read_deck(path)
+            if deck.id in ids:
+                raise InputError(
+                    f"deck id {deck.id!r} is also used by {ids[deck.id]}",
+                    hint="give one of the decks another id",
+                    path=path,
+                )
+            ids[deck.id] = path
+            found.append(DeckFile(deck=deck, path=path, bundled=bundled))
+    return found
+
+
+def match_deck(decks: Sequence[Deck], name: str) -> Deck:
+    """The deck of ``decks`` whose id or name is ``name`` (case-insensitive).
+
+    :class:`InputError` listing the known decks when none is.
+    """
+    wanted = name.casefold()
+    for deck in decks:
+        if wanted in (deck.id.casefold(), deck.name.casefold()):
+            return deck
+    known = ", ".join(deck.id for deck in decks) or "none"
+    raise InputError(f"no deck named {name!r}", hint=f"known decks: {known}")
+
+
+def find_deck(name: str, user_dir: Path | str | None = None) -> DeckFile:
+    """The deck whose id or name matches ``name`` (case-insensitive), or an :class:`InputError`."""
+    library = load_library(user_dir)
+    deck = match_deck([item.deck for item in library], name)
+    return next(item for item in library if item.deck is deck)

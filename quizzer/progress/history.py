@@ -1,0 +1,104 @@
+"""The whole review log as read back: the month files plus the journal's answers and undos.
+
+:func:`read_log` reads it (safely without the store's lock, while another process
+may compact); :class:`ReviewLogStorage` presents it as a read-only TinyDB table.
+The month files themselves are written by :mod:`quizzer.progress.reviewlog`.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+from quizzer.errors import StoreError
+from quizzer.progress import journal, reviewlog
+from quizzer.progress.files import (
+    READ_ATTEMPTS,
+    busy_error,
+    files_signature,
+    journal_damage_error,
+    journal_path,
+)
+from quizzer.progress.journal import JournalDamage
+from quizzer.scheduling.review import Review
+
+
+class ReviewLogStorage(Storage):
+    """A read-only TinyDB storage presenting review dicts as the table ``reviews``."""
+
+    def __init__(self, reviews: list[dict[str, Any]]) -> None:
+        self._doc = {"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}}
+
+    def read(self) -> dict[str, Any]:
+        """The table, as TinyDB expects it."""
+        return self._doc
+
+    def write(self, data: dict[str, Any]) -> None:
+        """The log changes only through :meth:`Store.record` and :meth:`Store.undo`."""
+        raise StoreError("the review log view is read-only; use Store.record/undo")
+
+
+def read_log(path: Path, gen: int) -> dict[str, Review]:
+    """The review log of the store at ``path`` whose snapshot has generation ``gen``.
+
+    The month files, then the journal's answers and undos (unless the journal is
+    of an older generation, i.e. already folded in); deduplicated by review id
+    and ordered by answer time (ties: log order). Keyed by review id.
+
+    Without the store's lock another process may compact meanwhile (fold the
+    journal into the months, then replace the journal). Reading the journal
+    before the months keeps every answer in view whatever the timing; when the
+    journal was replaced during the read it reads again (a few times) for an
+    exact picture, and an error is only reported when the files stayed put.
+    """
+    log: dict[str, Review] | None = None
+    for attempt in range(READ_ATTEMPTS):
+        before = files_signature(path)[1]
+        try:
+            log = _read_log_once(path, gen)
+        except StoreError:
+            if files_signature(path)[1] == before:
+                raise
+        else:
+            if files_signature(path)[1] == before:
+                return log
+        time.sleep(0.005 * (attempt + 1))
+    if log is None:
+        raise busy_error(journal_path(path))
+    return log  # complete, if perhaps not the very latest
+
+
+def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
+    # The journal first, the month files after: a compaction folds the journal into the months
+    # before it replaces the journal, so whatever a replaced journal held, the months read
+    # afterwards hold it. The journal's events are then laid over the months (its undos win).
+    jpath = journal_path(path)
+    events: list[dict[str, Any]] = []
+    if journal.generation(jpath) >= gen:
+        try:
+            events = [event for _, event in journal.scan(jpath, 0)]
+        except JournalDamage as exc:
+            raise journal_damage_error(path, exc.line) from exc
+    out: dict[str, dict[str, Any]] = {}
+    for month in reviewlog.months(path):
+        for doc in reviewlog.read_month(reviewlog.month_path(path, month)):
+            out[doc["id"]] = doc
+    for event in events:
+        op = event.get("op")
+        if op in ("record", "review"):
+            out[event["review"]["id"]] = event["review"]
+        elif op == "undo":
+            out.pop(event["review_id"], None)
+    reviews = [Review.from_dict(d) for d in out.values()]
+    reviews.sort(key=_when)
+    return {r.id: r for r in reviews}
+
+
+def _when(review: Review) -> datetime:
+    """Sort key: the answer time (a naive one, from an old hand-made store, taken as UTC)."""
+    at = review.reviewed_at
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)

@@ -1,0 +1,80 @@
+"""The snapshot: a TinyDB file (tables ``meta``, ``settings``, ``cards``) written atomically.
+
+TinyDB's own ``JSONStorage`` rewrites the file in place, so a kill mid-write
+leaves half a file. :class:`AtomicJSONStorage` is a TinyDB storage that
+writes a temp file, fsyncs it, renames it over the old one and fsyncs the
+directory: readers see the old snapshot or the new one, never a mix. The file
+stays a plain TinyDB JSON document (UTF-8, not ``\\u`` escapes), so
+``TinyDB(path, access_mode="r")`` can read it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+from quizzer.errors import StoreError
+from quizzer.fsutil import atomic_write_bytes
+
+
+class AtomicJSONStorage(Storage):
+    """A TinyDB storage with atomic, durable whole-file writes and clear errors on damage."""
+
+    def __init__(self, path: str | os.PathLike[str], read_only: bool = False) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+
+    def read(self) -> dict[str, Any] | None:
+        """The whole document, ``None`` if there is no file; :class:`StoreError` if damaged."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(
+                f"can't read the progress store: {exc.strerror}", path=self.path
+            ) from exc
+        return parse(raw, self.path)
+
+    def write(self, data: dict[str, Any]) -> None:
+        """Replace the file atomically (temp file, fsync, rename, directory fsync)."""
+        if self.read_only:
+            raise StoreError("the progress store is open read-only", path=self.path)
+        atomic_write_bytes(self.path, dumps(data))
+
+    def close(self) -> None:
+        """Nothing stays open between reads and writes."""
+
+
+def dumps(data: dict[str, Any]) -> bytes:
+    """Serialise a snapshot document (compact, UTF-8)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def parse(raw: bytes, path: Path) -> dict[str, Any]:
+    """Decode a snapshot document; any damage becomes a :class:`StoreError` naming ``path``."""
+    hint = f"run `quizzer doctor --db {path}` to check it and restore from the journal or backup"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise StoreError(
+            f"progress store is damaged (not UTF-8 at byte {exc.start})", hint=hint, path=path
+        ) from exc
+    except json.JSONDecodeError as exc:
+        # json's messages end in "… starting at" / "… at" (it appends the place itself).
+        what = exc.msg.removesuffix(" starting at").removesuffix(" at")
+        what = what[:1].lower() + what[1:]
+        raise StoreError(
+            f"progress store is damaged (invalid JSON at line {exc.lineno}, column {exc.colno}, "
+            f"byte {exc.pos}: {what})",
+            hint=hint,
+            path=path,
+            line=exc.lineno,
+        ) from exc
+    if not isinstance(data, dict):
+        raise StoreError("progress store is damaged (not a TinyDB document)", hint=hint, path=path)
+    return data

@@ -1,0 +1,292 @@
+"""The in-memory image of a progress store: card states, undo stack, recent answers, settings.
+
+:class:`State` is what the snapshot plus the journal tail say; :meth:`State.apply`
+folds one journal event in (the same code runs live, on replay and in the doctor).
+Also here: the compact form of a card state in a journal line (:func:`slim_state`,
+:func:`full_state`), what a bury does to a state (:func:`buried_state`) and the
+checks of a snapshot document's layout (:func:`document_problem`,
+:func:`invalid_cards`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from quizzer.cards.card import CardKey
+from quizzer.errors import StoreError
+from quizzer.progress.migrate import SCHEMA_VERSION
+from quizzer.scheduling.scheduler import CardState, SchedulerSettings
+
+#: How many answers back :meth:`Store.undo` can go.
+UNDO_DEPTH = 50
+#: Answers kept in the snapshot for today's counts (older ones can't be "today").
+_RECENT_DAYS = 3
+
+
+#: State fields a record event doesn't repeat: the review holds them (or they are derived).
+_FROM_REVIEW = ("card_id", "due", "stability", "difficulty", "last_review", "first_review")
+#: Flags written only when set, to keep journal lines short.
+_FLAGS = ("leech", "flagged", "suspended", "buried_until")
+
+
+def slim_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The part of a card state after an answer that its review doesn't already say."""
+    return {
+        k: v
+        for k, v in state.items()
+        if k not in _FROM_REVIEW and not (k in _FLAGS and v in (False, None))
+    }
+
+
+def full_state(
+    slim: dict[str, Any], review: dict[str, Any], before: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Inverse of :func:`slim_state`, given the review and the card's previous state."""
+    return {
+        "card_id": review["card_id"],
+        "state": slim["state"],
+        "step": slim.get("step"),
+        "stability": review["stability"],
+        "difficulty": review["difficulty"],
+        "due": review["due"],
+        "last_review": review["reviewed_at"],
+        "reps": slim.get("reps", 1),
+        "lapses": slim.get("lapses", 0),
+        "leech": slim.get("leech", False),
+        "flagged": slim.get("flagged", False),
+        "suspended": slim.get("suspended", False),
+        "buried_until": slim.get("buried_until"),
+        "first_review": (before or {}).get("first_review") or review["reviewed_at"],
+    }
+
+
+#: Flags :meth:`Store.set_suspended` changes, kept when an earlier answer or bury is undone.
+_MANUAL_FLAGS = ("suspended", "leech")
+
+
+def _with_flags(before: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any]:
+    """``before`` (``None``: never studied) with the suspension flags of ``state``."""
+    if before is None:
+        key = CardKey.parse(state["card_id"])
+        before = CardState.new(key, datetime.fromisoformat(state["due"])).to_dict()
+    return {**before, **{k: state.get(k, False) for k in _MANUAL_FLAGS}}
+
+
+def buried_state(before: dict[str, Any] | None, bury: dict[str, Any]) -> dict[str, Any]:
+    """A card's state after ``bury`` (a :meth:`Bury.to_dict`), given its state before.
+
+    A card never studied gets a new-card state (``reps`` 0, so it still counts
+    as new) that only carries the bury; undoing the bury forgets it again.
+    """
+    if before is None:
+        key = CardKey.parse(bury["card_id"])
+        state = CardState.new(key, datetime.fromisoformat(bury["at"])).to_dict()
+    else:
+        state = dict(before)
+    state["buried_until"] = bury["until"]
+    return state
+
+
+def _doc_key(card_id: str) -> str:
+    """The snapshot key of a card: its numeric id; a malformed id (damage) keeps a key of its own.
+
+    Never raises, so a compaction or the doctor can always write what it holds.
+    """
+    try:
+        return str(CardKey.parse(card_id).int_id)
+    except (TypeError, ValueError):
+        return f"invalid:{card_id}"
+
+
+def document_problem(doc: Any) -> str | None:
+    """What is wrong with the layout of a current-schema snapshot document (``None``: nothing).
+
+    Checks tables, the meta record, settings and that every card record is an
+    object with a string ``card_id`` — cheap; the card states themselves are
+    checked by :func:`invalid_cards`.
+    """
+    if not isinstance(doc, dict):
+        return "not a TinyDB document"
+    for table in ("meta", "settings", "cards"):
+        if not isinstance(doc.get(table, {}), dict):
+            return f"table {table!r} is not a table"
+    meta = doc.get("meta", {}).get("1", {})
+    if not isinstance(meta, dict):
+        return "the meta record is not an object"
+    for name in ("schema", "gen", "journal_offset", "seq"):
+        try:
+            int(meta.get(name, 0))
+        except (TypeError, ValueError):
+            return f"meta.{name} is not a number: {meta[name]!r:.40}"
+    undo, recent = meta.get("undo", []), meta.get("recent", [])
+    if not isinstance(undo, list) or not all(isinstance(e, dict) for e in undo):
+        return "meta.undo is not a list of records"
+    if not isinstance(recent, list) or not all(
+        isinstance(r, list) and len(r) >= 4 and isinstance(r[2], str) for r in recent
+    ):
+        return "meta.recent is not a list of answers"
+    settings = doc.get("settings", {}).get("1")
+    if settings:
+        try:
+            SchedulerSettings.from_dict(settings)
+        except (TypeError, ValueError, AttributeError) as exc:
+            return f"the scheduler settings are invalid ({exc})"
+    for data in doc.get("cards", {}).values():
+        if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
+            return f"card record {data!r:.60} has no card id"
+    return None
+
+
+def invalid_cards(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(key, reason)`` for each card record of ``doc`` that isn't a valid card state."""
+    bad: list[tuple[str, str]] = []
+    for key, data in doc.get("cards", {}).items():
+        try:
+            CardState.from_dict(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            bad.append((key, f"card state {data!r:.80} is invalid ({exc})"))
+    return bad
+
+
+class State:
+    """The in-memory image of a store: what the snapshot plus the journal tail say.
+
+    Shared by :class:`Store` (open) and the doctor (rebuild from the whole journal).
+    Card states are kept as dicts and turned into :class:`CardState` on first use,
+    so opening 100k cards costs one JSON parse, not 100k object constructions.
+    """
+
+    def __init__(self) -> None:
+        self.raw: dict[str, dict[str, Any]] = {}
+        self.objs: dict[str, CardState] = {}
+        self.settings = SchedulerSettings()
+        self.undo: list[dict[str, Any]] = []
+        self.recent: list[list[Any]] = []
+        self.seq = 0
+        self.created: str | None = None
+        #: The journal generation this state has absorbed events of.
+        self.gen = 0
+        #: The snapshot file this state was read from (named in errors about bad card states).
+        self.source: Path | None = None
+
+    @classmethod
+    def from_document(cls, doc: dict[str, Any], source: Path | None = None) -> State:
+        """Load a current-schema snapshot document.
+
+        Checks the layout (``ValueError`` naming what is wrong), not each card
+        state: those are built on first use (see :meth:`get`).
+        """
+        problem = document_problem(doc)
+        if problem:
+            raise ValueError(problem)
+        st = cls()
+        st.source = source
+        meta = doc.get("meta", {}).get("1", {})
+        st.undo = list(meta.get("undo", []))
+        st.recent = [list(r) for r in meta.get("recent", [])]
+        st.seq = int(meta.get("seq", 0))
+        st.created = meta.get("created")
+        st.gen = int(meta.get("gen", 0))
+        settings = doc.get("settings", {}).get("1")
+        if settings:
+            st.settings = SchedulerSettings.from_dict(settings)
+        st.raw = {d["card_id"]: d for d in doc.get("cards", {}).values()}
+        return st
+
+    def to_document(self, journal_offset: int) -> dict[str, Any]:
+        """The snapshot document for this state, folded up to ``journal_offset``."""
+        if self.recent:
+            latest = max(datetime.fromisoformat(r[2]) for r in self.recent)
+            horizon = (latest - timedelta(days=_RECENT_DAYS)).isoformat()
+            self.recent = [r for r in self.recent if r[2] >= horizon]
+        meta = {
+            "schema": SCHEMA_VERSION,
+            "gen": self.gen,
+            "journal_offset": journal_offset,
+            "seq": self.seq,
+            "created": self.created,
+            "undo": self.undo,
+            "recent": self.recent,
+        }
+        cards = {_doc_key(cid): d for cid, d in self.raw.items()}
+        return {"meta": {"1": meta}, "settings": {"1": self.settings.to_dict()}, "cards": cards}
+
+    def get(self, card_id: str) -> CardState | None:
+        """The state of one card, ``None`` if never studied."""
+        obj = self.objs.get(card_id)
+        if obj is None:
+            data = self.raw.get(card_id)
+            if data is None:
+                return None
+            try:
+                obj = CardState.from_dict(data)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                # Built lazily, so damage shows here, in whatever command touches the card.
+                where = self.source or "the progress store"
+                raise StoreError(
+                    f"progress store is damaged (card state {data!r:.80} is invalid: {exc})",
+                    hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
+                    path=self.source,
+                ) from exc
+            self.objs[card_id] = obj
+        return obj
+
+    def put(self, card_id: str, data: dict[str, Any] | None, obj: CardState | None = None) -> None:
+        """Set (or, with ``None``, forget) a card's state."""
+        self.objs.pop(card_id, None)
+        if data is None:
+            self.raw.pop(card_id, None)
+            return
+        self.raw[card_id] = data
+        if obj is not None:
+            self.objs[card_id] = obj
+
+    def apply(self, event: dict[str, Any]) -> None:
+        """Fold one journal event in (the same code runs live and on replay)."""
+        op = event.get("op")
+        self.seq = max(self.seq, int(event.get("seq", 0)))
+        if op == "record":
+            review = event["review"]
+            card_id = review["card_id"]
+            before = self.raw.get(card_id)
+            self.put(card_id, full_state(event["card"], review, before))
+            self.undo.append(
+                {"review_id": review["id"], "card_id": card_id, "before": before, "review": review}
+            )
+            del self.undo[:-UNDO_DEPTH]
+            self.recent.append([review["id"], card_id, review["reviewed_at"], review["phase"]])
+        elif op == "undo":
+            self.put(event["card_id"], event.get("restore"))
+            if self.undo and self.undo[-1].get("review_id") == event["review_id"]:
+                self.undo.pop()
+            self.recent = [r for r in self.recent if r[0] != event["review_id"]]
+        elif op == "bury":
+            bury = event["bury"]
+            card_id = bury["card_id"]
+            before = self.raw.get(card_id)
+            self.put(card_id, buried_state(before, bury))
+            # On the same undo stack as answers: undo takes back whichever came last.
+            self.undo.append(
+                {"bury_id": bury["id"], "card_id": card_id, "before": before, "bury": bury}
+            )
+            del self.undo[:-UNDO_DEPTH]
+        elif op == "unbury":
+            self.put(event["card_id"], event.get("restore"))
+            if self.undo and self.undo[-1].get("bury_id") == event["bury_id"]:
+                self.undo.pop()
+        elif op == "settings":
+            self.settings = SchedulerSettings.from_dict(event["settings"])
+        elif op == "state":
+            card_id, state = event["card_id"], event["state"]
+            self.put(card_id, state)
+            # A suspension (or resume) is not on the undo stack, and undoing an earlier answer
+            # or bury of the card must not take it back: the states undo would restore carry it.
+            for entry in self.undo:
+                if entry.get("card_id") == card_id:
+                    entry["before"] = _with_flags(entry.get("before"), state)
+        elif op in ("review", "header"):
+            pass  # imported history / file header: no state to change
+        else:
+            raise ValueError(f"unknown journal event {op!r}")

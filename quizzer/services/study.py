@@ -1,0 +1,249 @@
+"""The UI's door to the progress store and the deck library.
+
+Screens talk to :class:`StudyService`; it opens :class:`quizzer.study.session.Session`
+objects over a :class:`StoreScheduler`, which implements the core's
+``Scheduler`` protocol on the progress store, so every answer is on disk when
+the next card shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from quizzer.cards.card import CardKey, Pair, has_card
+from quizzer.concepts.deck import Deck
+from quizzer.fsutil import atomic_write_text
+from quizzer.scheduling.review import GRADE_NAMES, Grade, Mode, Review
+from quizzer.scheduling.scheduler import format_interval
+from quizzer.study.selection import SETTINGS_KEY, StudyChoice
+from quizzer.study.session import Session
+
+#: Where the theme chosen with Ctrl+T is kept.
+THEME_KEY = "ui.theme"
+
+if TYPE_CHECKING:
+    from quizzer.progress import Store
+
+
+def utcnow() -> datetime:
+    """The wall clock, in UTC (the UI is where time is read; the core takes it as input)."""
+    return datetime.now(UTC)
+
+
+class StoreScheduler:
+    """The core ``Scheduler`` protocol on the progress store, for one deck and one pair.
+
+    Answers and buries go to the store, durably; undo is the store's own.
+    """
+
+    def __init__(self, store: Store, deck: Deck, pair: Pair) -> None:
+        self.store = store
+        self.deck = deck
+        self.pair = pair
+        #: Called with (card, suspended) when an answer makes ``card`` a leech.
+        self.on_leech: Callable[[CardKey, bool], None] | None = None
+        #: What :meth:`undo` took back last: the store's Review or Bury.
+        self.last_undone: Review | object | None = None
+
+    def due(self, now: datetime) -> Sequence[CardKey]:
+        """Due learning cards, due reviews, then new cards (daily limits applied)."""
+        return list(self.store.due_cards(self.deck, [self.pair], now).cards)
+
+    def record(
+        self,
+        card: CardKey,
+        grade: Grade,
+        now: datetime,
+        *,
+        mode: Mode,
+        duration_ms: int,
+        typed: str | None = None,
+        correct: bool | None = None,
+        overridden: bool = False,
+    ) -> Review:
+        """Record durably through the store; tell :attr:`on_leech` if the answer made a leech."""
+        outcome = self.store.record_outcome(
+            card,
+            grade,
+            now,
+            mode=mode,
+            duration_ms=duration_ms,
+            typed=typed,
+            correct=correct,
+            overridden=overridden,
+        )
+        if outcome.leech and self.on_leech is not None:
+            self.on_leech(card, bool(outcome.suspended))
+        return outcome.review
+
+    def bury(self, card: CardKey, now: datetime) -> None:
+        """Hide ``card`` until the next study day."""
+        self.store.bury(card, now)
+
+    def undo(self) -> None:
+        """Take back the last record or bury; :attr:`last_undone` says which it was."""
+        self.last_undone = self.store.undo()
+
+    def undone_message(self) -> str:
+        """What the last :meth:`undo` took back, for the learner."""
+        from quizzer.progress import Bury
+
+        undone = self.last_undone
+        if isinstance(undone, Bury):
+            return "Bury taken back: the card is here again."
+        if isinstance(undone, Review):
+            return f"Answer taken back ({GRADE_NAMES.get(undone.grade, undone.grade)})."
+        return "Taken back."
+
+    def next_due(self, now: datetime) -> datetime | None:
+        """The earliest due time after ``now`` among this deck's cards for the pair.
+
+        Looks up the deck's cards one by one (O(deck)), not every card in the store.
+        """
+        from quizzer.scheduling.scheduler import next_due
+
+        states = (self.store.card(CardKey(c.uid, self.pair)) for c in self.deck.concepts)
+        return next_due((s for s in states if s is not None), now)
+
+
+class StudyService:
+    """Decks, counts, sessions and remembered choices for the screens."""
+
+    def __init__(self, store: Store, decks: Sequence[Deck], *, seed: int | None = None) -> None:
+        self.store = store
+        self._decks = {deck.id: deck for deck in decks}
+        self.rng = random.Random(seed)
+        self._closed = False
+
+    # -- decks ----------------------------------------------------------------
+
+    def decks(self) -> list[Deck]:
+        """Every deck, in library order."""
+        return list(self._decks.values())
+
+    def deck(self, deck_id: str) -> Deck:
+        """One deck by id (``KeyError`` if unknown)."""
+        return self._decks[deck_id]
+
+    def why_no_cards(self, deck_id: str, pair: Pair) -> str | None:
+        """Why ``deck_id`` has no card at all in direction ``pair``, or ``None`` if it has some.
+
+        ``"this deck has no Arabic text"``, or that no concept has both texts.
+        """
+        from quizzer.concepts.languages import LANGUAGE_NAMES
+
+        deck = self.deck(deck_id)
+        for lang in dict.fromkeys((pair.prompt_lang, pair.answer_lang)):
+            if not any(lang in concept.entries for concept in deck.concepts):
+                return f"This deck has no {LANGUAGE_NAMES.get(lang, lang)} text."
+        both = any(has_card(concept, pair) for concept in deck.concepts)
+        if both:
+            return None
+        prompt = f"{LANGUAGE_NAMES.get(pair.prompt_lang, pair.prompt_lang)} {pair.prompt_side}"
+        answer = f"{LANGUAGE_NAMES.get(pair.answer_lang, pair.answer_lang)} {pair.answer_side}"
+        return f"No concept in this deck has both the {prompt} and the {answer}."
+
+    def new_limit_note(self, deck_id: str, pair: Pair, now: datetime | None = None) -> str | None:
+        """If today's new-card limit is what keeps unseen cards back, say so (else ``None``)."""
+        now = now or utcnow()
+        limit = self.store.settings.new_per_day
+        if self.store.today(deck_id, now).new < limit:
+            return None
+        deck = self.deck(deck_id)
+        unseen = 0
+        for concept in deck.concepts:
+            if has_card(concept, pair):
+                state = self.store.card(CardKey(concept.uid, pair))
+                unseen += state is None or state.is_new
+        if not unseen:
+            return None
+        return (
+            f"Today's {limit} new cards for this deck are done; {unseen} more wait for "
+            f"tomorrow (or raise the limit: quizzer settings --set new_per_day={limit * 2})."
+        )
+
+    def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
+        """(new, due) cards of ``deck_id`` in direction ``pair`` available now."""
+        queue = self.store.due_cards(self.deck(deck_id), [pair], now or utcnow())
+        return len(queue.new), len(queue.learning) + len(queue.review)
+
+    # -- sessions -------------------------------------------------------------
+
+    def scheduler(self, choice: StudyChoice) -> StoreScheduler:
+        """A store-backed scheduler for a choice."""
+        return StoreScheduler(self.store, self.deck(choice.deck), choice.pair)
+
+    def start_session(self, choice: StudyChoice, now: datetime | None = None) -> Session:
+        """A session over what is due now for ``choice``."""
+        mode: Any = "flip" if choice.mode == "learn" else choice.mode
+        return Session.start(self.scheduler(choice), now or utcnow(), mode)
+
+    def intervals(self, card: CardKey, now: datetime | None = None) -> dict[int, str]:
+        """The interval label each grade would give ``card`` now."""
+        return {g: format_interval(d) for g, d in self.store.preview(card, now or utcnow()).items()}
+
+    # -- remembered choice ----------------------------------------------------
+
+    @property
+    def _prefs_path(self) -> Path:
+        return Path(self.store.path).with_name(Path(self.store.path).name + ".ui.json")
+
+    def _read_prefs(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self._prefs_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _get(self, key: str) -> Any:
+        getter = getattr(self.store, "get_setting", None)
+        if callable(getter):
+            return getter(key)
+        return self._read_prefs().get(key)
+
+    def _set(self, key: str, value: Any) -> None:
+        setter = getattr(self.store, "set_setting", None)
+        if callable(setter):
+            setter(key, value)
+            return
+        if getattr(self.store, "read_only", False):
+            return
+        prefs = self._read_prefs()
+        prefs[key] = value
+        text = json.dumps(prefs, ensure_ascii=False, indent=1)
+        # Best effort: a choice that can't be remembered must not stop the session.
+        with contextlib.suppress(OSError):
+            atomic_write_text(self._prefs_path, text + "\n")
+
+    def last_choice(self) -> StudyChoice | None:
+        """The choice the learner made last time, if it still makes sense."""
+        data = self._get(SETTINGS_KEY)
+        choice = StudyChoice.from_dict(data) if data else None
+        if choice is None or choice.deck not in self._decks:
+            return None
+        return choice
+
+    def remember(self, choice: StudyChoice) -> None:
+        """Keep ``choice`` for next time."""
+        self._set(SETTINGS_KEY, choice.to_dict())
+
+    def last_theme(self) -> str | None:
+        """The theme chosen with Ctrl+T last time (``None``: the default)."""
+        theme = self._get(THEME_KEY)
+        return theme if isinstance(theme, str) and theme else None
+
+    def remember_theme(self, theme: str) -> None:
+        """Keep the theme for the next start."""
+        self._set(THEME_KEY, theme)
+
+    def close(self) -> None:
+        """Close the store (compacting it). Safe to call twice."""
+        if not self._closed:
+            self._closed = True
+            self.store.close()

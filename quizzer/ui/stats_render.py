@@ -1,0 +1,313 @@
+"""Rich renderables for :class:`quizzer.stats.compute.Stats`, for ``quizzer stats`` and the app.
+
+Every cell is a :class:`rich.text.Text` built from plain strings: deck texts
+(concept names) are data, never markup, so a name like ``[bold]`` shows as typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.stats.compute import DayCount, Forecast, GroupSummary, Stats
+
+#: Heatmap glyphs from no answers to the busiest days.
+HEAT_GLYPHS = ("·", "░", "▒", "▓", "█")
+HEAT_STYLES = ("grey50", "green", "green", "bright_green", "bright_green")
+BAR_GLYPHS = " ▁▂▃▄▅▆▇█"
+WEEKDAYS = ("Mon", "", "Wed", "", "Fri", "", "Sun")
+
+
+def _days(n: int) -> str:
+    """``"1 day"``, ``"3 days"``."""
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
+def percent(value: float | None, digits: int = 1) -> str:
+    """``0.8512`` → ``"85.1%"``; ``None`` → ``"—"``."""
+    return "—" if value is None else f"{value * 100:.{digits}f}%"
+
+
+def duration(ms: int) -> str:
+    """Milliseconds as ``"1h 02m"``, ``"3m 20s"`` or ``"45s"``."""
+    seconds = round(ms / 1000)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h {minutes:02d}m"
+    if minutes:
+        return f"{minutes}m {secs:02d}s"
+    return f"{secs}s"
+
+
+def _recall_style(value: float | None) -> str:
+    if value is None:
+        return "grey50"
+    if value >= 0.9:
+        return "bright_green"
+    if value >= 0.8:
+        return "green"
+    if value >= 0.7:
+        return "yellow"
+    return "red"
+
+
+def _t(value: object, style: str = "") -> Text:
+    return Text(str(value), style=style)
+
+
+def heat_level(count: int, busiest: int) -> int:
+    """0 for no answers, else 1-4 by the share of the busiest day (quarters)."""
+    if count <= 0 or busiest <= 0:
+        return 0
+    return min(4, 1 + (4 * (count - 1)) // busiest)
+
+
+def heatmap_text(days: Sequence[DayCount]) -> Text:
+    """A calendar heatmap: one column per week (Monday first), one row per weekday.
+
+    Month abbreviations sit above the week their first day falls in.
+    """
+    if not days:
+        return Text("no days")
+    first = days[0].day - timedelta(days=days[0].day.weekday())
+    weeks = (days[-1].day - first).days // 7 + 1
+    grid: list[list[DayCount | None]] = [[None] * weeks for _ in range(7)]
+    for d in days:
+        offset = (d.day - first).days
+        grid[offset % 7][offset // 7] = d
+    busiest = max(d.reviews for d in days)
+    label_width = 4
+    months = [" "] * weeks
+    for d in days:
+        if d.day.day == 1:
+            col = (d.day - first).days // 7
+            name = d.day.strftime("%b")
+            if col + len(name) <= weeks and all(c == " " for c in months[col : col + 4]):
+                months[col : col + len(name)] = list(name)
+    out = Text(" " * label_width + "".join(months).rstrip() + "\n", style="grey62")
+    for row in range(7):
+        out.append(f"{WEEKDAYS[row]:<{label_width}}", style="grey62")
+        for cell in grid[row]:
+            if cell is None:
+                out.append(" ")
+                continue
+            level = heat_level(cell.reviews, busiest)
+            out.append(HEAT_GLYPHS[level], style=HEAT_STYLES[level])
+        out.append("\n")
+    out.append(" " * label_width + "less ", style="grey62")
+    for glyph, style in zip(HEAT_GLYPHS, HEAT_STYLES, strict=True):
+        out.append(glyph, style=style)
+    out.append(f" more   busiest day: {busiest} answers", style="grey62")
+    return out
+
+
+def forecast_text(forecast: Forecast, height: int = 6, column: int = 2) -> Text:
+    """Vertical bars, one per day (today first), eighth-block precision; counts on top."""
+    days = forecast.days
+    top = max(days) if days else 0
+    out = Text()
+    if top == 0:
+        out.append("nothing due in the next 30 days", style="grey62")
+        return out
+    units = [round(n * height * 8 / top) for n in days]
+    for level in range(height, 0, -1):
+        label = f"{top:>4} " if level == height else "     "
+        out.append(label, style="grey62")
+        for u in units:
+            filled = u - (level - 1) * 8
+            glyph = BAR_GLYPHS[max(0, min(8, filled))]
+            out.append((glyph * (column - 1)) + " ", style="cyan")
+        out.append("\n")
+    axis = "".join(("|" if i % 7 == 0 else " ").ljust(column) for i in range(len(days))).rstrip()
+    out.append("   0 " + axis + "\n", style="grey62")
+    labels = Text("     ")
+    pos = 0
+    for i in range(0, len(days), 7):
+        text = "today" if i == 0 else f"+{i}d"
+        target = i * column
+        labels.append(" " * max(0, target - pos) + text, style="grey62")
+        pos = max(pos, target) + len(text)
+    out.append_text(labels)
+    out.append(f"\n     {forecast.total} due in 30 days", style="grey62")
+    if forecast.overdue:
+        out.append(f" ({forecast.overdue} overdue, counted today)", style="yellow")
+    return out
+
+
+def overview_table(stats: Stats) -> Table:
+    """Today, streak and totals."""
+    t = Table(title="Today", show_header=False, box=None, padding=(0, 2))
+    t.add_column(justify="left", style="bold")
+    t.add_column(justify="right")
+    today = stats.today
+    rows = [
+        ("Study day", today.day.isoformat()),
+        ("Cards studied", str(today.cards)),
+        ("Answers", str(today.reviews)),
+        ("Correct", percent(today.correct_rate)),
+        ("Time spent", duration(today.time_ms)),
+        ("Streak", _days(stats.streak.current)),
+        ("Longest streak", _days(stats.streak.longest)),
+        ("Days studied", str(stats.streak.days_studied)),
+        ("All answers", str(stats.total_reviews)),
+        ("Cards studied ever", str(stats.total_cards)),
+    ]
+    for label, value in rows:
+        t.add_row(_t(label), _t(value))
+    return t
+
+
+def states_table(stats: Stats) -> Table:
+    """Cards by state."""
+    s = stats.states
+    t = Table(title="Cards by state", show_header=False, box=None, padding=(0, 2))
+    t.add_column(style="bold")
+    t.add_column(justify="right")
+    for label, value, style in [
+        ("New", s.new, "blue"),
+        ("Learning", s.learning, "orange3"),
+        ("Young (< 21 d)", s.young, "green"),
+        ("Mature (≥ 21 d)", s.mature, "bright_green"),
+        ("Relearning", s.relearning, "red"),
+        ("Suspended", s.suspended, "yellow"),
+        ("Leeches", s.leeches, "magenta"),
+        ("Total", s.total, ""),
+    ]:
+        t.add_row(_t(label, style), _t(value))
+    return t
+
+
+def retention_table(stats: Stats) -> Table:
+    """True retention: young, mature and all, per window."""
+    title = "True retention (review answers passed)"
+    t = Table(title=title, padding=(0, 1), min_width=len(title))
+    t.add_column(_t(""))
+    for r in stats.retention:
+        t.add_column(_t(f"{r.days} days"), justify="right")
+    for label in ("young", "mature", "all"):
+        cells = []
+        for r in stats.retention:
+            pc = getattr(r, label)
+            cells.append(_t(f"{percent(pc.rate)} ({pc.passed}/{pc.total})", _recall_style(pc.rate)))
+        t.add_row(_t(label.capitalize()), *cells)
+    return t
+
+
+def mastery_table(stats: Stats) -> Table:
+    """Concepts × answer languages: recall probability now."""
+    title = "Mastery: recall probability now, by answer language"
+    t = Table(title=title, padding=(0, 1), min_width=len(title))
+    t.add_column(_t("Concept"), overflow="fold", max_width=32)
+    for lang in stats.mastery_languages:
+        t.add_column(_t(LANGUAGE_NAMES.get(lang, lang)), justify="right")
+    t.add_column(_t("All"), justify="right")
+    for row in stats.mastery:
+        name = stats.concept_names.get(row.concept_uid, row.concept_uid)
+        cells = []
+        for lang in stats.mastery_languages:
+            cell = row.cells.get(lang)
+            if cell is None:
+                cells.append(_t("·", "grey50"))
+            else:
+                cells.append(_t(percent(cell.recall, 0), _recall_style(cell.recall)))
+        cells.append(_t(percent(row.recall, 0), _recall_style(row.recall)))
+        t.add_row(_t(name), *cells)
+    return t
+
+
+def hardest_table(stats: Stats) -> Table:
+    """Concepts with the most lapses."""
+    t = Table(title="Hardest concepts", padding=(0, 1))
+    t.add_column(_t("Concept"), overflow="fold", max_width=32)
+    t.add_column(_t("Lapses"), justify="right")
+    t.add_column(_t("Again"), justify="right")
+    t.add_column(_t("Answers"), justify="right")
+    for h in stats.hardest:
+        name = stats.concept_names.get(h.concept_uid, h.concept_uid)
+        t.add_row(_t(name), _t(h.lapses, "red"), _t(h.again), _t(h.reviews))
+    if not stats.hardest:
+        t.add_row(_t("no lapses yet", "grey50"), _t(""), _t(""), _t(""))
+    return t
+
+
+def _summary_table(
+    title: str, first: str, rows: Sequence[GroupSummary], label: Callable[[str], str]
+) -> Table:
+    t = Table(title=title, padding=(0, 1))
+    for name, justify in [
+        (first, "left"),
+        ("Cards", "right"),
+        ("Answers", "right"),
+        ("Correct", "right"),
+        ("Recall now", "right"),
+        ("Mature", "right"),
+        ("Time", "right"),
+    ]:
+        t.add_column(_t(name), justify=justify)  # type: ignore[arg-type]
+    for s in rows:
+        t.add_row(
+            _t(label(s.key)),
+            _t(s.cards),
+            _t(s.reviews),
+            _t(percent(s.correct_rate)),
+            _t(percent(s.recall), _recall_style(s.recall)),
+            _t(s.mature),
+            _t(duration(s.time_ms)),
+        )
+    return t
+
+
+def _pair_label(key: str) -> str:
+    a, _, b = key.partition(">")
+    return f"{LANGUAGE_NAMES.get(a, a)} → {LANGUAGE_NAMES.get(b, b)}"
+
+
+def languages_table(stats: Stats) -> Table:
+    """Per answer language."""
+    return _summary_table(
+        "By answer language", "Language", stats.languages, lambda k: LANGUAGE_NAMES.get(k, k)
+    )
+
+
+def pairs_table(stats: Stats) -> Table:
+    """Per language pair."""
+    return _summary_table("By language pair", "Pair", stats.pairs, _pair_label)
+
+
+def full_report(stats: Stats) -> Group:
+    """Everything, top to bottom, for the terminal."""
+    title = Text("quizzer statistics", style="bold")
+    title.append(
+        f"   decks: {', '.join(stats.decks) or 'all'}   day starts {stats.day_start_hour}:00 "
+        f"({stats.timezone})",
+        style="grey62",
+    )
+    return Group(
+        title,
+        Text(""),
+        overview_table(stats),
+        Text(""),
+        states_table(stats),
+        Text(""),
+        retention_table(stats),
+        Text(""),
+        Text("Answers per day, last 365 days", style="bold italic"),
+        heatmap_text(stats.heatmap),
+        Text(""),
+        Text("Due in the next 30 days", style="bold italic"),
+        forecast_text(stats.forecast),
+        Text(""),
+        mastery_table(stats),
+        Text(""),
+        hardest_table(stats),
+        Text(""),
+        languages_table(stats),
+        Text(""),
+        pairs_table(stats),
+    )

@@ -1,0 +1,108 @@
+"""The statistics screen: a snapshot on a fixed history, and Pilot tests on a real store."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from synthetic_history import make_deck, make_history
+from textual.app import App
+from textual.widgets import Static
+
+from quizzer.cards.card import CardKey, Pair
+from quizzer.progress import open_store
+from quizzer.stats.compute import Stats, compute_stats, study_day
+from quizzer.ui.screens.stats import StatsScreen
+from quizzer.ui.widgets.due_chart import DueChart
+from quizzer.ui.widgets.heatmap import Heatmap
+
+
+def fixed_stats() -> Stats:
+    history = make_history(seed=42, n_cards=60, days=365)
+    return compute_stats(
+        history.reviews, history.cards, history.now, history.tz, 4, decks=[make_deck()]
+    )
+
+
+class StatsApp(App[None]):
+    """A bare app that opens the statistics screen over a blank one."""
+
+    def __init__(self, screen_factory) -> None:
+        super().__init__()
+        self.screen_factory = screen_factory
+
+    def on_mount(self) -> None:
+        self.push_screen(self.screen_factory())
+
+
+def test_stats_screen_snapshot(snap_compare) -> None:
+    stats = fixed_stats()
+    assert snap_compare(StatsApp(lambda: StatsScreen(stats)), terminal_size=(110, 70))
+
+
+def _plain(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
+    path = tmp_path / "progress.json"
+    now = datetime.now(UTC)
+    deck = make_deck()
+    rng = random.Random(5)
+    with open_store(path) as store:
+        for i in range(6):
+            key = CardKey(f"synth/c{i:02d}", Pair("en", "term", "ru", "term"))
+            for days_ago in (9, 5, 1):
+                store.record(key, rng.choice([1, 3]), now - timedelta(days=days_ago, hours=i))
+        expected = len(store.reviews())
+    with open_store(path, read_only=True) as store:
+        app = StatsApp(lambda: StatsScreen(store=store, deck="synth", decks=[deck]))
+        async with app.run_test(size=(110, 60)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, StatsScreen)
+            assert screen.stats.total_reviews == expected == 18
+            assert screen.stats.mastery_languages == ("ru",)
+            heat = screen.query_one(Heatmap)
+            assert sum(d.reviews for d in heat.days) == 18
+            assert "busiest day" in heat.render().plain
+            chart = screen.query_one(DueChart)
+            assert chart.forecast.total == sum(chart.forecast.days) > 0
+            mastery = screen.query_one("#stats-mastery", Static)
+            assert mastery.region.height > 0
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, StatsScreen)
+
+
+def test_stats_screen_needs_stats_or_store() -> None:
+    with pytest.raises(TypeError):
+        StatsScreen()
+
+
+async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None:
+    from ui_support import make_app
+
+    path = tmp_path / "progress.json"
+    now = datetime.now(UTC)
+    with open_store(path) as store:
+        key = CardKey("training-efficiency/lora", Pair("ru", "term", "bn", "definition"))
+        store.record(key, 3, now - timedelta(days=2))
+        store.record(key, 3, now - timedelta(minutes=5))
+    app = make_app(path)
+    async with app.run_test(size=(110, 50)) as pilot:
+        app.open_stats("training-efficiency")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        assert screen.stats.decks == ("training-efficiency",)
+        assert screen.stats.total_reviews == 2
+        today = study_day(screen.stats.generated_at, None, 4)
+        answered = [now - timedelta(days=2), now - timedelta(minutes=5)]
+        expected = sum(study_day(t, None, 4) == today for t in answered)
+        assert screen.stats.today.reviews == expected
+        assert [row.concept_uid for row in screen.stats.mastery][1] == "training-efficiency/lora"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)

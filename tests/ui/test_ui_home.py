@@ -1,0 +1,110 @@
+"""The home screen with the mouse and with fast keys, and what it remembers (Pilot, real store)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Select
+from ui_support import make_app, reviews
+
+from quizzer.ui.screens.home import HomeScreen
+from quizzer.ui.screens.study import StudyScreen
+
+SIZE = (100, 30)
+
+
+def _home(app) -> HomeScreen:
+    assert isinstance(app.screen, HomeScreen), type(app.screen)
+    return app.screen
+
+
+async def test_clicking_a_deck_highlights_it_and_the_start_button_starts(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        decks = home.query_one("#decks")
+        assert decks.highlighted == 0
+        # Two lines a deck (name, counts); below the border, line 3 is the second deck.
+        await pilot.click("#decks", offset=(4, 3))
+        await pilot.pause()
+        assert app.screen is home, "a single click must not start a session"
+        assert decks.highlighted == 1
+        await pilot.click("#start")
+        await pilot.pause()
+        study = app.screen
+        assert isinstance(study, StudyScreen)
+        assert study.choice.deck == home._decks[1]
+        await pilot.press("space", "3")
+        await pilot.pause()
+        await pilot.press("q", "enter")
+        await pilot.pause()
+        assert app.screen is home
+        await pilot.press("q")
+    assert len(reviews(tmp_path / "p.json")) == 1
+
+
+async def test_double_click_starts_the_deck(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        await pilot.double_click("#decks", offset=(4, 3))
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen)
+        assert app.screen.choice.deck == home._decks[1]
+
+
+async def test_keys_typed_at_once_reach_the_deck_list(tmp_path: Path) -> None:
+    """No pause between start-up and the keys: the list is focused and filled at once."""
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        study = app.screen
+        assert isinstance(study, StudyScreen)
+        assert study.choice.deck == home._decks[1]
+
+
+async def test_ctrl_s_starts_from_a_picker_where_enter_opens_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        await pilot.press("f")  # focus the prompt language picker
+        await pilot.pause()
+        assert isinstance(app.focused, Select)
+        # The footer must not offer Enter as Start here: Enter opens the picker.
+        keys = {b.binding.key: b.binding.description for b in home.active_bindings.values()}
+        assert keys.get("ctrl+s") == "Start"
+        shown_enter = [
+            b
+            for b in home.active_bindings.values()
+            if b.binding.key == "enter" and b.binding.show and b.binding.action == "start"
+        ]
+        assert shown_enter == []
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen)
+        assert app.screen.choice.deck == home._decks[0]
+
+
+async def test_the_theme_chosen_with_ctrl_t_is_remembered(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        dark = app.current_theme.dark
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.current_theme.dark is not dark
+        await pilot.press("q")
+    again = make_app(db)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert again.current_theme.dark is not dark
+        # The last deck choice is kept alongside the theme, not overwritten by it.
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(again.screen, StudyScreen)
+    third = make_app(db)
+    assert third.service.last_choice() is not None
+    assert third.service.last_theme() == again.theme
+    third.service.close()

@@ -1,0 +1,87 @@
+"""Snapshot tests (pytest-textual-snapshot) of every screen and mode at 80×24.
+
+Regenerate after a deliberate change with ``pytest tests/ui/test_ui_snapshots.py --snapshot-update``
+and look at the SVGs in tests/ui/__snapshots__/ before committing them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from textual.pilot import Pilot
+from ui_support import NOW, choice, make_app
+
+from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+
+SIZE = (80, 24)
+
+
+def test_home(snap_compare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(tmp_path / "p.json"), terminal_size=SIZE)
+
+
+def test_flip_revealed_bengali(snap_compare, tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
+    assert snap_compare(app, press=["space"], terminal_size=SIZE)
+
+
+def test_flip_arabic_prompt_app_mode(snap_compare, tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "ar:definition>en:term", "flip"))
+    assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_choice_after_answer(snap_compare, tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("training-efficiency", "ru:term>en:term", "choice"))
+
+    async def answer(pilot: Pilot) -> None:
+        await pilot.pause()
+        await pilot.press(str(pilot.app.screen.choices.answer_index + 1))
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=answer, terminal_size=SIZE)
+
+
+def test_typed_near_miss(snap_compare, tmp_path: Path) -> None:
+    app = make_app(
+        tmp_path / "p.json", choice("training-efficiency", "en:definition>en:term", "typed")
+    )
+    assert snap_compare(
+        app, press=[*"Paremeter-Efficient Fine-Tuning", "enter"], terminal_size=SIZE
+    )
+
+
+def test_learn_first_question(snap_compare, tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "fr:term>en:term", "learn"))
+    assert snap_compare(app, press=["_"], terminal_size=SIZE)
+
+
+def test_summary(snap_compare, tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json")
+    summary = SessionSummary(
+        deck_name="Quantization",
+        pair_label="Russian term → English term",
+        mode="choice",
+        studied=12,
+        correct=9,
+        seconds=185,
+        next_due=NOW + timedelta(minutes=10),
+    )
+
+    async def show(pilot: Pilot) -> None:
+        await pilot.app.push_screen(
+            SummaryScreen(summary, from_home=True, deck_id="quantization", now=NOW)
+        )
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=show, terminal_size=SIZE)
+
+
+def test_help(snap_compare, tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
+    assert snap_compare(app, press=["question_mark"], terminal_size=SIZE)
+
+
+def test_light_theme(snap_compare, tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>ru:term", "flip"))
+    assert snap_compare(app, press=["ctrl+t", "space"], terminal_size=SIZE)

@@ -1,0 +1,96 @@
+"""Study days start at 4 AM local time (configurable), in any time zone, across DST."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import UTC, date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from quizzer.scheduling.studyday import (
+    day_bounds,
+    day_start,
+    days_between,
+    is_same_study_day,
+    next_day_start,
+    study_day,
+)
+
+DHAKA = timezone(timedelta(hours=6))
+
+
+def test_before_4am_is_still_yesterday() -> None:
+    # 03:59 and 04:00 local time in Dhaka (UTC+6) are 21:59 / 22:00 UTC the day before.
+    before = datetime(2026, 3, 9, 21, 59, tzinfo=UTC)
+    at = datetime(2026, 3, 9, 22, 0, tzinfo=UTC)
+    assert study_day(before, DHAKA) == date(2026, 3, 9)
+    assert study_day(at, DHAKA) == date(2026, 3, 10)
+    assert not is_same_study_day(before, at, DHAKA)
+    assert days_between(before, at, DHAKA) == 1
+
+
+def test_midnight_to_4am_belongs_to_previous_day() -> None:
+    late = datetime(2026, 3, 10, 1, 30, tzinfo=UTC)
+    evening = datetime(2026, 3, 9, 20, 0, tzinfo=UTC)
+    assert is_same_study_day(late, evening, UTC)
+
+
+def test_configurable_hour() -> None:
+    moment = datetime(2026, 3, 10, 5, 0, tzinfo=UTC)
+    assert study_day(moment, UTC, hour=4) == date(2026, 3, 10)
+    assert study_day(moment, UTC, hour=6) == date(2026, 3, 9)
+    assert study_day(moment, UTC, hour=0) == date(2026, 3, 10)
+
+
+def test_bounds_contain_the_moment() -> None:
+    moment = datetime(2026, 3, 10, 3, 0, tzinfo=UTC)
+    start, end = day_bounds(moment, UTC)
+    assert start == datetime(2026, 3, 9, 4, tzinfo=UTC)
+    assert end == datetime(2026, 3, 10, 4, tzinfo=UTC)
+    assert start <= moment < end
+    assert next_day_start(moment, UTC) == end
+
+
+def test_dst_day_is_23_hours_and_still_starts_at_4_local() -> None:
+    paris = ZoneInfo("Europe/Paris")
+    # Clocks go forward on 2026-03-29 at 02:00: the study day from 28th 04:00 lasts 23 h.
+    start = day_start(date(2026, 3, 28), paris)
+    end = day_start(date(2026, 3, 29), paris)
+    assert start.astimezone(paris).hour == 4
+    assert end.astimezone(paris).hour == 4
+    assert end - start == timedelta(hours=23)
+
+
+def test_naive_datetime_rejected() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        study_day(datetime(2026, 1, 1, 12), UTC)
+    with pytest.raises(ValueError, match="0-23"):
+        study_day(datetime(2026, 1, 1, tzinfo=UTC), UTC, hour=24)
+
+
+def test_store_default_zone_follows_dst() -> None:
+    """The store's default zone is the system's, with DST (checked under TZ=Europe/Paris)."""
+    code = (
+        "import time; time.tzset()\n"
+        "from datetime import UTC, date, datetime\n"
+        "from quizzer.scheduling.studyday import day_start, study_day\n"
+        "from quizzer.progress.localtz import LocalTimezone\n"
+        "tz = LocalTimezone()\n"
+        "print(day_start(date(2026, 1, 15), tz).isoformat())\n"
+        "print(day_start(date(2026, 7, 15), tz).isoformat())\n"
+        "print(study_day(datetime(2026, 7, 15, 1, 59, tzinfo=UTC), tz))\n"
+        "print(study_day(datetime(2026, 7, 15, 2, 0, tzinfo=UTC), tz))\n"
+    )
+    env = dict(os.environ, TZ="Europe/Paris")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [
+        "2026-01-15T03:00:00+00:00",  # 04:00 CET
+        "2026-07-15T02:00:00+00:00",  # 04:00 CEST
+        "2026-07-14",
+        "2026-07-15",
+    ]

@@ -26,7 +26,7 @@ from quizzer.fsutil import atomic_write_text
 from quizzer.library.decks import find_deck, load_library
 from quizzer.paths import default_db_path
 from quizzer.scheduling.review import GRADE_NAMES, Review
-from quizzer.stats.compute import study_day
+from quizzer.scheduling.studyday import study_day
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
 

@@ -33,7 +33,7 @@ import fsrs_rs_python
 
 from quizzer.errors import QuizzerError
 from quizzer.scheduling.review import Review
-from quizzer.stats.compute import DEFAULT_DAY_START_HOUR, study_day
+from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR, study_day
 
 #: Answers given on a later study day than the card's previous answer — the
 #: ones that tell FSRS how memory decays. Below this we refuse to optimise:

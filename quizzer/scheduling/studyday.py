@@ -29,10 +29,12 @@ def _check(moment: datetime, hour: int) -> None:
         raise ValueError(f"day start hour must be 0-23, got {hour}")
 
 
-def study_day(moment: datetime, tz: tzinfo, hour: int = DEFAULT_DAY_START_HOUR) -> date:
+def study_day(moment: datetime, tz: tzinfo | None, hour: int = DEFAULT_DAY_START_HOUR) -> date:
     """The study day ``moment`` falls in: the local date, counted from ``hour`` o'clock.
 
     At 03:59 local time it is still the previous day; at 04:00 the new one begins.
+    ``tz=None`` means the system's local time zone *at that moment* (daylight saving
+    time included), as ``datetime.astimezone()`` gives it.
     """
     _check(moment, hour)
     local = moment.astimezone(tz)

@@ -34,8 +34,7 @@ from quizzer.cards.card import CardKey
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.review import Review
-from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
-from quizzer.scheduling.studyday import study_day as _study_day
+from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR, study_day
 
 #: Anki's line between young and mature cards, in days.
 MATURE_DAYS = 21
@@ -73,19 +72,6 @@ class CardSnapshot:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def study_day(
-    moment: datetime, tz: tzinfo | None, day_start_hour: int = DEFAULT_DAY_START_HOUR
-) -> date:
-    """The study day ``moment`` belongs to: local date, shifted back by the day-start hour.
-
-    The scheduler's own rule (:func:`quizzer.scheduling.studyday.study_day`), so counts
-    here agree with its limits. ``tz=None`` means the system's local time zone
-    *at that moment* (daylight saving time included), as ``datetime.astimezone()``
-    gives it.
-    """
-    return _study_day(moment, tz, day_start_hour)  # type: ignore[arg-type]
 
 
 def retrievability(

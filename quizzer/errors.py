@@ -41,3 +41,38 @@ class InputError(QuizzerError):
 
 class StoreError(QuizzerError):
     """The progress store can't be opened or written as asked (exit code 3)."""
+
+
+class SourceError(ValueError):
+    """Text from a file that can't be read as asked: the base of every parse error.
+
+    ``message`` says what is wrong, ``line`` (1-based) and ``file`` where, ``hint``
+    what to do, ``field`` which record field (a dotted path) when there is one. The
+    pure parsers raise these; the commands turn them into an :class:`InputError`
+    with :meth:`to_input_error`, which names the file the user gave.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        hint: str | None = None,
+        *,
+        file: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.hint = hint
+        self.file = file
+        self.field = field
+
+    def to_input_error(self, path: Path | str | None = None, hint: str | None = None) -> InputError:
+        """This error for the user: at ``path`` (else :attr:`file`), with ``hint`` if given."""
+        return InputError(
+            self.message,
+            hint=hint or self.hint or None,
+            path=path if path is not None else self.file,
+            line=self.line,
+        )

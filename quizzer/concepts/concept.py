@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from quizzer.concepts.languages import LANGUAGES, SIDES, Side
 from quizzer.concepts.textrules import describe, forbidden_char
+from quizzer.errors import SourceError
 
 SourceKind = Literal["seed", "authored", "corrected"]
 SOURCE_KINDS: tuple[SourceKind, ...] = ("seed", "authored", "corrected")
@@ -22,13 +23,12 @@ SOURCE_KINDS: tuple[SourceKind, ...] = ("seed", "authored", "corrected")
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
-class RecordError(ValueError):
+class RecordError(SourceError):
     """A concept record is malformed; ``field`` is a dotted path to the culprit."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(message, field=field)
+        self.args = (f"{field}: {message}",)
 
 
 def check_plain(value: object, where: str) -> None:

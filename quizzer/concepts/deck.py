@@ -30,6 +30,7 @@ from typing import Any
 import tomli_w
 
 from quizzer.concepts.concept import SLUG_RE, SOURCE_KINDS, Concept, RecordError, check_plain
+from quizzer.errors import SourceError
 
 FORMAT_VERSION = 1
 
@@ -41,14 +42,8 @@ HEADER = (
 )
 
 
-class DeckFormatError(ValueError):
+class DeckFormatError(SourceError):
     """A deck file can't be read; ``line`` is 1-based when it could be found."""
-
-    def __init__(self, message: str, line: int | None = None, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,15 +118,17 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
         )
     deck_id = data.get("id")
     if not isinstance(deck_id, str) or not SLUG_RE.match(deck_id):
-        raise DeckFormatError("deck id missing or not a slug like 'training-efficiency'", 1, "id")
+        raise DeckFormatError(
+            "deck id missing or not a slug like 'training-efficiency'", 1, field="id"
+        )
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise DeckFormatError("deck name missing", 1, "name")
+        raise DeckFormatError("deck name missing", 1, field="name")
     try:
         check_plain(name, "name")
     except RecordError as exc:
         line = _line_of(source_text, "name =")
-        raise DeckFormatError(f"deck name {exc.message}", line, "name") from exc
+        raise DeckFormatError(f"deck name {exc.message}", line, field="name") from exc
     raw = data.get("concepts", [])
     if not isinstance(raw, list):
         raise DeckFormatError("concepts must be an array of tables ([[concepts]])", None)
@@ -148,12 +145,14 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
         except RecordError as exc:
             label = f"concept {cid!r}" if cid else f"concept #{index + 1}"
             line = _concept_line(source_text, index, cid)
-            raise DeckFormatError(f"{label}: {exc.field}: {exc.message}", line, exc.field) from exc
+            raise DeckFormatError(
+                f"{label}: {exc.field}: {exc.message}", line, field=exc.field
+            ) from exc
         if concept.id in seen:
             raise DeckFormatError(
                 f"duplicate concept id {concept.id!r} (also concept #{seen[concept.id] + 1})",
                 _concept_line(source_text, index, cid),
-                concept.id,
+                field=concept.id,
             )
         seen[concept.id] = index
         concepts.append(concept)
@@ -164,7 +163,7 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
         check_plain(description.replace("\n", " "), "description")
     except RecordError as exc:
         raise DeckFormatError(
-            f"description {exc.message}", _line_of(source_text, "description"), "description"
+            f"description {exc.message}", _line_of(source_text, "description"), field="description"
         ) from exc
     return Deck(id=deck_id, name=name, concepts=tuple(concepts), description=description)
 

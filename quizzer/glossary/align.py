@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from quizzer.concepts.concept import SLUG_RE, Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
+from quizzer.errors import SourceError
 from quizzer.glossary.slug import slugify
 
 #: Below this confidence a match is reported as unsure, with a mapping-file hint.
@@ -38,17 +39,8 @@ UNSURE_BELOW = 0.8
 _ACRONYM_TOKEN = re.compile(r"^[A-Z](?:[A-Za-z0-9\-]*[A-Z0-9])?$")
 
 
-class AlignError(ValueError):
-    """The glossaries or the mapping can't be aligned as asked."""
-
-    def __init__(
-        self, message: str, file: str | None = None, line: int | None = None, hint: str = ""
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.file = file
-        self.line = line
-        self.hint = hint
+class AlignError(SourceError):
+    """The glossaries or the mapping can't be aligned as asked (``file`` names the glossary)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from quizzer.concepts.languages import LANGUAGES
+from quizzer.errors import SourceError
 
 #: Names of languages we may detect but don't teach, for messages.
 OTHER_LANGUAGE_NAMES: dict[str, str] = {
@@ -352,14 +353,8 @@ def identify(term: str, definition: str) -> Guess:
     return guess
 
 
-class LanguageIdError(ValueError):
+class LanguageIdError(SourceError):
     """An entry's language is not one of quizzer's, or can't be told; ``line`` is 1-based."""
-
-    def __init__(self, message: str, line: int | None, hint: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.hint = hint
 
 
 def _hint() -> str:

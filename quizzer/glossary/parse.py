@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from quizzer.concepts.textrules import FORBIDDEN_RE, describe
+from quizzer.errors import SourceError
 
 #: Longest line accepted; longer lines are almost always a binary or minified file.
 MAX_LINE_CHARS = 10_000
@@ -23,14 +24,8 @@ MAX_LINE_CHARS = 10_000
 _CONTROL_RE = FORBIDDEN_RE
 
 
-class GlossaryError(ValueError):
+class GlossaryError(SourceError):
     """A glossary can't be read; ``line`` is 1-based when known, ``hint`` says what to do."""
-
-    def __init__(self, message: str, line: int | None = None, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.hint = hint
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,14 +47,12 @@ def read_deck(path: Path) -> Deck:
             deckcache.put(raw, tables)
         return deckfile.from_dict(tables, text)
     except DeckFormatError as exc:
-        raise InputError(
-            exc.message,
+        raise exc.to_input_error(
+            path,
             hint="fix the field named above (each [[concepts]] table has an id and, per "
             "language, a term and a definition with text and source; "
             "`quizzer show training-efficiency` shows a complete deck), "
             "then run `quizzer validate`",
-            path=path,
-            line=exc.line,
         ) from exc
 
 

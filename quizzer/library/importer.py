@@ -68,7 +68,7 @@ def read_glossary(
                 progress=tagging,
             )
     except (GlossaryError, LanguageIdError) as exc:
-        raise InputError(exc.message, hint=exc.hint, path=path, line=exc.line) from exc
+        raise exc.to_input_error(path) from exc
     entries = tuple(
         SourceEntry(
             file=path.name,
@@ -139,7 +139,7 @@ def read_mapping(path: Path) -> dict[tuple[str, int], str]:
     try:
         return _parse_mapping(text, path.name)
     except AlignError as exc:
-        raise InputError(exc.message, hint=exc.hint or None, path=path, line=exc.line) from exc
+        raise exc.to_input_error(path) from exc
 
 
 def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -> tuple[str, str]:
@@ -288,7 +288,7 @@ def _import(
             )
     except AlignError as exc:
         where = seen.get(exc.file or "") or (Path(mapping) if mapping else None)
-        raise InputError(exc.message, hint=exc.hint or None, path=where, line=exc.line) from exc
+        raise exc.to_input_error(where) from exc
     if existing is not None:
         result = Deck(
             id=result.id,

@@ -39,6 +39,7 @@ from quizzer.progress import journal, journal_path, open_store
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.store import State, full_state, log_dir, slim_state
 from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.scheduler import CardState, SchedulerSettings
 
 HISTORY = 10
@@ -162,7 +163,7 @@ def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
         key = keys[rng.randrange(n)]
         now += timedelta(seconds=7)
         t = time.perf_counter()
-        store.record(key, rng.choice((1, 3, 3, 3, 4)), now, mode="flip", duration_ms=4000)
+        store.record(key, rng.choice((1, 3, 3, 3, 4)), now, Answer(mode="flip", duration_ms=4000))
         times.append(time.perf_counter() - t)
     t0 = time.perf_counter()
     store.close()

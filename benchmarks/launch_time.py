@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from quizzer.scheduling.answer import Answer
+
 ROOT = Path(__file__).resolve().parents[1]
 SOCKET = f"quizzer-launch-{os.getpid()}"
 BENCH_DECK = "bench"
@@ -105,7 +107,7 @@ def build_store(path: Path, cards: int) -> None:
             now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
             with open_store(path) as store:
                 for i, key in enumerate(keys):
-                    store.record(key, 3, now + timedelta(seconds=i), mode="flip")
+                    store.record(key, 3, now + timedelta(seconds=i), Answer(mode="flip"))
     with open_store(path):
         pass
 

@@ -6,7 +6,7 @@ Quick use::
 
     with open_store() as store:                     # or open_store("progress.json")
         queue = store.due_cards(deck, pairs, now)
-        review = store.record(queue.cards[0], 3, now, mode="flip", duration_ms=4200)
+        review = store.record(queue.cards[0], 3, now, Answer(duration_ms=4200))
         store.undo()
         log = store.reviews()
 """

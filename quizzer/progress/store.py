@@ -80,7 +80,8 @@ from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State, full_state, slim_state
 from quizzer.scheduling import scheduler as scheduling
-from quizzer.scheduling.review import Grade, Mode, Review
+from quizzer.scheduling.answer import Answer, answered_review, review_id
+from quizzer.scheduling.review import Grade, Review
 from quizzer.scheduling.scheduler import CardState, DueQueue, SchedulerSettings, TodayCounts
 
 #: The snapshot layout this code writes (see :mod:`quizzer.progress.migrate` for older ones).
@@ -501,44 +502,17 @@ class Store:
     # -- writing -----------------------------------------------------------------------
 
     def record(
-        self,
-        card: CardKey | str,
-        grade: Grade,
-        now: datetime,
-        *,
-        mode: Mode = "flip",
-        duration_ms: int = 0,
-        typed: str | None = None,
-        correct: bool | None = None,
-        overridden: bool = False,
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
     ) -> Review:
         """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns.
 
         Returns the logged :class:`Review`; :attr:`last_outcome` (or
         :meth:`record_outcome`) also says whether the answer made the card a leech.
         """
-        return self.record_outcome(
-            card,
-            grade,
-            now,
-            mode=mode,
-            duration_ms=duration_ms,
-            typed=typed,
-            correct=correct,
-            overridden=overridden,
-        ).review
+        return self.record_outcome(card, grade, now, answer).review
 
     def record_outcome(
-        self,
-        card: CardKey | str,
-        grade: Grade,
-        now: datetime,
-        *,
-        mode: Mode = "flip",
-        duration_ms: int = 0,
-        typed: str | None = None,
-        correct: bool | None = None,
-        overridden: bool = False,
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
     ) -> RecordOutcome:
         """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
         key = _key(card)
@@ -546,43 +520,19 @@ class Store:
             raise ValueError("now must be a timezone-aware datetime (UTC)")
         now = now.astimezone(UTC)
         with self._mutex:
-            outcome = self._record(key, grade, now, mode, duration_ms, typed, correct, overridden)
+            outcome = self._record(key, grade, now, answer or Answer())
             self.last_outcome = outcome
             return outcome
 
-    def _record(
-        self,
-        key: CardKey,
-        grade: Grade,
-        now: datetime,
-        mode: Mode,
-        duration_ms: int,
-        typed: str | None,
-        correct: bool | None,
-        overridden: bool,
-    ) -> RecordOutcome:
+    def _record(self, key: CardKey, grade: Grade, now: datetime, answer: Answer) -> RecordOutcome:
         before = self.state.get(key.id)
         outcome = scheduling.answer(
             before or CardState.new(key, now), grade, now, self.settings, self.rng
         )
         new = outcome.state
-        review = Review(
-            id=f"{int(now.timestamp() * 1000):013d}-{secrets.token_hex(4)}",
-            card_id=key.id,
-            reviewed_at=now,
-            grade=grade,
-            mode=mode,
-            duration_ms=int(duration_ms),
-            phase=outcome.phase,
-            last_interval_days=round(outcome.last_interval_days, 6),
-            interval_days=round(outcome.interval_days, 6),
-            due=new.due,
-            stability=new.stability,
-            difficulty=new.difficulty,
-            typed=typed,
-            correct=correct,
-            overridden=overridden,
-        )
+        # A random salt: two processes may answer the same card in the same millisecond.
+        rid = review_id(key.id, now, secrets.token_hex(4))
+        review = answered_review(rid, key.id, grade, now, answer, outcome)
         review_dict = review.to_dict()
         self._append({"op": "record", "review": review_dict, "card": slim_state(new.to_dict())})
         self.state.objs[key.id] = new
@@ -652,7 +602,7 @@ class Store:
         now = now.astimezone(UTC)
         until = scheduling.bury_until(now, self.tz_at(now), self.settings)
         bury = Bury(
-            id=f"{int(now.timestamp() * 1000):013d}-{secrets.token_hex(4)}",
+            id=review_id(key.id, now, secrets.token_hex(4)),
             card_id=key.id,
             buried_at=now,
             until=until,

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.fsutil import atomic_write_text
-from quizzer.scheduling.review import GRADE_NAMES, Grade, Mode, Review
+from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
 from quizzer.scheduling.scheduler import format_interval
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 from quizzer.study.session import Session
@@ -55,29 +56,9 @@ class StoreScheduler:
         """Due learning cards, due reviews, then new cards (daily limits applied)."""
         return list(self.store.due_cards(self.deck, [self.pair], now).cards)
 
-    def record(
-        self,
-        card: CardKey,
-        grade: Grade,
-        now: datetime,
-        *,
-        mode: Mode,
-        duration_ms: int,
-        typed: str | None = None,
-        correct: bool | None = None,
-        overridden: bool = False,
-    ) -> Review:
+    def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """Record durably through the store; tell :attr:`on_leech` if the answer made a leech."""
-        outcome = self.store.record_outcome(
-            card,
-            grade,
-            now,
-            mode=mode,
-            duration_ms=duration_ms,
-            typed=typed,
-            correct=correct,
-            overridden=overridden,
-        )
+        outcome = self.store.record_outcome(card, grade, now, answer)
         if outcome.leech and self.on_leech is not None:
             self.on_leech(card, bool(outcome.suspended))
         return outcome.review

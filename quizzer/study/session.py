@@ -17,7 +17,6 @@ the clock.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from typing import Literal, Protocol
 
 from quizzer.cards.card import CardKey
 from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.answer import Answer, answered_review, review_id
 from quizzer.scheduling.review import Grade, Mode, Review
 
 #: Cards due again within this much of an answer return in the same session.
@@ -41,18 +41,7 @@ class Scheduler(Protocol):
         """The cards to study at ``now``, in order: due learning, due reviews, new (limited)."""
         ...
 
-    def record(
-        self,
-        card: CardKey,
-        grade: Grade,
-        now: datetime,
-        *,
-        mode: Mode,
-        duration_ms: int,
-        typed: str | None = None,
-        correct: bool | None = None,
-        overridden: bool = False,
-    ) -> Review:
+    def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """Apply and keep one answer; the returned review's ``due`` is when the card is next due."""
         ...
 
@@ -67,12 +56,6 @@ class Scheduler(Protocol):
     def next_due(self, now: datetime) -> datetime | None:
         """When the earliest card not due at ``now`` will be (``None`` if none is scheduled)."""
         ...
-
-
-def review_id(card_id: str, reviewed_at: datetime, salt: int = 0) -> str:
-    """A deterministic review id: the same answer always gets the same id."""
-    raw = f"{card_id}|{reviewed_at.isoformat()}|{salt}".encode()
-    return hashlib.blake2b(raw, digest_size=10).hexdigest()
 
 
 class FsrsScheduler:
@@ -116,38 +99,12 @@ class FsrsScheduler:
         state = self.states.get(card.id)
         return state.copy() if state is not None else scheduling.CardState.new(card, now)
 
-    def record(
-        self,
-        card: CardKey,
-        grade: Grade,
-        now: datetime,
-        *,
-        mode: Mode,
-        duration_ms: int,
-        typed: str | None = None,
-        correct: bool | None = None,
-        overridden: bool = False,
-    ) -> Review:
+    def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """See :meth:`Scheduler.record`."""
         before = self.states.get(card.id)
         outcome = scheduling.answer(self._state(card, now), grade, now, self.settings, self.rng)
-        review = Review(
-            id=review_id(card.id, now, len(self.reviews)),
-            card_id=card.id,
-            reviewed_at=now,
-            grade=grade,
-            mode=mode,
-            duration_ms=duration_ms,
-            phase=outcome.phase,
-            last_interval_days=outcome.last_interval_days,
-            interval_days=outcome.interval_days,
-            due=outcome.state.due,
-            stability=outcome.state.stability,
-            difficulty=outcome.state.difficulty,
-            typed=typed,
-            correct=correct,
-            overridden=overridden,
-        )
+        rid = review_id(card.id, now, len(self.reviews))
+        review = answered_review(rid, card.id, grade, now, answer, outcome)
         self.states[card.id] = outcome.state
         self.reviews.append(review)
         self._undo.append((card.id, before, review))
@@ -307,16 +264,14 @@ class Session:
         duration = 0
         if self.shown_at is not None:
             duration = int((now - self.shown_at).total_seconds() * 1000)
-        review = self.scheduler.record(
-            card,
-            grade,
-            now,
+        answer = Answer(
             mode=mode or self.mode,
             duration_ms=max(0, min(duration, MAX_ANSWER_MS)),
             typed=typed,
             correct=correct,
             overridden=overridden,
         )
+        review = self.scheduler.record(card, grade, now, answer)
         self.reviews.append(review)
         self.current = None
         if review.due is not None and review.due - now <= LEARN_AHEAD:

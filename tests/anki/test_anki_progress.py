@@ -22,6 +22,7 @@ from quizzer.cli.main import main
 from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
 from quizzer.services.anki_export import read_store
 
@@ -49,7 +50,9 @@ def studied(tmp_path):
     with open_store(db) as store:
         for key, answers in plan:
             for days_ago, grade in answers:
-                store.record(key, grade, now - days_ago * DAY, mode="flip", duration_ms=2500)
+                store.record(
+                    key, grade, now - days_ago * DAY, Answer(mode="flip", duration_ms=2500)
+                )
     return db, [key for key, _ in plan], now
 
 

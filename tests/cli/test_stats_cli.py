@@ -21,6 +21,7 @@ from quizzer.cli.main import main
 from quizzer.cli.stats_cmd import CSV_COLUMNS
 from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
 from quizzer.scheduling.scheduler import SchedulerSettings
 from quizzer.services.stats import system_timezone_name
@@ -94,13 +95,15 @@ def seeded(env: Path) -> tuple[Path, list]:
                             key,
                             rng.choice([1, 3, 3, 3, 4]),
                             moment,
-                            mode=rng.choice(["flip", "choice", "typed"]),
-                            duration_ms=rng.randrange(1000, 9000),
-                            typed="ответ, «данные»",
+                            Answer(
+                                mode=rng.choice(["flip", "choice", "typed"]),
+                                duration_ms=rng.randrange(1000, 9000),
+                                typed="ответ, «данные»",
+                            ),
                         )
                     )
-        log.append(store.record(keys[0], 3, now - timedelta(seconds=30), duration_ms=1234))
-        log.append(store.record(keys[6], 1, now - timedelta(seconds=20), duration_ms=4321))
+        log.append(store.record(keys[0], 3, now - timedelta(seconds=30), Answer(duration_ms=1234)))
+        log.append(store.record(keys[6], 1, now - timedelta(seconds=20), Answer(duration_ms=4321)))
         store.set_suspended(keys[7], True, now)
     return path, log
 
@@ -326,7 +329,7 @@ def _simulated_store(path: Path, n_cards: int, days: int, seed: int) -> None:
                 truth.next_states(known[0] if known else None, 0.9, delta), GRADES[grade - 1]
             )
             memory[key.id] = (new.memory, moment)
-            store.record(key, grade, moment, duration_ms=1000)
+            store.record(key, grade, moment, Answer(duration_ms=1000))
             due = store.card(key).due
             events.append((max(due, moment + timedelta(minutes=1)), key))
 

@@ -37,6 +37,7 @@ import random, sys, time
 from datetime import UTC, datetime, timedelta
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
+from quizzer.scheduling.answer import Answer
 
 db, seed = sys.argv[1], int(sys.argv[2])
 rng = random.Random(seed)
@@ -55,7 +56,7 @@ while True:
             continue
         now += timedelta(hours=rng.randrange(1, 30))
         review = store.record(rng.choice(keys), rng.choice((1, 2, 3, 4)), now,
-                              mode="typed", duration_ms=1500, typed="ответ উত্তর")
+                              Answer(mode="typed", duration_ms=1500, typed="ответ উত্তর"))
         out.write(f"+ {review.id}\n"); out.flush()
     out.write("C\n"); out.flush()
     t = time.perf_counter()

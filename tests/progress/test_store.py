@@ -20,6 +20,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, open_store
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.scheduler import CardState, SchedulerSettings
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -35,8 +36,12 @@ def _open(path: Path, **kw):  # type: ignore[no-untyped-def]
 def test_round_trip(tmp_path: Path) -> None:
     db = tmp_path / "progress.json"
     with _open(db) as store:
-        r1 = store.record(KEY, 3, NOW, mode="typed", duration_ms=2500, typed="ЛоРА", correct=True)
-        r2 = store.record(KEY2, 1, NOW + timedelta(seconds=30), mode="choice", duration_ms=900)
+        r1 = store.record(
+            KEY, 3, NOW, Answer(mode="typed", duration_ms=2500, typed="ЛоРА", correct=True)
+        )
+        r2 = store.record(
+            KEY2, 1, NOW + timedelta(seconds=30), Answer(mode="choice", duration_ms=900)
+        )
         state = store.card(KEY)
         assert state is not None
     with _open(db) as store:
@@ -308,7 +313,7 @@ def test_snapshot_is_a_tinydb_document(tmp_path: Path) -> None:
 def test_review_log_queryable_through_tinydb(tmp_path: Path) -> None:
     with _open(tmp_path / "p.json") as store:
         store.record(KEY, 1, NOW)
-        store.record(KEY2, 3, NOW + timedelta(seconds=5), mode="typed", typed="পেফট")
+        store.record(KEY2, 3, NOW + timedelta(seconds=5), Answer(mode="typed", typed="পেফট"))
         table = store.reviews_db().table("reviews")
         assert [r["card_id"] for r in table.search(Query().grade == 1)] == [KEY.id]
         assert table.get(Query().mode == "typed")["typed"] == "পেফট"  # type: ignore[index]

@@ -19,6 +19,7 @@ from factories import ru_bn_deck
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
 from quizzer.progress import Bury, doctor, journal_path, open_store
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.scheduler import SchedulerSettings
 
@@ -242,7 +243,7 @@ def test_the_summary_next_due_waits_for_a_bury_to_end(tmp_path: Path) -> None:
 
     with _open(tmp_path / "p.json") as store:
         scheduler = StoreScheduler(store, DECK, RU_BN)
-        scheduler.record(CARDS[0], 3, NOW, mode="flip", duration_ms=1000)
+        scheduler.record(CARDS[0], 3, NOW, Answer(mode="flip", duration_ms=1000))
         due = store.card(CARDS[0]).due  # type: ignore[union-attr]
         assert scheduler.next_due(NOW) == due
         scheduler.bury(CARDS[0], NOW)

@@ -12,6 +12,7 @@ import pytest
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import RecordOutcome, open_store
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.scheduler import SchedulerSettings
 
@@ -32,7 +33,7 @@ def _lapse_until_leech(store, key: CardKey, now: datetime) -> list[RecordOutcome
     outcomes = [store.record_outcome(key, 4, now)]
     for _ in range(2):
         now = store.card(key).due
-        outcomes.append(store.record_outcome(key, 1, now, mode="typed", duration_ms=10))
+        outcomes.append(store.record_outcome(key, 1, now, Answer(mode="typed", duration_ms=10)))
         now = store.card(key).due
         outcomes.append(store.record_outcome(key, 3, now))
     return outcomes
@@ -108,7 +109,7 @@ def test_record_refuses_a_bad_mode_or_duration_and_writes_nothing(
     with open_store(db, tz=UTC, rng=random.Random(1)) as store:
         store.record(KEY, 3, NOW)
         with pytest.raises(ValueError, match=words):
-            store.record(OTHER, 3, NOW, **kwargs)
+            store.record(OTHER, 3, NOW, Answer(**kwargs))
         assert store.card(OTHER) is None and len(store.reviews()) == 1
     with open_store(db, read_only=True, tz=UTC) as store:
         assert [r.card_id for r in store.reviews()] == [KEY.id]

@@ -18,6 +18,7 @@ from quizzer.progress import journal as journal_mod
 from quizzer.progress.files import previous_journal_path
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
+from quizzer.scheduling.answer import Answer
 
 RU_BN = Pair("ru", "term", "bn", "definition")
 KEY = CardKey("training-efficiency/lora", RU_BN)
@@ -43,7 +44,7 @@ def _journal_events(db: Path) -> list[dict]:
 def test_compaction_folds_the_journal_into_month_files_and_truncates_it(tmp_path: Path) -> None:
     db = tmp_path / "p.json"
     with _open(db) as store:
-        jan = store.record(KEY, 3, JAN, mode="typed", typed="ЛоРА উত্তর")
+        jan = store.record(KEY, 3, JAN, Answer(mode="typed", typed="ЛоРА উত্তর"))
         feb = store.record(KEY2, 1, FEB)
         store.record(KEY, 3, FEB + timedelta(days=1))
         assert len(_journal_events(db)) == 4  # header + 3 answers before compaction

@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.widgets import Input
 from ui_support import choice, make_app, markup_deck, reviews
 
+from quizzer.scheduling.answer import Answer
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 
@@ -230,7 +231,7 @@ async def test_an_answer_that_makes_a_leech_says_so(tmp_path: Path) -> None:
         store.set_settings(replace(store.settings, leech_threshold=1, leech_every=1))
         at = month_ago
         for _ in range(3):  # Good at each due time: into review, and due again by now
-            store.record(key, 3, at, mode="flip")
+            store.record(key, 3, at, Answer(mode="flip"))
             at = store.card(key).due
         assert store.card(key).due < datetime.now(UTC) and store.card(key).lapses == 0
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
@@ -285,7 +286,7 @@ async def test_learn_with_no_new_concepts_says_why(tmp_path: Path) -> None:
     pair = Pair.parse("en:definition>en:term")
     with open_store(db) as store:
         for concept in deck.concepts:  # every concept studied once: none is new
-            store.record(CardKey(concept.uid, pair), 3, datetime.now(UTC), mode="flip")
+            store.record(CardKey(concept.uid, pair), 3, datetime.now(UTC), Answer(mode="flip"))
     app = make_app(db, choice("tricky", "en:definition>en:term", "learn"), decks=[deck])
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -10,6 +10,7 @@ from study_fixtures import bundled, concept
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.answer import Answer
 from quizzer.study.answers import Verdict
 from quizzer.study.learn import LearnRound, LearnTally, learn_rounds, new_concepts, plan_rounds
 from quizzer.study.session import FsrsScheduler
@@ -233,16 +234,14 @@ def test_records_can_be_recorded_by_the_scheduler() -> None:
     cards = [r.card for r in lr.records]
     sched = FsrsScheduler(cards, {}, scheduling.SchedulerSettings(), UTC, random.Random(0))
     for r in lr.records:
-        review = sched.record(
-            r.card,
-            r.grade,
-            r.at,
+        answer = Answer(
             mode="learn",
             duration_ms=r.duration_ms,
             typed=r.typed,
             correct=r.correct,
             overridden=r.overridden,
         )
+        review = sched.record(r.card, r.grade, r.at, answer)
         assert review.mode == "learn" and review.phase == "new"
     assert len(sched.reviews) == 3
     assert all(sched.states[c.id].reps == 1 for c in cards)

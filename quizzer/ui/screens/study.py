@@ -25,6 +25,7 @@ from quizzer.cards.card import CardKey
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.errors import StoreError
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import GRADE_NAMES
 from quizzer.services.study import StoreScheduler, StudyService, utcnow
 from quizzer.study.selection import StudyChoice
@@ -569,16 +570,14 @@ class StudyScreen(Screen[None]):
         assert self.round is not None
         scheduler = self._learn_scheduler()
         for record in self.round.records[before:]:
-            scheduler.record(
-                record.card,
-                record.grade,
-                record.at,
+            answer = Answer(
                 mode="learn",
                 duration_ms=min(record.duration_ms, MAX_ANSWER_MS),
                 typed=record.typed,
                 correct=record.correct,
                 overridden=record.overridden,
             )
+            scheduler.record(record.card, record.grade, record.at, answer)
             self.learn_cards.add(record.card.id)
 
     def _undo_learn(self) -> None:

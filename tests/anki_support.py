@@ -7,30 +7,13 @@ import unicodedata
 from pathlib import Path
 
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+from factories import concept
 
 from quizzer.anki.model import FIELD_INDEX, field_name
 from quizzer.anki.notes import from_field
-from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
 
-AUTHORED = Provenance("authored")
 HOSTILE = "<script>alert(1)</script> & {{Front}} &amp; <b>bold</b>"
-
-
-def entry(term: str, definition: str) -> Entry:
-    """An authored term/definition pair."""
-    return Entry(Text(term, AUTHORED), Text(definition, AUTHORED))
-
-
-def concept(deck: str, cid: str, texts: dict[str, tuple[str, str]], acronym: str | None = None):
-    """A concept from ``{lang: (term, definition)}``."""
-    return Concept(
-        id=cid,
-        deck=deck,
-        acronym=acronym,
-        entries={lang: entry(*texts[lang]) for lang in LANGUAGES if lang in texts},
-    )
 
 
 def fixture_deck() -> Deck:

@@ -6,8 +6,9 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
+from factories import concept
+
 from quizzer.cards.card import Pair
-from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
 from quizzer.library.decks import load_library
 from quizzer.progress import open_store
@@ -15,21 +16,10 @@ from quizzer.services.study import StudyService
 from quizzer.study.selection import StudyChoice
 from quizzer.ui.app import QuizzerApp
 
-AUTHORED = Provenance("authored")
-
 
 def bundled_decks() -> list[Deck]:
     """The decks shipped in decks/ (read from disk)."""
     return [item.deck for item in load_library(Path("/nonexistent-user-decks"))]
-
-
-def concept(deck: str, cid: str, texts: dict[str, tuple[str, str]]) -> Concept:
-    """A concept with ``texts[lang] = (term, definition)``."""
-    entries = {
-        lang: Entry(Text(term, AUTHORED), Text(definition, AUTHORED))
-        for lang, (term, definition) in texts.items()
-    }
-    return Concept(id=cid, deck=deck, entries=entries)
 
 
 def markup_deck() -> Deck:

@@ -18,9 +18,7 @@ from anki_support import (
     open_collection,
     recent,
 )
-from anki_support import (
-    concept as make_concept,
-)
+from factories import concept as make_concept
 
 from quizzer.anki import export_apkg
 from quizzer.anki.exporter import PARENT_DECK

@@ -394,7 +394,7 @@ async def test_nothing_to_study_says_so(tmp_path: Path) -> None:
 
 
 def test_why_no_cards_names_the_missing_text(tmp_path: Path) -> None:
-    from ui_support import concept
+    from factories import concept
 
     from quizzer.cards.card import Pair
     from quizzer.progress import open_store

@@ -7,7 +7,7 @@ import random
 import unicodedata
 
 import pytest
-from study_fixtures import bundled, concept
+from factories import bundled, concept
 
 from quizzer.concepts.normalize import compact, normalize
 from quizzer.study.answers import (

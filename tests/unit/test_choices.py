@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from study_fixtures import bundled, concept, mini_deck
+from factories import bundled, concept, mini_deck
 
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.normalize import compact, normalize

@@ -6,7 +6,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from study_fixtures import bundled, concept
+from factories import bundled, concept
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling import scheduler as scheduling

@@ -6,7 +6,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from study_fixtures import bundled
+from factories import bundled
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling import scheduler as scheduling

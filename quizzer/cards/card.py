@@ -108,4 +108,6 @@ def has_card(concept: Concept, pair: Pair) -> bool:
     """
     prompt = concept.text(pair.prompt_lang, pair.prompt_side)
     answer = concept.text(pair.answer_lang, pair.answer_side)
-    return bool(prompt and answer) and not _same_text(prompt, answer)
+    if not prompt or not answer:
+        return False
+    return not _same_text(prompt, answer)

@@ -78,7 +78,7 @@ class Deck:
 
     def source_counts(self) -> dict[str, int]:
         """How many texts are seed, authored and corrected."""
-        counts = dict.fromkeys(SOURCE_KINDS, 0)
+        counts: dict[str, int] = dict.fromkeys(SOURCE_KINDS, 0)
         for concept in self.concepts:
             for _lang, _side, text in concept.texts():
                 counts[text.source.kind] += 1

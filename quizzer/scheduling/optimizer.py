@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 from typing import Any, Literal
 
@@ -256,21 +256,22 @@ def optimize(
         for item, number, cid in zip(data.items, data.card_numbers, data.card_ids, strict=True)
         if item.long_term_review_cnt() > 0 and not is_held_out(cid)
     ]
-    counts = {
-        "reviews": len(log),
-        "usable_reviews": len(usable),
-        "cards": data.cards,
-        "min_reviews": min_reviews,
-    }
-    split = {
-        "current": keep,
-        "held_out_cards": held_cards,
-        "held_out_reviews": len(test_items),
-        "train_reviews": len(data.long_term(held_out=False)),
-        "min_held_out": min_held_out,
-    }
+    # The figures every outcome reports; an actual fit then adds its own.
+    too_little = OptimizeResult(
+        "not_enough_reviews",
+        reviews=len(log),
+        usable_reviews=len(usable),
+        cards=data.cards,
+        min_reviews=min_reviews,
+        parameters=keep,
+        current=keep,
+        held_out_cards=held_cards,
+        held_out_reviews=len(test_items),
+        train_reviews=len(data.long_term(held_out=False)),
+        min_held_out=min_held_out,
+    )
     if len(usable) < min_reviews or len(test_items) < min_held_out or not train:
-        return OptimizeResult("not_enough_reviews", parameters=keep, **counts, **split)
+        return too_little
     before = evaluate(keep, test_items)
     try:
         fitted_raw = fsrs_rs_python.FSRS(list(DEFAULT_PARAMETERS)).compute_parameters(
@@ -286,12 +287,11 @@ def optimize(
     fitted = _within_bounds(fitted_raw)
     after = evaluate(fitted, test_items)
     status: Status = "optimized" if after.log_loss < before.log_loss else "no_improvement"
-    return OptimizeResult(
-        status,
+    return replace(
+        too_little,
+        status=status,
         parameters=fitted if status == "optimized" else keep,
         before=before,
         after=after,
         fitted=fitted,
-        **counts,
-        **split,
     )

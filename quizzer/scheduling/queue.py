@@ -1,0 +1,166 @@
+"""What to study now in a deck: the due queue, new-card order, sibling burying, daily limits.
+
+Pure: ``now`` (UTC), the learner's time zone and the settings are arguments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+
+import fsrs
+
+from quizzer.cards.card import CardKey
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.limits import TodayCounts
+from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.scheduling.studyday import day_bounds, next_day_start, to_utc
+
+
+@dataclass(frozen=True, slots=True)
+class DueQueue:
+    """The cards to study now for one deck, in the order to show them.
+
+    ``learning``: learning/relearning cards whose step is due; ``review``: review
+    cards due today (limited); ``new``: cards to introduce (limited).
+    ``next_learning_due`` is when the next learning card not yet due comes back.
+    ``new_left``/``reviews_left`` are what today's limits still allow.
+    """
+
+    learning: tuple[CardKey, ...] = ()
+    review: tuple[CardKey, ...] = ()
+    new: tuple[CardKey, ...] = ()
+    next_learning_due: datetime | None = None
+    new_left: int = 0
+    reviews_left: int = 0
+    buried: tuple[CardKey, ...] = field(default=())
+
+    @property
+    def cards(self) -> tuple[CardKey, ...]:
+        """All cards: learning first, then reviews, then new."""
+        return self.learning + self.review + self.new
+
+    def __len__(self) -> int:
+        return len(self.learning) + len(self.review) + len(self.new)
+
+
+def _new_rank(key: CardKey, day: str) -> bytes:
+    # A per-day shuffle that needs no rng and stays put between calls on one day.
+    return hashlib.blake2b(f"{day}|{key.id}".encode(), digest_size=8).digest()
+
+
+def due_queue(
+    candidates: Sequence[CardKey],
+    states: Mapping[str, CardState],
+    now: datetime,
+    tz: tzinfo,
+    settings: SchedulerSettings,
+    today: TodayCounts | None = None,
+) -> DueQueue:
+    """Choose what to study now among ``candidates`` (a deck's cards in deck order).
+
+    ``states`` may hold more cards than the candidates (other language pairs of
+    the same concepts): they count for sibling burying.
+    A card without a state is new. Suspended cards and cards buried until after
+    ``now`` are skipped. Review cards are due when their due time falls before
+    the end of the current study day; learning cards when their step is due.
+    With ``bury_siblings``, once any card of a concept was answered today the
+    concept's other cards wait until the next study day (the answered card
+    itself keeps its learning steps). ``today`` holds the deck's answers so far
+    today, counted against the daily limits.
+    """
+    now = to_utc(now)
+    today = today or TodayCounts()
+    hour = settings.day_start_hour
+    start, end = day_bounds(now, tz, hour)
+    # The card of each concept answered most recently today: its siblings are buried.
+    # Every state given counts, not only the candidates': a card answered today in another
+    # language pair buries its concept's cards here too.
+    keeper: dict[str, tuple[datetime, str]] = {}
+    if settings.bury_siblings:
+        for card_id, answered in states.items():
+            last = answered.last_review
+            if last is not None and last >= start:
+                concept = card_id.split("|", 1)[0]
+                best = keeper.get(concept)
+                if best is None or last > best[0]:
+                    keeper[concept] = (last, card_id)
+    learning: list[tuple[datetime, CardKey]] = []
+    review: list[tuple[datetime, CardKey]] = []
+    new: list[CardKey] = []
+    buried: list[CardKey] = []
+    next_learning: datetime | None = None
+    for key in candidates:
+        st = states.get(key.id)
+        if st is not None and st.suspended:
+            continue
+        kept = keeper.get(key.concept_uid)
+        if (kept is not None and kept[1] != key.id) or (
+            st is not None and st.buried_until is not None and st.buried_until > now
+        ):
+            buried.append(key)
+            continue
+        if st is None or st.is_new:
+            new.append(key)
+        elif st.card.state == fsrs.State.Review:
+            if st.due < end:
+                review.append((st.due, key))
+        elif st.due <= now:
+            learning.append((st.due, key))
+        elif next_learning is None or st.due < next_learning:
+            next_learning = st.due
+    new_left = max(0, settings.new_per_day - today.new)
+    reviews_left = max(0, settings.reviews_per_day - today.review)
+    if settings.new_order == "random":
+        day = start.isoformat()
+        new.sort(key=lambda k: _new_rank(k, day))
+    review.sort(key=lambda item: (item[0], item[1].id))
+    learning.sort(key=lambda item: (item[0], item[1].id))
+    learn_keys = [k for _, k in learning]
+    review_keys = [k for _, k in review]
+    if settings.bury_siblings:
+        # One card per concept per study day: its siblings would be buried after it anyway.
+        seen: set[str] = set()
+        learn_keys = _first_per_concept(learn_keys, seen)
+        review_keys = _first_per_concept(review_keys, seen)
+        new = _first_per_concept(new, seen)
+    return DueQueue(
+        learning=tuple(learn_keys),
+        review=tuple(review_keys[:reviews_left]),
+        new=tuple(new[:new_left]),
+        next_learning_due=next_learning,
+        new_left=new_left,
+        reviews_left=reviews_left,
+        buried=tuple(buried),
+    )
+
+
+def _first_per_concept(keys: list[CardKey], seen: set[str]) -> list[CardKey]:
+    out: list[CardKey] = []
+    for key in keys:
+        if key.concept_uid not in seen:
+            seen.add(key.concept_uid)
+            out.append(key)
+    return out
+
+
+def bury_until(now: datetime, tz: tzinfo, settings: SchedulerSettings) -> datetime:
+    """When a card buried at ``now`` comes back: the start of the next study day."""
+    return next_day_start(to_utc(now), tz, settings.day_start_hour)
+
+
+def next_due(states: Iterable[CardState], now: datetime) -> datetime | None:
+    """When the earliest studied, unsuspended card not yet due at ``now`` comes back.
+
+    A buried card comes back at the later of its due time and its bury's end.
+    ``None`` when no such card is scheduled.
+    """
+    upcoming = [
+        max(s.due, s.buried_until) if s.buried_until else s.due
+        for s in states
+        if not s.suspended and not s.is_new
+    ]
+    later = [d for d in upcoming if d > now]
+    return min(later) if later else None

@@ -1,0 +1,321 @@
+"""Opening and closing a progress store: the lock, loading the snapshot and replaying the journal.
+
+:class:`OpenedStore` holds what every open store has: its files, the in-memory
+:class:`~quizzer.progress.state.State`, the journal writer and the lock. It reads the
+snapshot (migrating an old one), replays the journal tail, finishes a compaction a crash
+cut short, appends events durably (:meth:`OpenedStore._append`) and closes. The steps of
+a compaction are in :mod:`quizzer.progress.compaction`; reading and writing methods are
+added by :mod:`quizzer.progress.reading` and :mod:`quizzer.progress.writing`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+import time
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from quizzer.errors import StoreError
+from quizzer.progress import compaction, journal, migrate, reviewlog
+from quizzer.progress.files import (
+    READ_ATTEMPTS,
+    backup_path,
+    busy_error,
+    files_signature,
+    journal_damage_error,
+    journal_path,
+    lock_path,
+    log_dir,
+    previous_journal_path,
+)
+from quizzer.progress.journal import JournalDamage, JournalWriter
+from quizzer.progress.localtz import LocalTimezone
+from quizzer.progress.lock import StoreLock
+from quizzer.progress.outcomes import RecordOutcome
+from quizzer.progress.snapshot import AtomicJSONStorage
+from quizzer.progress.state import State
+from quizzer.scheduling.review import Review
+
+#: The snapshot layout this code writes (see :mod:`quizzer.progress.migrate` for older ones).
+SCHEMA_VERSION = migrate.SCHEMA_VERSION
+#: Replaying more journal events than this on open triggers a compaction.
+COMPACT_AFTER = 2000
+
+
+class OpenedStore:
+    """The files, lock, journal writer and in-memory state of an open store.
+
+    The base of :class:`~quizzer.progress.store.Store`; use
+    :func:`~quizzer.progress.store.open_store`. ``tz`` is the learner's time zone for
+    study days (default: the system's local zone, DST-aware); ``rng`` draws interval fuzz.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        read_only: bool = False,
+        tz: tzinfo | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        #: The learner's time zone for study days (default: the system's, DST-aware).
+        self.tz: tzinfo = tz or LocalTimezone()
+        self.rng = rng or random.Random()
+        self.journal_path = journal_path(self.path)
+        self.backup_path = backup_path(self.path)
+        self._storage = AtomicJSONStorage(self.path, read_only=read_only)
+        self._lock: StoreLock | None = None
+        self._writer: JournalWriter | None = None
+        self._reviews: dict[str, Review] | None = None
+        self._reviews_last: datetime | None = None
+        self._header_end = 0
+        #: What the latest :meth:`record` / :meth:`record_outcome` did (``None`` before any).
+        self.last_outcome: RecordOutcome | None = None
+        self._stopped = False
+        self._closed = False
+        self._mutex = threading.RLock()
+        try:
+            if not read_only:
+                self._lock = StoreLock(lock_path(self.path), self.path)
+            self._open()
+        except OSError as exc:
+            self._release()
+            raise StoreError(
+                f"can't open the progress store: {exc.strerror or exc}",
+                hint="check the path and its permissions (--db or $QUIZZER_DB choose another)",
+                path=exc.filename or self.path,
+            ) from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # Well-formed JSON with an unexpected layout (hand-edited, or another program's).
+            self._release()
+            raise StoreError(
+                f"progress store is damaged (unexpected content: {exc!r:.120})",
+                hint=f"run `quizzer doctor --db {self.path}`",
+                path=self.path,
+            ) from exc
+        except BaseException:
+            self._release()
+            raise
+
+    # -- opening, compaction, closing ---------------------------------------------------
+
+    def _open(self) -> None:
+        if not self.read_only:
+            self._load()  # we hold the lock: nothing else changes the files meanwhile
+            return
+        # A reader has no lock: another process may compact between our reads of the snapshot
+        # and the journal (a newer journal next to the older snapshot we read). Read again until
+        # both files stayed put during one read; only then is an error real damage.
+        for attempt in range(READ_ATTEMPTS):
+            before = files_signature(self.path)
+            try:
+                self._load()
+            except StoreError:
+                if files_signature(self.path) == before:
+                    raise
+            else:
+                if files_signature(self.path) == before:
+                    return
+            time.sleep(0.005 * (attempt + 1))
+        raise busy_error(self.path)
+
+    def _load(self) -> None:
+        doc = self._storage.read()
+        if doc is None and not self.read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        version = migrate.schema_of(doc) if doc is not None else SCHEMA_VERSION
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"progress store has schema version {version}, newer than this quizzer "
+                f"understands ({SCHEMA_VERSION})",
+                hint="upgrade quizzer",
+                path=self.path,
+            )
+        if doc is not None and version < SCHEMA_VERSION:
+            if self.read_only:
+                raise StoreError(
+                    f"progress store has the old schema version {version}",
+                    hint=f"run `quizzer doctor --db {self.path}` (or start `quizzer` once) to "
+                    "migrate it; the old file is kept as a backup",
+                    path=self.path,
+                )
+            doc = migrate.migrate(self.path, doc, version)
+        self.state = State.from_document(doc, self.path) if doc else State()
+        self.state.source = self.path
+        offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
+        jgen = journal.generation(self.journal_path)
+        if doc is None:
+            if jgen > 0 or self.backup_path.exists() or reviewlog.months(self.path):
+                # Compacted before: the journal holds only the last session, and a snapshot
+                # rebuilt from it alone would forget every other card's state.
+                raise StoreError(
+                    "the progress snapshot is missing (its journal and review log are here)",
+                    hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
+                    path=self.path,
+                )
+            self.state.gen = jgen  # a version-2 journal without its snapshot: replay it all
+        if jgen > self.state.gen:
+            raise StoreError(
+                f"the journal (generation {jgen}) is newer than the snapshot "
+                f"(generation {self.state.gen})",
+                hint=f"run `quizzer doctor --db {self.path}`",
+                path=self.journal_path,
+            )
+        #: The journal is of an older generation: already absorbed by the snapshot.
+        self.stale_journal = jgen < self.state.gen
+        result = journal.ReadResult([], 0, b"")
+        if not self.stale_journal:
+            size = self.journal_path.stat().st_size if self.journal_path.exists() else 0
+            if size < offset:
+                raise StoreError(
+                    f"the journal is shorter ({size} bytes) than the snapshot says ({offset})",
+                    hint=f"run `quizzer doctor --db {self.path}`",
+                    path=self.journal_path,
+                )
+            try:
+                result = journal.read(self.journal_path, offset)
+            except JournalDamage as exc:
+                raise journal_damage_error(self.path, exc.line) from exc
+        for event in result.events:
+            self.state.apply(event)
+        self.torn_bytes = len(result.torn)
+        self.replayed = sum(1 for e in result.events if e.get("op") != "header")
+        self._header_end = len(journal.encode(journal.header_event(jgen))) if jgen else 0
+        if self.read_only:
+            return
+        if result.torn:
+            # Keep the cut-short line for forensics before the writer truncates it.
+            torn = self.journal_path.with_name(self.journal_path.name + ".torn")
+            with open(torn, "ab") as fh:
+                fh.write(result.torn + b"\n")
+        if self.state.created is None:
+            self.state.created = datetime.now(UTC).isoformat()
+        self._remove_stale_temp_files()
+        if self.stale_journal:
+            # A compaction was cut short after its snapshot: finish it (new journal).
+            self._start_journal()
+        else:
+            self._writer = JournalWriter(self.journal_path, result.end)
+        if doc is None or self.replayed > COMPACT_AFTER:
+            self.compact()
+
+    def _start_journal(self) -> None:
+        """Begin a journal of the state's generation, keeping the old one as ``.journal.prev``."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        if self.journal_path.exists():
+            reviewlog.keep_link(self.journal_path, previous_journal_path(self.path))
+        self._header_end = journal.start_new(self.journal_path, self.state.gen)
+        self._writer = JournalWriter(self.journal_path, self._header_end)
+
+    def _remove_stale_temp_files(self) -> None:
+        """Temp files of a compaction cut short by a crash (we hold the lock: none is in use)."""
+        prev = previous_journal_path(self.path)
+        patterns = (
+            f".{self.path.name}.*.tmp",
+            f"{self.backup_path.name}.*.tmp",
+            f"{prev.name}.*.tmp",
+        )
+        leftovers = [p for pattern in patterns for p in self.path.parent.glob(pattern)]
+        directory = log_dir(self.path)
+        if directory.is_dir():
+            leftovers += directory.glob(".*.tmp")
+            leftovers += directory.glob("*.bak.*.tmp")
+        for leftover in leftovers:
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+    def compact(self) -> None:
+        """Fold the journal into the month files and a new snapshot, then start a new journal.
+
+        Each file is written atomically; the old snapshot becomes ``P.bak`` and the old
+        journal ``P.journal.prev``.
+        """
+        with self._mutex:
+            self._compact()
+
+    def _compact(self) -> None:
+        self._check_writable()
+        assert self._writer is not None
+        # 1. The journal's answers into their month files (idempotent: keyed by review id).
+        compaction.fold_journal(self.path)
+        # 2. The snapshot of the next generation: from here on the journal counts as absorbed.
+        compaction.write_snapshot(self.path, self.state, self._storage)
+        # 3. A new journal. Until it exists nothing may be appended to the old one (the next
+        # open would skip it), so a failure here ends writing through this Store.
+        try:
+            self._start_journal()
+        except OSError as exc:
+            if self._writer is not None:
+                self._writer.close()
+            self._writer = None
+            self._stopped = True
+            raise StoreError(
+                f"can't start a new journal: {exc.strerror or exc}",
+                hint="close and reopen the store (every answer so far is saved)",
+                path=self.journal_path,
+            ) from exc
+
+    def close(self) -> None:
+        """Compact if anything was recorded, then release the lock. Safe to call twice."""
+        if self._closed:
+            return
+        try:
+            if self._writer is not None and self._writer.end > self._header_end:
+                self.compact()
+        finally:
+            self._release()
+            self._closed = True
+
+    def _release(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _check_writable(self) -> None:
+        if self._closed:
+            raise StoreError("the progress store is closed", path=self.path)
+        if self._stopped:
+            raise StoreError(
+                "the progress store stopped writing after a failed compaction",
+                hint="close and reopen it (every answer so far is saved)",
+                path=self.path,
+            )
+        if self.read_only or self._writer is None:
+            raise StoreError("the progress store is open read-only", path=self.path)
+
+    def _append(self, event: dict[str, Any]) -> None:
+        """Write an event durably, then fold it into memory (so a failed write changes nothing)."""
+        self._check_writable()
+        assert self._writer is not None
+        event["seq"] = self.state.seq + 1
+        try:
+            self._writer.append(event)
+        except OSError as exc:
+            raise StoreError(
+                f"can't write the journal: {exc.strerror}",
+                hint="check free disk space and permissions",
+                path=self.journal_path,
+            ) from exc
+        self.state.apply(event)

@@ -1,0 +1,124 @@
+"""Reading an open store: card states, due cards, today's counts, previews and the review log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timedelta, tzinfo
+
+from tinydb import TinyDB
+
+from quizzer.cards.card import CardKey, Pair, has_card
+from quizzer.concepts.deck import Deck
+from quizzer.progress.history import ReviewLogStorage, read_log
+from quizzer.progress.opening import OpenedStore
+from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.review import Review
+from quizzer.scheduling.scheduler import CardState, DueQueue, SchedulerSettings, TodayCounts
+
+
+def card_key(card: CardKey | str) -> CardKey:
+    """``card`` as a :class:`CardKey` (a card id string is parsed)."""
+    return card if isinstance(card, CardKey) else CardKey.parse(card)
+
+
+class ReadingStore(OpenedStore):
+    """An open store's reading methods (see :class:`~quizzer.progress.store.Store`)."""
+
+    @property
+    def settings(self) -> SchedulerSettings:
+        """The scheduling settings stored with this progress."""
+        return self.state.settings
+
+    def tz_at(self, now: datetime) -> tzinfo:
+        """The time zone study days are counted in (kept for callers that pass a moment)."""
+        return self.tz
+
+    def card(self, card: CardKey | str) -> CardState | None:
+        """A card's state (a copy), ``None`` if it was never studied."""
+        st = self.state.get(card_key(card).id)
+        return st.copy() if st else None
+
+    def cards(self) -> Iterator[CardState]:
+        """Every studied card's state (copies)."""
+        for card_id in list(self.state.raw):
+            st = self.state.get(card_id)
+            if st is not None:
+                yield st.copy()
+
+    def __len__(self) -> int:
+        return len(self.state.raw)
+
+    def today(self, deck: str, now: datetime) -> TodayCounts:
+        """Answers given in ``deck`` during the study day of ``now``."""
+        answers = ((r[1], datetime.fromisoformat(r[2]), r[3]) for r in self.state.recent)
+        return scheduling.count_today(answers, deck, now, self.tz_at(now), self.settings)
+
+    def due_cards(self, deck: Deck, pairs: Iterable[Pair], now: datetime) -> DueQueue:
+        """What to study now in ``deck`` for the given directions, honouring limits and burying.
+
+        Cards exist for every concept that has both texts of a pair, and they differ
+        (:func:`quizzer.cards.card.has_card`); those never studied count as new.
+        """
+        pairs = list(pairs)
+        candidates = [
+            CardKey(concept.uid, pair)
+            for concept in deck.concepts
+            for pair in pairs
+            if has_card(concept, pair)
+        ]
+        states: dict[str, CardState] = {}
+        for key in candidates:
+            st = self.state.get(key.id)
+            if st is not None:
+                states[key.id] = st
+        # Cards answered lately in any pair: today's ones bury their siblings.
+        for entry in self.state.recent:
+            if entry[1] not in states:
+                st = self.state.get(entry[1])
+                if st is not None:
+                    states[entry[1]] = st
+        return scheduling.due_queue(
+            candidates, states, now, self.tz_at(now), self.settings, self.today(deck.id, now)
+        )
+
+    def preview(self, card: CardKey | str, now: datetime) -> dict[int, timedelta]:
+        """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""
+        key = card_key(card)
+        st = self.state.get(key.id) or CardState.new(key, now)
+        return scheduling.preview(st, now, self.settings)
+
+    def reviews(self, card: CardKey | str | None = None) -> list[Review]:
+        """The review log, oldest first (undone answers removed); only ``card``'s if given.
+
+        The first call reads the month files of the log and the journal since the
+        last compaction; later calls are served from memory.
+        """
+        with self._mutex:
+            if self._reviews is None:
+                self._reviews = read_log(self.path, self.state.gen)
+                self._reviews_last = max(
+                    (r.reviewed_at for r in self._reviews.values()), default=None
+                )
+            elif self._reviews_last is None:
+                # An answer recorded out of time order: sort again.
+                ordered = sorted(self._reviews.values(), key=lambda r: r.reviewed_at)
+                self._reviews = {r.id: r for r in ordered}
+                self._reviews_last = ordered[-1].reviewed_at if ordered else None
+            if card is None:
+                return list(self._reviews.values())
+            card_id = card_key(card).id
+            return [r for r in self._reviews.values() if r.card_id == card_id]
+
+    def reviews_db(self) -> TinyDB:
+        """The review log as a read-only TinyDB database (table ``reviews``), for queries::
+
+        from tinydb import Query
+        store.reviews_db().table("reviews").search(Query().grade == 1)
+        """
+        log = self.reviews()
+        return TinyDB(storage=ReviewLogStorage, reviews=[r.to_dict() for r in log])
+
+    @property
+    def undo_depth(self) -> int:
+        """How many answers and buries :meth:`undo` can still take back."""
+        return len(self.state.undo)

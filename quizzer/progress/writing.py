@@ -1,0 +1,149 @@
+"""Writing to an open store: answers, buries, undo, suspension and settings, each one journal line.
+
+Every change is appended to the journal and fsynced before the method returns
+(:meth:`~quizzer.progress.opening.OpenedStore._append`), then folded into memory.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from quizzer.cards.card import CardKey
+from quizzer.progress.outcomes import Bury, RecordOutcome
+from quizzer.progress.reading import ReadingStore, card_key
+from quizzer.progress.state import slim_state
+from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.answer import Answer, answered_review, review_id
+from quizzer.scheduling.review import Grade, Review
+from quizzer.scheduling.scheduler import CardState, SchedulerSettings
+
+
+class WritingStore(ReadingStore):
+    """An open store's writing methods (see :class:`~quizzer.progress.store.Store`)."""
+
+    def set_settings(self, settings: SchedulerSettings) -> None:
+        """Change the scheduling settings (durably, like an answer)."""
+        with self._mutex:
+            self._append({"op": "settings", "settings": settings.to_dict()})
+
+    def record(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
+    ) -> Review:
+        """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns.
+
+        Returns the logged :class:`Review`; :attr:`last_outcome` (or
+        :meth:`record_outcome`) also says whether the answer made the card a leech.
+        """
+        return self.record_outcome(card, grade, now, answer).review
+
+    def record_outcome(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
+    ) -> RecordOutcome:
+        """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
+        key = card_key(card)
+        if now.tzinfo is None:
+            raise ValueError("now must be a timezone-aware datetime (UTC)")
+        now = now.astimezone(UTC)
+        with self._mutex:
+            outcome = self._record(key, grade, now, answer or Answer())
+            self.last_outcome = outcome
+            return outcome
+
+    def _record(self, key: CardKey, grade: Grade, now: datetime, answer: Answer) -> RecordOutcome:
+        before = self.state.get(key.id)
+        outcome = scheduling.answer(
+            before or CardState.new(key, now), grade, now, self.settings, self.rng
+        )
+        new = outcome.state
+        # A random salt: two processes may answer the same card in the same millisecond.
+        rid = review_id(key.id, now, secrets.token_hex(4))
+        review = answered_review(rid, key.id, grade, now, answer, outcome)
+        review_dict = review.to_dict()
+        self._append({"op": "record", "review": review_dict, "card": slim_state(new.to_dict())})
+        self.state.objs[key.id] = new
+        if self._reviews is not None:
+            self._reviews[review.id] = review
+            if self._reviews_last is not None and review.reviewed_at < self._reviews_last:
+                self._reviews_last = None  # out of order: sort on the next read
+            else:
+                self._reviews_last = review.reviewed_at
+        return RecordOutcome(
+            review=review,
+            state=new.copy(),
+            leech=outcome.became_leech,
+            suspended=outcome.became_leech and new.suspended,
+        )
+
+    def undo(self) -> Review | Bury | None:
+        """Take back the last answer or bury: restore the card's state (and remove the log entry).
+
+        Returns the removed review, or the :class:`Bury` taken back (``None`` when
+        there is nothing to undo).
+        """
+        with self._mutex:
+            return self._undo()
+
+    def _undo(self) -> Review | Bury | None:
+        self._check_writable()
+        if not self.state.undo:
+            return None
+        top = self.state.undo[-1]
+        if "bury_id" in top:
+            self._append(
+                {
+                    "op": "unbury",
+                    "bury_id": top["bury_id"],
+                    "card_id": top["card_id"],
+                    "restore": top["before"],
+                }
+            )
+            return Bury.from_dict(top["bury"])
+        reviews = self._reviews
+        removed = Review.from_dict(top["review"])
+        self._append(
+            {
+                "op": "undo",
+                "review_id": top["review_id"],
+                "card_id": top["card_id"],
+                "restore": top["before"],
+                # Which month file holds it, if it was already folded into the log.
+                "at": top["review"]["reviewed_at"],
+            }
+        )
+        if reviews is not None:
+            reviews.pop(top["review_id"], None)
+        return removed
+
+    def bury(self, card: CardKey | str, now: datetime) -> Bury:
+        """Hide ``card`` until the next study day starts (``day_start_hour`` in ``tz``).
+
+        Durable like an answer (one fsynced journal line) and on the same undo
+        stack: :meth:`undo` brings the card back. Answering the card clears the
+        bury; a card never studied gets a new-card state that carries it.
+        """
+        key = card_key(card)
+        if now.tzinfo is None:
+            raise ValueError("now must be a timezone-aware datetime (UTC)")
+        now = now.astimezone(UTC)
+        until = scheduling.bury_until(now, self.tz_at(now), self.settings)
+        bury = Bury(
+            id=review_id(key.id, now, secrets.token_hex(4)),
+            card_id=key.id,
+            buried_at=now,
+            until=until,
+        )
+        with self._mutex:
+            self._append({"op": "bury", "bury": bury.to_dict()})
+        return bury
+
+    def set_suspended(self, card: CardKey | str, suspended: bool, now: datetime) -> CardState:
+        """Suspend a card (never due) or bring it back; clears its leech flag when resumed."""
+        key = card_key(card)
+        st = (self.state.get(key.id) or CardState.new(key, now)).copy()
+        st.suspended = suspended
+        if not suspended:
+            st.leech = False
+        with self._mutex:
+            self._append({"op": "state", "card_id": key.id, "state": st.to_dict()})
+        return st

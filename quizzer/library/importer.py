@@ -21,9 +21,11 @@ from quizzer.concepts.concept import SLUG_RE
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError
-from quizzer.glossary.align import AlignError, AlignmentReport, SourceEntry, SourceFile, align
-from quizzer.glossary.align import parse_mapping as _parse_mapping
+from quizzer.glossary.align import align
+from quizzer.glossary.alignment_report import AlignmentReport
+from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.language_id import LanguageIdError, tag_entries
+from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck, write_deck
@@ -128,7 +130,7 @@ def _status(message: str, enabled: bool) -> Iterator[None]:
 
 
 def read_mapping(path: Path) -> dict[tuple[str, int], str]:
-    """Read an alignment mapping file (TOML; see :func:`quizzer.glossary.align.parse_mapping`)."""
+    """Read an alignment mapping file (TOML; see :func:`quizzer.glossary.mapping.parse_mapping`)."""
     path = Path(path)
     try:
         text = path.read_bytes().decode("utf-8-sig")

@@ -8,11 +8,11 @@ import pytest
 
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts.concept import SLUG_RE, Concept, Entry, Provenance, Text
+from quizzer.concepts.term_parts import acronym_of
 from quizzer.glossary.align import (
     AlignError,
     SourceEntry,
     SourceFile,
-    acronym_of,
     align,
     parse_mapping,
 )

@@ -1,0 +1,342 @@
+"""The matching passes of alignment: which slot each entry of a glossary file goes into.
+
+:class:`Aligner` keeps the slots (the existing deck's concepts, then new ones) and
+aligns one file at a time, strongest evidence first: the mapping file, the same text,
+the same file and line, the same acronym, then position against a parallel file (or,
+with entries added or missing, against the segments between sure matches); what is
+left becomes a new concept. :meth:`Aligner.result` names the new concepts and builds
+the deck and the report.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+
+from quizzer.concepts.concept import Concept, Entry
+from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGES
+from quizzer.glossary.alignment_report import AlignmentReport, ConceptReport, Match
+from quizzer.glossary.concept_ids import new_concept_id
+from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
+from quizzer.glossary.slot import Slot, same_concept, seed_text
+
+
+class Aligner:
+    """Aligns glossary files one by one into the slots of a deck being built (see
+    :mod:`quizzer.glossary.align` for the evidence, strongest first)."""
+
+    def __init__(self, existing: Deck | None, mapping: Mapping[tuple[str, int], str]) -> None:
+        self.slots: list[Slot] = []
+        self.by_id: dict[str, Slot] = {}
+        self.mapping = mapping
+        self.notes: list[str] = []
+        # Concept id → (file, term line) keys a first pass put there; see _provisional.
+        self.planned: dict[str, list[tuple[str, int]]] = {}
+        self.slot_by_key: dict[tuple[str, int], Slot] = {}
+        # File name → slot per entry position, for position alignment.
+        self.sequences: dict[str, list[Slot]] = {}
+        if existing is not None:
+            for concept in existing.concepts:
+                slot = Slot(concept.id, concept.acronym, dict(concept.entries), concept)
+                self.slots.append(slot)
+                self.by_id[concept.id] = slot
+            lines: dict[str, list[tuple[int, Slot]]] = {}
+            for slot in self.slots:
+                for entry in slot.entries.values():
+                    src = entry.term.source
+                    if src.file and src.line:
+                        lines.setdefault(src.file, []).append((src.line, slot))
+            for file, pairs in lines.items():
+                self.sequences[file] = [s for _line, s in sorted(pairs, key=lambda p: p[0])]
+
+    def _provisional(self, cid: str, file: str) -> Slot | None:
+        """The slot an earlier file of this import started for concept ``cid``.
+
+        New concepts get their ids only at the end (from all their texts), so a
+        mapping naming such an id (as a dry run reported it) is resolved through the
+        entries a first pass without the mapping put into that concept.
+        """
+        for key in self.planned.get(cid, ()):
+            slot = self.slot_by_key.get(key)
+            if slot is not None and key[0] != file and slot.original is None:
+                return slot
+        return None
+
+    # -- matching -------------------------------------------------------------------------
+
+    def align_file(self, source: SourceFile, first: bool) -> None:
+        """Put every entry of ``source`` into a slot (``first``: the first file of an
+        import into no deck, where every new concept is a sure one)."""
+        entries = source.entries
+        n = len(entries)
+        chosen: list[tuple[Slot, str, float] | None] = [None] * n
+        claimed: set[int] = set()
+
+        def claim(i: int, slot: Slot, method: str, confidence: float) -> None:
+            chosen[i] = (slot, method, confidence)
+            claimed.add(id(slot))
+
+        # 1. the mapping file
+        for i, e in enumerate(entries):
+            cid = self.mapping.get((e.file, e.term_line)) or self.mapping.get(
+                (e.file, e.definition_line)
+            )
+            if cid is None:
+                continue
+            slot = self.by_id.get(cid) or self._provisional(cid, e.file)
+            if slot is None:
+                slot = Slot(cid, None, {})
+                self.slots.append(slot)
+            slot.id = cid
+            self.by_id[cid] = slot
+            if id(slot) in claimed or not slot.can_take(e):
+                raise AlignError(
+                    f"the mapping puts this entry into concept {cid!r}, which already has a "
+                    f"{e.lang} text from another entry",
+                    file=e.file,
+                    line=e.term_line,
+                    hint="map each concept to one entry per language",
+                )
+            claim(i, slot, "map", 1.0)
+
+        # 2. same text, 3. same file and line, 4. same acronym — looked up in indexes of the
+        # slots as they stand before this file, so a merge stays linear in the deck size.
+        by_text: dict[tuple[str, str], list[Slot]] = {}
+        by_line: dict[tuple[str, str, int], list[Slot]] = {}
+        by_acronym: dict[str, list[Slot]] = {}
+        for slot in self.slots:
+            for lang, held in slot.entries.items():
+                texts = {held.term.text, held.term.source.original}
+                for text in texts:
+                    if text:
+                        by_text.setdefault((lang, text), []).append(slot)
+                src = held.term.source
+                if src.file and src.line:
+                    by_line.setdefault((lang, src.file, src.line), []).append(slot)
+            if slot.acronym:
+                by_acronym.setdefault(slot.acronym.casefold(), []).append(slot)
+
+        def unique(candidates: list[Slot], e: SourceEntry, any_file: bool = False) -> Slot | None:
+            hits = [s for s in candidates if id(s) not in claimed and s.can_take(e, any_file)]
+            return hits[0] if len(hits) == 1 else None
+
+        for i, e in enumerate(entries):
+            if chosen[i] is None:
+                hit = unique(by_text.get((e.lang, e.term), []), e, any_file=True)
+                if hit is not None:
+                    claim(i, hit, "text", 1.0)
+        for i, e in enumerate(entries):
+            if chosen[i] is None:
+                hit = unique(by_line.get((e.lang, e.file, e.term_line), []), e)
+                if hit is not None:
+                    claim(i, hit, "provenance", 1.0)
+        for i, e in enumerate(entries):
+            if chosen[i] is None and e.acronym:
+                hit = unique(by_acronym.get(e.acronym.casefold(), []), e)
+                if hit is not None:
+                    claim(i, hit, "acronym", 0.95)
+
+        # 5. position, against a parallel file seen before
+        ref = self._parallel_reference(source, chosen)
+        likely: dict[int, list[Slot]] = {}
+        if ref is not None:
+            sequence, anchors = ref
+            for i, e in enumerate(entries):
+                slot = sequence[i]
+                pick = chosen[i]
+                if pick is None and id(slot) not in claimed and slot.can_take(e):
+                    claim(i, slot, "position", 0.9 if anchors else 0.6)
+                elif pick is not None and pick[1] == "acronym" and pick[0] is slot:
+                    chosen[i] = (slot, "acronym+position", 1.0)
+        else:
+            likely = self._segment_align(source, chosen, claimed, claim)
+
+        # 6. new concepts
+        open_langs = {
+            lang
+            for s in self.slots
+            if id(s) not in claimed
+            for lang in LANGUAGES
+            if lang not in s.entries
+        }
+        for i, e in enumerate(entries):
+            if chosen[i] is None:
+                slot = Slot(None, None, {})
+                self.slots.append(slot)
+                # Sure when no earlier concept could have taken it (e.g. the first file).
+                sure = first or e.lang not in open_langs
+                chosen[i] = (slot, "new", 1.0 if sure else 0.5)
+
+        if ref is None:
+            for i, candidates in likely.items():
+                slot, method, _confidence = chosen[i]  # type: ignore[misc]
+                if method == "new":
+                    chosen[i] = (slot, "new", 0.5)
+                    slot.likely.extend(candidates)
+
+        sequence_out: list[Slot] = []
+        for i, e in enumerate(entries):
+            slot, method, confidence = chosen[i]  # type: ignore[misc]
+            self._apply(slot, e)
+            slot.matches.append(Match(e, method, confidence))
+            self.slot_by_key[(e.file, e.term_line)] = slot
+            sequence_out.append(slot)
+        self.sequences[source.file] = sequence_out
+        # Texts an earlier import took from this file that it no longer holds are kept
+        # (progress hangs off them) but reported, so the user can remove them by hand.
+        for slot in self.slots:
+            for lang, held in slot.entries.items():
+                src = held.term.source
+                if src.file == source.file and not any(
+                    m.entry.file == source.file and m.entry.lang == lang for m in slot.matches
+                ):
+                    self.notes.append(
+                        f"{source.file}: concept {slot.id!r} kept its {lang} texts from line "
+                        f"{src.line}, which the file no longer has"
+                    )
+
+    def _segment_align(
+        self,
+        source: SourceFile,
+        chosen: list[tuple[Slot, str, float] | None],
+        claimed: set[int],
+        claim: Callable[[int, Slot, str, float], None],
+    ) -> dict[int, list[Slot]]:
+        """Position alignment against a parallel file with entries added or missing.
+
+        The entries already matched for sure (text, acronym, mapping) that sit in the
+        same order in an earlier file cut both files into segments. A segment with as
+        many open entries here as there are open concepts there is aligned by position
+        (0.85); in a segment whose sizes differ nothing is certain, so its entries stay
+        new concepts and are returned with the concepts they most likely belong to
+        (counting from the segment's start and from its end), for the report.
+        """
+        best: tuple[int, list[tuple[int, int]], list[Slot]] | None = None
+        for file, sequence in self.sequences.items():
+            if file == source.file:
+                continue
+            where = {id(slot): j for j, slot in enumerate(sequence)}
+            anchors: list[tuple[int, int]] = []
+            for i, pick in enumerate(chosen):
+                if pick is not None and id(pick[0]) in where:
+                    anchors.append((i, where[id(pick[0])]))
+            if not anchors or any(b[1] <= a[1] for a, b in itertools.pairwise(anchors)):
+                continue  # nothing sure to cut by, or the two files disagree on the order
+            if best is None or len(anchors) > best[0]:
+                best = (len(anchors), anchors, sequence)
+        if best is None:
+            return {}
+        _count, anchors, sequence = best
+        n, m = len(source.entries), len(sequence)
+        likely: dict[int, list[Slot]] = {}
+        bounds = [(-1, -1), *anchors, (n, m)]
+        for (i0, j0), (i1, j1) in itertools.pairwise(bounds):
+            here = [i for i in range(i0 + 1, i1) if chosen[i] is None]
+            there = list({id(t): t for t in sequence[j0 + 1 : j1] if id(t) not in claimed}.values())
+            if not here:
+                continue
+            if len(here) == len(there):
+                for i, slot in zip(here, there, strict=True):
+                    if slot.can_take(source.entries[i]):
+                        claim(i, slot, "position", 0.85)
+                continue
+            for k, i in enumerate(here):
+                candidates = []
+                if k < len(there):
+                    candidates.append(there[k])
+                back = len(there) - (len(here) - k)
+                if 0 <= back < len(there) and all(c is not there[back] for c in candidates):
+                    candidates.append(there[back])
+                likely[i] = candidates
+        if likely:
+            self.notes.append(
+                f"{source.file} has {n} entries, {self.file_of(sequence)} has {m}: where the "
+                "counts differ between two sure matches, entries were kept apart (UNSURE)"
+            )
+        return likely
+
+    def file_of(self, sequence: list[Slot]) -> str:
+        """The name of the file whose slot sequence ``sequence`` is."""
+        return next((f for f, seq in self.sequences.items() if seq is sequence), "?")
+
+    def _parallel_reference(
+        self, source: SourceFile, chosen: Sequence[tuple[Slot, str, float] | None]
+    ) -> tuple[list[Slot], int] | None:
+        """The best earlier file with as many entries whose known matches all line up."""
+        n = len(source.entries)
+        best: tuple[int, str, list[Slot]] | None = None
+        for file, sequence in self.sequences.items():
+            if file == source.file or len(sequence) != n:
+                continue
+            agree = conflict = 0
+            for i, e in enumerate(source.entries):
+                slot = sequence[i]
+                pick = chosen[i]
+                if pick is not None:
+                    if pick[0] is slot:
+                        agree += 1
+                    else:
+                        conflict += 1
+                elif e.acronym and slot.acronym:
+                    if e.acronym.casefold() == slot.acronym.casefold():
+                        agree += 1
+                    else:
+                        conflict += 1
+            if conflict:
+                self.notes.append(
+                    f"{source.file} has as many entries as {file} but {conflict} of them "
+                    "don't line up, so it was not aligned by position"
+                )
+                continue
+            if best is None or agree > best[0]:
+                best = (agree, file, sequence)
+        if best is None:
+            return None
+        return best[2], best[0]
+
+    def _apply(self, slot: Slot, e: SourceEntry) -> None:
+        old = slot.entries.get(e.lang)
+        if old is not None and old.term.source.kind == "authored":
+            self.notes.append(
+                f"{e.where}: the {e.lang} text authored in the deck was replaced by the seed"
+            )
+            old = None
+        term = seed_text(e.term, old.term if old else None, e.file, e.term_line, self.notes)
+        definition = seed_text(
+            e.definition, old.definition if old else None, e.file, e.definition_line, self.notes
+        )
+        slot.entries[e.lang] = Entry(term=term, definition=definition)
+        if slot.acronym is None and e.acronym:
+            slot.acronym = e.acronym
+
+    # -- result ---------------------------------------------------------------------------
+
+    def result(self, deck_id: str, deck_name: str) -> tuple[Deck, AlignmentReport]:
+        """Name the new concepts; the deck and the report of what the files touched."""
+        taken = {s.id for s in self.slots if s.id}
+        for slot in self.slots:
+            if slot.id is None:
+                slot.id = new_concept_id(slot, taken)
+                taken.add(slot.id)
+        concepts: list[Concept] = []
+        reports: list[ConceptReport] = []
+        for slot in self.slots:
+            ordered = slot.entries
+            if len(ordered) > 1:
+                ordered = {lang: ordered[lang] for lang in LANGUAGES if lang in ordered}
+            concept = Concept(id=slot.id or "", deck=deck_id, acronym=slot.acronym, entries=ordered)
+            concepts.append(concept)
+            if not slot.matches:
+                continue
+            if slot.original is None:
+                status = "new"
+            elif same_concept(slot.original, concept):
+                status = "unchanged"
+            else:
+                status = "updated"
+            likely = tuple(dict.fromkeys(c.id or "" for c in slot.likely if c is not slot))
+            likely = tuple(cid for cid in likely if cid)
+            reports.append(ConceptReport(concept.id, status, tuple(slot.matches), likely))
+        deck = Deck(id=deck_id, name=deck_name, concepts=tuple(concepts))
+        return deck, AlignmentReport(tuple(reports), tuple(self.notes))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -29,13 +28,9 @@ KEY = CardKey("training-efficiency/lora", RU_BN)
 KEY2 = CardKey("training-efficiency/peft", RU_BN)
 
 
-def _open(path: Path, **kw):  # type: ignore[no-untyped-def]
-    return open_store(path, tz=UTC, rng=random.Random(7), **kw)
-
-
-def test_round_trip(tmp_path: Path) -> None:
+def test_round_trip(tmp_path: Path, open_db) -> None:
     db = tmp_path / "progress.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         r1 = store.record(
             KEY, 3, NOW, Answer(mode="typed", duration_ms=2500, typed="ЛоРА", correct=True)
         )
@@ -44,7 +39,7 @@ def test_round_trip(tmp_path: Path) -> None:
         )
         state = store.card(KEY)
         assert state is not None
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [r1.id, r2.id]
         got = store.reviews(KEY)[0]
         assert got == r1
@@ -71,10 +66,10 @@ def _deck(n: int = 4) -> Deck:
     return ru_bn_deck("demo", n)
 
 
-def test_due_cards_limits_and_burying_through_the_store(tmp_path: Path) -> None:
+def test_due_cards_limits_and_burying_through_the_store(tmp_path: Path, open_db) -> None:
     deck = _deck(4)
     pairs = [RU_BN, Pair("bn", "term", "ru", "term")]
-    with _open(tmp_path / "p.json") as store:
+    with open_db(tmp_path / "p.json") as store:
         store.set_settings(SchedulerSettings(new_per_day=3))
         q = store.due_cards(deck, pairs, NOW)
         assert len(q.new) == 3  # 4 concepts, one card each, limit 3
@@ -88,37 +83,37 @@ def test_due_cards_limits_and_burying_through_the_store(tmp_path: Path) -> None:
         # Studying only the other direction: still buried today (any pair counts).
         only_other = store.due_cards(deck, [pairs[1]], NOW + timedelta(minutes=2))
         assert sibling in only_other.buried and sibling not in only_other.cards
-    with _open(tmp_path / "p.json") as store:
+    with open_db(tmp_path / "p.json") as store:
         assert store.settings.new_per_day == 3  # settings persisted
         assert store.today("demo", NOW + timedelta(hours=2)).new == 1
         assert store.today("demo", NOW + timedelta(days=1)).new == 0
 
 
-def test_undo_several_steps(tmp_path: Path) -> None:
+def test_undo_several_steps(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         r1 = store.record(KEY, 3, NOW)
         s1 = store.card(KEY)
         r2 = store.record(KEY, 3, NOW + timedelta(minutes=10))
         r3 = store.record(KEY2, 1, NOW + timedelta(minutes=11))
         assert store.undo_depth == 3
-    with _open(db) as store:  # the undo stack survives a restart
+    with open_db(db) as store:  # the undo stack survives a restart
         assert store.undo() == r3
         assert store.card(KEY2) is None  # a first answer undone: the card is new again
         assert store.undo() == r2
         assert store.card(KEY).to_dict() == s1.to_dict()  # type: ignore[union-attr]
         assert [r.id for r in store.reviews()] == [r1.id]
         assert store.today(KEY.deck, NOW).new == 1
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [r1.id]
         assert store.undo() == r1
         assert store.undo() is None
         assert store.reviews() == [] and len(store) == 0
 
 
-def test_journal_replayed_after_a_crash_and_torn_tail_dropped(tmp_path: Path) -> None:
+def test_journal_replayed_after_a_crash_and_torn_tail_dropped(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, NOW)
     # Simulate a crash: answers appended to the journal, no compaction, a half-written line.
     code = (
@@ -134,36 +129,36 @@ def test_journal_replayed_after_a_crash_and_torn_tail_dropped(tmp_path: Path) ->
     ids = out.stdout.split()
     with open(journal_path(db), "ab") as fh:
         fh.write(b'0badc0de {"op":"record","rev')
-    with _open(db, read_only=True) as ro:
+    with open_db(db, read_only=True) as ro:
         assert [r.id for r in ro.reviews(KEY2)] == ids
         assert ro.card(KEY2).reps == 5  # type: ignore[union-attr]
         assert ro.torn_bytes > 0
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews(KEY2)] == ids
         assert store.replayed == 5
         store.record(KEY2, 3, NOW + timedelta(days=3))
-    with _open(db) as store:
+    with open_db(db) as store:
         assert len(store.reviews()) == 7
     assert journal_path(db).with_name("p.json.journal.torn").exists()
 
 
-def test_second_writer_refused_naming_the_holder_read_only_allowed(tmp_path: Path) -> None:
+def test_second_writer_refused_naming_the_holder_read_only_allowed(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, NOW)
         with pytest.raises(StoreError) as err:
-            _open(db)
+            open_db(db)
         assert f"process {os.getpid()}" in str(err.value)
         assert str(db) in str(err.value)
-        with _open(db, read_only=True) as ro:
+        with open_db(db, read_only=True) as ro:
             assert ro.card(KEY) is not None
             with pytest.raises(StoreError, match="read-only"):
                 ro.record(KEY, 3, NOW)
-    with _open(db) as again:  # released on close
+    with open_db(db) as again:  # released on close
         assert len(again.reviews()) == 1
 
 
-def test_lock_held_by_another_process_and_stale_lock_taken_over(tmp_path: Path) -> None:
+def test_lock_held_by_another_process_and_stale_lock_taken_over(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
     code = (
         "import sys, time\n"
@@ -177,7 +172,7 @@ def test_lock_held_by_another_process_and_stale_lock_taken_over(tmp_path: Path) 
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "locked"
         with pytest.raises(StoreError) as err:
-            _open(db)
+            open_db(db)
         assert f"process {child.pid}" in str(err.value)
         result = subprocess.run(
             [sys.executable, "-m", "quizzer", "undo", "--db", str(db)],
@@ -189,23 +184,25 @@ def test_lock_held_by_another_process_and_stale_lock_taken_over(tmp_path: Path) 
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()
-    with _open(db) as store:  # the dead holder's lock is taken over
+    with open_db(db) as store:  # the dead holder's lock is taken over
         assert store._lock is not None and store._lock.taken_over is not None
         assert store._lock.taken_over.pid == child.pid
         store.record(KEY, 3, NOW)
 
 
-def test_corrupt_store_is_named_never_overwritten_and_doctor_restores(tmp_path: Path) -> None:
+def test_corrupt_store_is_named_never_overwritten_and_doctor_restores(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         first = store.record(KEY, 3, NOW)
-    with _open(db) as store:  # second compaction: the first snapshot becomes the backup
+    with open_db(db) as store:  # second compaction: the first snapshot becomes the backup
         second = store.record(KEY2, 4, NOW + timedelta(minutes=5))
         expected = {KEY.id: store.card(KEY).to_dict(), KEY2.id: store.card(KEY2).to_dict()}  # type: ignore[union-attr]
     damaged = db.read_bytes()[:-40] + b"\x00garbage"
     db.write_bytes(damaged)
     with pytest.raises(StoreError) as err:
-        _open(db)
+        open_db(db)
     assert str(db) in str(err.value) and "damaged" in str(err.value)
     assert "quizzer doctor" in str(err.value)
     assert db.read_bytes() == damaged  # never overwritten by the failed open
@@ -225,7 +222,7 @@ def test_corrupt_store_is_named_never_overwritten_and_doctor_restores(tmp_path: 
     assert "repaired" in result.stdout
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("p.json.damaged-")]
     assert len(kept) == 1 and kept[0].read_bytes() == damaged
-    with _open(db) as store:
+    with open_db(db) as store:
         assert {r.id for r in store.reviews()} == {first.id, second.id}
         got = {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)}  # type: ignore[union-attr]
         assert got == expected
@@ -246,9 +243,9 @@ def _record_then_die(db: Path, key: CardKey, times: list[datetime]) -> list[str]
     return out.stdout.split()
 
 
-def test_doctor_repairs_a_damaged_journal_line(tmp_path: Path) -> None:
+def test_doctor_repairs_a_damaged_journal_line(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         pass
     ids = _record_then_die(db, KEY, [NOW + timedelta(days=i) for i in range(4)])
     lines = journal_path(db).read_bytes().split(b"\n")
@@ -256,19 +253,19 @@ def test_doctor_repairs_a_damaged_journal_line(tmp_path: Path) -> None:
     lines[2] = lines[2].replace(b'"grade":3', b'"grade":9')  # checksum no longer matches
     journal_path(db).write_bytes(b"\n".join(lines))
     with pytest.raises(StoreError) as err:
-        _open(db, read_only=True)
+        open_db(db, read_only=True)
     assert str(journal_path(db)) in str(err.value) and "line 3" in str(err.value)
     assert not doctor.check(db).healthy
     report = doctor.repair(db)
     assert report.healthy, report.problems
     assert any("damaged journal" in a for a in report.actions)
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [ids[0], ids[2], ids[3]]
         assert store.card(KEY).reps == 4  # type: ignore[union-attr]
     assert doctor.check(db).healthy
 
 
-def test_migration_from_plain_tinydb_layout_keeps_a_backup(tmp_path: Path) -> None:
+def test_migration_from_plain_tinydb_layout_keeps_a_backup(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
     old_state = CardState.new(KEY, NOW).to_dict()
     old_review = {
@@ -285,7 +282,7 @@ def test_migration_from_plain_tinydb_layout_keeps_a_backup(tmp_path: Path) -> No
         tdb.table("reviews").insert(old_review)
         tdb.table("settings").insert({"new_per_day": 7})
     original = db.read_bytes()
-    with _open(db) as store:
+    with open_db(db) as store:
         assert store.settings.new_per_day == 7
         assert store.card(KEY).to_dict() == old_state  # type: ignore[union-attr]
         assert [(r.id, r.typed) for r in store.reviews()] == [("old-1", "ЛоРА")]
@@ -293,16 +290,16 @@ def test_migration_from_plain_tinydb_layout_keeps_a_backup(tmp_path: Path) -> No
     assert (tmp_path / "p.json.v1.bak").read_bytes() == original
     doc = json.loads(db.read_text(encoding="utf-8"))
     assert doc["meta"]["1"]["schema"] == SCHEMA_VERSION
-    with _open(db) as store:
+    with open_db(db) as store:
         assert len(store.reviews()) == 2
     db.write_text(json.dumps({"meta": {"1": {"schema": 99}}}), encoding="utf-8")
     with pytest.raises(StoreError, match="newer"):
-        _open(db)
+        open_db(db)
 
 
-def test_snapshot_is_a_tinydb_document(tmp_path: Path) -> None:
+def test_snapshot_is_a_tinydb_document(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, NOW)
     with TinyDB(db, access_mode="r") as tdb:
         cards = tdb.table("cards").all()
@@ -310,8 +307,8 @@ def test_snapshot_is_a_tinydb_document(tmp_path: Path) -> None:
         assert tdb.table("meta").get(doc_id=1)["schema"] == SCHEMA_VERSION  # type: ignore[index]
 
 
-def test_review_log_queryable_through_tinydb(tmp_path: Path) -> None:
-    with _open(tmp_path / "p.json") as store:
+def test_review_log_queryable_through_tinydb(tmp_path: Path, open_db) -> None:
+    with open_db(tmp_path / "p.json") as store:
         store.record(KEY, 1, NOW)
         store.record(KEY2, 3, NOW + timedelta(seconds=5), Answer(mode="typed", typed="পেফট"))
         table = store.reviews_db().table("reviews")
@@ -321,23 +318,23 @@ def test_review_log_queryable_through_tinydb(tmp_path: Path) -> None:
             table.insert({"grade": 4})
 
 
-def test_unusable_paths_and_naive_times_are_clear_errors(tmp_path: Path) -> None:
+def test_unusable_paths_and_naive_times_are_clear_errors(tmp_path: Path, open_db) -> None:
     (tmp_path / "dir.json").mkdir()
     with pytest.raises(StoreError) as err:
-        _open(tmp_path / "dir.json")
+        open_db(tmp_path / "dir.json")
     assert "dir.json" in str(err.value)
     odd = tmp_path / "odd.json"
     odd.write_text('{"meta": {"1": {"schema": 2, "journal_offset": "x"}}}', encoding="utf-8")
     with pytest.raises(StoreError, match="damaged"):
-        _open(odd)
-    with _open(tmp_path / "p.json") as store, pytest.raises(ValueError, match="timezone"):
+        open_db(odd)
+    with open_db(tmp_path / "p.json") as store, pytest.raises(ValueError, match="timezone"):
         store.record(KEY, 3, datetime(2026, 3, 10, 12))
 
 
-def test_leech_suspended_through_the_store_and_resumed(tmp_path: Path) -> None:
+def test_leech_suspended_through_the_store_and_resumed(tmp_path: Path, open_db) -> None:
     deck = _deck(1)
     key = CardKey("demo/c0", RU_BN)
-    with _open(tmp_path / "p.json") as store:
+    with open_db(tmp_path / "p.json") as store:
         store.set_settings(SchedulerSettings(fuzz=False, leech_threshold=2, leech_every=1))
         now = NOW
         store.record(key, 4, now)  # Easy: into review
@@ -351,15 +348,15 @@ def test_leech_suspended_through_the_store_and_resumed(tmp_path: Path) -> None:
         later = now + timedelta(days=400)
         assert key not in store.due_cards(deck, [RU_BN], later).cards
         store.set_suspended(key, False, later)
-    with _open(tmp_path / "p.json") as store:
+    with open_db(tmp_path / "p.json") as store:
         state = store.card(key)
         assert state is not None and not state.suspended and not state.leech
         assert key in store.due_cards(deck, [RU_BN], later).cards
 
 
-def test_doctor_on_healthy_and_torn_stores_and_cli_undo(tmp_path: Path) -> None:
+def test_doctor_on_healthy_and_torn_stores_and_cli_undo(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         first = store.record(KEY, 3, NOW)
         store.record(KEY2, 3, NOW + timedelta(seconds=3))
     ok = subprocess.run(
@@ -378,16 +375,16 @@ def test_doctor_on_healthy_and_torn_stores_and_cli_undo(tmp_path: Path) -> None:
     )
     assert undo.returncode == 0, undo.stderr
     assert KEY2.id in undo.stdout and "Good" in undo.stdout
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [first.id]
 
 
 def test_failed_journal_write_changes_nothing_and_leaves_no_partial_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_db
 ) -> None:
     db = tmp_path / "p.json"
     real_write = os.write
-    with _open(db) as store:
+    with open_db(db) as store:
         kept = store.record(KEY, 3, NOW)
         before = store.card(KEY)
         fd = store._writer._fd  # type: ignore[union-attr]
@@ -405,5 +402,5 @@ def test_failed_journal_write_changes_nothing_and_leaves_no_partial_line(
         assert store.card(KEY).to_dict() == before.to_dict()  # type: ignore[union-attr]
         later = store.record(KEY2, 3, NOW + timedelta(minutes=11))
     assert doctor.check(db).healthy
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [kept.id, later.id]

@@ -7,18 +7,18 @@ The learner lives at UTC+6, so the study day turns at 22:00 UTC.
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 import textwrap
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 from factories import ru_bn_deck
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
-from quizzer.progress import Bury, doctor, journal_path, open_store
+from quizzer.progress import Bury, doctor, journal_path
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.scheduler import SchedulerSettings
@@ -30,16 +30,22 @@ NEXT_DAY = datetime(2026, 3, 10, 22, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")
 
 
+@pytest.fixture
+def store_tz():
+    return TZ
+
+
+@pytest.fixture
+def store_seed():
+    return 3
+
+
 def _deck(n: int = 4) -> Deck:
     return ru_bn_deck("demo", n)
 
 
 DECK = _deck()
 CARDS = [CardKey(c.uid, RU_BN) for c in DECK.concepts]
-
-
-def _open(path: Path, **kw):  # type: ignore[no-untyped-def]
-    return open_store(path, tz=TZ, rng=random.Random(3), **kw)
 
 
 def _due(store, now: datetime) -> list[str]:  # type: ignore[no-untyped-def]
@@ -51,10 +57,10 @@ def _events(db: Path) -> list[dict]:
     return [json.loads(line[9:]) for line in lines]
 
 
-def test_bury_new_card_hidden_today_across_reopen_back_at_4am(tmp_path: Path) -> None:
+def test_bury_new_card_hidden_today_across_reopen_back_at_4am(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
     card = CARDS[1]
-    with _open(db) as store:
+    with open_db(db) as store:
         assert card.id in _due(store, NOW)
         bury = store.bury(card, NOW)
         assert isinstance(bury, Bury) and bury.until == NEXT_DAY
@@ -69,7 +75,7 @@ def test_bury_new_card_hidden_today_across_reopen_back_at_4am(tmp_path: Path) ->
     # Closed (compacted into the snapshot), reopened: still hidden for the rest of the day.
     snapshot = json.loads(db.read_text(encoding="utf-8"))
     assert [d["buried_until"] for d in snapshot["cards"].values()] == [NEXT_DAY.isoformat()]
-    with _open(db) as store:
+    with open_db(db) as store:
         assert card.id not in _due(store, NOW + timedelta(hours=2))
         assert card.id not in _due(store, NEXT_DAY - timedelta(seconds=1))
         # 04:00 local the next morning: back, and still a new card in deck order.
@@ -78,19 +84,19 @@ def test_bury_new_card_hidden_today_across_reopen_back_at_4am(tmp_path: Path) ->
         assert store.reviews() == []
 
 
-def test_bury_before_4am_lasts_only_until_4am_that_morning(tmp_path: Path) -> None:
+def test_bury_before_4am_lasts_only_until_4am_that_morning(tmp_path: Path, open_db) -> None:
     early = datetime(2026, 3, 10, 20, 30, tzinfo=UTC)  # 02:30 local on 11 March: still the 10th
-    with _open(tmp_path / "p.json") as store:
+    with open_db(tmp_path / "p.json") as store:
         bury = store.bury(CARDS[0], early)
         assert bury.until == NEXT_DAY  # 04:00 local on 11 March, 90 minutes later
         assert CARDS[0].id not in _due(store, NEXT_DAY - timedelta(minutes=1))
         assert CARDS[0].id in _due(store, NEXT_DAY)
 
 
-def test_bury_studied_learning_card_keeps_its_state(tmp_path: Path) -> None:
+def test_bury_studied_learning_card_keeps_its_state(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
     card = CARDS[0]
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(card, 1, NOW)  # Again: learning, due in a minute
         later = NOW + timedelta(minutes=5)
         assert store.due_cards(DECK, [RU_BN], later).learning == (card,)
@@ -104,15 +110,15 @@ def test_bury_studied_learning_card_keeps_its_state(tmp_path: Path) -> None:
         assert {k: v for k, v in after.to_dict().items() if k != "buried_until"} == {
             k: v for k, v in before.to_dict().items() if k != "buried_until"
         }
-    with _open(db) as store:
+    with open_db(db) as store:
         assert card.id not in _due(store, NEXT_DAY - timedelta(minutes=1))
         assert store.due_cards(DECK, [RU_BN], NEXT_DAY).learning == (card,)
         assert len(store.reviews(card)) == 1
 
 
-def test_undo_restores_a_buried_card_also_after_reopen(tmp_path: Path) -> None:
+def test_undo_restores_a_buried_card_also_after_reopen(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         first = store.bury(CARDS[0], NOW)
         assert store.undo_depth == 1
         assert store.undo() == first
@@ -121,25 +127,25 @@ def test_undo_restores_a_buried_card_also_after_reopen(tmp_path: Path) -> None:
         assert store.undo() is None
         store.bury(CARDS[2], NOW)
     # Undo across a compaction: the bury is on the undo stack in the snapshot.
-    with _open(db) as store:
+    with open_db(db) as store:
         assert CARDS[2].id not in _due(store, NOW)
         gone = store.undo()
         assert isinstance(gone, Bury) and gone.card_id == CARDS[2].id
         assert CARDS[2].id in _due(store, NOW)
         assert any(e.get("op") == "unbury" for e in _events(db))
-    with _open(db) as store:
+    with open_db(db) as store:
         assert _due(store, NOW) == [k.id for k in CARDS]
         assert store.undo_depth == 0
 
 
-def test_bury_then_answer_then_two_undos_restores_both(tmp_path: Path) -> None:
+def test_bury_then_answer_then_two_undos_restores_both(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
     buried, answered = CARDS[0], CARDS[1]
-    with _open(db) as store:
+    with open_db(db) as store:
         store.bury(buried, NOW)
         review = store.record(answered, 3, NOW + timedelta(seconds=20))
         assert _due(store, NOW + timedelta(minutes=1)) == [CARDS[2].id, CARDS[3].id]
-    with _open(db) as store:  # compacted: the answer is in its month file now
+    with open_db(db) as store:  # compacted: the answer is in its month file now
         assert store.undo_depth == 2
         assert store.undo() == review
         assert store.card(answered) is None and store.reviews() == []
@@ -150,13 +156,15 @@ def test_bury_then_answer_then_two_undos_restores_both(tmp_path: Path) -> None:
         assert isinstance(gone, Bury) and gone.card_id == buried.id
         assert store.undo() is None
         assert _due(store, NOW + timedelta(minutes=1)) == [k.id for k in CARDS]
-    with _open(db) as store:
+    with open_db(db) as store:
         assert _due(store, NOW + timedelta(minutes=1)) == [k.id for k in CARDS]
         assert store.reviews() == [] and len(store) == 0
 
 
-def test_answering_a_buried_card_clears_the_bury_and_undo_brings_it_back(tmp_path: Path) -> None:
-    with _open(tmp_path / "p.json") as store:
+def test_answering_a_buried_card_clears_the_bury_and_undo_brings_it_back(
+    tmp_path: Path, open_db
+) -> None:
+    with open_db(tmp_path / "p.json") as store:
         store.bury(CARDS[0], NOW)
         review = store.record(CARDS[0], 1, NOW + timedelta(minutes=1))
         state = store.card(CARDS[0])
@@ -169,15 +177,15 @@ def test_answering_a_buried_card_clears_the_bury_and_undo_brings_it_back(tmp_pat
         assert CARDS[0].id not in _due(store, NOW + timedelta(minutes=3))
 
 
-def test_bury_uses_the_stored_day_start_hour(tmp_path: Path) -> None:
-    with _open(tmp_path / "p.json") as store:
+def test_bury_uses_the_stored_day_start_hour(tmp_path: Path, open_db) -> None:
+    with open_db(tmp_path / "p.json") as store:
         store.set_settings(SchedulerSettings(day_start_hour=6))
         assert store.bury(CARDS[0], NOW).until == NEXT_DAY + timedelta(hours=2)
 
 
-def test_bury_in_a_journal_left_by_a_killed_process_is_replayed(tmp_path: Path) -> None:
+def test_bury_in_a_journal_left_by_a_killed_process_is_replayed(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(CARDS[3], 4, NOW)
     script = textwrap.dedent(
         f"""
@@ -194,7 +202,7 @@ def test_bury_in_a_journal_left_by_a_killed_process_is_replayed(tmp_path: Path) 
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.stdout == "buried\n", done.stderr
     assert doctor.check(db).healthy
-    with _open(db) as store:
+    with open_db(db) as store:
         assert store.replayed == 1
         assert CARDS[1].id not in _due(store, NOW)
         gone = store.undo()  # the bury, replayed onto the snapshot's undo stack
@@ -203,9 +211,9 @@ def test_bury_in_a_journal_left_by_a_killed_process_is_replayed(tmp_path: Path) 
         assert isinstance(store.undo(), Review)
 
 
-def test_cli_undo_names_a_bury(tmp_path: Path) -> None:
+def test_cli_undo_names_a_bury(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(CARDS[0], 3, NOW)
         store.bury(CARDS[1], NOW)
     done = subprocess.run(
@@ -217,18 +225,18 @@ def test_cli_undo_names_a_bury(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == f"undone: bury of {CARDS[1].id}"
     assert lines[1].startswith(f"undone: {CARDS[0].id} Good")
-    with _open(db) as store:
+    with open_db(db) as store:
         assert store.undo_depth == 0 and store.reviews() == []
 
 
-def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path) -> None:
+def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path, open_db) -> None:
     # The UI's StoreScheduler prefers Store.bury: the bury outlives the app run.
     from quizzer.services.study import StoreScheduler
 
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         StoreScheduler(store, DECK, RU_BN).bury(CARDS[0], NOW)
-    with _open(db) as store:
+    with open_db(db) as store:
         scheduler = StoreScheduler(store, DECK, RU_BN)  # a fresh run of the app
         assert [k.id for k in scheduler.due(NOW)] == [k.id for k in CARDS[1:]]
         scheduler.bury(CARDS[1], NOW)
@@ -237,11 +245,11 @@ def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path) -> None
         assert [k.id for k in scheduler.due(NEXT_DAY)] == [k.id for k in CARDS]
 
 
-def test_the_summary_next_due_waits_for_a_bury_to_end(tmp_path: Path) -> None:
+def test_the_summary_next_due_waits_for_a_bury_to_end(tmp_path: Path, open_db) -> None:
     """A card due in 10 minutes but buried comes back at the next study day, not in 10 min."""
     from quizzer.services.study import StoreScheduler
 
-    with _open(tmp_path / "p.json") as store:
+    with open_db(tmp_path / "p.json") as store:
         scheduler = StoreScheduler(store, DECK, RU_BN)
         scheduler.record(CARDS[0], 3, NOW, Answer(mode="flip", duration_ms=1000))
         due = store.card(CARDS[0]).due  # type: ignore[union-attr]

@@ -2,33 +2,35 @@
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from factories import ru_bn_deck
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
-from quizzer.progress import open_store
 from quizzer.scheduling.scheduler import SchedulerSettings
 
 DAY0 = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")
 
 
+@pytest.fixture
+def store_seed():
+    return 5
+
+
 def _deck(deck_id: str, n: int) -> Deck:
     return ru_bn_deck(deck_id, n)
 
 
-def _open(db: Path):  # type: ignore[no-untyped-def]
-    return open_store(db, tz=UTC, rng=random.Random(5))
-
-
-def test_review_limit_counts_answers_per_deck_and_day_and_survives_reopen(tmp_path: Path) -> None:
+def test_review_limit_counts_answers_per_deck_and_day_and_survives_reopen(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
     demo, other = _deck("demo", 4), _deck("other", 2)
-    with _open(db) as store:
+    with open_db(db) as store:
         store.set_settings(SchedulerSettings(fuzz=False, reviews_per_day=2, new_per_day=10))
         for deck in (demo, other):
             for concept in deck.concepts:
@@ -36,7 +38,7 @@ def test_review_limit_counts_answers_per_deck_and_day_and_survives_reopen(tmp_pa
         latest_due = max(st.due for st in store.cards())
     # A morning when every card is due (the study day starts at 04:00 UTC here).
     day = (latest_due + timedelta(days=1)).replace(hour=5, minute=0, second=0, microsecond=0)
-    with _open(db) as store:
+    with open_db(db) as store:
         q = store.due_cards(demo, [RU_BN], day)
         assert q.reviews_left == 2 and len(q.review) == 2 and q.new == ()
         first = q.review[0]
@@ -49,7 +51,7 @@ def test_review_limit_counts_answers_per_deck_and_day_and_survives_reopen(tmp_pa
         assert q.reviews_left == 0 and q.review == ()
         # The limit is per deck: the other deck's reviews are still offered.
         assert len(store.due_cards(other, [RU_BN], day + timedelta(minutes=2)).review) == 2
-    with _open(db) as store:  # the day's count is in the store, not in memory
+    with open_db(db) as store:  # the day's count is in the store, not in memory
         q = store.due_cards(demo, [RU_BN], day + timedelta(hours=3))
         assert q.reviews_left == 0 and q.review == ()
         # An undo gives the answer back to the day's allowance.
@@ -63,13 +65,13 @@ def test_review_limit_counts_answers_per_deck_and_day_and_survives_reopen(tmp_pa
         assert store.due_cards(demo, [RU_BN], tomorrow - timedelta(seconds=1)).reviews_left == 1
 
 
-def test_no_card_asks_for_a_text_identical_to_its_prompt(tmp_path: Path) -> None:
+def test_no_card_asks_for_a_text_identical_to_its_prompt(tmp_path: Path, open_db) -> None:
     """GPTQ is written alike in English and Bengali: en term -> bn term would show its answer."""
     from quizzer.library.decks import find_deck
 
     deck = find_deck("quantization").deck
     pair = Pair("en", "term", "bn", "term")
-    with _open(tmp_path / "p.json") as store:
+    with open_db(tmp_path / "p.json") as store:
         store.set_settings(SchedulerSettings(new_per_day=100))
         queue = store.due_cards(deck, [pair], DAY0)
     asked = {key.concept_id for key in queue.new}

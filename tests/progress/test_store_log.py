@@ -4,7 +4,6 @@ migration from schema 2, damaged month files and the doctor. Real files on disk 
 from __future__ import annotations
 
 import json
-import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from tinydb import TinyDB
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
-from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, open_store, reviewlog
+from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, reviewlog
 from quizzer.progress import journal as journal_mod
 from quizzer.progress.files import previous_journal_path
 from quizzer.progress.snapshot import AtomicJSONStorage
@@ -28,10 +27,6 @@ FEB = datetime(2026, 2, 10, 9, 0, tzinfo=UTC)
 MAR = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
 
 
-def _open(path: Path, **kw):  # type: ignore[no-untyped-def]
-    return open_store(path, tz=UTC, rng=random.Random(7), **kw)
-
-
 def _month_ids(db: Path, month: str) -> list[str]:
     with TinyDB(reviewlog.month_path(db, month), access_mode="r") as tdb:
         return [d["id"] for d in tdb.table("reviews").all()]
@@ -41,9 +36,11 @@ def _journal_events(db: Path) -> list[dict]:
     return journal_mod.read(journal_path(db), 0).events
 
 
-def test_compaction_folds_the_journal_into_month_files_and_truncates_it(tmp_path: Path) -> None:
+def test_compaction_folds_the_journal_into_month_files_and_truncates_it(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         jan = store.record(KEY, 3, JAN, Answer(mode="typed", typed="ЛоРА উত্তর"))
         feb = store.record(KEY2, 1, FEB)
         store.record(KEY, 3, FEB + timedelta(days=1))
@@ -60,25 +57,25 @@ def test_compaction_folds_the_journal_into_month_files_and_truncates_it(tmp_path
     assert "ЛоРА উত্তর" in text and "\\u" not in text  # UTF-8, not escapes
     # A later month: only that month's file is written; older ones stay the same file.
     jan_inode = reviewlog.month_path(db, "2026-01").stat().st_ino
-    with _open(db) as store:
+    with open_db(db) as store:
         mar = store.record(KEY, 3, MAR)
     assert reviewlog.month_path(db, "2026-01").stat().st_ino == jan_inode
     assert _month_ids(db, "2026-03") == [mar.id]
-    with _open(db, read_only=True) as ro:
+    with open_db(db, read_only=True) as ro:
         assert ro.reviews()[0].id == jan.id and ro.reviews()[-1].id == mar.id
         assert len(ro.reviews()) == 4
         table = ro.reviews_db().table("reviews")
         assert len(table) == 4 and table.get(doc_id=1)["typed"] == "ЛоРА উত্তর"  # type: ignore[index]
 
 
-def test_reviews_ordered_and_complete_across_months_and_journal(tmp_path: Path) -> None:
+def test_reviews_ordered_and_complete_across_months_and_journal(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
     expected: list[tuple[datetime, str]] = []
     # Answers given out of time order (a clock set back), across several compactions.
     for when in (MAR, JAN, FEB + timedelta(days=3), JAN + timedelta(hours=1)):
-        with _open(db) as store:
+        with open_db(db) as store:
             expected.append((when, store.record(KEY, 3, when).id))
-    with _open(db) as store:
+    with open_db(db) as store:
         expected.append((FEB, store.record(KEY2, 2, FEB).id))  # only in the journal so far
         got = [(r.reviewed_at, r.id) for r in store.reviews()]
         assert got == sorted(expected)
@@ -88,29 +85,31 @@ def test_reviews_ordered_and_complete_across_months_and_journal(tmp_path: Path) 
         expected.append((early.reviewed_at, early.id))
         assert store.reviews()[0].id == early.id and len(store.reviews()) == 6
     assert reviewlog.months(db) == ["2025-12", "2026-01", "2026-02", "2026-03"]
-    with _open(db, read_only=True) as store:  # after folding: the same log, same order
+    with open_db(db, read_only=True) as store:  # after folding: the same log, same order
         assert [r.id for r in store.reviews()] == [i for _, i in sorted(expected)]
 
 
-def test_undo_across_compaction_removes_the_answer_from_its_month_file(tmp_path: Path) -> None:
+def test_undo_across_compaction_removes_the_answer_from_its_month_file(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         first = store.record(KEY, 3, JAN)
         state_after_first = store.card(KEY)
         second = store.record(KEY, 1, FEB)
     assert _month_ids(db, "2026-02") == [second.id]
-    with _open(db) as store:  # the undo stack survived the compaction
+    with open_db(db) as store:  # the undo stack survived the compaction
         assert store.undo_depth == 2
         assert store.undo() == second
         assert store.card(KEY).to_dict() == state_after_first.to_dict()  # type: ignore[union-attr]
         assert [r.id for r in store.reviews()] == [first.id]
     assert _month_ids(db, "2026-02") == []  # folded: removed from its month file
     assert _month_ids(db, "2026-01") == [first.id]
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [first.id]
         assert store.undo() == first
         assert store.card(KEY) is None
-    with _open(db) as store:
+    with open_db(db) as store:
         assert store.reviews() == [] and store.undo() is None
 
 
@@ -127,12 +126,12 @@ def _fail_on(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
 
 
 def test_compaction_cut_after_folding_months_leaves_no_duplicates(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_db
 ) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         a = store.record(KEY, 3, JAN)
-    store = _open(db)
+    store = open_db(db)
     b = store.record(KEY2, 3, JAN + timedelta(days=2))
     with monkeypatch.context() as m:
         _fail_on(m, db)  # months written, then the snapshot write fails
@@ -143,19 +142,19 @@ def test_compaction_cut_after_folding_months_leaves_no_duplicates(
     c = store.record(KEY, 1, JAN + timedelta(days=3))  # the store goes on working
     assert [r.id for r in store.reviews()] == [a.id, b.id, c.id]
     store.close()
-    with _open(db) as again:
+    with open_db(db) as again:
         assert [r.id for r in again.reviews()] == [a.id, b.id, c.id]
         assert again.card(KEY).reps == 2  # type: ignore[union-attr]
     assert _month_ids(db, "2026-01") == [a.id, b.id, c.id]
 
 
 def test_compaction_cut_before_the_new_journal_skips_the_absorbed_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_db
 ) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         a = store.record(KEY, 3, JAN)
-    store = _open(db)
+    store = open_db(db)
     b = store.record(KEY, 3, JAN + timedelta(days=2))
     old_journal = journal_path(db).read_bytes()
 
@@ -173,26 +172,26 @@ def test_compaction_cut_before_the_new_journal_skips_the_absorbed_one(
     assert (
         journal_mod.generation(journal_path(db)) < json.loads(db.read_bytes())["meta"]["1"]["gen"]
     )
-    with _open(db, read_only=True) as ro:  # the stale journal is skipped: no double counting
+    with open_db(db, read_only=True) as ro:  # the stale journal is skipped: no double counting
         assert [r.id for r in ro.reviews()] == [a.id, b.id]
         assert ro.card(KEY).reps == 2 and ro.stale_journal  # type: ignore[union-attr]
-    with _open(db) as store:  # a writer starts the new journal, keeping the old one
+    with open_db(db) as store:  # a writer starts the new journal, keeping the old one
         assert previous_journal_path(db).read_bytes() == old_journal
         assert [e["op"] for e in _journal_events(db)] == ["header"]
         c = store.record(KEY, 3, JAN + timedelta(days=5))
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [a.id, b.id, c.id]
         assert store.card(KEY).reps == 3  # type: ignore[union-attr]
 
 
-def _v2_store(db: Path, scratch: Path) -> tuple[list[str], dict, int]:
+def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict, int]:
     """A schema-2 store: snapshot folded up to the 3rd event, the rest only in the journal.
 
     The answers come from a real (current) store; their events are rewritten the way
     version 2 kept them: a journal without header that is the whole review log.
     Returns the ids the log must hold, the final card state of KEY, the snapshot offset.
     """
-    store = _open(scratch)
+    store = open_db(scratch)
     ids = [store.record(KEY, 3, JAN).id, store.record(KEY2, 1, JAN + timedelta(days=3)).id]
     ids.append(store.record(KEY, 3, FEB).id)
     gone = store.record(KEY2, 3, FEB + timedelta(days=1))
@@ -216,14 +215,16 @@ def _v2_store(db: Path, scratch: Path) -> tuple[list[str], dict, int]:
     return ids, state, offset
 
 
-def test_migration_from_schema_2_folds_the_journal_and_keeps_backups(tmp_path: Path) -> None:
+def test_migration_from_schema_2_folds_the_journal_and_keeps_backups(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
-    ids, state, _ = _v2_store(db, tmp_path / "scratch.json")
+    ids, state, _ = _v2_store(open_db, db, tmp_path / "scratch.json")
     old_snapshot, old_journal = db.read_bytes(), journal_path(db).read_bytes()
     with pytest.raises(StoreError, match="old schema"):
-        _open(db, read_only=True)  # read-only can't migrate, and changes nothing
+        open_db(db, read_only=True)  # read-only can't migrate, and changes nothing
     assert db.read_bytes() == old_snapshot
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids  # the undone answer stays out
         assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
         more = store.record(KEY2, 3, MAR + timedelta(days=1))
@@ -232,45 +233,47 @@ def test_migration_from_schema_2_folds_the_journal_and_keeps_backups(tmp_path: P
     assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION == 3
     assert reviewlog.months(db) == ["2026-01", "2026-02", "2026-03"]
     assert len(journal_path(db).read_bytes()) < 100  # only the header is left
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [*ids, more.id]
     assert doctor.check(db).healthy
 
 
 def test_migration_from_schema_2_cut_short_runs_again_without_duplicates(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_db
 ) -> None:
     db = tmp_path / "p.json"
-    ids, state, _ = _v2_store(db, tmp_path / "scratch.json")
+    ids, state, _ = _v2_store(open_db, db, tmp_path / "scratch.json")
     with monkeypatch.context() as m:
         _fail_on(m, db)  # month files written, the version-3 snapshot not
         with pytest.raises(StoreError):
-            _open(db)
+            open_db(db)
     assert reviewlog.months(db) and json.loads(db.read_bytes())["meta"]["1"]["schema"] == 2
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids
         assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
     assert sum(len(_month_ids(db, m)) for m in reviewlog.months(db)) == len(ids)
 
 
-def test_opening_never_reads_month_files_and_a_damaged_one_is_named(tmp_path: Path) -> None:
+def test_opening_never_reads_month_files_and_a_damaged_one_is_named(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         jan = store.record(KEY, 3, JAN)
         jan2 = store.record(KEY2, 3, JAN + timedelta(days=1))
-    with _open(db) as store:
+    with open_db(db) as store:
         feb = store.record(KEY, 3, FEB)
     jan_file = reviewlog.month_path(db, "2026-01")
     damaged = jan_file.read_bytes()[:-30] + b"\x00oops"
     jan_file.write_bytes(damaged)
-    with _open(db) as store:  # opening, studying and recording don't touch the log files
+    with open_db(db) as store:  # opening, studying and recording don't touch the log files
         assert store.card(KEY).reps == 2  # type: ignore[union-attr]
         later = store.record(KEY2, 3, FEB + timedelta(days=1))
         with pytest.raises(StoreError) as err:
             store.reviews()
         assert str(jan_file) in str(err.value) and "quizzer doctor" in str(err.value)
     assert jan_file.read_bytes() == damaged  # never overwritten (only February was folded)
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, JAN + timedelta(days=2))
         with pytest.raises(StoreError) as err:  # folding into it refuses; answer kept
             store.close()
@@ -283,7 +286,7 @@ def test_opening_never_reads_month_files_and_a_damaged_one_is_named(tmp_path: Pa
     assert fixed.healthy, fixed.problems
     kept = [p for p in jan_file.parent.iterdir() if p.name.startswith("2026-01.json.damaged-")]
     assert len(kept) == 1 and kept[0].read_bytes() == damaged
-    with _open(db) as store:
+    with open_db(db) as store:
         # January comes back from its mirror; the answer the failed close left in the
         # journal is there too, once.
         ids = [r.id for r in store.reviews()]
@@ -293,11 +296,12 @@ def test_opening_never_reads_month_files_and_a_damaged_one_is_named(tmp_path: Pa
 
 def test_doctor_restores_a_month_from_its_mirror_and_rewrites_a_bad_mirror(
     tmp_path: Path,
+    open_db,
 ) -> None:
     db = tmp_path / "p.json"
     ids = []
     for day in range(3):  # January rewritten by three compactions
-        with _open(db) as store:
+        with open_db(db) as store:
             ids.append(store.record(KEY, 3, JAN + timedelta(days=day)).id)
     jan_file = reviewlog.month_path(db, "2026-01")
     mirror = reviewlog.mirror_path(jan_file)
@@ -306,7 +310,7 @@ def test_doctor_restores_a_month_from_its_mirror_and_rewrites_a_bad_mirror(
     report = doctor.repair(db)
     assert report.healthy, report.problems
     assert any("2026-01.json.bak" in action for action in report.actions)
-    with _open(db) as store:
+    with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids
     mirror.write_bytes(b"\x00")
     assert not doctor.check(db).healthy
@@ -317,13 +321,14 @@ def test_doctor_restores_a_month_from_its_mirror_and_rewrites_a_bad_mirror(
 
 def test_doctor_rebuilds_a_lost_snapshot_from_the_backup_and_both_journals(
     tmp_path: Path,
+    open_db,
 ) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, JAN)
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY2, 3, FEB)
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, MAR)
         expected = {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}  # type: ignore[union-attr]
     # The snapshot is damaged: P.bak is one compaction older, and the answer in between
@@ -331,26 +336,26 @@ def test_doctor_rebuilds_a_lost_snapshot_from_the_backup_and_both_journals(
     db.write_bytes(b"\x00" * 10)
     report = doctor.repair(db)
     assert report.healthy, report.problems
-    with _open(db) as store:
+    with open_db(db) as store:
         got = {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)}  # type: ignore[union-attr]
         assert got == expected
         assert len(store.reviews()) == 3
 
 
-def test_missing_snapshot_is_refused_then_rebuilt_by_the_doctor(tmp_path: Path) -> None:
+def test_missing_snapshot_is_refused_then_rebuilt_by_the_doctor(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, JAN)
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY2, 3, FEB)
         expected = {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}  # type: ignore[union-attr]
     db.unlink()
     # The journal alone holds only the last session: opening must not pass it off as a store.
     with pytest.raises(StoreError, match="snapshot is missing"):
-        _open(db)
+        open_db(db)
     assert not db.exists()
     report = doctor.repair(db)
     assert report.healthy, report.problems
-    with _open(db) as store:
+    with open_db(db) as store:
         assert {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)} == expected  # type: ignore[union-attr]
         assert len(store.reviews()) == 2

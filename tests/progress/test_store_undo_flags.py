@@ -2,48 +2,53 @@
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from factories import ru_bn_deck
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
-from quizzer.progress import Bury, open_store
+from quizzer.progress import Bury
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")
 KEY = CardKey("demo/c0", RU_BN)
 
 
+@pytest.fixture
+def store_seed():
+    return 3
+
+
 def _deck() -> Deck:
     return ru_bn_deck("demo", 1)
 
 
-def _open(db: Path):  # type: ignore[no-untyped-def]
-    return open_store(db, tz=UTC, rng=random.Random(3))
-
-
-def test_undo_of_an_answer_keeps_a_later_suspension_also_after_reopen(tmp_path: Path) -> None:
+def test_undo_of_an_answer_keeps_a_later_suspension_also_after_reopen(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
     later = NOW + timedelta(days=30)
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 3, NOW)
         store.set_suspended(KEY, True, NOW + timedelta(seconds=5))
         assert store.undo() is not None
         state = store.card(KEY)
         assert state is not None and state.suspended and state.is_new
         assert KEY not in store.due_cards(_deck(), [RU_BN], later).cards
-    with _open(db) as store:  # replayed from the journal / folded into the snapshot alike
+    with open_db(db) as store:  # replayed from the journal / folded into the snapshot alike
         state = store.card(KEY)
         assert state is not None and state.suspended and state.is_new
         assert store.reviews() == []
 
 
-def test_two_undos_keep_the_suspension_and_resume_after_undo_sticks(tmp_path: Path) -> None:
+def test_two_undos_keep_the_suspension_and_resume_after_undo_sticks(
+    tmp_path: Path, open_db
+) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.record(KEY, 4, NOW)
         due = store.card(KEY).due  # type: ignore[union-attr]
         store.record(KEY, 3, due)
@@ -52,7 +57,7 @@ def test_two_undos_keep_the_suspension_and_resume_after_undo_sticks(tmp_path: Pa
         store.undo()
         assert store.card(KEY).suspended  # type: ignore[union-attr]
         store.set_suspended(KEY, False, due)
-    with _open(db) as store:
+    with open_db(db) as store:
         assert not store.card(KEY).suspended  # type: ignore[union-attr]
         store.record(KEY, 3, NOW)
         store.set_suspended(KEY, True, NOW)
@@ -61,23 +66,25 @@ def test_two_undos_keep_the_suspension_and_resume_after_undo_sticks(tmp_path: Pa
         assert not store.card(KEY).suspended  # type: ignore[union-attr]
 
 
-def test_undo_of_a_bury_keeps_a_later_suspension(tmp_path: Path) -> None:
+def test_undo_of_a_bury_keeps_a_later_suspension(tmp_path: Path, open_db) -> None:
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.bury(KEY, NOW)
         store.set_suspended(KEY, True, NOW + timedelta(seconds=1))
         assert isinstance(store.undo(), Bury)
         state = store.card(KEY)
         assert state is not None and state.suspended and state.buried_until is None
-    with _open(db) as store:
+    with open_db(db) as store:
         assert store.card(KEY).suspended  # type: ignore[union-attr]
 
 
-def test_undo_of_the_answer_that_suspended_a_leech_still_unsuspends(tmp_path: Path) -> None:
+def test_undo_of_the_answer_that_suspended_a_leech_still_unsuspends(
+    tmp_path: Path, open_db
+) -> None:
     from quizzer.scheduling.scheduler import SchedulerSettings
 
     db = tmp_path / "p.json"
-    with _open(db) as store:
+    with open_db(db) as store:
         store.set_settings(SchedulerSettings(fuzz=False, leech_threshold=1, leech_every=1))
         store.record(KEY, 4, NOW)
         outcome = store.record_outcome(KEY, 1, store.card(KEY).due)  # type: ignore[union-attr]

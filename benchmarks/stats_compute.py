@@ -25,20 +25,19 @@ from zoneinfo import ZoneInfo
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress.localtz import LocalTimezone
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.optimizer import optimize
 from quizzer.scheduling.review import Review
-from quizzer.stats.compute import CardSnapshot, compute_stats
+from quizzer.stats.compute import compute_stats
 
 TZ = ZoneInfo("Europe/Paris")
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 PAIR = Pair("en", "term", "bn", "definition")
 
 
-def build(
-    n_cards: int, per_card: int, rng: random.Random
-) -> tuple[list[Review], list[CardSnapshot]]:
+def build(n_cards: int, per_card: int, rng: random.Random) -> tuple[list[Review], list[CardState]]:
     reviews: list[Review] = []
-    cards: list[CardSnapshot] = []
+    cards: list[CardState] = []
     for i in range(n_cards):
         key = CardKey(f"bench/c{i}", PAIR)
         moment = NOW - timedelta(days=365, minutes=rng.randrange(0, 1440 * 30))
@@ -61,13 +60,12 @@ def build(
             interval = 0.0 if grade == 1 else max(1.0, interval * 2.2)
             moment += timedelta(days=interval or 0.01)
         cards.append(
-            CardSnapshot(
+            CardState.studied(
                 key.id,
                 "review",
-                due=moment,
+                moment,
                 stability=max(interval, 0.5),
                 last_review=reviews[-1].reviewed_at,
-                interval_days=interval,
             )
         )
     return reviews, cards

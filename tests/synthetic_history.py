@@ -23,8 +23,8 @@ import fsrs_rs_python
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
-from quizzer.stats.compute import CardSnapshot
 
 TZ = ZoneInfo("Asia/Dhaka")  # UTC+6 all year: local 04:00 is 22:00 UTC the day before
 DAY_START = 4
@@ -62,7 +62,7 @@ class History:
     """The generated log, the final card states and the clock it ends at."""
 
     reviews: list[Review]
-    cards: list[CardSnapshot]
+    cards: list[CardState]
     fsrs_cards: dict[str, fsrs.Card]
     now: datetime
     tz: tzinfo = TZ
@@ -96,7 +96,7 @@ def make_history(
     first_day = end - timedelta(days=days - 1)
     keys = [CardKey(f"{DECK_ID}/{c}", p) for c in CONCEPTS for p in PAIRS][:n_cards]
     reviews: list[Review] = []
-    snapshots: list[CardSnapshot] = []
+    snapshots: list[CardState] = []
     fsrs_cards: dict[str, fsrs.Card] = {}
     for index, key in enumerate(keys):
         card = fsrs.Card(card_id=key.int_id)
@@ -163,27 +163,13 @@ def make_history(
             else:
                 moment = card.due + timedelta(minutes=rng.randrange(0, 5))
         if n == 0:  # introduced after ``now``: still new
-            snapshots.append(CardSnapshot(card_id=key.id, state="new"))
+            snapshots.append(CardState.studied(key.id, "new", now))
             continue
-        state = {
-            fsrs.State.Learning: "learning",
-            fsrs.State.Review: "review",
-            fsrs.State.Relearning: "relearning",
-        }[card.state]
-        interval = (
-            (card.due - card.last_review).total_seconds() / 86400
-            if state == "review" and card.last_review
-            else 0.0
-        )
         snapshots.append(
-            CardSnapshot(
+            CardState(
                 card_id=key.id,
-                state=state,  # type: ignore[arg-type]
-                due=card.due,
-                stability=card.stability,
-                difficulty=card.difficulty,
-                last_review=card.last_review,
-                interval_days=interval,
+                card=card,
+                reps=n,
                 lapses=lapses,
                 suspended=index < suspend,
                 leech=lapses >= 3,

@@ -1,8 +1,8 @@
-"""From the progress store to :class:`quizzer.stats.compute.Stats` (shared by the CLI and the app).
+"""From the progress store to :class:`quizzer.stats.figures.Stats` (shared by the CLI and the app).
 
-The store holds card states (:class:`quizzer.scheduling.scheduler.CardState`) and
-the review log; statistics want :class:`~quizzer.stats.compute.CardSnapshot`
-values, the learner's time zone, day-start hour and FSRS parameters.
+The store holds card states (:class:`quizzer.scheduling.card_state.CardState`, what
+statistics read too) and the review log; statistics also want the learner's time
+zone, day-start hour and FSRS parameters.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.progress.localtz import LocalTimezone
-from quizzer.stats.compute import CardSnapshot, Stats, compute_stats, timezone_label
+from quizzer.stats.compute import compute_stats, timezone_label
+from quizzer.stats.figures import Stats
 
 
 def system_timezone_name(
@@ -69,22 +70,6 @@ def timezone_name(tz: tzinfo | None, now: datetime) -> str:
     return timezone_label(tz, now)
 
 
-def snapshot_of(state: Any) -> CardSnapshot:
-    """A :class:`CardSnapshot` of a store ``CardState``."""
-    return CardSnapshot(
-        card_id=state.card_id,
-        state=state.phase,
-        due=None if state.phase == "new" else state.due,
-        stability=state.stability,
-        difficulty=state.difficulty,
-        last_review=state.last_review,
-        interval_days=state.scheduled_days,
-        lapses=state.lapses,
-        suspended=state.suspended,
-        leech=state.leech,
-    )
-
-
 def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
     """Cards not yet studied in the directions the learner studies each deck in.
 
@@ -128,7 +113,6 @@ def stats_from_store(
     now = now or datetime.now(UTC)
     wanted = set(deck_ids) if deck_ids is not None else None
     states = list(store.cards())
-    snapshots = [snapshot_of(s) for s in states]
     if wanted is None:
         # Without a choice, the decks the learner studies (all of them before any study).
         studied = {s.card_id.split("/", 1)[0] for s in states}
@@ -139,7 +123,7 @@ def stats_from_store(
     zone = tz if tz is not None else store.tz
     return compute_stats(
         store.reviews(),
-        snapshots,
+        states,
         now,
         zone,
         settings.day_start_hour,

@@ -2,7 +2,7 @@
 
 Small hand-built logs pin the definitions (4 AM boundary, windows, buckets);
 a synthetic history from a fixed seed is then checked figure by figure against
-straightforward recomputations written independently of quizzer.stats.compute.
+straightforward recomputations written independently of quizzer.stats.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import fsrs
 import pytest
 from synthetic_history import TZ, make_deck, make_history
 
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.stats.compute import (
-    CardSnapshot,
     compute_stats,
     due_forecast,
     hardest_concepts,
@@ -36,6 +36,38 @@ from quizzer.stats.compute import (
 _ids = count()
 C1 = "synth/c00|en:term>bn:term"
 C2 = "synth/c01|ru:term>fr:definition"
+
+
+#: Where a made-up card state's times start when the test gives none.
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def snapshot(
+    card_id: str,
+    phase: str,
+    *,
+    due: datetime | None = None,
+    stability: float | None = None,
+    last_review: datetime | None = None,
+    interval_days: float = 0.0,
+    suspended: bool = False,
+    leech: bool = False,
+) -> CardState:
+    """A card state with the figures a test gives; the times it doesn't give are made up
+    consistently (a studied card was last reviewed ``interval_days`` before it is due)."""
+    if phase != "new" and last_review is None:
+        last_review = (due or T0) - timedelta(days=interval_days)
+    if due is None:
+        due = (last_review or T0) + timedelta(days=interval_days)
+    return CardState.studied(
+        card_id,
+        phase,  # type: ignore[arg-type]
+        due,
+        last_review=last_review,
+        stability=stability,
+        suspended=suspended,
+        leech=leech,
+    )
 
 
 def local(y: int, mo: int, d: int, h: int, mi: int = 0) -> datetime:
@@ -127,15 +159,15 @@ def test_today_counts_cards_rate_and_time() -> None:
 
 def test_state_counts_by_hand() -> None:
     cards = [
-        CardSnapshot("synth/c00|en:term>bn:term", "new"),
-        CardSnapshot("synth/c01|en:term>bn:term", "learning"),
-        CardSnapshot("synth/c02|en:term>bn:term", "review", interval_days=20.9),
-        CardSnapshot("synth/c03|en:term>bn:term", "review", interval_days=21.0),
-        CardSnapshot("synth/c04|en:term>bn:term", "review", interval_days=400),
-        CardSnapshot("synth/c05|en:term>bn:term", "relearning"),
-        CardSnapshot("synth/c06|en:term>bn:term", "review", interval_days=90, suspended=True),
-        CardSnapshot("synth/c07|en:term>bn:term", "relearning", leech=True, suspended=True),
-        CardSnapshot("synth/c08|en:term>bn:term", "review", interval_days=3, leech=True),
+        snapshot("synth/c00|en:term>bn:term", "new"),
+        snapshot("synth/c01|en:term>bn:term", "learning"),
+        snapshot("synth/c02|en:term>bn:term", "review", interval_days=20.9),
+        snapshot("synth/c03|en:term>bn:term", "review", interval_days=21.0),
+        snapshot("synth/c04|en:term>bn:term", "review", interval_days=400),
+        snapshot("synth/c05|en:term>bn:term", "relearning"),
+        snapshot("synth/c06|en:term>bn:term", "review", interval_days=90, suspended=True),
+        snapshot("synth/c07|en:term>bn:term", "relearning", leech=True, suspended=True),
+        snapshot("synth/c08|en:term>bn:term", "review", interval_days=3, leech=True),
     ]
     s = state_counts(cards, unseen_new=10)
     assert (s.new, s.learning, s.young, s.mature, s.relearning, s.suspended, s.leeches) == (
@@ -187,14 +219,14 @@ def test_due_forecast_by_hand() -> None:
     now = local(2026, 3, 10, 12)
     card = "synth/c00|en:term>bn:term"
     cards = [
-        CardSnapshot(card, "review", due=local(2026, 3, 8, 12)),  # overdue → today
-        CardSnapshot(card, "learning", due=local(2026, 3, 10, 12, 10)),  # later today
-        CardSnapshot(card, "review", due=local(2026, 3, 11, 3)),  # 03:00 tomorrow: today
-        CardSnapshot(card, "review", due=local(2026, 3, 11, 5)),  # tomorrow
-        CardSnapshot(card, "relearning", due=local(2026, 4, 8, 5)),  # day 29: last one
-        CardSnapshot(card, "review", due=local(2026, 4, 9, 5)),  # day 30: beyond
-        CardSnapshot(card, "new"),
-        CardSnapshot(card, "review", due=local(2026, 3, 11, 5), suspended=True),
+        snapshot(card, "review", due=local(2026, 3, 8, 12)),  # overdue → today
+        snapshot(card, "learning", due=local(2026, 3, 10, 12, 10)),  # later today
+        snapshot(card, "review", due=local(2026, 3, 11, 3)),  # 03:00 tomorrow: today
+        snapshot(card, "review", due=local(2026, 3, 11, 5)),  # tomorrow
+        snapshot(card, "relearning", due=local(2026, 4, 8, 5)),  # day 29: last one
+        snapshot(card, "review", due=local(2026, 4, 9, 5)),  # day 30: beyond
+        snapshot(card, "new"),
+        snapshot(card, "review", due=local(2026, 3, 11, 5), suspended=True),
     ]
     f = due_forecast(cards, now, TZ, 4)
     assert f.start == date(2026, 3, 10)
@@ -224,11 +256,11 @@ def test_mastery_table_by_hand() -> None:
     ago = lambda d: now - timedelta(days=d)  # noqa: E731
     cards = [
         # c00 answered in bn twice (R 0.9 and 1.0) and in en once (R 0.9)
-        CardSnapshot("synth/c00|en:term>bn:term", "review", stability=10, last_review=ago(10)),
-        CardSnapshot("synth/c00|ru:term>bn:definition", "review", stability=4, last_review=now),
-        CardSnapshot("synth/c00|ar:definition>en:term", "review", stability=5, last_review=ago(5)),
+        snapshot("synth/c00|en:term>bn:term", "review", stability=10, last_review=ago(10)),
+        snapshot("synth/c00|ru:term>bn:definition", "review", stability=4, last_review=now),
+        snapshot("synth/c00|ar:definition>en:term", "review", stability=5, last_review=ago(5)),
         # never reviewed: no cell
-        CardSnapshot("synth/c01|en:term>fr:term", "new"),
+        snapshot("synth/c01|en:term>fr:term", "new"),
     ]
     langs, rows = mastery(cards, now, ["synth/c01", "synth/c00"])
     assert langs == ("en", "bn")
@@ -326,7 +358,7 @@ def test_synthetic_heatmap_forecast_states(history, stats) -> None:
 
     expected = [0] * 30
     for card in history.cards:
-        if card.suspended or card.due is None or card.state == "new":
+        if card.suspended or card.due is None or card.phase == "new":
             continue
         offset = max(0, (independent_day(card.due) - today).days)
         if offset < 30:
@@ -336,8 +368,8 @@ def test_synthetic_heatmap_forecast_states(history, stats) -> None:
 
     live = [c for c in history.cards if not c.suspended]
     assert stats.states.suspended == len(history.cards) - len(live)
-    assert stats.states.mature == sum(c.state == "review" and c.interval_days >= 21 for c in live)
-    assert stats.states.young == sum(c.state == "review" and c.interval_days < 21 for c in live)
+    assert stats.states.mature == sum(c.phase == "review" and c.scheduled_days >= 21 for c in live)
+    assert stats.states.young == sum(c.phase == "review" and c.scheduled_days < 21 for c in live)
     assert stats.states.leeches == sum(c.leech for c in history.cards)
     assert stats.states.total == len(history.cards)
 
@@ -462,7 +494,7 @@ def test_streak_across_the_4am_boundary_on_a_dst_change() -> None:
 @pytest.mark.parametrize("hour", [0, 4, 23])
 def test_fast_study_days_agree_with_study_day_around_every_change(zone: str, hour: int) -> None:
     """The per-UTC-day offset shortcut gives study_day's answer for every moment, DST included."""
-    from quizzer.stats.compute import _dated
+    from quizzer.stats.days import dated_reviews as _dated
 
     tz = ZoneInfo(zone)
     start = datetime(2025, 1, 1, tzinfo=UTC)
@@ -488,7 +520,7 @@ def test_fast_study_days_with_the_system_zone(zone: str, monkeypatch: pytest.Mon
     import time
 
     from quizzer.progress.localtz import LocalTimezone
-    from quizzer.stats.compute import _dated
+    from quizzer.stats.days import dated_reviews as _dated
 
     monkeypatch.setenv("TZ", zone)
     time.tzset()

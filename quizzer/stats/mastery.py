@@ -1,0 +1,87 @@
+"""Mastery: what the learner can recall now, by concept and answer language.
+
+The mean FSRS retrievability of the cards answered in each language.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULT_PARAMETERS
+
+from quizzer.concepts.languages import LANGUAGES
+from quizzer.scheduling.card_state import CardState
+from quizzer.stats.definitions import (
+    card_key,
+)
+from quizzer.stats.figures import MasteryCell, MasteryRow
+
+
+def retrievability(
+    stability: float, elapsed_days: float, parameters: Sequence[float] | None = None
+) -> float:
+    """FSRS-6 probability of recall after ``elapsed_days`` for a memory of ``stability`` days.
+
+    The forgetting curve of ``fsrs.Scheduler.get_card_retrievability``:
+    ``R = (1 + FACTOR * t / S) ** DECAY`` with ``DECAY = -w[20]`` and
+    ``FACTOR = 0.9 ** (1 / DECAY) - 1`` (so that R = 0.9 when t = S).
+    """
+    params = FSRS_DEFAULT_PARAMETERS if parameters is None else parameters
+    decay = -float(params[20])
+    factor = 0.9 ** (1 / decay) - 1
+    if stability <= 0:
+        return 0.0
+    return (1 + factor * max(0.0, elapsed_days) / stability) ** decay
+
+
+def card_retrievability(
+    card: CardState, now: datetime, parameters: Sequence[float] | None = None
+) -> float | None:
+    """A card's retrievability at ``now``; ``None`` for a card never reviewed.
+
+    Elapsed time counts whole days, as ``fsrs.Scheduler`` does.
+    """
+    if card.stability is None or card.last_review is None:
+        return None
+    elapsed = max(0, (now - card.last_review).days)
+    return retrievability(card.stability, elapsed, parameters)
+
+
+def mastery(
+    cards: Iterable[CardState],
+    now: datetime,
+    concept_uids: Sequence[str] = (),
+    parameters: Sequence[float] | None = None,
+) -> tuple[tuple[str, ...], tuple[MasteryRow, ...]]:
+    """Concept × answer-language table of mean retrievability now.
+
+    Rows follow ``concept_uids`` (concepts never studied get empty rows), then any
+    other concept seen in ``cards`` in sorted order. Returns (languages, rows),
+    the languages being those with at least one studied card, in canonical order.
+    """
+    sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for card in cards:
+        key = card_key(card.card_id)
+        if key is None:
+            continue
+        r = card_retrievability(card, now, parameters)
+        if r is None:
+            continue
+        sums[key.concept_uid][key.pair.answer_lang].append(r)
+    langs = tuple(lang for lang in LANGUAGES if any(lang in row for row in sums.values()))
+    order = list(dict.fromkeys(concept_uids))
+    order += sorted(set(sums) - set(order))
+    rows = tuple(
+        MasteryRow(
+            uid,
+            {
+                lang: MasteryCell(sum(vals) / len(vals), len(vals))
+                for lang in LANGUAGES
+                if (vals := sums.get(uid, {}).get(lang))
+            },
+        )
+        for uid in order
+    )
+    return langs, rows

@@ -2,15 +2,16 @@
 
 :func:`check_answer` compares after per-language normalisation
 (:mod:`quizzer.concepts.normalize`) against every accepted form of the expected text
-(:func:`answer_forms`): the full text, the term without its parenthesis, the
-acronym and the other parts of an ``"A (B/C)"`` text. The result is an
+(:func:`~quizzer.study.answer_forms.answer_forms`): the full text, the term without its
+parenthesis, the acronym and the other parts of an ``"A (B/C)"`` text. The result is an
 :class:`AnswerCheck` with a :class:`Verdict`:
 
 * ``EXACT``: the full text or the bare term, spelled right.
 * ``ACCEPTED``: right, with ``notes`` for the UI to point out: accents differ
   (French), answered with the acronym, or with another part of the parenthesis.
 * ``NEAR``: a near miss: similarity at least ``near_threshold`` (rapidfuzz), or a
-  Bengali/Arabic/Russian answer typed in Latin transliteration. Notes start with
+  Bengali/Arabic/Russian answer typed in Latin transliteration
+  (:mod:`quizzer.study.answer_transliteration`). Notes start with
   ``"near"`` (:data:`NOTE_NEAR`). The learner may say "I was right" (a UI action;
   :attr:`AnswerCheck.can_override`; pass ``overridden=True`` to :func:`grade_for`).
 * ``WRONG``: anything else.
@@ -26,9 +27,9 @@ it again. "I was right" is offered for near misses only and makes them Good; a
 wrong answer can't be overridden (if it was truly right, the deck needs that
 form). ``AnswerCheck.correct`` is exactly ``grade >= Hard``.
 
-``diff`` is a character diff, as data (:class:`DiffSegment`), between what was
-typed and the closest accepted form, cut at grapheme clusters so a Bengali vowel
-sign or an Arabic haraka never leaves its letter.
+``diff`` is a character diff (:mod:`quizzer.study.answer_diff`), as data
+(:class:`DiffSegment`), between what was typed and the closest accepted form, cut at
+grapheme clusters so a Bengali vowel sign or an Arabic haraka never leaves its letter.
 
 Grades (:func:`grade_for`; automatic grading never gives Easy, flip mode lets
 the learner choose it):
@@ -49,17 +50,50 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
 
-from anyascii import anyascii
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.languages import Side
-from quizzer.concepts.normalize import compact, comparison_key, graphemes, normalize
+from quizzer.concepts.normalize import compact, comparison_key
 from quizzer.scheduling.review import Grade
+from quizzer.study.answer_diff import DiffOp, DiffSegment, char_diff
+from quizzer.study.answer_forms import AnswerForm, FormKind, answer_forms
+from quizzer.study.answer_transliteration import (
+    has_letters_outside_latin,
+    is_latin_answer,
+    transliteration_similarity,
+)
+
+# Forms, diff and transliteration are their own modules; the names stay importable
+# from here, where the UI and the study flow look for everything about an answer.
+__all__ = [
+    "NEAR_THRESHOLD",
+    "NOTE_ACCENTS",
+    "NOTE_ACRONYM",
+    "NOTE_NEAR",
+    "NOTE_OTHER_CONCEPT",
+    "NOTE_PART",
+    "NOTE_TRANSLITERATION",
+    "SLOW_MS",
+    "TRANSLITERATED_LANGUAGES",
+    "TRANSLIT_THRESHOLD",
+    "AnswerCheck",
+    "AnswerForm",
+    "DiffOp",
+    "DiffSegment",
+    "FormKind",
+    "Verdict",
+    "answer_forms",
+    "char_diff",
+    "check_answer",
+    "check_card_answer",
+    "grade_for",
+    "other_texts",
+    "transliteration_similarity",
+]
 
 #: rapidfuzz similarity (0–100) from which a wrong answer is a near miss.
 NEAR_THRESHOLD = 80.0
@@ -71,8 +105,6 @@ SLOW_MS = 20_000
 
 #: Languages whose learners may type a Latin transliteration instead of the script.
 TRANSLITERATED_LANGUAGES = frozenset({"bn", "ar", "ru"})
-#: Languages written in Latin letters, where the concept's acronym is itself an answer.
-_LATIN_LANGUAGES = frozenset({"en", "fr"})
 
 NOTE_NEAR = "near"
 """A near miss (a typo or a transliteration): passed, graded Hard, not spelled right."""
@@ -86,9 +118,6 @@ NOTE_TRANSLITERATION = "transliteration"
 """A Latin-letter answer that sounds like the expected Bengali/Arabic/Russian text."""
 NOTE_OTHER_CONCEPT = "other-concept"
 """The answer is (or is closest to) another concept's text, named in ``confused_with``."""
-
-FormKind = Literal["full", "term", "acronym", "part"]
-DiffOp = Literal["equal", "extra", "missing"]
 
 
 class Verdict(StrEnum):
@@ -108,28 +137,6 @@ class Verdict(StrEnum):
     def right(self) -> bool:
         """Whether the answer is spelled right: exact or accepted (not a near miss)."""
         return self in (Verdict.EXACT, Verdict.ACCEPTED)
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerForm:
-    """One accepted way to answer: the ``full`` text, the bare ``term`` before its
-    parenthesis, an ``acronym``, or another ``part`` of the parenthesis."""
-
-    text: str
-    kind: FormKind
-
-
-@dataclass(frozen=True, slots=True)
-class DiffSegment:
-    """A run of the character diff.
-
-    ``equal``: typed and expected agree; ``extra``: typed but not expected;
-    ``missing``: expected but not typed. Joining equal+extra gives the typed
-    text, equal+missing the expected form.
-    """
-
-    op: DiffOp
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,203 +197,6 @@ class AnswerCheck:
             slow_ms=slow_ms,
             overridden=overridden,
         )
-
-
-_PAREN_RE = re.compile(r"^(?P<head>.*?\S)\s*\((?P<inner>[^()]*\S[^()]*)\)\s*$", re.DOTALL)
-_ACRONYM_RE = re.compile(r"^[A-Za-z0-9.\-]*[A-Z][A-Za-z0-9.\-]*[A-Z0-9][A-Za-z0-9.\-]*$")
-
-
-def _looks_like_acronym(text: str) -> bool:
-    """``PEFT``, ``ZeRO``, ``MoE``, ``LoRA``: one short word with 2+ capitals."""
-    return (
-        len(text) <= 12
-        and " " not in text
-        and sum(ch.isupper() for ch in text) >= 2
-        and bool(_ACRONYM_RE.match(text))
-    )
-
-
-#: A text with more words than this is taken for a definition when ``side`` isn't given.
-_TERM_MAX_WORDS = 8
-
-
-def _is_term(expected: str, side: Side | None) -> bool:
-    if side is not None:
-        return side == "term"
-    return len(expected.split()) <= _TERM_MAX_WORDS
-
-
-def answer_forms(
-    expected: str, lang: str, acronym: str | None = None, side: Side | None = None
-) -> tuple[AnswerForm, ...]:
-    """Every accepted way to answer ``expected`` (written in ``lang``), full text first.
-
-    ``"Parameter-Efficient Fine-Tuning (PEFT)"`` accepts itself, the term
-    ``"Parameter-Efficient Fine-Tuning"`` and the acronym ``"PEFT"``;
-    ``"LoRA (Low-Rank Adaptation/Адаптация низкого ранга)"`` accepts the term
-    ``"LoRA"`` and each part of the parenthesis. The concept's ``acronym`` is
-    accepted when the expected text contains it or ``lang`` is written in Latin
-    letters (typing "LoRA" doesn't show you know the Bengali «লোরা»).
-
-    Acronyms and parenthesis parts are ways to name a *term*: for a definition
-    (``side="definition"``, or a text of more than 8 words when ``side`` is
-    ``None``) only the full text is accepted.
-
-    Never empty: a text that normalises to nothing (``"[/]"``) is compared as
-    written (:func:`~quizzer.concepts.normalize.comparison_key`), and even an empty
-    ``expected`` gives its one (empty) ``full`` form.
-    """
-    expected = unicodedata.normalize("NFC", expected.strip())
-    forms: list[AnswerForm] = [AnswerForm(expected, "full")]
-    if not _is_term(expected, side):
-        return tuple(forms)
-    m = _PAREN_RE.match(expected)
-    if m:
-        forms.append(AnswerForm(m["head"].strip(), "term"))
-        for part in re.split(r"\s*[/;]\s*", m["inner"].strip()):
-            if not part:
-                continue
-            is_acronym = _looks_like_acronym(part) or (
-                acronym is not None and part.casefold() == acronym.casefold()
-            )
-            forms.append(AnswerForm(part, "acronym" if is_acronym else "part"))
-    if acronym:
-        words = normalize(expected, lang).split()
-        if lang in _LATIN_LANGUAGES or normalize(acronym, lang) in words:
-            forms.append(AnswerForm(acronym.strip(), "acronym"))
-    unique: list[AnswerForm] = []
-    seen: set[str] = set()
-    for form in forms:
-        key = compact(comparison_key(form.text, lang))
-        if key and key not in seen:
-            seen.add(key)
-            unique.append(form)
-    return tuple(unique) or (forms[0],)
-
-
-def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
-    """A grapheme-cluster diff of ``typed`` against ``expected`` for the UI to colour.
-
-    Clusters compare by their normalised key with accents kept, so case and
-    Arabic harakat don't count as differences but French accents do. Clusters
-    that normalise to nothing (tatweel, a lone joiner) ride along with a neighbour.
-    Between two agreeing runs the differences read as one ``extra`` run then one
-    ``missing`` run («টিউনিন» for «টিউনিং»: extra «নিন», missing «নিং»), never
-    interleaved pieces; runs never split a grapheme cluster.
-    """
-
-    def clusters(text: str) -> tuple[list[str], list[str]]:
-        if not normalize(text, lang):
-            # Only punctuation or markup ("[/]"): every character counts as written.
-            parts = graphemes(text)
-            return parts, [comparison_key(c, lang) or " " for c in parts]
-        texts: list[str] = []
-        keys: list[str] = []
-        pending = ""
-        for cluster in graphemes(text):
-            key = normalize(cluster, lang) if cluster.strip() else " "
-            if key == "" and texts:
-                texts[-1] += cluster
-            elif key == "":
-                pending += cluster
-            else:
-                texts.append(pending + cluster)
-                keys.append(key)
-                pending = ""
-        if pending:
-            texts.append(pending)
-            keys.append("")
-        return texts, keys
-
-    typed_texts, typed_keys = clusters(typed.strip())
-    exp_texts, exp_keys = clusters(expected.strip())
-    segments: list[DiffSegment] = []
-
-    def emit(op: DiffOp, text: str) -> None:
-        if not text:
-            return
-        if segments and segments[-1].op == op:
-            segments[-1] = DiffSegment(op, segments[-1].text + text)
-        else:
-            segments.append(DiffSegment(op, text))
-
-    # Between two runs that agree, all that was typed is one "extra" run and all
-    # that was expected one "missing" run: interleaved replace/insert steps
-    # («নি»→«নিং», then an extra «ন») would read as a jumble of pieces.
-    extra: list[str] = []
-    missing: list[str] = []
-    for code in Levenshtein.opcodes(typed_keys, exp_keys):
-        if code.tag == "equal":
-            emit("extra", "".join(extra))
-            emit("missing", "".join(missing))
-            extra.clear()
-            missing.clear()
-            # Show the expected spelling (with its harakat) where the two agree.
-            emit("equal", "".join(exp_texts[code.dest_start : code.dest_end]))
-        else:
-            extra.extend(typed_texts[code.src_start : code.src_end])
-            missing.extend(exp_texts[code.dest_start : code.dest_end])
-    emit("extra", "".join(extra))
-    emit("missing", "".join(missing))
-    return tuple(segments)
-
-
-def transliterate(text: str) -> str:
-    """A rough Latin spelling of ``text`` (anyascii), lower-cased."""
-    return anyascii(unicodedata.normalize("NFC", text)).casefold()
-
-
-_DIGRAPHS = (
-    ("sh", "s"),
-    ("ch", "c"),
-    ("kh", "k"),
-    ("gh", "g"),
-    ("ph", "f"),
-    ("th", "t"),
-    ("dh", "d"),
-    ("bh", "b"),
-    ("jh", "j"),
-    ("zh", "j"),
-    ("ts", "c"),
-    ("ck", "k"),
-    ("x", "ks"),
-)
-_CONSONANT_FOLD = str.maketrans({"z": "j", "q": "k", "v": "b", "p": "f"})
-
-
-def _skeleton(latin: str) -> str:
-    """Consonants only, with look-alike sounds merged: Arabic romanisations have no
-    short vowels and Bengali ones lose the inherent vowel, so vowels can't count."""
-    s = latin.casefold()
-    for old, new in _DIGRAPHS:
-        s = s.replace(old, new)
-    s = s.translate(_CONSONANT_FOLD)
-    s = "".join(ch for ch in s if ch.isascii() and ch.isalpha() and ch not in "aeiouywh")
-    return re.sub(r"(.)\1+", r"\1", s)
-
-
-def _has_letters_outside_latin(text: str) -> bool:
-    return any(ch.isalpha() and not ch.isascii() and not _is_latin(ch) for ch in text)
-
-
-def _is_latin(ch: str) -> bool:
-    return unicodedata.name(ch, "").startswith("LATIN ")
-
-
-def _is_latin_answer(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return bool(letters) and all(ch.isascii() or _is_latin(ch) for ch in letters)
-
-
-def transliteration_similarity(typed: str, expected: str) -> float:
-    """How close (0–100) a Latin-letter answer sounds to ``expected`` in another script."""
-    roman = transliterate(expected)
-    typed_fold = anyascii(typed).casefold()
-    direct = fuzz.ratio(typed_fold, roman)
-    a, b = _skeleton(typed_fold), _skeleton(roman)
-    # A two-consonant skeleton ("lr" for «লোরা») only counts when identical.
-    skel = fuzz.ratio(a, b) if len(b) >= 3 else (100.0 if a == b and a else 0.0)
-    return max(direct, skel)
 
 
 def _similarity(typed_key: str, form_key: str) -> float:
@@ -520,8 +330,8 @@ def check_answer(
             char_diff(typed, best.text, lang),
         )
 
-    if lang in TRANSLITERATED_LANGUAGES and _is_latin_answer(typed):
-        native = [f for f in forms if _has_letters_outside_latin(f.text)]
+    if lang in TRANSLITERATED_LANGUAGES and is_latin_answer(typed):
+        native = [f for f in forms if has_letters_outside_latin(f.text)]
         translit = [(transliteration_similarity(typed, f.text), f) for f in native]
         if translit:
             score, form = max(translit, key=lambda item: item[0])

@@ -1,0 +1,96 @@
+"""The character diff between a typed answer and the form it came closest to, as data.
+
+Cut at grapheme clusters, so a Bengali vowel sign or an Arabic haraka never leaves
+its letter; the UI colours the runs (:class:`DiffSegment`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rapidfuzz.distance import Levenshtein
+
+from quizzer.concepts.normalize import comparison_key, graphemes, normalize
+
+DiffOp = Literal["equal", "extra", "missing"]
+
+
+@dataclass(frozen=True, slots=True)
+class DiffSegment:
+    """A run of the character diff.
+
+    ``equal``: typed and expected agree; ``extra``: typed but not expected;
+    ``missing``: expected but not typed. Joining equal+extra gives the typed
+    text, equal+missing the expected form.
+    """
+
+    op: DiffOp
+    text: str
+
+
+def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
+    """A grapheme-cluster diff of ``typed`` against ``expected`` for the UI to colour.
+
+    Clusters compare by their normalised key with accents kept, so case and
+    Arabic harakat don't count as differences but French accents do. Clusters
+    that normalise to nothing (tatweel, a lone joiner) ride along with a neighbour.
+    Between two agreeing runs the differences read as one ``extra`` run then one
+    ``missing`` run («টিউনিন» for «টিউনিং»: extra «নিন», missing «নিং»), never
+    interleaved pieces; runs never split a grapheme cluster.
+    """
+
+    def clusters(text: str) -> tuple[list[str], list[str]]:
+        if not normalize(text, lang):
+            # Only punctuation or markup ("[/]"): every character counts as written.
+            parts = graphemes(text)
+            return parts, [comparison_key(c, lang) or " " for c in parts]
+        texts: list[str] = []
+        keys: list[str] = []
+        pending = ""
+        for cluster in graphemes(text):
+            key = normalize(cluster, lang) if cluster.strip() else " "
+            if key == "" and texts:
+                texts[-1] += cluster
+            elif key == "":
+                pending += cluster
+            else:
+                texts.append(pending + cluster)
+                keys.append(key)
+                pending = ""
+        if pending:
+            texts.append(pending)
+            keys.append("")
+        return texts, keys
+
+    typed_texts, typed_keys = clusters(typed.strip())
+    exp_texts, exp_keys = clusters(expected.strip())
+    segments: list[DiffSegment] = []
+
+    def emit(op: DiffOp, text: str) -> None:
+        if not text:
+            return
+        if segments and segments[-1].op == op:
+            segments[-1] = DiffSegment(op, segments[-1].text + text)
+        else:
+            segments.append(DiffSegment(op, text))
+
+    # Between two runs that agree, all that was typed is one "extra" run and all
+    # that was expected one "missing" run: interleaved replace/insert steps
+    # («নি»→«নিং», then an extra «ন») would read as a jumble of pieces.
+    extra: list[str] = []
+    missing: list[str] = []
+    for code in Levenshtein.opcodes(typed_keys, exp_keys):
+        if code.tag == "equal":
+            emit("extra", "".join(extra))
+            emit("missing", "".join(missing))
+            extra.clear()
+            missing.clear()
+            # Show the expected spelling (with its harakat) where the two agree.
+            emit("equal", "".join(exp_texts[code.dest_start : code.dest_end]))
+        else:
+            extra.extend(typed_texts[code.src_start : code.src_end])
+            missing.extend(exp_texts[code.dest_start : code.dest_end])
+    emit("extra", "".join(extra))
+    emit("missing", "".join(missing))
+    return tuple(segments)

@@ -21,7 +21,7 @@ import json
 import sqlite3
 import time
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from pathlib import Path
@@ -39,7 +39,7 @@ from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling.review import Review
 
 if TYPE_CHECKING:
-    from quizzer.anki.progress import CardProgress
+    from quizzer.scheduling.card_state import CardState
 
 #: Parent deck every quizzer deck is exported under.
 PARENT_DECK = "AI Glossary"
@@ -200,7 +200,7 @@ def export_apkg(
     directions: Sequence[Direction] | None = None,
     timestamp: float | None = None,
     parent: str = PARENT_DECK,
-    progress: dict[str, CardProgress] | None = None,
+    progress: Mapping[str, CardState] | None = None,
     reviews: Sequence[Review] = (),
     tz: tzinfo | None = None,
     on_progress: ProgressCallback | None = None,

@@ -39,7 +39,7 @@ Kind = Literal["meaning", "term", "translate"]
 KINDS: tuple[Kind, ...] = ("meaning", "term", "translate")
 
 #: (prompt side, answer side) per kind.
-KIND_SIDES: dict[str, tuple[Side, Side]] = {
+KIND_SIDES: dict[Kind, tuple[Side, Side]] = {
     "meaning": ("term", "definition"),
     "term": ("definition", "term"),
     "translate": ("term", "term"),

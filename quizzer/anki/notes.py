@@ -53,7 +53,7 @@ def from_field(value: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _provenance(prov: Provenance) -> str:
-    text = prov.kind
+    text: str = prov.kind
     if prov.file:
         text += f" {prov.file}"
         if prov.line:

@@ -18,8 +18,8 @@ local date of the collection's creation stamp ``crt``.
 
 Input is the review log (:class:`~quizzer.scheduling.review.Review`, which records
 the schedule each answer produced) and, optionally, the store's current card
-states (:class:`CardProgress`, or ``fsrs.Card.to_dict()``-shaped dicts via
-:meth:`CardProgress.from_state_dict`), which win over what the log implies.
+states (:class:`~quizzer.scheduling.card_state.CardState`), which win over what the
+log implies (:func:`progress_from_reviews`).
 """
 
 from __future__ import annotations
@@ -30,20 +30,18 @@ import sqlite3
 import tempfile
 import zipfile
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import NamedTuple
 
 from quizzer.anki.model import FIELD_CONCEPT, FIELD_INDEX, KIND_SIDES, MODEL_ID, Direction
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling import studyday
-from quizzer.scheduling.review import Review
-
-State = Literal["learning", "review", "relearning"]
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import CardPhase, Review
 
 #: Anki's hour at which a study day begins (its default "next day starts at").
 ROLLOVER_HOUR = 4
@@ -53,103 +51,43 @@ _TYPE = {"learning": 1, "review": 2, "relearning": 3}
 _QUEUE_SUSPENDED, _QUEUE_LEARN, _QUEUE_REVIEW, _QUEUE_DAY_LEARN = -1, 1, 2, 3
 # revlog.type: 0 learn, 1 review, 2 relearn.
 _REVLOG_TYPE = {"new": 0, "learning": 0, "review": 1, "relearning": 2}
-_FSRS_STATES = {1: "learning", 2: "review", 3: "relearning"}
 _DEFAULT_EASE = 2500
-
-
-@dataclass(frozen=True, slots=True)
-class CardProgress:
-    """Where one studied card stands: its state, next due moment and FSRS memory."""
-
-    card_id: str
-    state: State
-    due: datetime
-    interval_days: float
-    stability: float | None = None
-    difficulty: float | None = None
-    reps: int = 0
-    lapses: int = 0
-    last_review: datetime | None = None
-    suspended: bool = False
-
-    @classmethod
-    def from_state_dict(
-        cls, card_id: str, data: Mapping[str, Any], reviews: Sequence[Review] = ()
-    ) -> CardProgress:
-        """Build from a store's card state dict (``fsrs.Card.to_dict()`` shape).
-
-        Understood keys: ``state`` (1/2/3 or a name), ``due`` and ``last_review``
-        (ISO 8601 or datetime), ``stability``, ``difficulty``; optional
-        ``interval_days``, ``reps``, ``lapses``, ``suspended``. Missing counts come
-        from ``reviews``.
-        """
-        raw_state = data.get("state", 2)
-        state = _FSRS_STATES.get(raw_state, raw_state) if isinstance(raw_state, int) else raw_state
-        if isinstance(raw_state, str):
-            state = raw_state.lower()
-        if state not in _TYPE:
-            raise ValueError(f"{card_id}: unknown card state {raw_state!r}")
-        due = _as_datetime(data["due"])
-        last = _as_datetime(data["last_review"]) if data.get("last_review") else None
-        if last is None and reviews:
-            last = max(r.reviewed_at for r in reviews)
-        if "interval_days" in data:
-            interval = float(data["interval_days"])
-        elif last is not None:
-            interval = (due - last).total_seconds() / 86400
-        else:
-            interval = 0.0
-        return cls(
-            card_id=card_id,
-            state=state,  # type: ignore[arg-type]
-            due=due,
-            interval_days=interval,
-            stability=data.get("stability"),
-            difficulty=data.get("difficulty"),
-            reps=int(data.get("reps", len(reviews))),
-            lapses=int(data.get("lapses", _lapses(reviews))),
-            last_review=last,
-            suspended=bool(data.get("suspended", False)),
-        )
-
-
-def _as_datetime(value: datetime | str) -> datetime:
-    moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
-    if moment.tzinfo is None:
-        raise ValueError(f"datetime without a time zone: {value!r}")
-    return moment.astimezone(UTC)
 
 
 def _lapses(reviews: Iterable[Review]) -> int:
     return sum(1 for r in reviews if r.phase == "review" and r.grade == 1)
 
 
-def progress_from_reviews(reviews: Iterable[Review]) -> dict[str, CardProgress]:
-    """Each card's standing after its last answer in the log (card id → progress)."""
+def progress_from_reviews(reviews: Iterable[Review]) -> dict[str, CardState]:
+    """Each card's state after its last answer in the log (card id → state).
+
+    The log keeps the schedule each answer produced: an interval of a day or more is
+    a review card, a shorter one a learning step (relearning after a review card).
+    """
     by_card: dict[str, list[Review]] = defaultdict(list)
     for review in reviews:
         by_card[review.card_id].append(review)
-    out: dict[str, CardProgress] = {}
+    out: dict[str, CardState] = {}
     for card_id, items in by_card.items():
         items.sort(key=lambda r: r.reviewed_at)
         last = items[-1]
         if last.interval_days >= 1:
-            state: State = "review"
+            phase: CardPhase = "review"
         elif last.phase in ("review", "relearning"):
-            state = "relearning"
+            phase = "relearning"
         else:
-            state = "learning"
+            phase = "learning"
         due = last.due or last.reviewed_at + timedelta(days=last.interval_days)
-        out[card_id] = CardProgress(
-            card_id=card_id,
-            state=state,
-            due=due,
-            interval_days=last.interval_days,
+        out[card_id] = CardState.studied(
+            card_id,
+            phase,
+            due,
+            last_review=last.reviewed_at,
             stability=last.stability,
             difficulty=last.difficulty,
             reps=len(items),
             lapses=_lapses(items),
-            last_review=last.reviewed_at,
+            first_review=items[0].reviewed_at,
         )
     return out
 
@@ -157,7 +95,9 @@ def progress_from_reviews(reviews: Iterable[Review]) -> dict[str, CardProgress]:
 def study_day(moment: datetime, tz: tzinfo | None = None) -> date:
     """Anki's study day of ``moment``: the local date, counted from 04:00 (system zone if
     ``tz`` is ``None``)."""
-    return studyday.study_day(moment, tz or moment.astimezone().tzinfo, ROLLOVER_HOUR)  # type: ignore[arg-type]
+    zone = tz or moment.astimezone().tzinfo
+    assert zone is not None  # astimezone() always gives an aware moment
+    return studyday.study_day(moment, zone, ROLLOVER_HOUR)
 
 
 def day_number(moment: datetime, crt: int, tz: tzinfo | None = None) -> int:
@@ -182,7 +122,7 @@ def _direction_for(card: CardKey) -> Direction | None:
     sides = (card.pair.prompt_side, card.pair.answer_side)
     for kind, kind_sides in KIND_SIDES.items():
         if kind_sides == sides:
-            return Direction(kind, card.pair.prompt_lang, card.pair.answer_lang)  # type: ignore[arg-type]
+            return Direction(kind, card.pair.prompt_lang, card.pair.answer_lang)
     return None
 
 
@@ -196,7 +136,7 @@ def _card_index(conn: sqlite3.Connection) -> dict[tuple[str, Direction], int]:
     for template in model["tmpls"]:
         kind, langs = template["name"].split(" ", 1)
         source, target = langs.split("→")
-        by_ord[int(template["ord"])] = Direction(kind, source, target)  # type: ignore[arg-type]
+        by_ord[int(template["ord"])] = Direction(kind, source, target)
     uid_of: dict[int, str] = {}
     concept_field = FIELD_INDEX[FIELD_CONCEPT]
     for nid, flds in conn.execute("SELECT id, flds FROM notes WHERE mid = ?", (MODEL_ID,)):
@@ -221,14 +161,15 @@ def _revlog_interval(days: float, due: datetime | None, at: datetime) -> int:
 
 def fill_progress(
     conn: sqlite3.Connection,
-    progress: Mapping[str, CardProgress],
+    progress: Mapping[str, CardState],
     reviews: Iterable[Review],
     *,
     tz: tzinfo | None = None,
 ) -> FillCounts:
     """Write schedules and review history into a quizzer collection; returns what it wrote.
 
-    ``progress`` overrides what ``reviews`` imply for the same card. Cards and
+    ``progress`` overrides what ``reviews`` imply for the same card (new cards in it,
+    never answered, have nothing to carry and are left as genanki wrote them). Cards and
     reviews for concepts or directions not in the package are skipped and
     counted (``not_exported``), so the caller can say so. ``tz``
     is the learner's time zone for day boundaries (default: this machine's). The
@@ -250,18 +191,21 @@ def fill_progress(
 
     scheduled = not_exported = 0
     for card_id, state in sorted(states.items()):
+        phase = state.phase
+        if phase == "new":
+            continue
         cid = card_for(card_id)
         if cid is None:
             not_exported += 1
             continue
-        if state.state == "review":
-            ivl = max(1, round(state.interval_days))
-        elif state.state == "relearning":
+        if phase == "review":
+            ivl = max(1, round(state.scheduled_days))
+        elif phase == "relearning":
             # The interval it will return to: FSRS's stability is the best estimate.
             ivl = max(1, round(state.stability or 1))
         else:
             ivl = 0
-        if state.state == "review":
+        if phase == "review":
             queue, due = _QUEUE_REVIEW, day_number(state.due, crt, tz)
         elif state.last_review is not None and study_day(state.due, tz) > study_day(
             state.last_review, tz
@@ -282,14 +226,14 @@ def fill_progress(
             "UPDATE cards SET type = ?, queue = ?, due = ?, ivl = ?, factor = ?, reps = ?,"
             " lapses = ?, left = ?, data = ? WHERE id = ?",
             (
-                _TYPE[state.state],
+                _TYPE[phase],
                 queue,
                 due,
                 ivl,
                 _DEFAULT_EASE,
                 state.reps,
                 state.lapses,
-                0 if state.state == "review" else 1,
+                0 if phase == "review" else 1,
                 json.dumps(data, separators=(",", ":")) if data else "",
                 cid,
             ),
@@ -327,7 +271,7 @@ def fill_progress(
 
 def fill_package(
     path: Path | str,
-    progress: Mapping[str, CardProgress],
+    progress: Mapping[str, CardState],
     reviews: Iterable[Review],
     *,
     tz: tzinfo | None = None,

@@ -82,14 +82,19 @@ class CardState:
 
         ``phase`` ``"new"`` gives a card never answered (``reps`` 0); any other phase
         a card answered ``reps`` times (default 1), in that FSRS state. Its scheduled
-        interval is ``due - last_review``. Raises ``ValueError`` for a card id that
-        doesn't parse, or a studied phase with no answer.
+        interval is ``due - last_review``. A card id that doesn't parse (a damaged log)
+        is kept as it is, with fsrs card id 0: reports count it, nothing schedules it.
+        Raises ``ValueError`` for a studied phase with no answer.
         """
         reps = (0 if phase == "new" else 1) if reps is None else reps
         if (phase == "new") != (reps == 0):
             raise ValueError(f"{card_id}: a {phase} card can't have {reps} answers")
+        try:
+            fsrs_id = CardKey.parse(card_id).int_id
+        except ValueError:
+            fsrs_id = 0
         card = fsrs.Card(
-            card_id=CardKey.parse(card_id).int_id,
+            card_id=fsrs_id,
             state=_FSRS_STATES.get(phase, fsrs.State.Learning),
             stability=stability,
             difficulty=difficulty,

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import os
-from collections import defaultdict
 from datetime import UTC, datetime, tzinfo
 
-from quizzer.anki.progress import CardProgress
 from quizzer.errors import StoreError
 from quizzer.paths import default_db_path
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 
 
 def read_store(
     db: str | os.PathLike[str] | None = None, now: datetime | None = None
-) -> tuple[dict[str, CardProgress], list[Review], tzinfo]:
+) -> tuple[dict[str, CardState], list[Review], tzinfo]:
     """``(states, reviews, tz)`` from the store at ``db`` (default: ``$QUIZZER_DB`` / user dir).
 
     Only studied cards are returned; ``tz`` is the learner's time zone for study
@@ -32,15 +31,6 @@ def read_store(
         )
     with open_store(path, read_only=True) as store:
         reviews = store.reviews()
-        by_card: dict[str, list[Review]] = defaultdict(list)
-        for review in reviews:
-            by_card[review.card_id].append(review)
-        states: dict[str, CardProgress] = {}
-        for card in store.cards():
-            if card.is_new:
-                continue
-            states[card.card_id] = CardProgress.from_state_dict(
-                card.card_id, card.to_dict(), by_card.get(card.card_id, [])
-            )
+        states = {card.card_id: card for card in store.cards() if not card.is_new}
         tz = store.tz_at(now or datetime.now(UTC))
     return states, reviews, tz

@@ -12,7 +12,6 @@ from anki_support import import_package, notes_by_uid, open_collection, recent
 from quizzer.anki import export_apkg
 from quizzer.anki.model import Direction
 from quizzer.anki.progress import (
-    CardProgress,
     fill_package,
     progress_from_reviews,
     study_day,
@@ -23,6 +22,7 @@ from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.services.anki_export import read_store
 
@@ -202,18 +202,18 @@ def test_progress_from_reviews_derives_state():
         review(3, t0 + 28 * DAY, 1, "review", 10 / 1440, 3.0, 20.0),
     ]
     got = progress_from_reviews(reversed(log))[card]
-    assert got.state == "relearning" and got.reps == 3 and got.lapses == 1
+    assert got.phase == "relearning" and got.reps == 3 and got.lapses == 1
     assert got.stability == 3.0 and got.last_review == t0 + 28 * DAY
     got = progress_from_reviews(log[:2])[card]
-    assert got.state == "review" and got.interval_days == 20.0 and got.lapses == 0
+    assert got.phase == "review" and got.scheduled_days == 20.0 and got.lapses == 0
 
 
 def test_state_dict_understands_fsrs_card_shape():
     due = datetime(2026, 2, 1, tzinfo=UTC)
     last = datetime(2026, 1, 20, tzinfo=UTC)
-    got = CardProgress.from_state_dict(
-        "quantization/awq|en:term>fr:term",
+    got = CardState.from_dict(
         {
+            "card_id": "quantization/awq|en:term>fr:term",
             "state": 2,
             "stability": 12.5,
             "difficulty": 4.2,
@@ -224,7 +224,7 @@ def test_state_dict_understands_fsrs_card_shape():
             "suspended": True,
         },
     )
-    assert got.state == "review" and got.interval_days == 12.0
+    assert got.phase == "review" and got.scheduled_days == 12.0
     assert (got.reps, got.lapses, got.suspended) == (4, 1, True)
     with pytest.raises(ValueError):
-        CardProgress.from_state_dict("x/y|en:term>fr:term", {"state": 9, "due": due.isoformat()})
+        CardState.from_dict({"card_id": "x/y|en:term>fr:term", "state": 9, "due": due.isoformat()})

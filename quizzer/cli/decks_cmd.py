@@ -1,41 +1,30 @@
-"""`quizzer decks`, `show`, `import` and `validate`: listing, reading and importing decks.
+"""`quizzer decks` and `show`: listing the decks and reading one's concept records.
 
 Texts are data: everything a deck holds is printed through ``rich.text.Text``
 (never markup), so a term like ``[bold]`` or ``{{Front}}`` appears as written.
+Importing and checking deck files (`import`, `validate`) is :mod:`quizzer.cli.import_cmd`.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES, SIDES
-from quizzer.errors import InputError
-from quizzer.glossary.align import UNSURE_BELOW, AlignmentReport
-from quizzer.glossary.parse import GlossaryError, decode, parse
-from quizzer.library.decks import (
-    DECK_SUFFIX,
-    DeckFile,
-    deck_files,
-    find_deck,
-    load_library,
-    read_deck,
-)
-from quizzer.paths import bundled_decks_dir, user_decks_dir
-from quizzer.ui.textshape import fix_cell_widths, has_rtl, resolve_rtl_mode, visual_lines
+from quizzer.library.decks import DeckFile, find_deck, load_library
+from quizzer.paths import user_decks_dir
+from quizzer.ui.textshape import has_rtl, resolve_rtl_mode, visual_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``decks``, ``show``, ``import`` and ``validate`` to the CLI."""
+    """Add ``decks`` and ``show`` to the CLI."""
     p = subparsers.add_parser(
         "decks",
         help="list the bundled and imported decks",
@@ -69,62 +58,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=cmd_show)
 
-    p = subparsers.add_parser(
-        "import",
-        help="import glossary files into a user deck",
-        description="Import glossaries (line 1 title, line 2 subtitle, then term and "
-        "definition lines) into ONE user deck. Several files in different languages are "
-        "aligned into the same concepts: by acronym, and by position when the files are "
-        "parallel. Importing again is idempotent; an edited file updates texts and keeps ids.",
-    )
-    p.add_argument("files", nargs="+", metavar="FILE", type=Path, help="glossary text files")
-    p.add_argument(
-        "--deck",
-        metavar="NAME",
-        help="deck to create or merge into (default: the first file's title line, or its "
-        "file name when the title has no Latin spelling)",
-    )
-    p.add_argument(
-        "--lang",
-        metavar="CODE",
-        choices=LANGUAGES,
-        help=f"language of every entry ({', '.join(LANGUAGES)}) instead of detecting it",
-    )
-    p.add_argument(
-        "--into",
-        metavar="DIR",
-        type=Path,
-        help="user deck folder (default: $QUIZZER_DECKS, else the platform's user data dir)",
-    )
-    p.add_argument(
-        "--dry-run", action="store_true", help="print the alignment report, write nothing"
-    )
-    p.add_argument(
-        "--map",
-        metavar="FILE",
-        type=Path,
-        help='TOML file fixing the alignment: ["file.txt"] then lines like 27 = "concept-id"',
-    )
-    p.add_argument("--json", action="store_true", help="print the alignment report as JSON")
-    p.set_defaults(func=cmd_import)
-
-    p = subparsers.add_parser(
-        "validate",
-        help="check deck files",
-        description="Check deck files (default: the bundled decks and the user deck folder). "
-        "Prints one line per file; exits with 2 if any file has a problem.",
-    )
-    p.add_argument(
-        "paths", nargs="*", metavar="PATH", type=Path, help="deck files or folders of them"
-    )
-    p.set_defaults(func=cmd_validate)
-
-
-def _console() -> Console:
-    # Bengali vowel signs take a cell in terminals; Rich counts some as zero.
-    fix_cell_widths()
-    return Console(highlight=False, soft_wrap=True)
-
 
 # -- decks -----------------------------------------------------------------------------------
 
@@ -154,7 +87,7 @@ def cmd_decks(args: argparse.Namespace) -> int:
         print_json([deck_summary(item) for item in library])
         return 0
     if not library:
-        _console().print(Text("No decks found."))
+        text_console().print(Text("No decks found."))
         return 0
     table = Table(box=None, pad_edge=False)
     # Only the name may wrap: ids, counts and the language list stay whole at 80 columns.
@@ -170,7 +103,7 @@ def cmd_decks(args: argparse.Namespace) -> int:
             Text(f"{s['seed']}/{s['authored']}/{s['corrected']}"),
             Text("bundled" if item.bundled else "user"),
         )
-    console = _console()
+    console = text_console()
     console.print(table)
     console.print(
         Text("texts: seed/authored/corrected (from glossaries/written/fixed)", style="dim")
@@ -267,186 +200,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print_json([concept_json(c) for c in deck])
     else:
-        console = _console()
+        console = text_console()
         rtl = "terminal"
         if args.rtl == "app" or (args.rtl == "auto" and console.is_terminal):
             rtl = resolve_rtl_mode(args.rtl)
         console.print(render_deck(deck, rtl=rtl, width=console.width), end="")
-    return 0
-
-
-# -- import ----------------------------------------------------------------------------------
-
-
-def render_report(report: AlignmentReport) -> Table:
-    """The alignment report: one row per concept touched, with confidence and evidence."""
-    table = Table(box=None, pad_edge=False)
-    for column in ("concept", "status", "confidence", "entries (lang:line via method)"):
-        table.add_column(column)
-    for c in report.concepts:
-        parts = [f"{m.entry.lang}:{m.entry.term_line} {m.method}" for m in c.matches]
-        confidence = f"{c.confidence:.2f}" + ("  UNSURE" if c.unsure else "")
-        if c.likely:
-            confidence += f" (likely {' or '.join(c.likely)})"
-        table.add_row(
-            Text(c.concept_id),
-            Text(c.status),
-            Text(confidence, style="bold yellow" if c.unsure else ""),
-            Text(", ".join(parts)),
-        )
-    return table
-
-
-def cmd_import(args: argparse.Namespace) -> int:
-    """`quizzer import FILE...`."""
-    from quizzer.library.importer import import_glossaries
-
-    result = import_glossaries(
-        args.files,
-        deck=args.deck,
-        lang=args.lang,
-        into=args.into,
-        dry_run=args.dry_run,
-        mapping=args.map,
-    )
-    report = result.report
-    if args.json:
-        print_json(
-            {
-                "deck": result.deck.id,
-                "path": str(result.path),
-                "concept_count": len(result.deck),
-                "changed": result.changed,
-                "written": result.written,
-                "alignment": report.to_dict(),
-            }
-        )
-        return 0
-    console = _console()
-    langs: dict[str, set[str]] = {}
-    for c in report.concepts:
-        for m in c.matches:
-            langs.setdefault(m.entry.file, set()).add(m.entry.lang)
-    for file, found in langs.items():
-        codes = " ".join(lang for lang in LANGUAGES if lang in found)
-        console.print(Text(f"{file}: {codes}", style="dim"))
-    console.print(render_report(report))
-    for note in report.notes:
-        console.print(Text(f"note: {note}", style="yellow"))
-    unsure = report.unsure
-    if unsure:
-        example = next((c for c in unsure if c.likely), unsure[0])
-        entry = example.matches[-1].entry
-        target = example.likely[0] if example.likely else example.concept_id
-        console.print(
-            Text(
-                f"{len(unsure)} concept(s) aligned with confidence below {UNSURE_BELOW}: check "
-                "them, and if one is wrong pass --map FILE with lines like\n"
-                f'  ["{entry.file}"]\n'
-                f'  {entry.term_line} = "{target}"',
-                style="yellow",
-            )
-        )
-    counts = (
-        f"{report.count('new')} new, {report.count('updated')} updated, "
-        f"{report.count('unchanged')} unchanged"
-    )
-    if args.dry_run:
-        verb = "would write" if result.changed else "would leave unchanged"
-        console.print(
-            Text(f"dry run: {verb} {result.path} ({len(result.deck)} concepts; {counts})")
-        )
-    elif result.written:
-        verb = "created" if result.created else "updated"
-        summary = f"{verb} deck {result.deck.id!r}: {result.path}"
-        console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
-    else:
-        console.print(Text(f"deck {result.deck.id!r} unchanged: {result.path}"))
-    return 0
-
-
-# -- validate --------------------------------------------------------------------------------
-
-
-def _read_for_validate(path: Path) -> Deck:
-    """:func:`read_deck`, but a glossary given by mistake is named as such."""
-    try:
-        return read_deck(path)
-    except InputError:
-        if path.suffix.lower() == DECK_SUFFIX:
-            raise
-        glossary = _as_glossary(path)
-        if glossary:
-            raise InputError(
-                "this looks like a glossary (title, subtitle, term and definition lines), "
-                "not a deck file",
-                hint=f"import it with `quizzer import {path}`; validate checks deck files (*.toml)",
-                path=path,
-            ) from None
-        raise InputError(
-            "not a deck file (deck files are TOML and end in .toml)",
-            hint="give a deck file, e.g. one listed by `quizzer decks`",
-            path=path,
-        ) from None
-
-
-def _as_glossary(path: Path) -> bool:
-    """Whether the file reads as a glossary."""
-    try:
-        parse(decode(path.read_bytes()))
-    except (OSError, GlossaryError):
-        return False
-    return True
-
-
-def cmd_validate(args: argparse.Namespace) -> int:
-    """`quizzer validate [PATH...]`."""
-    targets: list[Path] = []
-    if args.paths:
-        for path in args.paths:
-            if path.is_dir():
-                found = deck_files(path)
-                if not found:
-                    raise InputError(
-                        "no deck files (*.toml) in this folder", hint="give deck files", path=path
-                    )
-                targets.extend(found)
-            elif path.exists():
-                targets.append(path)
-            else:
-                raise InputError("no such file or folder", path=path)
-    else:
-        targets = deck_files(bundled_decks_dir()) + deck_files(user_decks_dir())
-    console = _console()
-    errors = 0
-    ids: dict[str, Path] = {}
-    for path in targets:
-        try:
-            deck = _read_for_validate(path)
-            if not deck.concepts:
-                # Loadable, but nothing to study: most likely a deck whose concepts were lost.
-                raise InputError(
-                    "deck has no concepts",
-                    hint="add [[concepts]] tables (see `quizzer show training-efficiency`), "
-                    "or remove the file",
-                    path=path,
-                )
-            if deck.id in ids:
-                raise InputError(
-                    f"deck id {deck.id!r} is also used by {ids[deck.id]}",
-                    hint="give one of the decks another id",
-                    path=path,
-                    line=1,
-                )
-        except InputError as exc:
-            errors += 1
-            print(f"quizzer: error: {exc}", file=sys.stderr)
-            continue
-        ids[deck.id] = path
-        console.print(Text(f"ok  {path} ({deck.id}: {len(deck)} concepts)"))
-    if errors:
-        print(f"{errors} of {len(targets)} deck file(s) have problems", file=sys.stderr)
-        return 2
-    if not targets:
-        console.print(Text("no deck files to check"))
     return 0

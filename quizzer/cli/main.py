@@ -18,6 +18,7 @@ from quizzer.errors import QuizzerError, StoreError
 COMMAND_MODULES: tuple[str, ...] = (
     "quizzer.cli.study_cmd",
     "quizzer.cli.decks_cmd",
+    "quizzer.cli.import_cmd",
     "quizzer.cli.export_cmd",
     "quizzer.cli.stats_cmd",
     "quizzer.cli.store_cmd",

@@ -24,6 +24,7 @@ from typing import Any
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import journal, migrate, reviewlog
+from quizzer.progress.events import Event, ReviewData
 from quizzer.progress.files import backup_path, journal_path, lock_path, previous_journal_path
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.lock import StoreLock
@@ -341,7 +342,7 @@ def _rebuild(path: Path, f: _Findings, report: Report) -> None:
     )
 
 
-def _journal_events(file: Path) -> list[dict[str, Any]]:
+def _journal_events(file: Path) -> list[Event]:
     """The good events of a journal file (damaged lines skipped), ``[]`` if missing."""
     if not file.exists():
         return []
@@ -354,7 +355,7 @@ def _restore_month(path: Path, month: str, report: Report) -> None:
     keep = file.with_name(f"{file.name}.damaged-{_stamp()}")
     file.rename(keep)
     fsync_dir(file.parent)
-    base: list[dict[str, Any]] = []
+    base: list[ReviewData] = []
     source = "no backup"
     bak = reviewlog.mirror_path(file)
     with contextlib.suppress(StoreError, OSError):

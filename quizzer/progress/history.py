@@ -16,6 +16,7 @@ from tinydb.storages import Storage
 
 from quizzer.errors import StoreError
 from quizzer.progress import journal, reviewlog
+from quizzer.progress.events import Event, ReviewData, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     busy_error,
@@ -77,23 +78,22 @@ def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
     # before it replaces the journal, so whatever a replaced journal held, the months read
     # afterwards hold it. The journal's events are then laid over the months (its undos win).
     jpath = journal_path(path)
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     if journal.generation(jpath) >= gen:
         try:
             events = [event for _, event in journal.scan(jpath, 0)]
         except JournalDamage as exc:
             raise journal_damage_error(path, exc.line) from exc
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, ReviewData] = {}
     for month in reviewlog.months(path):
         for doc in reviewlog.read_month(reviewlog.month_path(path, month)):
             out[doc["id"]] = doc
     for event in events:
-        op = event.get("op")
-        if op in ("record", "review"):
+        if has_review(event):
             out[event["review"]["id"]] = event["review"]
-        elif op == "undo":
+        elif is_undo(event):
             out.pop(event["review_id"], None)
-    reviews = [Review.from_dict(d) for d in out.values()]
+    reviews = [Review.from_dict(plain(d)) for d in out.values()]
     reviews.sort(key=_when)
     return {r.id: r for r in reviews}
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from quizzer.progress.events import Event, HeaderEvent, as_event
+
 _sync = getattr(os, "fdatasync", os.fsync)
 
 
@@ -31,7 +33,7 @@ class JournalDamage(Exception):
         self.offset = offset
 
 
-def encode(event: dict[str, Any]) -> bytes:
+def encode(event: Event) -> bytes:
     """One journal line for ``event``."""
     body = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return b"%08x " % zlib.crc32(body) + body + b"\n"
@@ -61,12 +63,12 @@ class ReadResult:
     short), empty when the file ended cleanly.
     """
 
-    events: list[dict[str, Any]]
+    events: list[Event]
     end: int
     torn: bytes
 
 
-def scan(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+def scan(path: Path, start: int = 0) -> Iterator[tuple[int, Event]]:
     """Stream ``(offset after the line, event)`` from byte ``start``, one line at a time.
 
     Stops quietly at a damaged or unterminated *last* line (a write cut short);
@@ -88,12 +90,12 @@ def scan(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
                     raise JournalDamage(path, _line_of(path, pos), pos)
                 return
             pos += len(line)
-            yield pos, event
+            yield pos, as_event(event)
 
 
 def read(path: Path, start: int = 0) -> ReadResult:
     """Read events from byte ``start``; raise :class:`JournalDamage` for damage before the end."""
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     end = start
     for end, event in scan(path, start):  # noqa: B007 - end is used after the loop
         events.append(event)
@@ -112,7 +114,7 @@ def _line_of(path: Path, offset: int) -> int:
         return fh.read(offset).count(b"\n") + 1
 
 
-def header_event(gen: int) -> dict[str, Any]:
+def header_event(gen: int) -> HeaderEvent:
     """The first line of a journal of generation ``gen`` (see :func:`generation`)."""
     return {"op": "header", "gen": gen}
 
@@ -147,12 +149,13 @@ def start_new(path: Path, gen: int) -> int:
     return len(data)
 
 
-def iter_lines(path: Path) -> Iterator[tuple[int, bytes, dict[str, Any] | None]]:
+def iter_lines(path: Path) -> Iterator[tuple[int, bytes, Event | None]]:
     """Every line with its byte offset and event (``None`` when damaged), for repair."""
     with open(path, "rb") as fh:
         offset = 0
         for line in fh:
-            yield offset, line, decode(line) if line.endswith(b"\n") else None
+            event = decode(line) if line.endswith(b"\n") else None
+            yield offset, line, as_event(event) if event is not None else None
             offset += len(line)
 
 
@@ -175,13 +178,13 @@ class JournalWriter:
 
             fsync_dir(path.parent)
 
-    def append(self, event: dict[str, Any]) -> int:
+    def append(self, event: Event) -> int:
         """Write one event and fsync it; returns the offset after it."""
         self.append_nosync(event)
         _sync(self._fd)
         return self.end
 
-    def append_nosync(self, event: dict[str, Any]) -> None:
+    def append_nosync(self, event: Event) -> None:
         """Write one event without fsync (bulk imports: call :meth:`sync` after the batch)."""
         data = encode(event)
         view = memoryview(data)

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import fsync_dir
 from quizzer.progress import journal
+from quizzer.progress.events import Event, has_review
 
 SCHEMA_VERSION = 3
 
@@ -90,7 +92,7 @@ def _v1_to_v2(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     if journal_file.exists():
         # A migration cut short may already have written some reviews: don't repeat them.
         found = journal.read(journal_file, 0)
-        existing = {e["review"]["id"] for e in found.events if e.get("op") in ("review", "record")}
+        existing = {e["review"]["id"] for e in found.events if has_review(e)}
         writer_end = found.end
     reviews = sorted(
         doc.get("reviews", {}).values(), key=lambda r: (r.get("reviewed_at", ""), r.get("id", ""))
@@ -114,7 +116,7 @@ def _v1_to_v2(doc: dict[str, Any], path: Path) -> dict[str, Any]:
         if isinstance(data, dict) and "card_id" in data
     }
     settings = doc.get("settings", {}).get("1", {})
-    meta = {
+    meta: dict[str, Any] = {
         "schema": 2,
         "journal_offset": end,
         "seq": seq,
@@ -144,7 +146,7 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     st = State.from_document(doc)
     fold = reviewlog.Fold(packed=True)  # a version-2 journal may hold millions of answers
 
-    def events() -> Any:
+    def events() -> Iterator[Event]:
         for end, event in journal.scan(journal_file, 0):
             if end > offset:
                 st.apply(event)  # the tail the version-2 snapshot hadn't absorbed yet

@@ -17,10 +17,11 @@ import time
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Self
 
 from quizzer.errors import StoreError
 from quizzer.progress import compaction, journal, migrate, reviewlog
+from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     backup_path,
@@ -305,7 +306,7 @@ class OpenedStore:
         if self.read_only or self._writer is None:
             raise StoreError("the progress store is open read-only", path=self.path)
 
-    def _append(self, event: dict[str, Any]) -> None:
+    def _append(self, event: Change) -> None:
         """Write an event durably, then fold it into memory (so a failed write changes nothing)."""
         self._check_writable()
         assert self._writer is not None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
+from quizzer.progress.events import BuryData
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.scheduler import CardState
 
@@ -22,7 +22,7 @@ class Bury:
     buried_at: datetime
     until: datetime
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BuryData:
         """JSON-ready form (ISO 8601 UTC times), as kept in the journal and the undo stack."""
         return {
             "id": self.id,
@@ -32,7 +32,7 @@ class Bury:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Bury:
+    def from_dict(cls, data: BuryData) -> Bury:
         """Inverse of :meth:`to_dict`."""
         return cls(
             id=data["id"],

@@ -30,6 +30,7 @@ from typing import Any
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
+from quizzer.progress.events import Event, ReviewData, has_review, is_undo
 from quizzer.progress.snapshot import AtomicJSONStorage, dumps
 
 _MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json$")
@@ -53,7 +54,7 @@ def timestamp(reviewed_at: str) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
-def sort_by_time(reviews: list[dict[str, Any]]) -> None:
+def sort_by_time(reviews: list[ReviewData]) -> None:
     """Order review dicts by answer time, in place (stable: ties keep their order)."""
     stamps = [d["reviewed_at"] for d in reviews]
     if all(s.endswith("+00:00") for s in stamps):
@@ -79,7 +80,7 @@ def months(path: Path) -> list[str]:
     return sorted(m.group(1) for m in found if m)
 
 
-def read_month(file: Path) -> list[dict[str, Any]]:
+def read_month(file: Path) -> list[ReviewData]:
     """The review dicts of one month file (``[]`` if missing); :class:`StoreError` if damaged."""
     try:
         doc = AtomicJSONStorage(file, read_only=True).read()
@@ -114,7 +115,7 @@ def mirror_path(file: Path) -> Path:
     return file.with_name(file.name + ".bak")
 
 
-def write_month(file: Path, reviews: list[dict[str, Any]], *, mirror_only: bool = False) -> None:
+def write_month(file: Path, reviews: list[ReviewData], *, mirror_only: bool = False) -> None:
     """Replace a month file, then its mirror, each atomically."""
     data = dumps({"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}})
     if not mirror_only:
@@ -122,7 +123,7 @@ def write_month(file: Path, reviews: list[dict[str, Any]], *, mirror_only: bool 
     atomic_write_bytes(mirror_path(file), data)
 
 
-def mirror_matches(file: Path, reviews: list[dict[str, Any]]) -> bool:
+def mirror_matches(file: Path, reviews: list[ReviewData]) -> bool:
     """Whether the mirror of ``file`` holds exactly ``reviews``."""
     try:
         return read_month(mirror_path(file)) == reviews and mirror_path(file).exists()
@@ -131,8 +132,8 @@ def mirror_matches(file: Path, reviews: list[dict[str, Any]]) -> bool:
 
 
 def merge(
-    existing: list[dict[str, Any]], adds: dict[str, dict[str, Any]], gone: set[str]
-) -> list[dict[str, Any]]:
+    existing: list[ReviewData], adds: dict[str, ReviewData], gone: set[str]
+) -> list[ReviewData]:
     """A month's reviews with ``adds`` folded in and ``gone`` (undone ids) taken out.
 
     Folding is keyed by review id, so folding the same answers twice changes nothing.
@@ -155,7 +156,7 @@ def keep_link(source: Path, target: Path) -> None:
     os.replace(tmp, target)
 
 
-def _dumps(review: dict[str, Any]) -> str:
+def _dumps(review: ReviewData) -> str:
     return json.dumps(review, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -168,30 +169,30 @@ class Fold:
 
     def __init__(self, *, packed: bool = False) -> None:
         self.packed = packed
+        #: month -> review id -> review (its JSON text when ``packed``).
         self.adds: dict[str, dict[str, Any]] = {}
         self.removes: dict[str, set[str]] = {}
         self.unplaced: set[str] = set()  # undone reviews whose month the event doesn't say
 
-    def add_events(self, events: Iterable[dict[str, Any]]) -> Fold:
+    def add_events(self, events: Iterable[Event]) -> Fold:
         """Fold journal events in (records and imported reviews add, undos remove)."""
         where: dict[str, str] = {}
         for event in events:
-            op = event.get("op")
-            if op in ("record", "review"):
+            if has_review(event):
                 review = event["review"]
                 month = month_of(review["reviewed_at"])
                 value = _dumps(review) if self.packed else review
                 self.adds.setdefault(month, {})[review["id"]] = value
                 where[review["id"]] = month
-            elif op == "undo":
+            elif is_undo(event):
                 rid = event["review_id"]
                 at = event.get("at")
-                month = where.get(rid) or (month_of(at) if at else None)
-                if month is None:
+                held_in = where.get(rid) or (month_of(at) if at else None)
+                if held_in is None:
                     self.unplaced.add(rid)
                     continue
-                self.adds.get(month, {}).pop(rid, None)
-                self.removes.setdefault(month, set()).add(rid)
+                self.adds.get(held_in, {}).pop(rid, None)
+                self.removes.setdefault(held_in, set()).add(rid)
         return self
 
     def touched(self) -> set[str]:

@@ -12,10 +12,19 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
+from quizzer.progress.events import (
+    BuryData,
+    CardData,
+    Event,
+    ReviewData,
+    SlimCard,
+    UndoEntry,
+    card_data,
+)
 from quizzer.progress.migrate import SCHEMA_VERSION
 from quizzer.scheduling.scheduler import CardState, SchedulerSettings
 
@@ -31,18 +40,17 @@ _FROM_REVIEW = ("card_id", "due", "stability", "difficulty", "last_review", "fir
 _FLAGS = ("leech", "flagged", "suspended", "buried_until")
 
 
-def slim_state(state: dict[str, Any]) -> dict[str, Any]:
+def slim_state(state: dict[str, Any]) -> SlimCard:
     """The part of a card state after an answer that its review doesn't already say."""
-    return {
+    slim = {
         k: v
         for k, v in state.items()
         if k not in _FROM_REVIEW and not (k in _FLAGS and v in (False, None))
     }
+    return cast(SlimCard, slim)
 
 
-def full_state(
-    slim: dict[str, Any], review: dict[str, Any], before: dict[str, Any] | None
-) -> dict[str, Any]:
+def full_state(slim: SlimCard, review: ReviewData, before: CardData | None) -> CardData:
     """Inverse of :func:`slim_state`, given the review and the card's previous state."""
     return {
         "card_id": review["card_id"],
@@ -50,7 +58,7 @@ def full_state(
         "step": slim.get("step"),
         "stability": review["stability"],
         "difficulty": review["difficulty"],
-        "due": review["due"],
+        "due": cast(str, review["due"]),  # an answer always schedules the card
         "last_review": review["reviewed_at"],
         "reps": slim.get("reps", 1),
         "lapses": slim.get("lapses", 0),
@@ -58,7 +66,7 @@ def full_state(
         "flagged": slim.get("flagged", False),
         "suspended": slim.get("suspended", False),
         "buried_until": slim.get("buried_until"),
-        "first_review": (before or {}).get("first_review") or review["reviewed_at"],
+        "first_review": (before.get("first_review") if before else None) or review["reviewed_at"],
     }
 
 
@@ -66,15 +74,15 @@ def full_state(
 _MANUAL_FLAGS = ("suspended", "leech")
 
 
-def _with_flags(before: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any]:
+def _with_flags(before: CardData | None, state: CardData) -> CardData:
     """``before`` (``None``: never studied) with the suspension flags of ``state``."""
     if before is None:
         key = CardKey.parse(state["card_id"])
-        before = CardState.new(key, datetime.fromisoformat(state["due"])).to_dict()
-    return {**before, **{k: state.get(k, False) for k in _MANUAL_FLAGS}}
+        before = card_data(CardState.new(key, datetime.fromisoformat(state["due"])).to_dict())
+    return card_data({**before, **{k: state.get(k, False) for k in _MANUAL_FLAGS}})
 
 
-def buried_state(before: dict[str, Any] | None, bury: dict[str, Any]) -> dict[str, Any]:
+def buried_state(before: CardData | None, bury: BuryData) -> CardData:
     """A card's state after ``bury`` (a :meth:`Bury.to_dict`), given its state before.
 
     A card never studied gets a new-card state (``reps`` 0, so it still counts
@@ -82,9 +90,9 @@ def buried_state(before: dict[str, Any] | None, bury: dict[str, Any]) -> dict[st
     """
     if before is None:
         key = CardKey.parse(bury["card_id"])
-        state = CardState.new(key, datetime.fromisoformat(bury["at"])).to_dict()
+        state = card_data(CardState.new(key, datetime.fromisoformat(bury["at"])).to_dict())
     else:
-        state = dict(before)
+        state = before.copy()
     state["buried_until"] = bury["until"]
     return state
 
@@ -159,10 +167,10 @@ class State:
     """
 
     def __init__(self) -> None:
-        self.raw: dict[str, dict[str, Any]] = {}
+        self.raw: dict[str, CardData] = {}
         self.objs: dict[str, CardState] = {}
         self.settings = SchedulerSettings()
-        self.undo: list[dict[str, Any]] = []
+        self.undo: list[UndoEntry] = []
         self.recent: list[list[Any]] = []
         self.seq = 0
         self.created: str | None = None
@@ -233,7 +241,7 @@ class State:
             self.objs[card_id] = obj
         return obj
 
-    def put(self, card_id: str, data: dict[str, Any] | None, obj: CardState | None = None) -> None:
+    def put(self, card_id: str, data: CardData | None, obj: CardState | None = None) -> None:
         """Set (or, with ``None``, forget) a card's state."""
         self.objs.pop(card_id, None)
         if data is None:
@@ -243,11 +251,12 @@ class State:
         if obj is not None:
             self.objs[card_id] = obj
 
-    def apply(self, event: dict[str, Any]) -> None:
+    def apply(self, event: Event) -> None:
         """Fold one journal event in (the same code runs live and on replay)."""
-        op = event.get("op")
-        self.seq = max(self.seq, int(event.get("seq", 0)))
-        if op == "record":
+        self.seq = max(self.seq, int(event["seq"]) if "seq" in event else 0)
+        if "op" not in event:
+            raise ValueError(f"unknown journal event {None!r}")
+        if event["op"] == "record":
             review = event["review"]
             card_id = review["card_id"]
             before = self.raw.get(card_id)
@@ -257,12 +266,12 @@ class State:
             )
             del self.undo[:-UNDO_DEPTH]
             self.recent.append([review["id"], card_id, review["reviewed_at"], review["phase"]])
-        elif op == "undo":
+        elif event["op"] == "undo":
             self.put(event["card_id"], event.get("restore"))
             if self.undo and self.undo[-1].get("review_id") == event["review_id"]:
                 self.undo.pop()
             self.recent = [r for r in self.recent if r[0] != event["review_id"]]
-        elif op == "bury":
+        elif event["op"] == "bury":
             bury = event["bury"]
             card_id = bury["card_id"]
             before = self.raw.get(card_id)
@@ -272,13 +281,13 @@ class State:
                 {"bury_id": bury["id"], "card_id": card_id, "before": before, "bury": bury}
             )
             del self.undo[:-UNDO_DEPTH]
-        elif op == "unbury":
+        elif event["op"] == "unbury":
             self.put(event["card_id"], event.get("restore"))
             if self.undo and self.undo[-1].get("bury_id") == event["bury_id"]:
                 self.undo.pop()
-        elif op == "settings":
+        elif event["op"] == "settings":
             self.settings = SchedulerSettings.from_dict(event["settings"])
-        elif op == "state":
+        elif event["op"] == "state":
             card_id, state = event["card_id"], event["state"]
             self.put(card_id, state)
             # A suspension (or resume) is not on the undo stack, and undoing an earlier answer
@@ -286,7 +295,7 @@ class State:
             for entry in self.undo:
                 if entry.get("card_id") == card_id:
                     entry["before"] = _with_flags(entry.get("before"), state)
-        elif op in ("review", "header"):
+        elif event["op"] in ("review", "header"):
             pass  # imported history / file header: no state to change
         else:
-            raise ValueError(f"unknown journal event {op!r}")
+            raise ValueError(f"unknown journal event {event['op']!r}")

@@ -10,6 +10,7 @@ import secrets
 from datetime import UTC, datetime
 
 from quizzer.cards.card import CardKey
+from quizzer.progress.events import card_data, plain, review_data
 from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_state
@@ -59,7 +60,7 @@ class WritingStore(ReadingStore):
         # A random salt: two processes may answer the same card in the same millisecond.
         rid = review_id(key.id, now, secrets.token_hex(4))
         review = answered_review(rid, key.id, grade, now, answer, outcome)
-        review_dict = review.to_dict()
+        review_dict = review_data(review.to_dict())
         self._append({"op": "record", "review": review_dict, "card": slim_state(new.to_dict())})
         self.state.objs[key.id] = new
         if self._reviews is not None:
@@ -100,7 +101,7 @@ class WritingStore(ReadingStore):
             )
             return Bury.from_dict(top["bury"])
         reviews = self._reviews
-        removed = Review.from_dict(top["review"])
+        removed = Review.from_dict(plain(top["review"]))
         self._append(
             {
                 "op": "undo",
@@ -145,5 +146,5 @@ class WritingStore(ReadingStore):
         if not suspended:
             st.leech = False
         with self._mutex:
-            self._append({"op": "state", "card_id": key.id, "state": st.to_dict()})
+            self._append({"op": "state", "card_id": key.id, "state": card_data(st.to_dict())})
         return st

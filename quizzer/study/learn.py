@@ -22,169 +22,38 @@ replays identically); it returns a :class:`LearnUndo` naming the record that
 action had emitted, which the UI then takes back from its store.
 :meth:`LearnRound.bury` and :meth:`LearnRound.drop` take a concept out of the
 round (the UI buries the returned card in its store after ``bury``).
+
+The plan (which concepts, in which rounds) is :mod:`quizzer.study.learn_plan`; the
+values a round hands out are :mod:`quizzer.study.learn_record`. Their names are
+re-exported here, kept for importers of ``quizzer.study.learn``.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.concept import Concept
 from quizzer.scheduling.review import Grade
-from quizzer.scheduling.scheduler import DueQueue
 from quizzer.study.answers import AnswerCheck, Verdict, check_card_answer
+from quizzer.study.learn_plan import ROUND_SIZE as ROUND_SIZE
+from quizzer.study.learn_plan import learn_rounds as learn_rounds
+from quizzer.study.learn_plan import new_concepts as new_concepts
+from quizzer.study.learn_plan import plan_rounds as plan_rounds
+from quizzer.study.learn_record import Action as Action
+from quizzer.study.learn_record import LearnQuestion as LearnQuestion
+from quizzer.study.learn_record import LearnRecord as LearnRecord
+from quizzer.study.learn_record import LearnTally as LearnTally
+from quizzer.study.learn_record import LearnUndo as LearnUndo
+from quizzer.study.learn_record import Stage as Stage
 from quizzer.study.multiple_choice import ChoiceSet, make_choices
 
-#: Concepts per round, about.
-ROUND_SIZE = 7
 #: A missed concept comes back after this many other questions (or at the round's end).
 RETRY_GAP = 3
-
-Stage = Literal["choice", "typed"]
-#: What :meth:`LearnRound.undo` can step back.
-Action = Literal["choice", "typed", "override", "bury", "drop"]
-
-
-def plan_rounds(
-    concepts: Sequence[Concept], size: int = ROUND_SIZE
-) -> tuple[tuple[Concept, ...], ...]:
-    """Split ``concepts`` (in order) into rounds of about ``size``, sizes differing by at most one.
-
-    16 concepts with size 7 give rounds of 6, 5 and 5 rather than 7, 7 and 2.
-    """
-    if size < 1:
-        raise ValueError("round size must be at least 1")
-    items = list(concepts)
-    if not items:
-        return ()
-    count = math.ceil(len(items) / size)
-    base, extra = divmod(len(items), count)
-    rounds: list[tuple[Concept, ...]] = []
-    start = 0
-    for index in range(count):
-        end = start + base + (1 if index < extra else 0)
-        rounds.append(tuple(items[start:end]))
-        start = end
-    return tuple(rounds)
-
-
-def new_concepts(
-    new_cards: Iterable[CardKey], concepts: Iterable[Concept], skip: Collection[str] = ()
-) -> tuple[Concept, ...]:
-    """The concepts to learn: those of ``new_cards``, in that order, each once.
-
-    ``new_cards`` is a due queue's ``new`` (:attr:`DueQueue.new`: never-studied
-    cards, today's new-card limit already applied); cards due for review or in
-    learning are not learn mode's business. ``skip`` holds card ids to leave out
-    (cards buried during this run). Cards of concepts not in ``concepts`` are
-    ignored.
-    """
-    by_uid = {c.uid: c for c in concepts}
-    out: list[Concept] = []
-    seen: set[str] = set()
-    for card in new_cards:
-        concept = by_uid.get(card.concept_uid)
-        if concept is None or card.id in skip or concept.uid in seen:
-            continue
-        seen.add(concept.uid)
-        out.append(concept)
-    return tuple(out)
-
-
-def learn_rounds(
-    queue: DueQueue,
-    concepts: Iterable[Concept],
-    size: int = ROUND_SIZE,
-    skip: Collection[str] = (),
-) -> tuple[tuple[Concept, ...], ...]:
-    """Rounds of about ``size`` over the *new* concepts of ``queue`` (see :func:`new_concepts`).
-
-    ``queue`` is what the store or :meth:`FsrsScheduler.due_queue
-    <quizzer.study.session.FsrsScheduler.due_queue>` says is due now for the deck
-    and pair; due reviews stay for flip, choice and typed modes.
-    """
-    return plan_rounds(new_concepts(queue.new, concepts, skip), size)
-
-
-@dataclass(frozen=True, slots=True)
-class LearnQuestion:
-    """What to ask now: the prompt text, the stage, and the options for a choice question."""
-
-    concept: Concept
-    card: CardKey
-    stage: Stage
-    prompt: str
-    expected: str
-    choices: ChoiceSet | None
-
-
-@dataclass(frozen=True, slots=True)
-class LearnRecord:
-    """An answer for the scheduler: record ``grade`` for ``card`` at ``at`` in mode ``learn``.
-
-    ``typed`` is the final typed answer; ``misses`` how many tries went wrong
-    this round (near misses included); ``overridden`` whether the learner said
-    "I was right". ``correct`` is what to store as the review's ``correct``: it
-    is exactly ``grade >= Hard`` (no miss, only near misses, one wrong answer,
-    or an override with at most one other wrong answer), False for Again.
-    """
-
-    card: CardKey
-    grade: Grade
-    at: datetime
-    duration_ms: int
-    typed: str
-    misses: int
-    overridden: bool = False
-    correct: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class LearnTally:
-    """Answers given in a round, for a truthful summary.
-
-    Every choice or typed answer counts once in ``answered``: ``right`` (a right
-    choice, a typed answer spelled right, or a near miss the learner overrode),
-    ``near`` (typed near misses, passes that are asked again) or ``wrong``.
-    """
-
-    answered: int = 0
-    right: int = 0
-    near: int = 0
-    wrong: int = 0
-
-    @property
-    def correct(self) -> int:
-        """Answers that count as correct under the near-miss policy: right + near."""
-        return self.right + self.near
-
-
-@dataclass(frozen=True, slots=True)
-class LearnUndo:
-    """What :meth:`LearnRound.undo` stepped back.
-
-    ``action`` is the step taken back, ``concept_uid`` the concept it was about
-    and ``card`` that concept's card in the round's pair. ``record`` is the
-    :class:`LearnRecord` the step had emitted (a right typed answer or an
-    override), now gone from :attr:`LearnRound.records`: a UI that stored it
-    must take it back (``store.undo()``). :attr:`store_undo` says whether the
-    step had reached the store at all (a record, or a bury).
-    """
-
-    action: Action
-    concept_uid: str
-    card: CardKey
-    record: LearnRecord | None = None
-
-    @property
-    def store_undo(self) -> bool:
-        """Whether the UI must undo one store action (the record, or the bury)."""
-        return self.record is not None or self.action == "bury"
 
 
 @dataclass(slots=True)
@@ -210,7 +79,7 @@ class _Step:
     last_typed: tuple[str, AnswerCheck, datetime, int] | None
     removed: dict[str, Action]
     tally: LearnTally
-    rng_state: object
+    rng_state: tuple[Any, ...]
 
 
 @dataclass(slots=True)

@@ -9,11 +9,13 @@ import pytest
 from factories import bundled, concept
 
 from quizzer.cards.card import CardKey, Pair
-from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.scheduler import answer
+from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.study.answers import Verdict
 from quizzer.study.learn import LearnRound, LearnTally, learn_rounds, new_concepts, plan_rounds
-from quizzer.study.session import FsrsScheduler
+from quizzer.study.session_scheduler import FsrsScheduler
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 EN_RU = Pair("en", "term", "ru", "term")
@@ -232,7 +234,7 @@ def test_records_can_be_recorded_by_the_scheduler() -> None:
         else:
             _type_expected(lr)
     cards = [r.card for r in lr.records]
-    sched = FsrsScheduler(cards, {}, scheduling.SchedulerSettings(), UTC, random.Random(0))
+    sched = FsrsScheduler(cards, {}, SchedulerSettings(), UTC, random.Random(0))
     for r in lr.records:
         answer = Answer(
             mode="learn",
@@ -505,12 +507,12 @@ def test_tally_and_in_progress_follow_answers_and_undo() -> None:
 def test_learn_draws_only_new_concepts_within_the_daily_limit() -> None:
     deck = _deck()
     cards = [CardKey(c.uid, EN_RU) for c in deck]
-    conf = scheduling.SchedulerSettings(new_per_day=8, fuzz=False)
+    conf = SchedulerSettings(new_per_day=8, fuzz=False)
     first = NOW - timedelta(days=30)
     states = {}
     for card in cards[:3]:  # three concepts studied long ago, due again now
-        state = scheduling.CardState.new(card, first)
-        state = scheduling.answer(state, 3, first, conf).state
+        state = CardState.new(card, first)
+        state = answer(state, 3, first, conf).state
         states[card.id] = state
     sched = FsrsScheduler(cards, states, conf, UTC, random.Random(0))
     queue = sched.due_queue(NOW)

@@ -9,15 +9,12 @@ import pytest
 from factories import bundled
 
 from quizzer.cards.card import CardKey, Pair
-from quizzer.scheduling import scheduler as scheduling
-from quizzer.study.session import (
-    LEARN_AHEAD,
-    MAX_ANSWER_MS,
-    FsrsScheduler,
-    Scheduler,
-    Session,
-    review_id,
-)
+from quizzer.scheduling.answer import review_id
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.scheduler import answer
+from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.study.session import LEARN_AHEAD, MAX_ANSWER_MS, Session
+from quizzer.study.session_scheduler import FsrsScheduler, Scheduler
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 PAIR = Pair("en", "term", "ru", "term")
@@ -28,20 +25,18 @@ def _cards() -> list[CardKey]:
     return [CardKey(c.uid, PAIR) for c in bundled("training-efficiency")]
 
 
-def _scheduler(
-    states: dict[str, scheduling.CardState] | None = None, **settings: object
-) -> FsrsScheduler:
-    conf = scheduling.SchedulerSettings(**{"new_per_day": 5, **settings})  # type: ignore[arg-type]
+def _scheduler(states: dict[str, CardState] | None = None, **settings: object) -> FsrsScheduler:
+    conf = SchedulerSettings(**{"new_per_day": 5, **settings})  # type: ignore[arg-type]
     return FsrsScheduler(_cards(), states or {}, conf, UTC, random.Random(7))
 
 
-def _review_state(key: CardKey, due_days_ago: float) -> scheduling.CardState:
+def _review_state(key: CardKey, due_days_ago: float) -> CardState:
     """A card in review, learnt a while back and due ``due_days_ago`` days before NOW."""
-    conf = scheduling.SchedulerSettings(fuzz=False)
+    conf = SchedulerSettings(fuzz=False)
     first = NOW - timedelta(days=60)
-    state = scheduling.CardState.new(key, first)
-    state = scheduling.answer(state, 3, first, conf).state
-    state = scheduling.answer(state, 3, first + timedelta(minutes=10), conf).state
+    state = CardState.new(key, first)
+    state = answer(state, 3, first, conf).state
+    state = answer(state, 3, first + timedelta(minutes=10), conf).state
     assert state.phase == "review"
     shift = NOW - timedelta(days=due_days_ago) - state.due
     state.card.due += shift
@@ -298,3 +293,15 @@ def test_override_needs_an_answer_to_override() -> None:
     session.skip(NOW)
     with pytest.raises(ValueError, match="no answer"):
         session.override(3, NOW)
+
+
+def test_the_old_homes_still_name_everything() -> None:
+    """Importers reach the scheduler protocol through ``session`` and the plan through ``learn``."""
+    from quizzer.study import learn, learn_plan, learn_record, session, session_scheduler
+
+    assert session.FsrsScheduler is session_scheduler.FsrsScheduler
+    assert session.Scheduler is session_scheduler.Scheduler
+    for name in ["plan_rounds", "new_concepts", "learn_rounds", "ROUND_SIZE"]:
+        assert getattr(learn, name) is getattr(learn_plan, name)
+    for name in ["LearnQuestion", "LearnRecord", "LearnTally", "LearnUndo"]:
+        assert getattr(learn, name) is getattr(learn_record, name)

@@ -536,3 +536,13 @@ def test_fast_study_days_with_the_system_zone(zone: str, monkeypatch: pytest.Mon
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_compute_still_names_every_figure() -> None:
+    """Importers reach every figure through ``quizzer.stats.compute``."""
+    from quizzer.stats import compute, figures
+
+    for name in compute.__all__:
+        assert hasattr(compute, name), name
+    for name in ["Stats", "Today", "Forecast", "DayCount", "GroupSummary", "MasteryRow"]:
+        assert getattr(compute, name) is getattr(figures, name)

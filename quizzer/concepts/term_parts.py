@@ -48,7 +48,8 @@ import re
 ACRONYM_MAX_LEN = 16
 
 _ACRONYM_TOKEN = re.compile(r"^[A-Z](?:[A-Za-z0-9\-]*[A-Z0-9])?$")
-_CLOSING_PAREN = re.compile(r"^(?P<head>.*?\S)\s+\((?P<inner>[^()]*\S[^()]*)\)\s*$", re.DOTALL)
+# The contents hold no parenthesis, so a nested or unbalanced one ("A (B (C))") is no split.
+_CLOSING_PAREN = re.compile(r"^(?P<head>.*?\S)\s+\((?P<inner>[^()]*[^()\s][^()]*)\)\s*$", re.DOTALL)
 _SEPARATORS = re.compile(r"\s*[/;]\s*")
 
 

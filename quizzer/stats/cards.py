@@ -8,10 +8,7 @@ from datetime import datetime, tzinfo
 
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.studyday import study_day
-from quizzer.stats.definitions import (
-    FORECAST_DAYS,
-    MATURE_DAYS,
-)
+from quizzer.stats.definitions import FORECAST_DAYS, MATURE_DAYS
 from quizzer.stats.figures import Forecast, StateCounts
 
 

@@ -11,10 +11,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
-from quizzer.stats.definitions import (
-    HEATMAP_DAYS,
-    pass_rate,
-)
+from quizzer.stats.definitions import HEATMAP_DAYS, pass_rate
 from quizzer.stats.figures import DayCount, Streak, Today
 
 #: A review with its study day, computed once (time-zone conversion is the costly part).

@@ -7,9 +7,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from quizzer.stats.definitions import (
-    pass_rate,
-)
+from quizzer.stats.definitions import pass_rate
 
 
 @dataclass(frozen=True, slots=True)

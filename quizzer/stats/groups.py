@@ -11,11 +11,7 @@ from quizzer.cards.card import CardKey
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
-from quizzer.stats.definitions import (
-    MATURE_DAYS,
-    card_key,
-    pass_rate,
-)
+from quizzer.stats.definitions import MATURE_DAYS, card_key, pass_rate
 from quizzer.stats.figures import GroupSummary
 from quizzer.stats.mastery import card_retrievability
 from quizzer.stats.totals import CardTotals, card_totals

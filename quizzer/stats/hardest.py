@@ -6,10 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from quizzer.scheduling.review import Review
-from quizzer.stats.definitions import (
-    HARDEST_LIMIT,
-    card_key,
-)
+from quizzer.stats.definitions import HARDEST_LIMIT, card_key
 from quizzer.stats.figures import HardConcept
 from quizzer.stats.totals import CardTotals, card_totals
 

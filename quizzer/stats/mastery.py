@@ -13,9 +13,7 @@ from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULT_PARAMETERS
 
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
-from quizzer.stats.definitions import (
-    card_key,
-)
+from quizzer.stats.definitions import card_key
 from quizzer.stats.figures import MasteryCell, MasteryRow
 
 

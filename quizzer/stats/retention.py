@@ -8,10 +8,7 @@ from datetime import date, datetime, tzinfo
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.days import Dated, dated_reviews
-from quizzer.stats.definitions import (
-    MATURE_DAYS,
-    RETENTION_WINDOWS,
-)
+from quizzer.stats.definitions import MATURE_DAYS, RETENTION_WINDOWS
 from quizzer.stats.figures import PassCount, Retention
 
 

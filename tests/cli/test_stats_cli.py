@@ -23,7 +23,7 @@ from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
-from quizzer.scheduling.scheduler import SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.services.stats import system_timezone_name
 
 EN_BN = Pair("en", "term", "bn", "term")

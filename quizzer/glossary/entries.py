@@ -28,7 +28,7 @@ class SourceEntry:
     definition: str
     term_line: int
     definition_line: int
-    #: The term's acronym (see :func:`acronym_of`), computed on creation.
+    #: The term's acronym (:func:`quizzer.concepts.term_parts.acronym_of`), set on creation.
     acronym: str | None = field(default=None, init=False, compare=False)
 
     def __post_init__(self) -> None:

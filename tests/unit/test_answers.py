@@ -10,6 +10,9 @@ import pytest
 from factories import bundled, concept
 
 from quizzer.concepts.normalize import compact, normalize
+from quizzer.study.answer_diff import DiffSegment, char_diff
+from quizzer.study.answer_forms import AnswerForm, answer_forms
+from quizzer.study.answer_transliteration import transliteration_similarity
 from quizzer.study.answers import (
     NEAR_THRESHOLD,
     NOTE_ACCENTS,
@@ -19,15 +22,10 @@ from quizzer.study.answers import (
     NOTE_PART,
     NOTE_TRANSLITERATION,
     AnswerCheck,
-    AnswerForm,
-    DiffSegment,
     Verdict,
-    answer_forms,
-    char_diff,
     check_answer,
     grade_for,
     other_texts,
-    transliteration_similarity,
 )
 from quizzer.study.multiple_choice import make_choices
 

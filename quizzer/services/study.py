@@ -22,6 +22,7 @@ from quizzer.fsutil import atomic_write_text
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
 from quizzer.scheduling.scheduler import format_interval
+from quizzer.study.flow import SessionFlow, StudyFlow
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 from quizzer.study.session import Session
 
@@ -30,6 +31,7 @@ THEME_KEY = "ui.theme"
 
 if TYPE_CHECKING:
     from quizzer.progress import Store
+    from quizzer.stats.compute import Stats
 
 
 def utcnow() -> datetime:
@@ -164,6 +166,56 @@ class StudyService:
         """A session over what is due now for ``choice``."""
         mode: Any = "flip" if choice.mode == "learn" else choice.mode
         return Session.start(self.scheduler(choice), now or utcnow(), mode)
+
+    def start_flow(
+        self,
+        choice: StudyChoice,
+        now: datetime,
+        on_leech: Callable[[CardKey, bool], None] | None = None,
+    ) -> StudyFlow:
+        """The study flow for ``choice`` at ``now``, recording to the store as it goes.
+
+        Learn mode gets rounds over today's new concepts (due reviews are for flip,
+        choice and typed modes); the others a session over what is due.
+        ``on_leech`` hears of an answer that made a card a leech.
+        """
+        scheduler = self.scheduler(choice)
+        scheduler.on_leech = on_leech
+        deck = self.deck(choice.deck)
+        if choice.mode == "learn":
+            from quizzer.study.flow_learn import LearnFlow
+            from quizzer.study.learn import learn_rounds
+
+            queue = self.store.due_cards(deck, [choice.pair], now)
+            rounds = learn_rounds(queue, deck.concepts)
+            return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
+        stage: Any = choice.mode
+        session = Session.start(scheduler, now, stage)
+        return SessionFlow(session, deck, stage, self.rng, scheduler.undone_message)
+
+    def lapses(self, card: CardKey) -> int | None:
+        """How often ``card`` lapsed (``None`` if it has no state yet)."""
+        state = self.store.card(card)
+        return None if state is None else state.lapses
+
+    def why_empty(self, choice: StudyChoice) -> str | None:
+        """Why there is nothing to study for ``choice``, when there is a reason to give."""
+        why = self.why_no_cards(choice.deck, choice.pair)
+        if why is None:
+            why = self.new_limit_note(choice.deck, choice.pair)
+        if why is None and choice.mode == "learn":
+            why = (
+                "Learn mode teaches new concepts, and none are left for today here: "
+                "flip, choice or typed mode review the ones due."
+            )
+        return why
+
+    def stats(self, deck_id: str | None = None, now: datetime | None = None) -> Stats:
+        """The figures of ``quizzer stats`` for ``deck_id`` (or every deck), from the store."""
+        from quizzer.services.stats import stats_from_store
+
+        ids = [deck_id] if deck_id else None
+        return stats_from_store(self.store, self.decks(), now=now, deck_ids=ids)
 
     def intervals(self, card: CardKey, now: datetime | None = None) -> dict[int, str]:
         """The interval label each grade would give ``card`` now."""

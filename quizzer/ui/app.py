@@ -81,9 +81,7 @@ class QuizzerApp(App[int]):
             return
         from quizzer.ui.screens.stats import StatsScreen
 
-        self.push_screen(
-            StatsScreen(store=self.service.store, deck=deck, decks=self.service.decks())
-        )
+        self.push_screen(StatsScreen(self.service.stats(deck)))
 
     def on_unmount(self) -> None:
         """Close the study service and restore Rich's cell widths."""

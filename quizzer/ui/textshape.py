@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import os
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -32,7 +32,7 @@ RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
 
 _patched = False
 #: (the patched list, its original content), to undo the patch.
-_originals: list[tuple[list, list]] = []
+_originals: list[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = []
 
 
 def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal["app", "terminal"]:
@@ -52,7 +52,7 @@ def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal
     return mode  # type: ignore[return-value]
 
 
-def _zero_width_spacing_marks(widths: list[tuple[int, int, int]]) -> list[int]:
+def _zero_width_spacing_marks(widths: Sequence[tuple[int, int, int]]) -> list[int]:
     """Code points of category Mc that a width table lists as zero cells."""
     found: list[int] = []
     for start, end, width in widths:
@@ -112,11 +112,13 @@ def fix_cell_widths() -> int:
     changed: set[int] = set()
     for version in ("auto", "latest"):
         table = load(version)
-        marks = set(_zero_width_spacing_marks(table.widths))
+        widths = table.widths
+        # Typed a Sequence, but a list: shared by every caller of load(), patched in place.
+        assert isinstance(widths, list)
+        marks = set(_zero_width_spacing_marks(widths))
         if marks:
-            # The table's list is shared by every caller of load(): patch it in place.
-            _originals.append((table.widths, list(table.widths)))
-            table.widths[:] = _patched_widths(list(table.widths), marks)  # type: ignore[index]
+            _originals.append((widths, list(widths)))
+            widths[:] = _patched_widths(list(widths), marks)
             changed |= marks
     _clear_width_caches()
     _patched = True
@@ -128,7 +130,7 @@ def restore_cell_widths() -> None:
     global _patched
     while _originals:
         widths, original = _originals.pop()
-        widths[:] = original  # type: ignore[index]
+        widths[:] = original
     _clear_width_caches()
     _patched = False
 

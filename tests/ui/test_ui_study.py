@@ -321,7 +321,7 @@ async def test_arabic_prompt_is_shaped_in_app_mode_and_logical_in_terminal_mode(
 
 def test_answer_notes_all_have_a_message() -> None:
     from quizzer.study import answers
-    from quizzer.ui.screens.study import _NOTE_TEXT
+    from quizzer.ui.widgets.answer_diff import NOTE_TEXT as _NOTE_TEXT
 
     notes = {getattr(answers, n) for n in dir(answers) if n.startswith("NOTE_")}
     assert notes == set(_NOTE_TEXT)

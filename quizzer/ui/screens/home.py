@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual import events
@@ -9,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Button, Label, OptionList, Select
 from textual.widgets.option_list import Option
 
@@ -17,6 +17,7 @@ from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
 from quizzer.scheduling.review import MODES
 from quizzer.study.selection import StudyChoice, default_pair
+from quizzer.ui.app_access import QuizzerScreen
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
@@ -69,7 +70,7 @@ class DeckList(OptionList):
             self.action_select()
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(QuizzerScreen[None]):
     """Choose what to study; the choice is remembered in the store.
 
     Enter on the deck list, the Start button or Ctrl+S (from any picker, where
@@ -89,7 +90,7 @@ class HomeScreen(Screen[None]):
     ]
 
     def _initial_choice(self) -> StudyChoice:
-        service = self.app.service  # type: ignore[attr-defined]
+        service = self.service
         self._decks = [d.id for d in service.decks()]
         last = service.last_choice()
         if last is None or last.deck not in self._decks:
@@ -104,7 +105,7 @@ class HomeScreen(Screen[None]):
         # list focused, filled and highlighted.
         last = self._initial_choice()
         pair = last.pair
-        langs = _lang_options(getattr(self.app, "rtl_mode", "app"))
+        langs = _lang_options(self.rtl_mode)
         yield Label("quizzer · choose a deck, a direction and a mode", id="home-title")
         with Horizontal(id="home-body"):
             with Vertical(id="deck-panel"):
@@ -128,7 +129,7 @@ class HomeScreen(Screen[None]):
         yield QuizFooter()
 
     @staticmethod
-    def _select(options: list[tuple[str, str]], id: str, value: str) -> Select[str]:
+    def _select(options: Sequence[tuple[str, str]], id: str, value: str) -> Select[str]:
         return Select(options, id=id, value=value, allow_blank=False, compact=True)
 
     def on_mount(self) -> None:
@@ -163,10 +164,10 @@ class HomeScreen(Screen[None]):
         return StudyChoice(self._decks[decks.highlighted], pair, mode)
 
     def _deck_options(self, pair: Pair | None) -> list[Option]:
-        service = self.app.service  # type: ignore[attr-defined]
+        service = self.service
         options = []
         for deck in service.decks():
-            name = display_text(deck.name, getattr(self.app, "rtl_mode", "app"))
+            name = display_text(deck.name, self.rtl_mode)
             line = Content(name)
             if pair is not None:
                 new, due = service.counts(deck.id, pair)
@@ -223,7 +224,7 @@ class HomeScreen(Screen[None]):
         if choice is None:
             self.notify("Choose a deck and two different texts first.", severity="warning")
             return
-        self.app.service.remember(choice)  # type: ignore[attr-defined]
+        self.service.remember(choice)
         from quizzer.ui.screens.study import StudyScreen
 
         self.app.push_screen(StudyScreen(choice, from_home=True))
@@ -253,7 +254,7 @@ class HomeScreen(Screen[None]):
     def action_stats(self) -> None:
         """Open the statistics screen."""
         choice = self.current_choice()
-        self.app.open_stats(choice.deck if choice else None)  # type: ignore[attr-defined]
+        self.quizzer.open_stats(choice.deck if choice else None)
 
     def action_help(self) -> None:
         """Show the keys."""

@@ -35,11 +35,11 @@ from quizzer.ui.widgets.heatmap import Heatmap
 def _load_stats(
     store: Any, deck: str | None, decks: Sequence[Deck] | None, now: datetime | None
 ) -> Stats:
-    from quizzer.library.decks import load_library
+    from quizzer.services.library import library_decks
     from quizzer.services.stats import stats_from_store
 
     if decks is None:
-        decks = [item.deck for item in load_library()]
+        decks = library_decks()
     return stats_from_store(store, decks, now=now, deck_ids=[deck] if deck else None)
 
 

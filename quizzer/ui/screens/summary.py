@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Static
 
+from quizzer.ui.app_access import QuizzerScreen
 from quizzer.ui.widgets.quiz_footer import QuizFooter
+
+if TYPE_CHECKING:
+    from quizzer.study.flow import FlowSummary
+    from quizzer.study.selection import StudyChoice
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +38,33 @@ class SessionSummary:
     #: A warning line, e.g. what was not saved.
     note: str = ""
 
+    @classmethod
+    def of(cls, s: FlowSummary, deck_name: str, choice: StudyChoice) -> SessionSummary:
+        """The summary of a study flow's sitting (``deck_name`` as shown)."""
+        return cls(
+            studied_label="Questions" if s.questions else "Cards studied",
+            saved=s.saved,
+            note=f"Not saved: {concepts_count(s.unsaved)} not yet typed right."
+            if s.unsaved
+            else "",
+            deck_name=deck_name,
+            pair_label=choice.pair_label,
+            mode=choice.mode,
+            studied=s.studied,
+            correct=s.correct,
+            seconds=s.seconds,
+            next_due=s.next_due,
+        )
+
     @property
     def correct_percent(self) -> int | None:
         """Share of answers counted correct, in %, or ``None`` before any answer."""
         return round(100 * self.correct / self.studied) if self.studied else None
+
+
+def concepts_count(n: int) -> str:
+    """``"1 concept"``, ``"3 concepts"``."""
+    return f"{n} concept" if n == 1 else f"{n} concepts"
 
 
 def format_duration(seconds: float) -> str:
@@ -67,7 +94,7 @@ def format_next_due(due: datetime | None, now: datetime) -> str:
     return f"in {round(seconds / 86400)} days ({local:%a %d %b})"
 
 
-class SummaryScreen(Screen[None]):
+class SummaryScreen(QuizzerScreen[None]):
     """Shown when a session ends; Enter goes home (or quits), s opens statistics."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -136,13 +163,13 @@ class SummaryScreen(Screen[None]):
         else:
             self.app.exit(0)
 
-    def action_quit(self) -> None:  # type: ignore[override]
+    def action_quit(self) -> None:
         """Quit the app with exit code 0."""
         self.app.exit(0)
 
     def action_stats(self) -> None:
         """Open statistics for this deck."""
-        self.app.open_stats(self.deck_id)  # type: ignore[attr-defined]
+        self.quizzer.open_stats(self.deck_id)
 
     def action_help(self) -> None:
         """Show the keys."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -11,7 +12,12 @@ from textual.widgets import Button
 
 from quizzer.scheduling.review import GRADE_NAMES
 
-_VARIANTS = {1: "error", 2: "warning", 3: "success", 4: "primary"}
+_VARIANTS: dict[int, Literal["error", "warning", "success", "primary"]] = {
+    1: "error",
+    2: "warning",
+    3: "success",
+    4: "primary",
+}
 
 
 class GradeBar(Horizontal):

@@ -8,6 +8,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from quizzer.ui.app_access import rtl_mode as app_rtl_mode
 from quizzer.ui.textshape import base_direction, has_rtl, visual_lines
 
 
@@ -48,7 +49,7 @@ class ScriptText(Widget):
     @property
     def rtl_mode(self) -> str:
         """``app`` (we shape and reorder) or ``terminal`` (it does)."""
-        return getattr(self.app, "rtl_mode", "app")
+        return app_rtl_mode(self)
 
     def lines(self, width: int) -> list[str]:
         """The visual lines at ``width`` cells."""

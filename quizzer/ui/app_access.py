@@ -1,0 +1,46 @@
+"""One typed way from a screen or widget to the running :class:`~quizzer.ui.app.QuizzerApp`."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual.dom import DOMNode
+from textual.screen import Screen
+
+from quizzer.services.study import StudyService
+from quizzer.ui.app import QuizzerApp
+
+ResultT = TypeVar("ResultT")
+
+
+def quizzer_app(node: DOMNode) -> QuizzerApp:
+    """The app ``node`` runs in; ``TypeError`` if that is not a :class:`QuizzerApp`."""
+    app = node.app
+    if not isinstance(app, QuizzerApp):
+        raise TypeError(f"{type(node).__name__} runs in {type(app).__name__}, not QuizzerApp")
+    return app
+
+
+def rtl_mode(node: DOMNode) -> str:
+    """The app's right-to-left mode (``"app"`` outside a :class:`QuizzerApp`, e.g. a test app)."""
+    app = node.app
+    return app.rtl_mode if isinstance(app, QuizzerApp) else "app"
+
+
+class QuizzerScreen(Screen[ResultT]):
+    """A screen of the quizzer app: the app, its study service and its RTL mode, typed."""
+
+    @property
+    def quizzer(self) -> QuizzerApp:
+        """The running app."""
+        return quizzer_app(self)
+
+    @property
+    def service(self) -> StudyService:
+        """The app's study service."""
+        return quizzer_app(self).service
+
+    @property
+    def rtl_mode(self) -> str:
+        """How right-to-left text is drawn (see :func:`quizzer.ui.textshape.display_text`)."""
+        return rtl_mode(self)

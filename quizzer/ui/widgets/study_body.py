@@ -1,0 +1,120 @@
+"""The study screen's body: the card, a hint, the mode's answer panels and the feedback row."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Static
+
+from quizzer.cards.card import Pair
+from quizzer.ui.widgets.card_view import CardView, side_label
+from quizzer.ui.widgets.choice_panel import ChoicePanel
+from quizzer.ui.widgets.flip_panel import FlipPanel
+from quizzer.ui.widgets.typed_panel import TypedPanel
+
+if TYPE_CHECKING:
+    from quizzer.study.answers import AnswerCheck
+
+#: Each stage's panel.
+_PANELS = {"flip": FlipPanel, "choice": ChoicePanel, "typed": TypedPanel}
+
+
+class StudyBody(VerticalScroll):
+    """What the learner answers in ``mode``: only the panels that mode uses are composed.
+
+    Flip mode has the :class:`FlipPanel`; choice, typed and learn mode the Continue
+    row and the :class:`ChoicePanel` and/or :class:`TypedPanel`. The panels' messages
+    bubble up to the screen.
+    """
+
+    def __init__(self, mode: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.mode = mode
+
+    def compose(self) -> ComposeResult:
+        """Compose the card, the hint and this mode's panels (fewer widgets, faster first card)."""
+        yield CardView(id="card")
+        yield Static("", id="hint", markup=False)
+        if self.mode == "flip":
+            yield FlipPanel(id="flip-panel", classes="hidden")
+        else:
+            with Horizontal(id="continue-row", classes="hidden"):
+                yield Static("", id="feedback", markup=False)
+                button = Button("Continue (Enter)", id="continue", compact=True, variant="primary")
+                # Textual ignores a press while the last one's 0.2 s "active" flash
+                # lasts; a quick learner's next Enter must not be lost.
+                button.active_effect_duration = 0
+                yield button
+        if self.mode in ("choice", "learn"):
+            yield ChoicePanel(id="choices-panel", classes="hidden")
+        if self.mode in ("typed", "learn"):
+            yield TypedPanel(id="typed-panel", classes="hidden")
+
+    def _show_panel(self, stage: str | None) -> None:
+        """Show the panel of ``stage`` only (``None``: none) and hide the Continue row."""
+        for name, panel in _PANELS.items():
+            self.query(panel).set_class(name != stage, "hidden")
+        self.query("#continue-row").add_class("hidden")
+
+    def _hint(self, text: str) -> None:
+        hint = self.query_one("#hint", Static)
+        hint.display = True
+        hint.update(text)
+
+    def ask(
+        self, stage: str | None, pair: Pair, prompt: str, answer: str, options: Sequence[str] = ()
+    ) -> None:
+        """Show a new card (answer hidden), asked as ``stage`` (a choice with ``options``)."""
+        answer_label = side_label(pair.answer_lang, pair.answer_side)
+        prompt_label = side_label(pair.prompt_lang, pair.prompt_side)
+        self.query_one(CardView).show(prompt, prompt_label, answer, answer_label)
+        if stage == "flip":
+            self._show_panel(None)  # the grades come with the answer
+            self._hint(FlipPanel.QUESTION_HINT)
+            self.screen.set_focus(None)
+        elif stage == "choice":
+            self._show_panel("choice")
+            self._hint(ChoicePanel.HINT)
+            self.query_one(ChoicePanel).ask(options)
+        else:
+            self._show_panel("typed")
+            self._hint(TypedPanel.hint(answer_label))
+            self.query_one(TypedPanel).ask()
+
+    async def reveal(self, intervals: Mapping[int, str]) -> None:
+        """Flip mode: show the answer and the grade buttons with their ``intervals``."""
+        self.query_one(CardView).set_revealed(True)
+        await self.query_one(FlipPanel).reveal(intervals)
+        self._show_panel("flip")
+        self._hint(FlipPanel.REVEALED_HINT)
+
+    def choose(self, index: int) -> None:
+        """Pick option ``index`` of the choice question (a number key)."""
+        self.query_one(ChoicePanel).choose(index)
+
+    def mark_choice(self, chosen: int, correct: int) -> None:
+        """Colour the options and show the answer on the card."""
+        self.query_one(ChoicePanel).mark(chosen, correct)
+        self.query_one(CardView).set_revealed(True)
+
+    def show_check(self, check: AnswerCheck, can_override: bool) -> None:
+        """Show the answer on the card and the typed answer's diff (and maybe "I was right")."""
+        self.query_one(CardView).set_revealed(True)
+        self.query_one(TypedPanel).show_check(check, can_override)
+
+    def hide_override(self) -> None:
+        """Take the "I was right" button away."""
+        self.query_one(TypedPanel).hide_override()
+
+    def feedback(self, text: str, kind: str) -> None:
+        """Say how the answer went (``kind``: right, near or wrong) and focus Continue."""
+        feedback = self.query_one("#feedback", Static)
+        feedback.update(text)
+        feedback.remove_class("-right", "-near", "-wrong")
+        feedback.add_class(f"-{kind}")
+        self.query_one("#continue-row").remove_class("hidden")
+        self.query_one("#continue", Button).focus()
+        self.query_one("#hint").display = False

@@ -36,11 +36,13 @@ from pathlib import Path
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.progress import journal, journal_path, open_store
+from quizzer.progress.files import log_dir
 from quizzer.progress.snapshot import AtomicJSONStorage
-from quizzer.progress.store import State, full_state, log_dir, slim_state
+from quizzer.progress.state import State, full_state, slim_state
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer
-from quizzer.scheduling.scheduler import CardState, SchedulerSettings
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.settings import SchedulerSettings
 
 HISTORY = 10
 START = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from quizzer.concepts import deckwriter
-from quizzer.glossary.align import SourceEntry, SourceFile, align
+from quizzer.glossary.align import align
+from quizzer.glossary.entries import SourceEntry, SourceFile
 from quizzer.glossary.language_id import tag_entries
 from quizzer.glossary.parse import decode, parse
 from quizzer.library.importer import import_glossaries

@@ -18,7 +18,7 @@ from quizzer.cli.output import print_json
 from quizzer.errors import InputError
 from quizzer.paths import default_db_path
 from quizzer.progress import open_store
-from quizzer.scheduling.scheduler import SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
 

@@ -30,27 +30,10 @@ from collections.abc import Mapping, Sequence
 
 from quizzer.concepts.deck import Deck
 from quizzer.glossary.alignment_report import (
-    UNSURE_BELOW,
     AlignmentReport,
-    ConceptReport,
-    Match,
 )
-from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
-from quizzer.glossary.mapping import parse_mapping
+from quizzer.glossary.entries import AlignError, SourceFile
 from quizzer.glossary.matching import Aligner
-
-# The alignment API in one place, for callers that want only this module.
-__all__ = [
-    "UNSURE_BELOW",
-    "AlignError",
-    "AlignmentReport",
-    "ConceptReport",
-    "Match",
-    "SourceEntry",
-    "SourceFile",
-    "align",
-    "parse_mapping",
-]
 
 
 def align(

@@ -13,8 +13,9 @@ Quick use::
 
 from quizzer.errors import StoreError
 from quizzer.progress.files import backup_path, journal_path, lock_path
+from quizzer.progress.opening import SCHEMA_VERSION
 from quizzer.progress.outcomes import Bury, RecordOutcome
-from quizzer.progress.store import SCHEMA_VERSION, Store, open_store
+from quizzer.progress.store import Store, open_store
 
 __all__ = [
     "SCHEMA_VERSION",

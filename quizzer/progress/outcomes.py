@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from quizzer.progress.events import BuryData
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
-from quizzer.scheduling.scheduler import CardState
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,11 @@ from quizzer.concepts.deck import Deck
 from quizzer.progress.history import ReviewLogStorage, read_log
 from quizzer.progress.opening import OpenedStore
 from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.limits import TodayCounts, count_today
+from quizzer.scheduling.queue import DueQueue, due_queue
 from quizzer.scheduling.review import Review
-from quizzer.scheduling.scheduler import CardState, DueQueue, SchedulerSettings, TodayCounts
+from quizzer.scheduling.settings import SchedulerSettings
 
 
 def card_key(card: CardKey | str) -> CardKey:
@@ -51,7 +54,7 @@ class ReadingStore(OpenedStore):
     def today(self, deck: str, now: datetime) -> TodayCounts:
         """Answers given in ``deck`` during the study day of ``now``."""
         answers = ((r[1], datetime.fromisoformat(r[2]), r[3]) for r in self.state.recent)
-        return scheduling.count_today(answers, deck, now, self.tz_at(now), self.settings)
+        return count_today(answers, deck, now, self.tz_at(now), self.settings)
 
     def due_cards(self, deck: Deck, pairs: Iterable[Pair], now: datetime) -> DueQueue:
         """What to study now in ``deck`` for the given directions, honouring limits and burying.
@@ -77,7 +80,7 @@ class ReadingStore(OpenedStore):
                 st = self.state.get(entry[1])
                 if st is not None:
                     states[entry[1]] = st
-        return scheduling.due_queue(
+        return due_queue(
             candidates, states, now, self.tz_at(now), self.settings, self.today(deck.id, now)
         )
 

@@ -26,7 +26,8 @@ from quizzer.progress.events import (
     card_data,
 )
 from quizzer.progress.migrate import SCHEMA_VERSION
-from quizzer.scheduling.scheduler import CardState, SchedulerSettings
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.settings import SchedulerSettings
 
 #: How many answers back :meth:`Store.undo` can go.
 UNDO_DEPTH = 50

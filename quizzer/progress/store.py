@@ -52,9 +52,6 @@ import random
 from datetime import tzinfo
 
 from quizzer.paths import default_db_path
-from quizzer.progress.files import journal_path, log_dir
-from quizzer.progress.opening import COMPACT_AFTER, SCHEMA_VERSION
-from quizzer.progress.state import State, full_state, slim_state
 from quizzer.progress.writing import WritingStore
 
 
@@ -80,18 +77,3 @@ def open_store(
     store; ``read_only=True`` opens without the lock and never writes.
     """
     return Store(default_db_path(path), read_only=read_only, tz=tz, rng=rng)
-
-
-# State, full_state, journal_path, log_dir and slim_state live in quizzer.progress.state and
-# quizzer.progress.files; benchmarks/answer_latency.py imports them from here.
-__all__ = [
-    "COMPACT_AFTER",
-    "SCHEMA_VERSION",
-    "State",
-    "Store",
-    "full_state",
-    "journal_path",
-    "log_dir",
-    "open_store",
-    "slim_state",
-]

@@ -16,8 +16,10 @@ from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_state
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer, answered_review, review_id
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.queue import bury_until
 from quizzer.scheduling.review import Grade, Review
-from quizzer.scheduling.scheduler import CardState, SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 
 
 class WritingStore(ReadingStore):
@@ -127,7 +129,7 @@ class WritingStore(ReadingStore):
         if now.tzinfo is None:
             raise ValueError("now must be a timezone-aware datetime (UTC)")
         now = now.astimezone(UTC)
-        until = scheduling.bury_until(now, self.tz_at(now), self.settings)
+        until = bury_until(now, self.tz_at(now), self.settings)
         bury = Bury(
             id=review_id(key.id, now, secrets.token_hex(4)),
             card_id=key.id,

@@ -7,8 +7,7 @@ The rest of scheduling has a module each: :mod:`~quizzer.scheduling.settings`
 (:class:`SchedulerSettings`), :mod:`~quizzer.scheduling.card_state`
 (:class:`CardState`), :mod:`~quizzer.scheduling.queue` (the due queue, sibling
 burying, :func:`bury_until`, :func:`next_due`) and :mod:`~quizzer.scheduling.limits`
-(:class:`TodayCounts`, :func:`count_today`); their names are re-exported here,
-kept for importers that reach them as ``scheduler.CardState`` and so on.
+(:class:`TodayCounts`, :func:`count_today`); import each name from its home.
 
 Everything is pure: ``now`` (UTC), the learner's time zone and a
 ``random.Random`` for fuzz are arguments. Fuzz is applied here with that
@@ -24,18 +23,9 @@ from datetime import datetime, timedelta
 
 import fsrs
 
-# Re-exported, kept for importers of the names' old home (``scheduler.CardState`` ...).
-from quizzer.scheduling.card_state import CardState as CardState
-from quizzer.scheduling.limits import TodayCounts as TodayCounts
-from quizzer.scheduling.limits import count_today as count_today
-from quizzer.scheduling.queue import DueQueue as DueQueue
-from quizzer.scheduling.queue import bury_until as bury_until
-from quizzer.scheduling.queue import due_queue as due_queue
-from quizzer.scheduling.queue import next_due as next_due
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import CardPhase, Grade
-from quizzer.scheduling.settings import LeechAction as LeechAction
-from quizzer.scheduling.settings import NewOrder as NewOrder
-from quizzer.scheduling.settings import SchedulerSettings as SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.scheduling.studyday import to_utc
 
 #: FSRS's fuzz ranges (same numbers as fsrs.scheduler.FUZZ_RANGES).

@@ -31,7 +31,7 @@ THEME_KEY = "ui.theme"
 
 if TYPE_CHECKING:
     from quizzer.progress import Store
-    from quizzer.stats.compute import Stats
+    from quizzer.stats.figures import Stats
 
 
 def utcnow() -> datetime:
@@ -89,7 +89,7 @@ class StoreScheduler:
 
         Looks up the deck's cards one by one (O(deck)), not every card in the store.
         """
-        from quizzer.scheduling.scheduler import next_due
+        from quizzer.scheduling.queue import next_due
 
         states = (self.store.card(CardKey(c.uid, self.pair)) for c in self.deck.concepts)
         return next_due((s for s in states if s is not None), now)
@@ -184,7 +184,7 @@ class StudyService:
         deck = self.deck(choice.deck)
         if choice.mode == "learn":
             from quizzer.study.flow_learn import LearnFlow
-            from quizzer.study.learn import learn_rounds
+            from quizzer.study.learn_plan import learn_rounds
 
             queue = self.store.due_cards(deck, [choice.pair], now)
             rounds = learn_rounds(queue, deck.concepts)

@@ -7,8 +7,7 @@ figures mean is in :mod:`quizzer.stats.definitions`; each has a module of its ow
 (:mod:`~quizzer.stats.days`, :mod:`~quizzer.stats.retention`,
 :mod:`~quizzer.stats.cards`, :mod:`~quizzer.stats.mastery`,
 :mod:`~quizzer.stats.hardest`, :mod:`~quizzer.stats.groups`) and its dataclass in
-:mod:`~quizzer.stats.figures`. Their names are re-exported here, kept for importers
-of ``quizzer.stats.compute``.
+:mod:`~quizzer.stats.figures`; this module puts them together.
 """
 
 from __future__ import annotations
@@ -22,85 +21,26 @@ from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR, study_day
 from quizzer.stats.cards import due_forecast, state_counts
 from quizzer.stats.days import (
-    Dated,
     dated_reviews,
     per_day,
-    reviews_per_day,
     streak_on,
-    streak_stats,
     today_on,
-    today_stats,
 )
 from quizzer.stats.definitions import (
-    FORECAST_DAYS,
-    HARDEST_LIMIT,
-    HEATMAP_DAYS,
-    MATURE_DAYS,
-    RETENTION_WINDOWS,
     deck_of,
 )
 from quizzer.stats.figures import (
-    DayCount,
-    Forecast,
-    GroupSummary,
-    HardConcept,
-    MasteryCell,
-    MasteryRow,
-    PassCount,
-    Retention,
-    StateCounts,
     Stats,
-    Streak,
-    Today,
 )
 from quizzer.stats.groups import (
     by_answer_lang,
     by_pair,
     group_summaries,
-    language_summaries,
-    pair_summaries,
 )
-from quizzer.stats.hardest import hardest_concepts, hardest_of
-from quizzer.stats.mastery import card_retrievability, mastery, retrievability
-from quizzer.stats.retention import retention_on, true_retention
+from quizzer.stats.hardest import hardest_of
+from quizzer.stats.mastery import mastery
+from quizzer.stats.retention import retention_on
 from quizzer.stats.totals import card_totals
-
-#: The public names of the statistics, kept importable from here for importers of this module.
-__all__ = [
-    "FORECAST_DAYS",
-    "HARDEST_LIMIT",
-    "HEATMAP_DAYS",
-    "MATURE_DAYS",
-    "RETENTION_WINDOWS",
-    "Dated",
-    "DayCount",
-    "Forecast",
-    "GroupSummary",
-    "HardConcept",
-    "MasteryCell",
-    "MasteryRow",
-    "PassCount",
-    "Retention",
-    "StateCounts",
-    "Stats",
-    "Streak",
-    "Today",
-    "card_retrievability",
-    "compute_stats",
-    "due_forecast",
-    "hardest_concepts",
-    "language_summaries",
-    "mastery",
-    "pair_summaries",
-    "retrievability",
-    "reviews_per_day",
-    "state_counts",
-    "streak_stats",
-    "study_day",
-    "timezone_label",
-    "today_stats",
-    "true_retention",
-]
 
 
 def timezone_label(tz: tzinfo | None, now: datetime) -> str:

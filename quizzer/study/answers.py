@@ -59,41 +59,13 @@ from quizzer.concepts.concept import Concept
 from quizzer.concepts.languages import Side
 from quizzer.concepts.normalize import compact, comparison_key
 from quizzer.scheduling.review import Grade
-from quizzer.study.answer_diff import DiffOp, DiffSegment, char_diff
-from quizzer.study.answer_forms import AnswerForm, FormKind, answer_forms
+from quizzer.study.answer_diff import DiffSegment, char_diff
+from quizzer.study.answer_forms import FormKind, answer_forms
 from quizzer.study.answer_transliteration import (
     has_letters_outside_latin,
     is_latin_answer,
     transliteration_similarity,
 )
-
-# Forms, diff and transliteration are their own modules; the names stay importable
-# from here, where the UI and the study flow look for everything about an answer.
-__all__ = [
-    "NEAR_THRESHOLD",
-    "NOTE_ACCENTS",
-    "NOTE_ACRONYM",
-    "NOTE_NEAR",
-    "NOTE_OTHER_CONCEPT",
-    "NOTE_PART",
-    "NOTE_TRANSLITERATION",
-    "SLOW_MS",
-    "TRANSLITERATED_LANGUAGES",
-    "TRANSLIT_THRESHOLD",
-    "AnswerCheck",
-    "AnswerForm",
-    "DiffOp",
-    "DiffSegment",
-    "FormKind",
-    "Verdict",
-    "answer_forms",
-    "char_diff",
-    "check_answer",
-    "check_card_answer",
-    "grade_for",
-    "other_texts",
-    "transliteration_similarity",
-]
 
 #: rapidfuzz similarity (0–100) from which a wrong answer is a near miss.
 NEAR_THRESHOLD = 80.0

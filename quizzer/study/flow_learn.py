@@ -18,9 +18,11 @@ from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import GRADE_NAMES, Grade
 from quizzer.study.answers import AnswerCheck
 from quizzer.study.flow import ChoiceOutcome, FlowSummary, Progress, Stage, TypedOutcome, Undone
-from quizzer.study.learn import LearnQuestion, LearnRound
+from quizzer.study.learn import LearnRound
+from quizzer.study.learn_record import LearnQuestion
 from quizzer.study.multiple_choice import ChoiceSet
-from quizzer.study.session import MAX_ANSWER_MS, Scheduler
+from quizzer.study.session import MAX_ANSWER_MS
+from quizzer.study.session_scheduler import Scheduler
 
 
 class LearnFlow:

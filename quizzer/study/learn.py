@@ -24,8 +24,7 @@ action had emitted, which the UI then takes back from its store.
 round (the UI buries the returned card in its store after ``bury``).
 
 The plan (which concepts, in which rounds) is :mod:`quizzer.study.learn_plan`; the
-values a round hands out are :mod:`quizzer.study.learn_record`. Their names are
-re-exported here, kept for importers of ``quizzer.study.learn``.
+values a round hands out are :mod:`quizzer.study.learn_record`.
 """
 
 from __future__ import annotations
@@ -40,16 +39,14 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.concept import Concept
 from quizzer.scheduling.review import Grade
 from quizzer.study.answers import AnswerCheck, Verdict, check_card_answer
-from quizzer.study.learn_plan import ROUND_SIZE as ROUND_SIZE
-from quizzer.study.learn_plan import learn_rounds as learn_rounds
-from quizzer.study.learn_plan import new_concepts as new_concepts
-from quizzer.study.learn_plan import plan_rounds as plan_rounds
-from quizzer.study.learn_record import Action as Action
-from quizzer.study.learn_record import LearnQuestion as LearnQuestion
-from quizzer.study.learn_record import LearnRecord as LearnRecord
-from quizzer.study.learn_record import LearnTally as LearnTally
-from quizzer.study.learn_record import LearnUndo as LearnUndo
-from quizzer.study.learn_record import Stage as Stage
+from quizzer.study.learn_record import (
+    Action,
+    LearnQuestion,
+    LearnRecord,
+    LearnTally,
+    LearnUndo,
+    Stage,
+)
 from quizzer.study.multiple_choice import ChoiceSet, make_choices
 
 #: A missed concept comes back after this many other questions (or at the round's end).

@@ -3,7 +3,7 @@
 The session only orders cards and keeps counts; scheduling and persistence sit
 behind the small :class:`~quizzer.study.session_scheduler.Scheduler` protocol
 (:mod:`quizzer.study.session_scheduler`, with :class:`FsrsScheduler`, its in-memory
-FSRS-6 implementation; both re-exported here, kept for importers of this module).
+FSRS-6 implementation).
 
 Queue: learning cards whose step is due, then due reviews, then new cards (daily
 limits applied by the scheduler). After an answer, a card due again within
@@ -24,8 +24,7 @@ from typing import Literal
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Grade, Mode, Review
-from quizzer.study.session_scheduler import FsrsScheduler as FsrsScheduler
-from quizzer.study.session_scheduler import Scheduler as Scheduler
+from quizzer.study.session_scheduler import Scheduler
 
 #: Cards due again within this much of an answer return in the same session.
 LEARN_AHEAD = timedelta(minutes=20)

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.concepts.languages import LANGUAGE_NAMES
-from quizzer.stats.compute import DayCount, Forecast, GroupSummary, Stats
+from quizzer.stats.figures import DayCount, Forecast, GroupSummary, Stats
 
 #: Heatmap glyphs from no answers to the busiest days.
 HEAT_GLYPHS = ("·", "░", "▒", "▓", "█")

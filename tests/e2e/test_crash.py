@@ -26,7 +26,7 @@ from tinydb import TinyDB
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
-from quizzer.scheduling.scheduler import CardState
+from quizzer.scheduling.card_state import CardState
 
 KILLS = 60
 

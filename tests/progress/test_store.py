@@ -20,7 +20,8 @@ from quizzer.concepts.deck import Deck
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, open_store
 from quizzer.scheduling.answer import Answer
-from quizzer.scheduling.scheduler import CardState, SchedulerSettings
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.settings import SchedulerSettings
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")

@@ -21,7 +21,7 @@ from quizzer.concepts.deck import Deck
 from quizzer.progress import Bury, doctor, journal_path
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
-from quizzer.scheduling.scheduler import SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 
 TZ = timezone(timedelta(hours=6))
 #: 18:00 local time on 10 March; the next study day starts 11 March 04:00 local.

@@ -14,7 +14,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import RecordOutcome, open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
-from quizzer.scheduling.scheduler import SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")

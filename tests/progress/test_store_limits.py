@@ -10,7 +10,7 @@ from factories import ru_bn_deck
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
-from quizzer.scheduling.scheduler import SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 
 DAY0 = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")

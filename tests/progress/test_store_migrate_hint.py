@@ -14,7 +14,7 @@ from tinydb import TinyDB
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, doctor, open_store
-from quizzer.scheduling.scheduler import CardState
+from quizzer.scheduling.card_state import CardState
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 KEY = CardKey("training-efficiency/lora", Pair("ru", "term", "bn", "definition"))

@@ -16,7 +16,7 @@ from quizzer.cli.main import main
 from quizzer.cli.settings_cmd import apply_changes
 from quizzer.errors import InputError
 from quizzer.progress import open_store
-from quizzer.scheduling.scheduler import SchedulerSettings
+from quizzer.scheduling.settings import SchedulerSettings
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 KEY = CardKey("demo/c0", Pair("ru", "term", "bn", "definition"))
@@ -122,7 +122,7 @@ def test_apply_changes_unknown_reset_key() -> None:
 
 def test_setting_and_resetting_the_same_key_at_once_is_refused() -> None:
     from quizzer.errors import InputError
-    from quizzer.scheduling.scheduler import SchedulerSettings
+    from quizzer.scheduling.settings import SchedulerSettings
 
     with pytest.raises(InputError, match="both set and reset"):
         apply_changes(SchedulerSettings(), ["new_per_day=5"], ["new-per-day"])

@@ -81,7 +81,7 @@ def test_undo_of_a_bury_keeps_a_later_suspension(tmp_path: Path, open_db) -> Non
 def test_undo_of_the_answer_that_suspended_a_leech_still_unsuspends(
     tmp_path: Path, open_db
 ) -> None:
-    from quizzer.scheduling.scheduler import SchedulerSettings
+    from quizzer.scheduling.settings import SchedulerSettings
 
     db = tmp_path / "p.json"
     with open_db(db) as store:

@@ -13,7 +13,9 @@ from textual.widgets import Static
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
-from quizzer.stats.compute import Stats, compute_stats, study_day
+from quizzer.scheduling.studyday import study_day
+from quizzer.stats.compute import compute_stats
+from quizzer.stats.figures import Stats
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.widgets.due_chart import DueChart
 from quizzer.ui.widgets.heatmap import Heatmap

@@ -701,7 +701,7 @@ def test_new_limit_note_says_when_the_daily_limit_holds_cards_back(tmp_path: Pat
     from quizzer.cards.card import CardKey, Pair
     from quizzer.library.decks import find_deck
     from quizzer.progress import open_store
-    from quizzer.scheduling.scheduler import SchedulerSettings
+    from quizzer.scheduling.settings import SchedulerSettings
     from quizzer.services.study import StudyService
 
     deck = find_deck("training-efficiency").deck

@@ -9,14 +9,10 @@ import pytest
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts.concept import SLUG_RE, Concept, Entry, Provenance, Text
 from quizzer.concepts.term_parts import acronym_of
-from quizzer.glossary.align import (
-    AlignError,
-    SourceEntry,
-    SourceFile,
-    align,
-    parse_mapping,
-)
+from quizzer.glossary.align import align
+from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.language_id import tag_entries
+from quizzer.glossary.mapping import parse_mapping
 from quizzer.glossary.parse import decode, parse
 
 ROOT = Path(__file__).resolve().parents[2]

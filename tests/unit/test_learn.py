@@ -14,7 +14,9 @@ from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import answer
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.study.answers import Verdict
-from quizzer.study.learn import LearnRound, LearnTally, learn_rounds, new_concepts, plan_rounds
+from quizzer.study.learn import LearnRound
+from quizzer.study.learn_plan import learn_rounds, new_concepts, plan_rounds
+from quizzer.study.learn_record import LearnTally
 from quizzer.study.session_scheduler import FsrsScheduler
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)

@@ -331,17 +331,3 @@ def test_burying_and_due_queue_across_the_spring_forward_in_new_york() -> None:
     assert q.review == (key(2),)
     q = due_queue([key(2), key(3)], {key(2).id: early, key(3).id: late}, day_end, ny, S)
     assert q.review == (key(2), key(3))
-
-
-def test_the_old_home_still_names_everything() -> None:
-    """Importers reach scheduling through ``scheduler`` (``scheduler.CardState``, ...)."""
-    from quizzer.scheduling import card_state, limits, queue, scheduler, settings
-
-    for module, names in [
-        (card_state, ["CardState"]),
-        (settings, ["SchedulerSettings", "NewOrder", "LeechAction"]),
-        (queue, ["DueQueue", "due_queue", "bury_until", "next_due"]),
-        (limits, ["TodayCounts", "count_today"]),
-    ]:
-        for name in names:
-            assert getattr(scheduler, name) is getattr(module, name)

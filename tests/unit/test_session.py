@@ -293,15 +293,3 @@ def test_override_needs_an_answer_to_override() -> None:
     session.skip(NOW)
     with pytest.raises(ValueError, match="no answer"):
         session.override(3, NOW)
-
-
-def test_the_old_homes_still_name_everything() -> None:
-    """Importers reach the scheduler protocol through ``session`` and the plan through ``learn``."""
-    from quizzer.study import learn, learn_plan, learn_record, session, session_scheduler
-
-    assert session.FsrsScheduler is session_scheduler.FsrsScheduler
-    assert session.Scheduler is session_scheduler.Scheduler
-    for name in ["plan_rounds", "new_concepts", "learn_rounds", "ROUND_SIZE"]:
-        assert getattr(learn, name) is getattr(learn_plan, name)
-    for name in ["LearnQuestion", "LearnRecord", "LearnTally", "LearnUndo"]:
-        assert getattr(learn, name) is getattr(learn_record, name)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.glossary.align import SourceEntry, SourceFile, align
+from quizzer.glossary.align import align
+from quizzer.glossary.entries import SourceEntry, SourceFile
 from quizzer.glossary.slug import fully_transliterable, slugify
 from quizzer.library.importer import import_glossaries
 

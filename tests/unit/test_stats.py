@@ -19,19 +19,13 @@ from synthetic_history import TZ, make_deck, make_history
 
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
-from quizzer.stats.compute import (
-    compute_stats,
-    due_forecast,
-    hardest_concepts,
-    mastery,
-    retrievability,
-    state_counts,
-    streak_stats,
-    study_day,
-    timezone_label,
-    today_stats,
-    true_retention,
-)
+from quizzer.scheduling.studyday import study_day
+from quizzer.stats.cards import due_forecast, state_counts
+from quizzer.stats.compute import compute_stats, timezone_label
+from quizzer.stats.days import streak_stats, today_stats
+from quizzer.stats.hardest import hardest_concepts
+from quizzer.stats.mastery import mastery, retrievability
+from quizzer.stats.retention import true_retention
 
 _ids = count()
 C1 = "synth/c00|en:term>bn:term"
@@ -536,13 +530,3 @@ def test_fast_study_days_with_the_system_zone(zone: str, monkeypatch: pytest.Mon
     finally:
         monkeypatch.undo()
         time.tzset()
-
-
-def test_compute_still_names_every_figure() -> None:
-    """Importers reach every figure through ``quizzer.stats.compute``."""
-    from quizzer.stats import compute, figures
-
-    for name in compute.__all__:
-        assert hasattr(compute, name), name
-    for name in ["Stats", "Today", "Forecast", "DayCount", "GroupSummary", "MasteryRow"]:
-        assert getattr(compute, name) is getattr(figures, name)

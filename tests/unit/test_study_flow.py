@@ -12,12 +12,13 @@ from factories import bundled
 
 from quizzer.cards.card import Pair
 from quizzer.progress import open_store
-from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.services.study import StudyService
 from quizzer.study.flow import SessionFlow, StudyFlow, card_texts
 from quizzer.study.flow_learn import LearnFlow
 from quizzer.study.selection import StudyChoice
-from quizzer.study.session import FsrsScheduler, Session
+from quizzer.study.session import Session
+from quizzer.study.session_scheduler import FsrsScheduler
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SEC = timedelta(seconds=1)
@@ -154,7 +155,7 @@ def test_session_summary_counts_cards_and_answer_time(service: StudyService) -> 
 
 
 def test_an_empty_session_is_finished_from_the_start() -> None:
-    conf = scheduling.SchedulerSettings()
+    conf = SchedulerSettings()
     scheduler = FsrsScheduler([], {}, conf, UTC, random.Random(1))
     flow = SessionFlow(Session.start(scheduler, NOW), bundled(DECK), "flip", random.Random(1))
     assert flow.finished and not flow.next(NOW)
@@ -244,7 +245,7 @@ def test_learn_summary_counts_questions_over_the_sitting(service: StudyService) 
 
 
 def test_learn_with_nothing_to_learn_is_finished() -> None:
-    scheduler = FsrsScheduler([], {}, scheduling.SchedulerSettings(), UTC, random.Random(1))
+    scheduler = FsrsScheduler([], {}, SchedulerSettings(), UTC, random.Random(1))
     flow = LearnFlow([], bundled(DECK).concepts, RU_EN, random.Random(1), scheduler)
     assert flow.finished and not flow.next(NOW) and flow.stage is None
     assert flow.undo().message == "Nothing to undo in this round."

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from quizzer.concepts.deck import Deck
-from quizzer.stats.compute import Stats
+from quizzer.stats.figures import Stats
 from quizzer.ui.stats_render import (
     hardest_table,
     languages_table,

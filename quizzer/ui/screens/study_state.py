@@ -22,7 +22,8 @@ from quizzer.ui.app_access import QuizzerScreen
 if TYPE_CHECKING:
     from quizzer.study.answers import AnswerCheck
     from quizzer.study.flow_learn import LearnFlow
-    from quizzer.study.learn import LearnQuestion, LearnRound
+    from quizzer.study.learn import LearnRound
+    from quizzer.study.learn_record import LearnQuestion
     from quizzer.study.multiple_choice import ChoiceSet
 
 

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from quizzer.stats.compute import Forecast
+from quizzer.stats.figures import Forecast
 from quizzer.ui.stats_render import forecast_text
 
 

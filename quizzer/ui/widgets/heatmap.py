@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from quizzer.stats.compute import DayCount
+from quizzer.stats.figures import DayCount
 from quizzer.ui.stats_render import heatmap_text
 
 

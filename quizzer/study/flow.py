@@ -176,7 +176,29 @@ class StudyFlow(Protocol):
         ...
 
 
-class SessionFlow:
+class AnswerVerdict:
+    """The typed-answer verdict both flows keep: the last check and whether it was overridden.
+
+    "I was right" is offered once per answer, only while the check allows it.
+    """
+
+    def __init__(self) -> None:
+        self._check: AnswerCheck | None = None
+        self._overridden = False
+
+    @property
+    def check(self) -> AnswerCheck | None:
+        """See :attr:`StudyFlow.check`."""
+        return self._check
+
+    @property
+    def may_override(self) -> bool:
+        """See :attr:`StudyFlow.may_override`."""
+        check = self._check
+        return check is not None and check.can_override and not self._overridden
+
+
+class SessionFlow(AnswerVerdict):
     """:class:`StudyFlow` over a :class:`Session` of due cards, asked as ``stage``.
 
     ``pool`` (the deck) gives the texts, the choice distractors and the typed
@@ -199,8 +221,7 @@ class SessionFlow:
         self._undone_message = undone_message
         self._card: CardKey | None = None
         self._choices: ChoiceSet | None = None
-        self._check: AnswerCheck | None = None
-        self._overridden = False
+        super().__init__()
 
     @property
     def card(self) -> CardKey | None:
@@ -216,17 +237,6 @@ class SessionFlow:
     def choices(self) -> ChoiceSet | None:
         """See :attr:`StudyFlow.choices`."""
         return self._choices
-
-    @property
-    def check(self) -> AnswerCheck | None:
-        """See :attr:`StudyFlow.check`."""
-        return self._check
-
-    @property
-    def may_override(self) -> bool:
-        """See :attr:`StudyFlow.may_override`."""
-        check = self._check
-        return check is not None and check.can_override and not self._overridden
 
     @property
     def finished(self) -> bool:

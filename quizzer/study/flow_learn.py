@@ -16,8 +16,15 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.concept import Concept
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import GRADE_NAMES, Grade
-from quizzer.study.answers import AnswerCheck
-from quizzer.study.flow import ChoiceOutcome, FlowSummary, Progress, Stage, TypedOutcome, Undone
+from quizzer.study.flow import (
+    AnswerVerdict,
+    ChoiceOutcome,
+    FlowSummary,
+    Progress,
+    Stage,
+    TypedOutcome,
+    Undone,
+)
 from quizzer.study.learn import LearnRound
 from quizzer.study.learn_record import LearnQuestion
 from quizzer.study.multiple_choice import ChoiceSet
@@ -25,7 +32,7 @@ from quizzer.study.session import MAX_ANSWER_MS
 from quizzer.study.session_scheduler import Scheduler
 
 
-class LearnFlow:
+class LearnFlow(AnswerVerdict):
     """:class:`~quizzer.study.flow.StudyFlow` over learn rounds of ``rounds`` (concept tuples).
 
     ``pool`` supplies distractors and answer checks (the deck), ``rng`` the
@@ -54,8 +61,7 @@ class LearnFlow:
         self.scheduler = scheduler
         #: (answered, correct) of the rounds already finished.
         self._rounds_done = (0, 0)
-        self._check: AnswerCheck | None = None
-        self._overridden = False
+        super().__init__()
         self._next_round()
 
     # -- state -----------------------------------------------------------------
@@ -74,17 +80,6 @@ class LearnFlow:
     def choices(self) -> ChoiceSet | None:
         """See :attr:`StudyFlow.choices`."""
         return self.question.choices if self.question is not None else None
-
-    @property
-    def check(self) -> AnswerCheck | None:
-        """See :attr:`StudyFlow.check`."""
-        return self._check
-
-    @property
-    def may_override(self) -> bool:
-        """See :attr:`StudyFlow.may_override`."""
-        check = self._check
-        return check is not None and check.can_override and not self._overridden
 
     @property
     def finished(self) -> bool:

@@ -6,6 +6,7 @@ its letter; the UI colours the runs (:class:`DiffSegment`).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,7 +35,11 @@ def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
 
     Clusters compare by their normalised key with accents kept, so case and
     Arabic harakat don't count as differences but French accents do. Clusters
-    that normalise to nothing (tatweel, a lone joiner) ride along with a neighbour.
+    that are invisible (tatweel, a lone joiner) ride along with a neighbour;
+    punctuation compares as itself, so an agreeing ``)`` is never marked.
+    Where one cluster was typed for one expected and they share their base
+    letter («ন্স» for «ন্সি»), only the differing vowel signs or marks are
+    marked: the smallest edit, never a whole letter shown struck and re-typed.
     Between two agreeing runs the differences read as one ``extra`` run then one
     ``missing`` run («টিউনিন» for «টিউনিং»: extra «নিন», missing «নিং»), never
     interleaved pieces; runs never split a grapheme cluster.
@@ -50,6 +55,8 @@ def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
         pending = ""
         for cluster in graphemes(text):
             key = normalize(cluster, lang) if cluster.strip() else " "
+            if key == "" and not _invisible(cluster):
+                key = cluster  # punctuation: agrees only with itself
             if key == "" and texts:
                 texts[-1] += cluster
             elif key == "":
@@ -88,9 +95,40 @@ def char_diff(typed: str, expected: str, lang: str) -> tuple[DiffSegment, ...]:
             missing.clear()
             # Show the expected spelling (with its harakat) where the two agree.
             emit("equal", "".join(exp_texts[code.dest_start : code.dest_end]))
+        elif code.src_end - code.src_start == 1 and code.dest_end - code.dest_start == 1:
+            typed_one, exp_one = typed_texts[code.src_start], exp_texts[code.dest_start]
+            base = _shared_base(typed_one, exp_one)
+            if base and not extra and not missing:
+                emit("equal", base)
+                extra.append(typed_one[len(base) :])
+                missing.append(exp_one[len(base) :])
+            else:
+                extra.append(typed_one)
+                missing.append(exp_one)
         else:
             extra.extend(typed_texts[code.src_start : code.src_end])
             missing.extend(exp_texts[code.dest_start : code.dest_end])
     emit("extra", "".join(extra))
     emit("missing", "".join(missing))
     return tuple(segments)
+
+
+def _invisible(cluster: str) -> bool:
+    """Tatweel, joiners and lone marks: nothing a reader sees as a character of its own."""
+    return all(unicodedata.category(ch) in ("Mn", "Me", "Cf", "Lm") for ch in cluster)
+
+
+def _shared_base(typed: str, expected: str) -> str:
+    """The common start of two clusters when it ends before a mark («ন্স», «ন্সি» → «ন্স»).
+
+    Empty when the clusters differ in their base letter: then the whole cluster differs.
+    """
+    n = 0
+    while n < min(len(typed), len(expected)) and typed[n] == expected[n]:
+        n += 1
+    rest = typed[n:] + expected[n:]
+    if n == 0 or not rest or unicodedata.category(rest[0])[0] != "M":
+        return ""
+    if any(unicodedata.category(ch)[0] != "M" for ch in typed[n:] + expected[n:]):
+        return ""
+    return typed[:n]

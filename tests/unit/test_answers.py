@@ -448,10 +448,11 @@ def test_odd_strings_never_crash_choices() -> None:
 
 def test_diff_reads_as_one_extra_and_one_missing_run_between_agreements() -> None:
     typed, expected = "ফাইন-টিউনিন", "ফাইন-টিউনিং"
+    # «নি» agrees with the start of «নিং»: the slip is the typed «ন» for the anusvara.
     assert char_diff(typed, expected, "bn") == (
-        DiffSegment("equal", "ফাইন-টিউ"),
-        DiffSegment("extra", "নিন"),
-        DiffSegment("missing", "নিং"),
+        DiffSegment("equal", "ফাইন-টিউনি"),
+        DiffSegment("extra", "ন"),
+        DiffSegment("missing", "ং"),
     )
     # Two separate slips stay two places, each extra-then-missing.
     ops = [(s.op, s.text) for s in char_diff("Parallelizm modelej", "Parallelism models", "en")]
@@ -478,3 +479,35 @@ def test_diff_reads_as_one_extra_and_one_missing_run_between_agreements() -> Non
         for seg in segments:
             assert seg.text[0] not in "\u09be\u09bf\u09c0\u09c1\u09c7\u09cb\u09cd\u0982"
         assert "".join(s.text for s in segments if s.op != "extra") == expected
+
+
+def test_diff_marks_only_the_typo_not_the_punctuation_after_it() -> None:
+    """Issue 13.6: «ранго)» for «ранга)» marks «о»/«а», not the agreeing «)» twice."""
+    assert char_diff("низкого ранго)", "низкого ранга)", "ru") == (
+        DiffSegment("equal", "низкого ранг"),
+        DiffSegment("extra", "о"),
+        DiffSegment("missing", "а"),
+        DiffSegment("equal", ")"),
+    )
+    assert char_diff("LoRA (low rank).", "LoRA (low-rank).", "en") == (
+        DiffSegment("equal", "LoRA (low"),
+        DiffSegment("extra", " "),
+        DiffSegment("missing", "-"),
+        DiffSegment("equal", "rank)."),
+    )
+
+
+def test_a_dropped_bengali_vowel_sign_is_the_one_missing_piece() -> None:
+    """Issue 13.6: «রিডানডেন্স» for «রিডানডেন্সি» is missing «ি», not «ন্স» struck and re-typed."""
+    assert char_diff("রিডানডেন্স", "রিডানডেন্সি", "bn") == (
+        DiffSegment("equal", "রিডানডেন্স"),
+        DiffSegment("missing", "ি"),
+    )
+    # A wrong vowel sign on the right letter: only the signs differ.
+    assert char_diff("কা", "কি", "bn") == (
+        DiffSegment("equal", "ক"),
+        DiffSegment("extra", "া"),
+        DiffSegment("missing", "ি"),
+    )
+    # A different letter is a different cluster, marked whole.
+    assert char_diff("কি", "খি", "bn") == (DiffSegment("extra", "কি"), DiffSegment("missing", "খি"))

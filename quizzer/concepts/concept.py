@@ -151,6 +151,22 @@ class Concept:
         """Languages this concept has, in canonical order."""
         return tuple(lang for lang in LANGUAGES if lang in self.entries)
 
+    @property
+    def label(self) -> str:
+        """A short name for lists and tables: the acronym, else a term, else the id.
+
+        The English term when there is one (the decks' common language), else the term
+        of the first language the concept has (canonical order), so a Russian-only deck
+        lists «Адаптеры», not ``adaptery``.
+        """
+        if self.acronym:
+            return self.acronym
+        for lang in ("en", *self.languages):
+            term = self.text(lang, "term")
+            if term:
+                return term
+        return self.id
+
     def text(self, lang: str, side: Side) -> str | None:
         """The text for ``lang`` and ``side``, or ``None`` when the concept lacks it."""
         entry = self.entries.get(lang)

@@ -88,9 +88,7 @@ def compute_stats(
     card_list = [c for c in cards if deck_ids is None or deck_of(c.card_id) in deck_ids]
     shown_decks = [d for d in decks if deck_ids is None or d.id in deck_ids]
     concept_uids = [c.uid for d in shown_decks for c in d.concepts]
-    names = {
-        c.uid: (c.acronym or c.text("en", "term") or c.id) for d in shown_decks for c in d.concepts
-    }
+    names = {c.uid: c.label for d in shown_decks for c in d.concepts}
     langs, rows = mastery(card_list, now, concept_uids, parameters)
     dated = dated_reviews(review_list, tz, day_start_hour)
     totals = card_totals(review_list)

@@ -530,3 +530,36 @@ def test_fast_study_days_with_the_system_zone(zone: str, monkeypatch: pytest.Mon
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_a_deck_without_english_names_its_concepts_by_its_own_terms() -> None:
+    """Issue 13.8: a deck without English lists a term of its own, not the id ``adaptery``.
+
+    The first language the concept has, in the canonical order (en, bn, ar, ru, fr).
+    """
+    from factories import concept
+
+    from quizzer.concepts.deck import Deck
+
+    deck = Deck(
+        id="ru-ar",
+        name="ru-ar",
+        concepts=(
+            concept(
+                "ru-ar", "adaptery", {"ru": ("Адаптеры", "определение"), "ar": ("المحولات", "ت")}
+            ),
+            concept("ru-ar", "only-ar", {"ar": ("المحولات الخفيفة", "تعريف")}),
+            concept("ru-ar", "lora", {"ru": ("Низкоранговая адаптация", "о")}, acronym="LoRA"),
+        ),
+    )
+    stats = compute_stats([], [], datetime(2026, 3, 1, tzinfo=UTC), UTC, 4, decks=[deck])
+    assert stats.concept_names == {
+        "ru-ar/adaptery": "المحولات",
+        "ru-ar/only-ar": "المحولات الخفيفة",
+        "ru-ar/lora": "LoRA",
+    }
+    assert [row["name"] for row in stats.to_dict()["mastery"]["concepts"]] == [
+        "المحولات",
+        "المحولات الخفيفة",
+        "LoRA",
+    ]

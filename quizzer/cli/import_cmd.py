@@ -119,6 +119,9 @@ def cmd_import(args: argparse.Namespace) -> int:
                 "concept_count": len(result.deck),
                 "changed": result.changed,
                 "written": result.written,
+                "created_folder": str(result.path.parent)
+                if result.new_folder and result.written
+                else None,
                 "alignment": report.to_dict(),
             }
         )
@@ -152,6 +155,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         f"{report.count('new')} new, {report.count('updated')} updated, "
         f"{report.count('unchanged')} unchanged"
     )
+    if result.new_folder:
+        # The folder the user named is made (as asked), but never without a word.
+        verb = "created" if result.written else "would create"
+        console.print(Text(f"{verb} folder {result.path.parent}"))
     if args.dry_run:
         verb = "would write" if result.changed else "would leave unchanged"
         console.print(

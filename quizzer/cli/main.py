@@ -39,6 +39,14 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
         "With no command, opens the quiz on the home screen.",
     )
     parser.add_argument("--version", action="version", version=f"quizzer {__version__}")
+    # Read by `home` (main() turns `quizzer --db PATH` into `quizzer home --db PATH`); listed
+    # here so `quizzer --help` shows it.
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="open the home screen on this progress store (default: $QUIZZER_DB or the user "
+        "data dir); commands take their own --db",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in modules:
         importlib.import_module(name).register(subparsers)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.concepts.languages import LANGUAGES, Side
+from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
 from quizzer.scheduling.review import MODES
 
@@ -46,7 +48,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     study.set_defaults(func=run_study)
 
     home = subparsers.add_parser(
-        "home", help="open the home screen (what `quizzer` with no command does)"
+        "home",
+        help="open the home screen (what `quizzer` with no command does)",
+        description="Open the home screen: the decks with their new and due cards; pick a "
+        "deck, a direction (prompt and answer language and side) and a mode, then start. "
+        "`quizzer` with no command, or `quizzer --db PATH`, does the same.",
     )
     _common(home)
     home.set_defaults(func=run_home)
@@ -60,42 +66,63 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", metavar="DIR", help=argparse.SUPPRESS)
 
 
-def parse_side(value: str, option: str, default_side: str) -> tuple[str, str]:
-    """``"ru"`` → ``("ru", default_side)``; ``"ru:definition"`` → ``("ru", "definition")``."""
-    lang, colon, side = value.partition(":")
-    lang, side = lang.strip().lower(), side.strip().lower()
-    if not colon:
-        side = default_side
+def parse_side(value: str, option: str, default_side: Side) -> tuple[str, Side]:
+    """``"ru"`` → ``("ru", default_side)``; ``"ru:definition"`` (or ``ru:def``, ``ru:d``) →
+    ``("ru", "definition")``."""
+    lang, colon, text = value.partition(":")
+    lang = lang.strip().lower()
     if lang not in LANGUAGES:
         raise InputError(
             f"{option}: unknown language {lang!r}", hint=f"use one of {', '.join(LANGUAGES)}"
         )
-    if side not in SIDES:
-        raise InputError(f"{option}: unknown side {side!r}", hint="use term or definition")
-    return lang, side
+    if not colon:
+        return lang, default_side
+    try:
+        return lang, parse_side_name(text)
+    except ValueError:
+        raise InputError(
+            f"{option}: unknown side {text.strip()!r}",
+            hint="use term or definition, or a prefix of one (t, def)",
+        ) from None
 
 
-def resolve_pair(from_: str | None, to: str | None, last: Pair | None) -> Pair:
-    """The direction from ``--from``/``--to``, filling gaps from ``last`` or sensible defaults."""
-    if from_ is None and to is None and last is not None:
-        return last
+def resolve_pair(
+    from_: str | None, to: str | None, last: Pair | None, languages: Sequence[str] = ()
+) -> Pair:
+    """The direction from ``--from``/``--to``, filling gaps from ``last`` or sensible defaults.
+
+    ``languages`` are the deck's (unknown when empty): a ``last`` direction the deck has no
+    text for is not reused, and the defaults come from the deck
+    (:func:`~quizzer.study.selection.default_pair`: fr:term → fr:definition for a French-only
+    deck).
+    """
+    from quizzer.study.selection import default_pair, fits
+
+    if last is not None and not fits(last, languages):
+        last = None
+    if from_ is None and to is None:
+        return last or default_pair(languages)
+    base = default_pair(languages)
     if from_ is not None:
         prompt = parse_side(from_, "--from", "term")
     elif last is not None:
         prompt = (last.prompt_lang, last.prompt_side)
     else:
-        prompt = ("en", "definition")
-    default_answer_side = "term" if prompt[1] == "definition" and to is None else prompt[1]
+        prompt = (base.prompt_lang, base.prompt_side)
     if to is not None:
         answer = parse_side(to, "--to", prompt[1])
     elif last is not None and (last.answer_lang, last.answer_side) != prompt:
         answer = (last.answer_lang, last.answer_side)
     else:
-        answer = ("en", default_answer_side)
-        if answer == prompt:
-            answer = ("en", "definition" if prompt[1] == "term" else "term")
+        # The deck's default answer language (English when it has it), the other side when
+        # the prompt is in that language.
+        lang = base.answer_lang
+        side: Side = "term" if prompt[1] == "definition" else prompt[1]
+        if (lang, side) == prompt:
+            side = "definition" if prompt[1] == "term" else "term"
+        answer = (lang, side)
     try:
-        return Pair(prompt[0], prompt[1], answer[0], answer[1])  # type: ignore[arg-type]
+        return Pair(prompt[0], prompt[1], answer[0], answer[1])
     except ValueError as exc:
         raise InputError(
             f"--from and --to name the same text ({prompt[0]}:{prompt[1]})",
@@ -124,13 +151,15 @@ def run_study(args: argparse.Namespace) -> int:
     service, rtl = _open(args)
     try:
         last = service.last_choice()
+        decks = service.decks()
         if args.deck:
             from quizzer.library.decks import match_deck
 
-            deck_id = match_deck(service.decks(), args.deck).id
+            deck = match_deck(decks, args.deck)
         else:
-            deck_id = last.deck if last else service.decks()[0].id
-        pair = resolve_pair(args.from_, args.to, last.pair if last else None)
+            deck = next((d for d in decks if last and d.id == last.deck), decks[0])
+        pair = resolve_pair(args.from_, args.to, last.pair if last else None, deck.languages)
+        deck_id = deck.id
         mode = args.mode or (last.mode if last else "flip")
         choice = StudyChoice(deck_id, pair, mode)
         service.remember(choice)

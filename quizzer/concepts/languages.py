@@ -30,6 +30,16 @@ Side = Literal["term", "definition"]
 SIDES: tuple[Side, ...] = ("term", "definition")
 
 
+def parse_side(text: str) -> Side:
+    """The side ``text`` names: ``term`` or ``definition``, or any prefix of one (``t``,
+    ``def``), in any case — as the header abbreviates them. Raises ``ValueError`` otherwise."""
+    word = text.strip().lower()
+    found = [side for side in SIDES if word and side.startswith(word)]
+    if len(found) != 1:
+        raise ValueError(f"unknown side {text.strip()!r}; use term or definition (or t, def)")
+    return found[0]
+
+
 def is_rtl(lang: str) -> bool:
     """Whether ``lang`` is written right to left."""
     return lang in RTL_LANGUAGES

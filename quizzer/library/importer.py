@@ -45,6 +45,8 @@ class ImportResult:
     created: bool  # the deck file did not exist before
     changed: bool  # the deck file's bytes differ from before (or it is new)
     written: bool  # the file was written (False for a dry run or no change)
+    #: The deck folder did not exist: writing created it (a dry run would have).
+    new_folder: bool = False
 
 
 def read_glossary(
@@ -268,6 +270,7 @@ def _import(
     directory = user_decks_dir(into)
     if directory.exists() and not directory.is_dir():
         raise InputError("is not a directory", hint="give --into a folder", path=directory)
+    new_folder = not directory.exists()
     try:
         target, existing = _target(deck_id, directory)
         before = target.read_bytes().decode("utf-8-sig") if existing is not None else None
@@ -312,4 +315,5 @@ def _import(
         created=before is None,
         changed=changed,
         written=written,
+        new_folder=new_folder,
     )

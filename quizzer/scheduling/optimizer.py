@@ -108,10 +108,11 @@ class OptimizeResult:
         """A plain sentence for the learner."""
         if self.status == "not_enough_reviews":
             if self.usable_reviews < self.min_reviews:
+                # `quizzer optimize` has just said which answers count; say what is missing.
                 return (
-                    f"Not enough reviews to optimise: FSRS needs at least {self.min_reviews} "
-                    f"answers given on a later day than the card's previous answer; you have "
-                    f"{self.usable_reviews} (of {self.reviews} answers). Nothing was changed."
+                    f"Not enough reviews to optimise yet: at least {self.min_reviews} are "
+                    f"needed and you have {self.usable_reviews}, so "
+                    f"{self.min_reviews - self.usable_reviews} more. Nothing was changed."
                 )
             return (
                 f"Not enough reviews to optimise: the cards set aside to check the fit have "

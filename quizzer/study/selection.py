@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,15 @@ class StudyChoice:
             return None
 
 
-def default_pair() -> Pair:
-    """The first-run direction: read an English definition, recall the term."""
-    return Pair("en", "definition", "en", "term")
+def default_pair(languages: Sequence[str] = ()) -> Pair:
+    """The first-run direction for a deck with ``languages`` (unknown when empty): read an
+    English definition, recall the term; a deck without English (a French-only one, say)
+    goes from its first language's term to its definition."""
+    if not languages or "en" in languages:
+        return Pair("en", "definition", "en", "term")
+    return Pair(languages[0], "term", languages[0], "definition")
+
+
+def fits(pair: Pair, languages: Sequence[str]) -> bool:
+    """Whether a deck with ``languages`` (unknown when empty) has both languages of ``pair``."""
+    return not languages or {pair.prompt_lang, pair.answer_lang} <= set(languages)

@@ -162,11 +162,6 @@ class StudyService:
         """A store-backed scheduler for a choice."""
         return StoreScheduler(self.store, self.deck(choice.deck), choice.pair)
 
-    def start_session(self, choice: StudyChoice, now: datetime | None = None) -> Session:
-        """A session over what is due now for ``choice``."""
-        mode: Any = "flip" if choice.mode == "learn" else choice.mode
-        return Session.start(self.scheduler(choice), now or utcnow(), mode)
-
     def start_flow(
         self,
         choice: StudyChoice,

@@ -10,7 +10,7 @@ from quizzer.cards.card import CardKey
 from quizzer.errors import InputError
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, doctor, open_store
-from quizzer.progress.files import require_store, store_exists
+from quizzer.progress.files import check_store_path, require_store, store_exists
 from quizzer.scheduling.review import GRADE_NAMES
 
 
@@ -61,15 +61,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     lp.set_defaults(func=run_leeches)
 
 
+def _ok_line(report: doctor.Report) -> str:
+    pending = (
+        f", {report.pending} change(s) in the journal since the last compaction"
+        if report.pending
+        else ""
+    )
+    return f"{report.path}: ok ({report.cards} cards{pending})"
+
+
 def run_doctor(args: argparse.Namespace) -> int:
     """Print the findings; exit 0 when healthy (or repaired), 3 when problems remain."""
-    path = default_db_path(args.db)
+    path = check_store_path(default_db_path(args.db))  # a folder or another's file: refused
     if not store_exists(path):
         print(f"{path}: no progress store here (nothing to check)")
         return 3
     found = doctor.check(path)
+    if found.writer is not None:
+        print(
+            f"{path}: a writer is active: {found.writer.describe()}; this is what the store "
+            "holds now (its journal included), its session may add to it"
+        )
     if found.healthy:
-        print(f"{path}: ok ({found.cards} cards)")
+        print(_ok_line(found))
         return 0
     for problem in found.problems:
         print(f"problem: {problem}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,9 +26,19 @@ from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import journal, migrate, reviewlog
 from quizzer.progress.events import Event, ReviewData
-from quizzer.progress.files import backup_path, journal_path, lock_path, previous_journal_path
+from quizzer.progress.files import (
+    READ_ATTEMPTS,
+    backup_path,
+    check_store_path,
+    files_signature,
+    journal_path,
+    lock_path,
+    previous_journal_path,
+    store_exists,
+)
 from quizzer.progress.journal import JournalDamage
-from quizzer.progress.lock import StoreLock
+from quizzer.progress.lock import Holder, StoreLock, active_holder
+from quizzer.progress.opening import OpenedStore
 from quizzer.progress.snapshot import AtomicJSONStorage, parse
 from quizzer.progress.state import State, document_problem, invalid_cards
 
@@ -41,6 +52,10 @@ class Report:
     actions: list[str] = field(default_factory=list)
     cards: int = 0
     reviews: int = 0
+    #: Journal events since the last compaction (answers, buries, undos, settings), when healthy.
+    pending: int = 0
+    #: The process writing the store while it was checked (``None``: nobody).
+    writer: Holder | None = None
 
     @property
     def healthy(self) -> bool:
@@ -203,10 +218,37 @@ def _examine(path: Path, report: Report) -> _Findings:
 
 
 def check(path: Path) -> Report:
-    """Look at the store without changing anything."""
-    report = Report(Path(path))
-    _examine(report.path, report)
+    """Look at the store without changing anything (what a read-only open sees, journal included).
+
+    :class:`StoreError` if ``path`` is a folder or a file that is not a quizzer store. A
+    writer may be at work meanwhile (its holder is in :attr:`Report.writer`): as a read-only
+    open does, the files are read again when a compaction replaced them during the read.
+    """
+    path = check_store_path(Path(path))
+    report = Report(path)
+    for attempt in range(READ_ATTEMPTS):
+        before = files_signature(path)
+        report = Report(path)
+        _examine(path, report)
+        if files_signature(path) == before:
+            break
+        time.sleep(0.005 * (attempt + 1))
+    report.writer = active_holder(lock_path(path))
+    if report.healthy and store_exists(path):
+        _count_with_journal(report)
     return report
+
+
+def _count_with_journal(report: Report) -> None:
+    """Card states as a read-only open sees them: the snapshot plus the journal replayed."""
+    try:
+        store = OpenedStore(report.path, read_only=True)
+    except StoreError as exc:
+        report.problems.append(f"{exc.path or report.path}: {exc.message}")
+        return
+    with store:
+        report.cards = len(store.state.raw)
+        report.pending = store.replayed
 
 
 def repair(path: Path) -> Report:
@@ -214,7 +256,7 @@ def repair(path: Path) -> Report:
 
     Takes the store's lock, so it refuses while quizzer has the store open.
     """
-    path = Path(path)
+    path = check_store_path(Path(path))
     report = Report(path)
     lock = StoreLock(lock_path(path), path)
     try:

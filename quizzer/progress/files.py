@@ -10,11 +10,13 @@ the snapshot and the journal by rename) from real damage.
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 from quizzer.errors import StoreError
-from quizzer.progress import reviewlog
+from quizzer.progress import journal, reviewlog
 
 
 def journal_path(path: Path) -> Path:
@@ -27,18 +29,101 @@ def store_exists(path: Path) -> bool:
     return path.exists() or journal_path(path).exists()
 
 
+#: The tables a snapshot of any schema version holds (version 1 had ``reviews`` too; an empty
+#: TinyDB file has ``_default``).
+_TABLES = frozenset({"meta", "settings", "cards", "reviews", "_default"})
+#: How much of a damaged snapshot is searched for one of our table names.
+_SNIFF_BYTES = 64 * 1024
+_DAMAGED_TABLE = re.compile(rb'^\s*\{\s*"(meta|settings|cards|reviews)"\s*:')
+
+
+def _companions(path: Path) -> list[Path]:
+    """Files only quizzer puts next to a store: backups, the review log, old-version backups."""
+    name = path.name
+    return [
+        path.with_name(name + suffix)
+        for suffix in (".bak", ".journal.prev", ".log", ".v1.bak", ".v2.bak", ".journal.v2.bak")
+    ]
+
+
+def _journal_is_ours(file: Path) -> bool:
+    """Some line near the start of ``file`` is a checksummed journal event of ours."""
+    try:
+        with open(file, "rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError:
+        return False
+    return any(journal.decode(line) is not None for line in head.split(b"\n")[:50])
+
+
+def _snapshot_is_ours(path: Path) -> bool:
+    """The file is a snapshot of ours: a TinyDB document of our tables (even a damaged one)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return False
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        # Damaged (cut short, garbled): still ours if it starts as one of our documents.
+        return _DAMAGED_TABLE.match(raw[:_SNIFF_BYTES]) is not None
+    if not isinstance(doc, dict) or not doc:
+        return False
+    meta = doc.get("meta")
+    if isinstance(meta, dict) and isinstance(meta.get("1"), dict) and "schema" in meta["1"]:
+        return True
+    return set(doc) <= _TABLES and bool(set(doc) & {"meta", "settings", "cards", "reviews"})
+
+
+def is_ours(path: Path) -> bool:
+    """Whether what is at ``path`` is recognisably a quizzer progress store (not a folder).
+
+    A positive signature, so that the doctor never "repairs" someone else's file: a journal
+    line of ours beside it, a backup or review log of ours, or a snapshot whose JSON has our
+    tables (a cut-short one still starts with one of their names).
+    """
+    if path.is_dir():
+        return False
+    jpath = journal_path(path)
+    if jpath.is_file() and _journal_is_ours(jpath):
+        return True
+    if any(c.exists() for c in _companions(path)):
+        return True
+    return path.is_file() and _snapshot_is_ours(path)
+
+
+def check_store_path(path: Path) -> Path:
+    """``path`` unless something there is not a quizzer store: then :class:`StoreError`.
+
+    Nothing at ``path`` is fine (a writer makes a new store there). Every open and the
+    doctor call this before touching anything, so a folder or someone else's file given as
+    ``--db`` is refused before a lock file is made, and never renamed or rewritten.
+    """
+    if path.is_dir():
+        inside = path / "progress.json"
+        example = inside if inside.is_file() else Path("~/quizzer/progress.json")
+        raise StoreError(
+            "not a quizzer progress store (this is a folder)",
+            hint=f"give the store file, e.g. --db {example}; nothing was changed",
+            path=path,
+        )
+    if store_exists(path) and not is_ours(path):
+        raise StoreError(
+            "not a quizzer progress store (this file holds no quizzer progress)",
+            hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
+            path=path,
+        )
+    return path
+
+
 def require_store(path: Path) -> Path:
-    """``path`` if a store is there, else :class:`StoreError` (a mistyped ``--db``).
+    """``path`` if a quizzer store is there, else :class:`StoreError` (a mistyped ``--db``).
 
     Commands that only read or repair call this first: opening for writing would
     otherwise create an empty store at the mistyped path.
     """
-    if path.is_dir():
-        raise StoreError(
-            "this is a folder, not a progress store file",
-            hint="give the store file, e.g. --db ~/quizzer/progress.json",
-            path=path,
-        )
+    check_store_path(path)
     if not store_exists(path):
         raise StoreError(
             "no progress store here",

@@ -55,6 +55,40 @@ class Holder:
         return who
 
 
+#: The commands that open the store read-only, so they work while another quizzer writes it.
+READ_ONLY_COMMANDS = (
+    "`quizzer stats`, `quizzer leeches`, `quizzer settings` (without --set/--reset), "
+    "`quizzer log export`, `quizzer export anki --with-progress` and `quizzer doctor --check`"
+)
+
+
+def active_holder(path: Path) -> Holder | None:
+    """Who holds the lock file ``path`` now (a writer with the store open), else ``None``.
+
+    Reads without taking the lock for longer than a test: an empty file, no file or a lock
+    the kernel released (its holder died) all mean nobody writes.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+        if not text.strip():
+            return None
+        holder = Holder.parse(text)
+        if fcntl is None:  # pragma: no cover - Windows
+            return holder if holder.pid and _alive(holder.pid) else None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return holder  # held exclusively: a writer is at work
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -119,8 +153,8 @@ class StoreLock:
     def _busy(self, holder: Holder) -> StoreError:
         return StoreError(
             f"the progress store is in use by {holder.describe()}",
-            hint="close the other quizzer first, or open the store read-only "
-            f"(lock file: {self.path})",
+            hint=f"close the other quizzer first; meanwhile {READ_ONLY_COMMANDS} read the store "
+            f"without waiting for it (lock file: {self.path})",
             path=self.store_path,
         )
 

@@ -26,6 +26,7 @@ from quizzer.progress.files import (
     READ_ATTEMPTS,
     backup_path,
     busy_error,
+    check_store_path,
     files_signature,
     journal_damage_error,
     journal_path,
@@ -81,6 +82,8 @@ class OpenedStore:
         self._stopped = False
         self._closed = False
         self._mutex = threading.RLock()
+        # A folder or someone else's file is refused before anything (the lock file) is made.
+        check_store_path(self.path)
         try:
             if not read_only:
                 self._lock = StoreLock(lock_path(self.path), self.path)

@@ -33,6 +33,7 @@ from quizzer.glossary.alignment_report import (
     AlignmentReport,
 )
 from quizzer.glossary.entries import AlignError, SourceFile
+from quizzer.glossary.mapping import check_mapping
 from quizzer.glossary.matching import Aligner
 
 
@@ -47,7 +48,9 @@ def align(
     """Align ``files`` (in order) into one deck, merging into ``existing`` when given.
 
     Returns the new deck and the alignment report. Raises :class:`AlignError` when
-    the mapping contradicts itself or two files share a name.
+    the mapping contradicts itself or two files share a name, and its
+    :class:`~quizzer.glossary.mapping.MappingError` for a mapping entry that matches
+    nothing (see :func:`~quizzer.glossary.mapping.check_mapping`).
     """
     names = [f.file for f in files]
     for name in names:
@@ -58,23 +61,12 @@ def align(
                 hint="rename one of them: the file name is recorded as each text's source",
             )
     mapping = dict(mapping or {})
-    known = {
-        (e.file, line)
-        for f in files
-        for e in f.entries
-        for line in (e.term_line, e.definition_line)
-    }
-    for file, line in mapping:
-        if file in names and (file, line) not in known:
-            raise AlignError(
-                f"the mapping names line {line} of {file}, which holds no entry",
-                file=file,
-                line=line,
-                hint="use the line number of the entry's term",
-            )
+    check_mapping(mapping, files)
     aligner = Aligner(existing, mapping)
     known_ids = {c.id for c in existing.concepts} if existing else set()
     if any(cid not in known_ids for cid in mapping.values()):
+        # New concepts get their ids at the end; a mapping may name them as a run without it
+        # (the dry run's report) does. An id neither has matches nothing: an error.
         _deck, first_pass = align(files, deck_id=deck_id, deck_name=deck_name, existing=existing)
         for concept in first_pass.concepts:
             aligner.planned[concept.concept_id] = [
@@ -82,4 +74,8 @@ def align(
             ]
     for position, source in enumerate(files):
         aligner.align_file(source, first=position == 0 and existing is None)
+    if aligner.planned:
+        # After the passes, so a mapping that puts two entries into one concept is reported
+        # as that (the stronger hint) before the id it names.
+        check_mapping(mapping, files, known_ids | set(aligner.planned), deck_id)
     return aligner.result(deck_id, deck_name)

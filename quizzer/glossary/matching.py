@@ -34,6 +34,8 @@ class Aligner:
         # Concept id → (file, term line) keys a first pass put there; see _provisional.
         self.planned: dict[str, list[tuple[str, int]]] = {}
         self.slot_by_key: dict[tuple[str, int], Slot] = {}
+        # (file, line, lang, slot that kept texts from that line, slot its entry went into).
+        self.moved: list[tuple[str, int, str, Slot, Slot]] = []
         # File name → slot per entry position, for position alignment.
         self.sequences: dict[str, list[Slot]] = {}
         if existing is not None:
@@ -79,9 +81,7 @@ class Aligner:
 
         # 1. the mapping file
         for i, e in enumerate(entries):
-            cid = self.mapping.get((e.file, e.term_line)) or self.mapping.get(
-                (e.file, e.definition_line)
-            )
+            cid = self.mapping.get((e.file, e.term_line))
             if cid is None:
                 continue
             slot = self.by_id.get(cid) or self._provisional(cid, e.file)
@@ -191,10 +191,16 @@ class Aligner:
                 if src.file == source.file and not any(
                     m.entry.file == source.file and m.entry.lang == lang for m in slot.matches
                 ):
-                    self.notes.append(
-                        f"{source.file}: concept {slot.id!r} kept its {lang} texts from line "
-                        f"{src.line}, which the file no longer has"
-                    )
+                    now = self.slot_by_key.get((source.file, src.line or 0))
+                    if now is not None and now is not slot:
+                        # The file still has that line, but its entry went elsewhere (a
+                        # mapping, an edit): named in result(), once new concepts have ids.
+                        self.moved.append((source.file, src.line or 0, lang, slot, now))
+                    else:
+                        self.notes.append(
+                            f"{source.file}: concept {slot.id!r} kept its {lang} texts from "
+                            f"line {src.line}, which the file no longer has"
+                        )
 
     def _segment_align(
         self,
@@ -319,6 +325,12 @@ class Aligner:
             if slot.id is None:
                 slot.id = new_concept_id(slot, taken)
                 taken.add(slot.id)
+        for file, line, lang, kept, now in self.moved:
+            self.notes.append(
+                f"{file}: concept {kept.id!r} kept its {lang} texts from line {line}; the "
+                f"entry on that line now goes into concept {now.id!r} (remove the kept texts "
+                "from the deck by hand if they don't belong there)"
+            )
         concepts: list[Concept] = []
         reports: list[ConceptReport] = []
         for slot in self.slots:

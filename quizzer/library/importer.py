@@ -25,6 +25,7 @@ from quizzer.glossary.align import align
 from quizzer.glossary.alignment_report import AlignmentReport
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.language_id import LanguageIdError, tag_entries
+from quizzer.glossary.mapping import MappingError, mapping_lines
 from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
@@ -133,7 +134,11 @@ def _status(message: str, enabled: bool) -> Iterator[None]:
 
 def read_mapping(path: Path) -> dict[tuple[str, int], str]:
     """Read an alignment mapping file (TOML; see :func:`quizzer.glossary.mapping.parse_mapping`)."""
-    path = Path(path)
+    return _read_mapping(Path(path))[0]
+
+
+def _read_mapping(path: Path) -> tuple[dict[tuple[str, int], str], dict[tuple[str, str], int]]:
+    """The mapping file's entries, and the line of each (for errors naming an entry)."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except OSError as exc:
@@ -141,7 +146,7 @@ def read_mapping(path: Path) -> dict[tuple[str, int], str]:
     except UnicodeDecodeError as exc:
         raise InputError("mapping file is not UTF-8 text", path=path) from exc
     try:
-        return _parse_mapping(text, path.name)
+        return _parse_mapping(text, ""), mapping_lines(text)
     except AlignError as exc:
         raise exc.to_input_error(path) from exc
 
@@ -258,7 +263,7 @@ def _import(
             )
         seen[path.name] = path
     sources = [read_glossary(p, lang=lang, show_progress=show_progress) for p in files]
-    overrides = read_mapping(Path(mapping)) if mapping is not None else {}
+    overrides, mapping_at = _read_mapping(Path(mapping)) if mapping is not None else ({}, {})
 
     deck_id, deck_name = _deck_identity(deck, sources[0], files[0])
     bundled = {read_deck(p).id: p for p in deck_files(bundled_decks_dir())}
@@ -291,6 +296,15 @@ def _import(
                 existing=existing,
                 mapping=overrides,
             )
+    except MappingError as exc:
+        # An entry of the mapping file that matches nothing: point at its line there.
+        file, line = exc.key if exc.key else ("", 0)
+        raise InputError(
+            exc.message,
+            hint=exc.hint,
+            path=Path(mapping) if mapping else None,
+            line=mapping_at.get((file, str(line))),
+        ) from exc
     except AlignError as exc:
         where = seen.get(exc.file or "") or (Path(mapping) if mapping else None)
         raise exc.to_input_error(where) from exc

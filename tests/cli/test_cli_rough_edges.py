@@ -202,3 +202,90 @@ def test_study_a_french_only_deck_without_from_and_to(
         if pair is not None:
             assert seen["pair"] == pair
             assert "Quantification" in str(seen["prompt"]) or "Élagage" in str(seen["prompt"])
+
+
+# -- 9. --map entries that match nothing ----------------------------------------------------
+
+
+def _snapshot(directory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(directory)): p.read_bytes() for p in directory.rglob("*")}
+
+
+@pytest.mark.parametrize(
+    ("mapping", "line", "says"),
+    [
+        (
+            '# fixes\n["nope.txt"]\n3 = "one"\n',
+            3,
+            ['["nope.txt"] 3 = "one"', "not one of the files imported", "en.txt, ru.txt"],
+        ),
+        (
+            '["ru.txt"]\n3 = "two"\n6 = "one"\n',
+            3,
+            ['["ru.txt"] 6 = "one"', "definition", "term is on line 5", "hint: use the line of"],
+        ),
+        (
+            '["ru.txt"]\n\n3 = "zzz"\n',
+            3,
+            ['["ru.txt"] 3 = "zzz"', "concept 'zzz'", "neither in deck 'n'", "quizzer show"],
+        ),
+    ],
+    ids=["unknown-file", "definition-line", "unknown-concept"],
+)
+def test_a_map_entry_that_matches_nothing_is_an_error(
+    decks: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    mapping: str,
+    line: int,
+    says: list[str],
+) -> None:
+    en, ru = write(tmp_path / "en.txt", EN), write(tmp_path / "ru.txt", RU)
+    code, _out, err = run(capsys, "import", str(en), str(ru), "--deck", "n")
+    assert code == 0, err
+    before = _snapshot(decks)
+    path = write(tmp_path / "map.toml", mapping)
+    for extra in ([], ["--dry-run"]):
+        code, out, err = run(
+            capsys, "import", str(en), str(ru), "--deck", "n", "--map", str(path), *extra
+        )
+        assert code == 2, out
+        assert f"{path}:{line}: " in err
+        for words in says:
+            assert words in err
+        assert "Traceback" not in err
+        assert _snapshot(decks) == before
+
+
+def test_a_map_to_an_id_the_import_makes_still_works(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ids a dry run reports for new concepts are "in the deck" for the mapping."""
+    en, ru = write(tmp_path / "en.txt", EN), write(tmp_path / "ru.txt", RU)
+    path = write(tmp_path / "map.toml", '["ru.txt"]\n3 = "two"\n5 = "one"\n')
+    code, _out, err = run(capsys, "import", str(en), str(ru), "--deck", "n", "--map", str(path))
+    assert code == 0, err
+
+
+def test_the_kept_texts_note_does_not_say_a_line_is_gone_when_it_is_there(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    en, ru = write(tmp_path / "en.txt", EN), write(tmp_path / "ru.txt", RU)
+    code, _out, err = run(capsys, "import", str(en), str(ru), "--deck", "n")
+    assert code == 0, err
+    # The first import put Два (ru.txt:3) into 'one' by position; move it to 'two'.
+    path = write(tmp_path / "map.toml", '["ru.txt"]\n3 = "two"\n')
+    code, out, err = run(
+        capsys, "import", str(en), str(ru), "--deck", "n", "--map", str(path), "--dry-run"
+    )
+    assert code == 0, err
+    assert "which the file no longer has" not in out
+    assert "concept 'one' kept its ru texts from line 3; the entry on that line now goes " in out
+    assert "into concept 'two'" in out
+    # A line that really is gone still says so.
+    write(ru, "T\nS\nДва\nЭто второй.\n")
+    code, out, err = run(capsys, "import", str(en), str(ru), "--deck", "n", "--dry-run")
+    assert code == 0, err
+    assert (
+        "ru.txt: concept 'two' kept its ru texts from line 5, which the file no longer has" in out
+    )

@@ -88,6 +88,8 @@ def is_ours(path: Path) -> bool:
     jpath = journal_path(path)
     if jpath.is_file() and _journal_is_ours(jpath):
         return True
+    if not path.exists() and jpath.is_file() and jpath.stat().st_size == 0:
+        return True  # a new store's first moment: its writer made the journal, not yet the rest
     if any(c.exists() for c in _companions(path)):
         return True
     return path.is_file() and _snapshot_is_ours(path)

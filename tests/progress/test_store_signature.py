@@ -98,6 +98,9 @@ def test_stores_of_every_version_and_their_leftovers_are_ours(tmp_path: Path, op
     assert files.is_ours(db)
     db.unlink()
     assert files.is_ours(db)  # the journal alone: the doctor rebuilds the snapshot
+    new = tmp_path / "new.json"
+    journal_path(new).touch()  # what a writer creating a store makes first
+    assert files.is_ours(new)
     v1 = tmp_path / "v1.json"
     with TinyDB(v1) as tdb:
         tdb.table("cards").insert({"card_id": KEY.id})

@@ -16,7 +16,7 @@ card without rapidfuzz).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from quizzer.cards.card import CardKey
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
+from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.review import GRADE_NAMES, Grade
 from quizzer.study.session import Session
 
@@ -45,13 +46,48 @@ def card_texts(deck: Deck, card: CardKey) -> tuple[Concept, str, str]:
     return concept, prompt, answer
 
 
+#: What a card of a session was when the session started (Anki's three counts).
+CardKind = Literal["new", "learning", "review"]
+
+
+def queue_kinds(queue: DueQueue) -> dict[str, CardKind]:
+    """Card id → kind for every card of ``queue``."""
+    kinds: dict[str, CardKind] = {}
+    for kind, cards in (("learning", queue.learning), ("review", queue.review), ("new", queue.new)):
+        for card in cards:
+            kinds.setdefault(card.id, kind)  # type: ignore[arg-type]
+    return kinds
+
+
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """For the header: ``done`` and ``left`` counts, and ``extra`` (``"round 1/3"``) or ``""``."""
+    """For the header: ``done`` and ``left`` counts, and ``extra`` (``"round 1/3"``) or ``""``.
+
+    A session also gives Anki's three counts of what is left (the current card
+    included): ``new`` cards never studied, ``learning`` cards in their
+    (re)learning steps — a card answered in this session that comes back in a
+    few minutes counts here, not as one more card — and ``due`` reviews.
+    ``new`` is ``None`` when there are no such counts (learn mode).
+    """
 
     done: int
     left: int
     extra: str = ""
+    new: int | None = None
+    learning: int = 0
+    due: int = 0
+
+    @property
+    def counts(self) -> str:
+        """``"3 done · new 17 · learning 1 · due 0"`` (or ``"3 done · 11 left"``)."""
+        if self.new is None:
+            return f"{self.done} done · {self.left} left"
+        return f"{self.done} done · new {self.new} · learning {self.learning} · due {self.due}"
+
+    @property
+    def label(self) -> str:
+        """The header's counts: ``extra`` first when there is one."""
+        return f"{self.extra} · {self.counts}" if self.extra else self.counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +249,8 @@ class SessionFlow(AnswerVerdict):
         stage: Stage,
         rng: random.Random,
         undone_message: Callable[[], str] | None = None,
+        *,
+        kinds: Mapping[str, CardKind] | None = None,
     ) -> None:
         self.session = session
         self.deck = deck
@@ -221,7 +259,28 @@ class SessionFlow(AnswerVerdict):
         self._undone_message = undone_message
         self._card: CardKey | None = None
         self._choices: ChoiceSet | None = None
+        #: The session's cards in their starting order (the current one first).
+        self._initial = [c for c in (session.current, *session.queue) if c is not None]
+        if kinds is None:
+            due_queue = getattr(session.scheduler, "due_queue", None)
+            if callable(due_queue):
+                kinds = queue_kinds(due_queue(session.started_at))
+        self._kinds: dict[str, CardKind] | None = None if kinds is None else dict(kinds)
         super().__init__()
+
+    @property
+    def kinds_known(self) -> bool:
+        """Whether the new / learning / due counts know each card's kind."""
+        return self._kinds is not None
+
+    def assume_new(self, new: int) -> None:
+        """Kinds from the count of new cards at the start: the session asks due
+        cards before new ones, so its last ``new`` cards are new, the others due.
+
+        (Cards in their learning steps at the start count as due here.)
+        """
+        cut = max(0, len(self._initial) - new)
+        self._kinds = {c.id: ("review" if i < cut else "new") for i, c in enumerate(self._initial)}
 
     @property
     def card(self) -> CardKey | None:
@@ -323,8 +382,31 @@ class SessionFlow(AnswerVerdict):
         return "Buried until tomorrow."
 
     def progress(self) -> Progress:
-        """See :meth:`StudyFlow.progress`: answers given, cards left."""
-        return Progress(self.session.done, self.session.left)
+        """See :meth:`StudyFlow.progress`: answers given, cards left, by kind.
+
+        A card answered in this session and still in it came back for a
+        learning step: it counts as learning, whatever it was before. Without
+        known kinds (see :attr:`kinds_known`) only ``done`` and ``left``.
+        """
+        session = self.session
+        kinds = self._kinds
+        if kinds is None:  # no kinds known: the plain counts
+            return Progress(session.done, session.left)
+        answered = {r.card_id for r in session.reviews}
+        counts = {"new": 0, "learning": 0, "review": 0}
+        cards = [*session.queue, *(p.card for p in session.later)]
+        if session.current is not None:
+            cards.append(session.current)
+        for card in cards:
+            kind = "learning" if card.id in answered else kinds.get(card.id, "review")
+            counts[kind] += 1
+        return Progress(
+            session.done,
+            session.left,
+            new=counts["new"],
+            learning=counts["learning"],
+            due=counts["review"],
+        )
 
     @property
     def unsaved(self) -> int:

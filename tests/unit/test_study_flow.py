@@ -10,11 +10,14 @@ from pathlib import Path
 import pytest
 from factories import bundled
 
-from quizzer.cards.card import Pair
+from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.queue import DueQueue
+from quizzer.scheduling.scheduler import answer
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.services.study import StudyService
-from quizzer.study.flow import SessionFlow, StudyFlow, card_texts
+from quizzer.study.flow import SessionFlow, StudyFlow, card_texts, queue_kinds
 from quizzer.study.flow_learn import LearnFlow
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import Session
@@ -162,6 +165,81 @@ def test_an_empty_session_is_finished_from_the_start() -> None:
     assert flow.undo().message == "Nothing to undo."
     assert flow.bury(NOW) is None
     assert flow.undo().message == "Nothing to undo."
+
+
+def _review_state(key: CardKey, due_days_ago: float) -> CardState:
+    """A card in review, learnt 60 days before NOW and due ``due_days_ago`` days before it."""
+    conf = SchedulerSettings(fuzz=False)
+    first = NOW - timedelta(days=60)
+    state = CardState.new(key, first)
+    state = answer(state, 3, first, conf).state
+    state = answer(state, 3, first + timedelta(minutes=10), conf).state
+    shift = NOW - timedelta(days=due_days_ago) - state.due
+    state.card.due += shift
+    state.card.last_review = (state.card.last_review or first) + shift
+    assert state.phase == "review"
+    return state
+
+
+def _counted_flow() -> SessionFlow:
+    """A flip session of one due review and 5 new cards, on the in-memory scheduler."""
+    cards = [CardKey(c.uid, RU_EN) for c in bundled(DECK)]
+    states = {cards[9].id: _review_state(cards[9], 1)}
+    conf = SchedulerSettings(new_per_day=5, fuzz=False)
+    scheduler = FsrsScheduler(cards, states, conf, UTC, random.Random(3))
+    flow = SessionFlow(Session.start(scheduler, NOW), bundled(DECK), "flip", random.Random(3))
+    assert flow.next(NOW)
+    return flow
+
+
+def _counts(flow: SessionFlow) -> tuple[int, int, int, int]:
+    p = flow.progress()
+    return p.done, p.new or 0, p.learning, p.due
+
+
+def test_session_counts_new_learning_and_due_as_anki_does() -> None:
+    """A card in its learning steps is counted once, as learning, not as one more card."""
+    flow = _counted_flow()
+    assert flow.kinds_known
+    assert _counts(flow) == (0, 5, 0, 1)
+    assert flow.progress().counts == "0 done · new 5 · learning 0 · due 1"
+    flow.reveal()
+    flow.grade(1, NOW + 5 * SEC)  # the review lapses: it comes back, relearning
+    assert _counts(flow) == (1, 5, 1, 0)
+    assert flow.next(NOW + 6 * SEC)
+    flow.reveal()
+    flow.grade(3, NOW + 9 * SEC)  # a new card, Good: its next step is minutes away
+    assert _counts(flow) == (2, 4, 2, 0)
+    assert flow.progress().counts == "2 done · new 4 · learning 2 · due 0"
+    assert flow.progress().left == 6  # still the six cards, two of them in their steps
+    assert flow.undo().undone
+    assert _counts(flow) == (1, 5, 1, 0)
+
+
+def test_session_kinds_given_or_assumed_from_the_new_count() -> None:
+    flow = _counted_flow()
+    cards = [flow.session.current, *flow.session.queue]
+    given = SessionFlow(
+        flow.session, flow.deck, "flip", random.Random(1), kinds={c.id: "new" for c in cards}
+    )
+    assert _counts(given) == (0, 6, 0, 0)
+    guessed = SessionFlow(flow.session, flow.deck, "flip", random.Random(1), kinds={})
+    guessed.assume_new(5)  # the first card, asked before the new ones, is due
+    assert _counts(guessed) == (0, 5, 0, 1)
+
+
+def test_queue_kinds_names_each_card_by_its_queue() -> None:
+    a, b, c = (CardKey(f"d/{n}", RU_EN) for n in "abc")
+    kinds = queue_kinds(DueQueue(learning=(a,), review=(b,), new=(c,)))
+    assert kinds == {a.id: "learning", b.id: "review", c.id: "new"}
+
+
+def test_a_session_without_kinds_shows_done_and_left(service: StudyService) -> None:
+    """The store's scheduler tells no kinds (the study screen adds them): plain counts."""
+    flow = _flow(service, "flip")
+    assert isinstance(flow, SessionFlow) and not flow.kinds_known
+    p = flow.progress()
+    assert p.new is None and p.counts == f"0 done · {p.left} left"
 
 
 # -- learn mode -----------------------------------------------------------------

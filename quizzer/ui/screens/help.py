@@ -1,12 +1,15 @@
-"""The help screen: every key, by screen and mode, in two columns that fit 80×24."""
+"""The help screen: every key, by screen and mode, in two columns that fit 80×24.
+
+Narrower, one column that scrolls."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -80,13 +83,30 @@ class HelpScreen(ModalScreen[None]):
         Binding("f1", "dismiss", "Close", show=False),
     ]
 
+    #: Narrower than this, one column (that scrolls) instead of two.
+    NARROW = 78
+
     def compose(self) -> ComposeResult:
-        """Compose the two columns of keys and the closing hint."""
-        with Vertical(id="help-box"):
+        """Compose the two columns of keys and the closing hint, in a box that scrolls."""
+        with VerticalScroll(id="help-box"):
             with Horizontal(id="help-columns"):
                 yield Static(help_column(HELP_LEFT), id="help-left", classes="help-column")
                 yield Static(help_column(HELP_RIGHT), id="help-right", classes="help-column")
             yield Static(Content.styled("Esc closes", "$text-muted"), id="help-close")
+
+    def on_mount(self) -> None:
+        """Focus the box, so ↑ ↓ PgUp PgDn scroll it when it is taller than the screen."""
+        self.set_focus(self.query_one("#help-box", VerticalScroll))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """One column below :attr:`NARROW` columns; say how to scroll when it overflows."""
+        self.set_class(event.size.width < self.NARROW, "-narrow")
+        self.call_after_refresh(self._scroll_hint)
+
+    def _scroll_hint(self) -> None:
+        """On the box's border, always in sight: how to scroll, when there is more."""
+        box = self.query_one("#help-box", VerticalScroll)
+        box.border_subtitle = "↑ ↓ PgDn: more · Esc closes" if box.max_scroll_y else ""
 
     def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
         """Close the help screen (whatever result the binding passes, it returns ``None``)."""

@@ -80,7 +80,7 @@ class HomeScreen(QuizzerScreen[None]):
     AUTO_FOCUS = "#decks"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start", key_display="^s"),
-        Binding("f", "focus_pair", "Direction"),
+        Binding("f", "focus_pair", "Pair"),
         Binding("m", "cycle_mode", "Mode"),
         Binding("x", "swap", "Swap"),
         Binding("s", "stats", "Stats"),
@@ -131,6 +131,13 @@ class HomeScreen(QuizzerScreen[None]):
     @staticmethod
     def _select(options: Sequence[tuple[str, str]], id: str, value: str) -> Select[str]:
         return Select(options, id=id, value=value, allow_blank=False, compact=True)
+
+    #: Narrower than this, the deck list and the pickers share the width.
+    NARROW = 80
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below :attr:`NARROW` columns the pickers' column gives up its fixed width."""
+        self.set_class(event.size.width < self.NARROW, "-narrow")
 
     def on_mount(self) -> None:
         """Focus the deck list at once, so keys typed early reach it."""
@@ -225,6 +232,7 @@ class HomeScreen(QuizzerScreen[None]):
             self.notify("Choose a deck and two different texts first.", severity="warning")
             return
         self.service.remember(choice)
+        self._studying = True
         from quizzer.ui.screens.study import StudyScreen
 
         self.app.push_screen(StudyScreen(choice, from_home=True))
@@ -263,7 +271,15 @@ class HomeScreen(QuizzerScreen[None]):
         self.app.push_screen(HelpScreen())
 
     def on_screen_resume(self) -> None:
-        """Recount the decks' due cards when a session ends and this screen is back."""
+        """Recount the decks' due cards when a session ends and this screen is back.
+
+        Back from a session, the deck list has the focus again (whichever picker
+        had it before), so Enter starts the next session; back from the help or
+        the statistics, the focus stays where it was.
+        """
         # Back from a session: counts changed.
         if hasattr(self, "_decks"):
             self._refresh_decks()
+        if getattr(self, "_studying", False):
+            self._studying = False
+            self.set_focus(self.query_one("#decks", DeckList))

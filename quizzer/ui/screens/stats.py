@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -49,6 +50,7 @@ class StatsScreen(Screen[None]):
     DEFAULT_CSS = """
     StatsScreen #stats-body {
         padding: 0 1;
+        overflow-x: auto;
     }
     StatsScreen .stats-title {
         text-style: bold;
@@ -62,8 +64,15 @@ class StatsScreen(Screen[None]):
         width: auto;
         margin: 0 2 0 0;
     }
+    StatsScreen .stats-row.-stacked {
+        layout: vertical;
+    }
+    StatsScreen .stats-row.-stacked > Static {
+        margin: 0 0 1 0;
+    }
     StatsScreen .stats-table {
         width: auto;
+        max-width: 100%;
         margin: 1 0 0 0;
     }
     """
@@ -112,6 +121,15 @@ class StatsScreen(Screen[None]):
             yield Static(languages_table(s), id="stats-languages", classes="stats-table")
             yield Static(pairs_table(s), id="stats-pairs", classes="stats-table")
         yield Footer()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Tables side by side only where they fit: else one under the other."""
+        self.call_after_refresh(self._fit_rows)
+
+    def _fit_rows(self) -> None:
+        for row in self.query(".stats-row"):
+            needed = sum(c.outer_size.width + c.styles.margin.width for c in row.children)
+            row.set_class(needed > row.content_size.width, "-stacked")
 
     def action_back(self) -> None:
         """Back to where the screen was opened from."""

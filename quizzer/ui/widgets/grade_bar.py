@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -34,7 +35,19 @@ class GradeBar(Horizontal):
         min-width: 12;
         margin: 0 1 0 0;
     }
+    GradeBar.-narrow {
+        layout: grid;
+        grid-size: 2;
+        grid-rows: 1;
+        grid-gutter: 0 1;
+    }
+    GradeBar.-narrow Button {
+        margin: 0;
+    }
     """
+
+    #: Narrower than this, the buttons go two by two so every interval shows.
+    NARROW = 64
 
     class Graded(Message):
         """The learner chose ``grade`` (1–4)."""
@@ -68,6 +81,10 @@ class GradeBar(Horizontal):
                 variant=_VARIANTS[grade],
                 compact=True,
             )
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Two rows of two buttons when four in a row would cut their labels."""
+        self.set_class(event.size.width < self.NARROW, "-narrow")
 
     def set_intervals(self, intervals: Mapping[int, str]) -> None:
         """Label each button with the interval (``"10m"``, ``"3d"``) its grade gives."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Grid
+from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Label, Static
 
@@ -19,12 +19,13 @@ def bar(done: int, total: int, width: int = BAR_WIDTH) -> Content:
     return Content.assemble(("━" * filled, "$accent"), ("━" * (width - filled), "$panel-lighten-2"))
 
 
-class ProgressHeader(Grid):
-    """``Quantization · ru term → en term · flip`` and ``3 done · 17 left`` with a bar.
+class ProgressHeader(Horizontal):
+    """``Quantization · ru term → en term · flip`` and the counts with a bar.
 
     The deck name gives way first (cut with an ellipsis); the pair and mode are
     always shown. Narrower than :data:`NARROW` columns, the counts and bar go to
-    a second line. The bar is drawn by hand: Textual's ProgressBar brings three
+    a second line of their own (so the counts never share a column width with
+    the pair). The bar is drawn by hand: Textual's ProgressBar brings three
     sub-widgets and timers, which cost start-up time the first card shouldn't
     wait for.
     """
@@ -34,15 +35,24 @@ class ProgressHeader(Grid):
         height: 1;
         padding: 0 2;
         background: $panel;
-        grid-size: 4 1;
-        grid-columns: 1fr auto auto 12;
-        grid-gutter: 0 3;
     }
     ProgressHeader.-narrow {
         height: 2;
-        grid-size: 2 2;
-        grid-columns: 1fr auto;
-        grid-gutter: 0 1;
+        layout: vertical;
+    }
+    ProgressHeader > Horizontal {
+        height: 1;
+    }
+    ProgressHeader #line-where {
+        width: 1fr;
+    }
+    ProgressHeader #line-counts {
+        width: auto;
+        margin: 0 0 0 3;
+    }
+    ProgressHeader.-narrow #line-counts {
+        width: 1fr;
+        margin: 0;
     }
     ProgressHeader #where {
         width: 1fr;
@@ -52,24 +62,38 @@ class ProgressHeader(Grid):
     }
     ProgressHeader #pair {
         width: auto;
+        margin: 0 0 0 3;
         text-style: bold;
         text-wrap: nowrap;
+    }
+    ProgressHeader.-narrow #pair {
+        margin: 0 0 0 1;
     }
     ProgressHeader #counts {
         width: auto;
         text-wrap: nowrap;
     }
+    ProgressHeader.-narrow #counts {
+        width: 1fr;
+        text-overflow: ellipsis;
+    }
     ProgressHeader #bar {
         width: 12;
+        margin: 0 0 0 3;
+    }
+    ProgressHeader.-narrow #bar {
+        margin: 0 0 0 1;
     }
     """
 
     def compose(self) -> ComposeResult:
         """Compose the deck, pair and counts labels and the hand-drawn bar."""
-        yield Label("", id="where", markup=False)
-        yield Label("", id="pair", markup=False)
-        yield Label("", id="counts", markup=False)
-        yield Static(bar(0, 1), id="bar")
+        with Horizontal(id="line-where"):
+            yield Label("", id="where", markup=False)
+            yield Label("", id="pair", markup=False)
+        with Horizontal(id="line-counts"):
+            yield Label("", id="counts", markup=False)
+            yield Static(bar(0, 1), id="bar")
 
     def on_resize(self, event: events.Resize) -> None:
         """Switch to the two-line layout when narrower than :data:`NARROW`."""
@@ -79,13 +103,23 @@ class ProgressHeader(Grid):
         """Pick the one- or two-line layout for the app's starting width."""
         self.set_class(self.app.size.width < NARROW, "-narrow")
 
-    def update(self, where: str, done: int, left: int, extra: str = "", pair: str = "") -> None:
+    def update(
+        self,
+        where: str,
+        done: int,
+        left: int,
+        extra: str = "",
+        pair: str = "",
+        counts: str | None = None,
+    ) -> None:
         """Show the deck (``where``), the ``pair`` and mode, and how far along.
 
-        ``extra`` goes before the counts (e.g. the learn round).
+        ``counts`` is the text of the counts (default ``"3 done · 17 left"``);
+        ``extra`` goes before it (e.g. the learn round).
         """
         self.query_one("#where", Label).update(where)
         self.query_one("#pair", Label).update(pair)
-        counts = f"{done} done · {left} left"
+        if counts is None:
+            counts = f"{done} done · {left} left"
         self.query_one("#counts", Label).update(f"{extra} · {counts}" if extra else counts)
         self.query_one("#bar", Static).update(bar(done, done + left))

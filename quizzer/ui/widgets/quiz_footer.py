@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.widgets import Footer
 
 if TYPE_CHECKING:
@@ -20,6 +21,13 @@ class QuizFooter(Footer):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._recompose_pending = False
+
+    #: Narrower than this, the keys go closer together (Textual's compact footer).
+    NARROW = 80
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Compact below :attr:`NARROW` columns, so the last keys stay on screen."""
+        self.compact = event.size.width < self.NARROW
 
     def bindings_changed(self, screen: Screen) -> None:
         """Schedule one recompose after the next refresh, however many updates arrive."""

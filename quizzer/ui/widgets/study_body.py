@@ -33,6 +33,7 @@ class StudyBody(VerticalScroll):
     def __init__(self, mode: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.mode = mode
+        self._to_end = False
 
     def compose(self) -> ComposeResult:
         """Compose the card, the hint and this mode's panels (fewer widgets, faster first card)."""
@@ -71,6 +72,8 @@ class StudyBody(VerticalScroll):
         answer_label = side_label(pair.answer_lang, pair.answer_side)
         prompt_label = side_label(pair.prompt_lang, pair.prompt_side)
         self.query_one(CardView).show(prompt, prompt_label, answer, answer_label)
+        self._to_end = False
+        self.scroll_home(animate=False)
         if stage == "flip":
             self._show_panel(None)  # the grades come with the answer
             self._hint(FlipPanel.QUESTION_HINT)
@@ -90,6 +93,21 @@ class StudyBody(VerticalScroll):
         await self.query_one(FlipPanel).reveal(intervals)
         self._show_panel("flip")
         self._hint(FlipPanel.REVEALED_HINT)
+        self._show_end()
+
+    def _show_end(self) -> None:
+        """On a short screen, scroll so the answer widgets at the bottom are in sight.
+
+        Until the next card, every new layout (the diff, the buttons) scrolls
+        there again: see :meth:`watch_virtual_size`.
+        """
+        self._to_end = True
+        self.scroll_end(animate=False)
+
+    def watch_virtual_size(self, _old: object, _new: object) -> None:
+        """Keep the answer widgets in sight while they are laid out (see :meth:`_show_end`)."""
+        if self._to_end:
+            self.scroll_end(animate=False)
 
     def choose(self, index: int) -> None:
         """Pick option ``index`` of the choice question (a number key)."""
@@ -116,5 +134,6 @@ class StudyBody(VerticalScroll):
         feedback.remove_class("-right", "-near", "-wrong")
         feedback.add_class(f"-{kind}")
         self.query_one("#continue-row").remove_class("hidden")
-        self.query_one("#continue", Button).focus()
+        self.query_one("#continue", Button).focus(scroll_visible=False)
         self.query_one("#hint").display = False
+        self._show_end()

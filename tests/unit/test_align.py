@@ -12,7 +12,7 @@ from quizzer.concepts.term_parts import acronym_of
 from quizzer.glossary.align import align
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.language_id import tag_entries
-from quizzer.glossary.mapping import parse_mapping
+from quizzer.glossary.mapping import MappingError, parse_mapping
 from quizzer.glossary.parse import decode, parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,10 +165,14 @@ def test_mapping_file_overrides_alignment() -> None:
     }
 
 
-def test_mapping_to_an_unknown_id_makes_that_concept() -> None:
+def test_mapping_to_an_unknown_id_or_a_definition_line_is_refused() -> None:
+    """Issue 13.9 reversed the old rule (an unknown id made a new concept): it matches nothing."""
     a = source("a.txt", "T\nS\nOne\nIt is the first.")
-    deck, _ = align([a], deck_id="x", deck_name="X", mapping={("a.txt", 4): "uno"})
-    assert [c.id for c in deck] == ["uno"]
+    with pytest.raises(MappingError, match="neither in deck 'x' nor made by this import"):
+        align([a], deck_id="x", deck_name="X", mapping={("a.txt", 3): "uno"})
+    with pytest.raises(MappingError, match="names a definition") as info:
+        align([a], deck_id="x", deck_name="X", mapping={("a.txt", 4): "uno"})
+    assert info.value.hint == 'use the line of the term: 3 = "uno"'
 
 
 def test_mapping_errors() -> None:

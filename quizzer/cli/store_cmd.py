@@ -137,9 +137,17 @@ def run_leeches(args: argparse.Namespace) -> int:
     if keys:
         with open_store(path) as store:
             for key in keys:
-                if store.card(key) is None:
+                state = store.card(key)
+                if state is None:
                     raise InputError(
                         f"--unsuspend {key.id!r}: that card was never studied", path=path
+                    )
+                if not (state.suspended or state.leech):
+                    raise InputError(
+                        f"--unsuspend {key.id!r}: that card is not suspended (nor a leech); "
+                        "nothing to resume",
+                        hint="`quizzer leeches` lists the cards that are",
+                        path=path,
                     )
             for key in keys:
                 store.set_suspended(key, False, datetime.now(UTC))

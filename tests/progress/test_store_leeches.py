@@ -121,3 +121,17 @@ def test_record_refuses_a_bad_mode_or_duration_and_writes_nothing(
             grade=3,
             **{"mode": "flip", "duration_ms": 0, **kwargs},
         )
+
+
+def test_unsuspending_a_card_that_is_not_suspended_says_so(tmp_path: Path) -> None:
+    """Issue 13.10: it used to print "resumed" and exit 0."""
+    db = tmp_path / "p.json"
+    plain = CardKey("demo/c2", RU_BN)
+    with open_store(db, tz=UTC, rng=random.Random(1)) as store:
+        store.record(plain, 3, NOW)
+    before = sorted((p.name, p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file())
+    result = _quizzer("leeches", "--db", str(db), "--unsuspend", plain.id)
+    assert result.returncode == 2, result.stdout
+    assert "not suspended" in result.stderr and "resumed" not in result.stdout
+    after = sorted((p.name, p.read_bytes()) for p in tmp_path.rglob("*") if p.is_file())
+    assert [name for name, _ in after] == [name for name, _ in before]

@@ -9,6 +9,13 @@ Regenerate the snapshots after a deliberate change with
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -264,3 +271,76 @@ async def test_learn_header_keeps_round_and_concepts(tmp_path: Path) -> None:
         header = _header(app)
         assert header.startswith("round 1/") and " · 0 done · " in header
         assert header.endswith(" left")
+
+
+# -- item 3 in a real terminal: tmux at 60×20 ------------------------------------
+
+
+class _Tmux:
+    """A private tmux server running ``quizzer`` in a 60×20 pane."""
+
+    def __init__(self, db: Path) -> None:
+        self.socket = f"quizzer-narrow-{os.getpid()}"
+        quizzer = [sys.executable, "-m", "quizzer", "--db", str(db)]
+        env = "LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color"
+        command = f"env -u COLUMNS -u LINES {env} {shlex.join(quizzer)}; sleep 60"
+        self.run("new-session", "-d", "-s", "n", "-x", "60", "-y", "20", command)
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-u", "-L", self.socket, *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "n")
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        shown = ""
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; screen:\n{shown}")
+
+    def keys(self, *names: str) -> None:
+        for name in names:
+            self.run("send-keys", "-t", "n", name)
+            time.sleep(0.15)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_tmux_60x20_everything_readable(tmp_path: Path) -> None:
+    """At 60×20: home's pickers, Start and the whole footer; the header counts and the four
+    grade intervals; the help's last line after scrolling; stats numbers."""
+    term = _Tmux(tmp_path / "p.json")
+    try:
+        home = term.wait_for("Start (Enter · ^s)")
+        assert "Mode" in home and "flip" in home and home.rstrip().endswith("^t Theme")
+        term.keys("Enter")
+        term.wait_for("Space: show the answer")
+        term.keys("Space")
+        shown = term.wait_for("1 Again · 1m")
+        for label in ("2 Hard · ", "3 Good · 10m", "4 Easy · "):
+            assert label in shown, shown
+        term.keys("3")
+        shown = term.wait_for("1 done · ")
+        assert "learning 1 · due 0" in shown, shown
+        term.keys("?")
+        term.wait_for("Everywhere")
+        term.keys("End")
+        shown = term.wait_for("u b     undo · bury, as above")
+        assert "misses come back soon" in shown
+        term.keys("Escape", "Escape")
+        term.wait_for("Session over")
+        term.keys("s")
+        shown = term.wait_for("Cards by state")
+        assert re.search(r"Learning\s+1\b", shown) and re.search(r"New\s+19\b", shown), shown
+    finally:
+        term.close()

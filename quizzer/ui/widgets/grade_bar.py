@@ -82,6 +82,10 @@ class GradeBar(Horizontal):
                 compact=True,
             )
 
+    def on_mount(self) -> None:
+        """Guess the layout from the screen's width (its margins are 2 and 2), no flicker."""
+        self.set_class(self.app.size.width - 4 < self.NARROW, "-narrow")
+
     def on_resize(self, event: events.Resize) -> None:
         """Two rows of two buttons when four in a row would cut their labels."""
         self.set_class(event.size.width < self.NARROW, "-narrow")

@@ -168,11 +168,12 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
         return 0
     console = Console(highlight=False)
+    # Too few answers: the result's message says how many are needed, once.
+    needed = "" if result.status == "not_enough_reviews" else f"; {result.min_reviews} needed"
     console.print(
         Text(
             f"{result.reviews} answers in the log; {result.usable_reviews} answered on a later "
-            f"day than the card's previous answer (FSRS learns from these; "
-            f"{result.min_reviews} needed)."
+            f"day than the card's previous answer (FSRS learns from these{needed})."
         )
     )
     if result.before and result.after:

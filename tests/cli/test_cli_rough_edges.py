@@ -120,6 +120,7 @@ def test_optimize_with_too_few_answers_explains_it_once(
     code, out, _err = run(capsys, "optimize", "--db", str(db))
     assert code == 0
     assert out.count("on a later day than the card's previous answer") == 1
+    assert out.count("at least 400") == 1 and "400 needed" not in out  # said once
     assert "Nothing was changed" in out and "400 more" in out
 
 

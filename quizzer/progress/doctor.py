@@ -17,14 +17,18 @@ from __future__ import annotations
 import contextlib
 import shutil
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import journal, migrate, reviewlog
+from quizzer.progress.doctor_findings import (
+    Findings,
+    Report,
+    examine,
+    stamp,
+)
 from quizzer.progress.events import Event, ReviewData
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -37,184 +41,10 @@ from quizzer.progress.files import (
     store_exists,
 )
 from quizzer.progress.journal import JournalDamage
-from quizzer.progress.lock import Holder, StoreLock, active_holder
+from quizzer.progress.lock import StoreLock, active_holder
 from quizzer.progress.opening import OpenedStore
-from quizzer.progress.snapshot import AtomicJSONStorage, parse
-from quizzer.progress.state import State, document_problem, invalid_cards
-
-
-@dataclass
-class Report:
-    """What the doctor found and did."""
-
-    path: Path
-    problems: list[str] = field(default_factory=list)
-    actions: list[str] = field(default_factory=list)
-    cards: int = 0
-    reviews: int = 0
-    #: Journal events since the last compaction (answers, buries, undos, settings), when healthy.
-    pending: int = 0
-    #: The process writing the store while it was checked (``None``: nobody).
-    writer: Holder | None = None
-
-    @property
-    def healthy(self) -> bool:
-        """No problem found (or all repaired, when returned by :func:`repair`)."""
-        return not self.problems
-
-
-@dataclass
-class _Findings:
-    doc: dict[str, Any] | None = None
-    snapshot_error: str | None = None
-    backup: dict[str, Any] | None = None
-    #: The damaged snapshot minus its invalid card states (when only those were wrong).
-    salvage: dict[str, Any] | None = None
-    salvage_dropped: list[str] = field(default_factory=list)
-    #: The snapshot reads fine but doesn't agree with the journal.
-    inconsistent: bool = False
-    #: The snapshot's schema version, when older than the current one.
-    old_schema: int | None = None
-    bad_lines: list[int] = field(default_factory=list)
-    torn: bool = False
-    journal_size: int = 0
-    events: int = 0
-    bad_months: list[str] = field(default_factory=list)
-    bad_mirrors: list[str] = field(default_factory=list)
-
-
-def _stamp() -> str:
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _read_doc(path: Path) -> tuple[dict[str, Any] | None, str | None]:
-    if not path.exists():
-        return None, None
-    try:
-        return parse(path.read_bytes(), path), None
-    except StoreError as exc:
-        return None, exc.message
-    except OSError as exc:
-        return None, f"can't read: {exc.strerror}"
-
-
-def _doc_problem(doc: dict[str, Any]) -> str | None:
-    """Why a parsed snapshot document can't be used as it is (``None``: it can)."""
-    try:
-        version = migrate.schema_of(doc)
-    except ValueError as exc:
-        return f"progress store is damaged (unexpected content: {exc})"
-    if version != migrate.SCHEMA_VERSION:
-        return None  # older ones are migrated, newer ones reported separately
-    problem = document_problem(doc)
-    if problem:
-        return f"progress store is damaged (unexpected content: {problem})"
-    bad = invalid_cards(doc)
-    if bad:
-        more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
-        return f"{bad[0][1]}{more}"
-    return None
-
-
-def _salvage(doc: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
-    """``doc`` without its invalid card states, if those are all that is wrong with it."""
-    try:
-        if migrate.schema_of(doc) != migrate.SCHEMA_VERSION or document_problem(doc):
-            return None
-    except ValueError:
-        return None
-    bad = dict(invalid_cards(doc))
-    cards = {k: v for k, v in doc.get("cards", {}).items() if k not in bad}
-    dropped = [str(doc["cards"][k].get("card_id")) for k in bad]
-    return {**doc, "cards": cards}, dropped
-
-
-def _examine(path: Path, report: Report) -> _Findings:
-    f = _Findings()
-    f.doc, f.snapshot_error = _read_doc(path)
-    if f.doc is not None:
-        f.snapshot_error = _doc_problem(f.doc)
-        if f.snapshot_error:
-            salvaged = _salvage(f.doc)
-            if salvaged:
-                f.salvage, f.salvage_dropped = salvaged
-    if f.snapshot_error:
-        report.problems.append(f"{path}: {f.snapshot_error}")
-    elif f.doc is None and not journal_path(path).exists():
-        report.problems.append(f"{path}: no progress store here")
-    elif f.doc is None and (
-        journal.generation(journal_path(path)) > 0
-        or backup_path(path).exists()
-        or reviewlog.months(path)
-    ):
-        f.snapshot_error = "the snapshot is missing"
-        report.problems.append(f"{path}: the snapshot is missing")
-    f.backup, _ = _read_doc(backup_path(path))
-    if f.backup is not None and _doc_problem(f.backup):
-        f.backup = None  # a damaged backup is no base to rebuild from
-    jpath = journal_path(path)
-    if jpath.exists():
-        last_good = 0
-        for index, (_offset, line, event) in enumerate(journal.iter_lines(jpath), start=1):
-            f.journal_size += len(line)
-            if event is None:
-                f.bad_lines.append(index)
-            else:
-                last_good = index
-                f.events += 1
-        # A single bad line at the very end is an answer cut short, not damage.
-        if f.bad_lines and f.bad_lines == [f.bad_lines[0]] and f.bad_lines[0] > last_good:
-            f.torn = True
-            f.bad_lines = []
-            report.problems.append(f"{jpath}: last line was cut short (an unacknowledged answer)")
-        if f.bad_lines:
-            shown = ", ".join(map(str, f.bad_lines[:10]))
-            report.problems.append(f"{jpath}: damaged line(s) {shown}")
-    for month in reviewlog.months(path):
-        file = reviewlog.month_path(path, month)
-        try:
-            reviews = reviewlog.read_month(file)
-        except StoreError as exc:
-            f.bad_months.append(month)
-            report.problems.append(f"{file}: {exc.message}")
-            continue
-        mirror = reviewlog.mirror_path(file)
-        try:
-            mirrored = reviewlog.read_month(mirror) if mirror.exists() else None
-        except StoreError:
-            mirrored = None
-        if mirrored is None or {d["id"] for d in mirrored} - {d["id"] for d in reviews}:
-            # Missing, damaged, or holding answers the month file lacks (the mirror may only
-            # lag behind it, after a crash between the two writes).
-            f.bad_mirrors.append(month)
-            report.problems.append(f"{mirror}: backup of {file.name} is missing or damaged")
-    if f.doc is not None and not f.snapshot_error:
-        version = migrate.schema_of(f.doc)
-        if version == migrate.SCHEMA_VERSION:
-            offset = int(f.doc["meta"]["1"].get("journal_offset", 0))
-            gen = int(f.doc["meta"]["1"].get("gen", 0))
-            jgen = journal.generation(jpath)
-            if jgen > gen:
-                f.inconsistent = True
-                report.problems.append(
-                    f"{jpath}: generation {jgen} is newer than the snapshot's ({gen})"
-                )
-            elif jgen == gen and offset > f.journal_size:
-                f.inconsistent = True
-                report.problems.append(
-                    f"{path}: refers to {offset} bytes of journal, the journal has {f.journal_size}"
-                )
-            report.cards = len(f.doc.get("cards", {}))
-        elif version > migrate.SCHEMA_VERSION:
-            report.problems.append(f"{path}: made by a newer quizzer (schema {version})")
-        else:
-            f.old_schema = version
-            report.problems.append(
-                f"{path}: has the old schema version {version} (current: "
-                f"{migrate.SCHEMA_VERSION}); repairing migrates it, keeping "
-                f"{migrate.version_backup_path(path, version).name}"
-            )
-    return f
+from quizzer.progress.snapshot import AtomicJSONStorage
+from quizzer.progress.state import State
 
 
 def check(path: Path) -> Report:
@@ -229,7 +59,7 @@ def check(path: Path) -> Report:
     for attempt in range(READ_ATTEMPTS):
         before = files_signature(path)
         report = Report(path)
-        _examine(path, report)
+        examine(path, report)
         if files_signature(path) == before:
             break
         time.sleep(0.005 * (attempt + 1))
@@ -260,13 +90,13 @@ def repair(path: Path) -> Report:
     report = Report(path)
     lock = StoreLock(lock_path(path), path)
     try:
-        f = _examine(path, report)
+        f = examine(path, report)
         if not report.problems:
             return report
         jpath = journal_path(path)
         rebuild = bool(f.snapshot_error) or f.inconsistent
         if f.bad_lines:
-            keep = jpath.with_name(f"{jpath.name}.damaged-{_stamp()}")
+            keep = jpath.with_name(f"{jpath.name}.damaged-{stamp()}")
             shutil.copyfile(jpath, keep)
             good = b"".join(line for _, line, event in journal.iter_lines(jpath) if event)
             atomic_write_bytes(jpath, good)
@@ -285,7 +115,7 @@ def repair(path: Path) -> Report:
             file = reviewlog.month_path(path, month)
             mirror = reviewlog.mirror_path(file)
             if mirror.exists():
-                keep = mirror.with_name(f"{mirror.name}.damaged-{_stamp()}")
+                keep = mirror.with_name(f"{mirror.name}.damaged-{stamp()}")
                 mirror.rename(keep)
                 report.actions.append(f"kept the damaged {mirror.name} as {keep.name}")
             reviewlog.write_month(file, reviewlog.read_month(file), mirror_only=True)
@@ -310,7 +140,7 @@ def repair(path: Path) -> Report:
                 f"is kept as {migrate.version_backup_path(path, f.old_schema).name})"
             )
         fresh = Report(path)
-        _examine(path, fresh)
+        examine(path, fresh)
         report.problems = fresh.problems
         report.reviews = f.events
         return report
@@ -318,11 +148,11 @@ def repair(path: Path) -> Report:
         lock.release()
 
 
-def _rebuild(path: Path, f: _Findings, report: Report) -> None:
+def _rebuild(path: Path, f: Findings, report: Report) -> None:
     """New snapshot: the best available base, then every journal event replayed over it."""
     if (f.snapshot_error or f.inconsistent) and path.exists():
         # Kept aside, never copied over P.bak: the backup may be the last good snapshot.
-        keep = path.with_name(f"{path.name}.damaged-{_stamp()}")
+        keep = path.with_name(f"{path.name}.damaged-{stamp()}")
         path.rename(keep)
         fsync_dir(path.parent)
         what = "damaged" if f.snapshot_error else "inconsistent"
@@ -394,7 +224,7 @@ def _journal_events(file: Path) -> list[Event]:
 def _restore_month(path: Path, month: str, report: Report) -> None:
     """Keep a damaged month file aside; rebuild it from its backup and the journals kept."""
     file = reviewlog.month_path(path, month)
-    keep = file.with_name(f"{file.name}.damaged-{_stamp()}")
+    keep = file.with_name(f"{file.name}.damaged-{stamp()}")
     file.rename(keep)
     fsync_dir(file.parent)
     base: list[ReviewData] = []
@@ -413,7 +243,7 @@ def _restore_month(path: Path, month: str, report: Report) -> None:
     reviewlog.sort_by_time(merged)
     if source == "no backup":
         if bak.exists():  # damaged too: keep it aside, then write both
-            bak.rename(bak.with_name(f"{bak.name}.damaged-{_stamp()}"))
+            bak.rename(bak.with_name(f"{bak.name}.damaged-{stamp()}"))
         reviewlog.write_month(file, merged)
     else:  # a good mirror is left as it is
         AtomicJSONStorage(file).write({"reviews": {str(i): r for i, r in enumerate(merged, 1)}})

@@ -16,6 +16,7 @@ card without rapidfuzz).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -63,11 +64,9 @@ def queue_kinds(queue: DueQueue) -> dict[str, CardKind]:
 class Progress:
     """For the header: ``done`` and ``left`` counts, and ``extra`` (``"round 1/3"``) or ``""``.
 
-    A session also gives Anki's three counts of what is left (the current card
-    included): ``new`` cards never studied, ``learning`` cards in their
-    (re)learning steps — a card answered in this session that comes back in a
-    few minutes counts here, not as one more card — and ``due`` reviews.
-    ``new`` is ``None`` when there are no such counts (learn mode).
+    A session also counts what is left as Anki does (the current card included):
+    ``new``, ``learning`` (in its steps: a card coming back in minutes is not one
+    more card) and ``due`` reviews; ``new`` is ``None`` without such counts.
     """
 
     done: int
@@ -83,11 +82,6 @@ class Progress:
         if self.new is None:
             return f"{self.done} done · {self.left} left"
         return f"{self.done} done · new {self.new} · learning {self.learning} · due {self.due}"
-
-    @property
-    def label(self) -> str:
-        """The header's counts: ``extra`` first when there is one."""
-        return f"{self.extra} · {self.counts}" if self.extra else self.counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,11 +268,8 @@ class SessionFlow(AnswerVerdict):
         return self._kinds is not None
 
     def assume_new(self, new: int) -> None:
-        """Kinds from the count of new cards at the start: the session asks due
-        cards before new ones, so its last ``new`` cards are new, the others due.
-
-        (Cards in their learning steps at the start count as due here.)
-        """
+        """Kinds from the number of ``new`` cards at the start: the last ones asked
+        (due cards come first); the others count as due, learning ones too."""
         cut = max(0, len(self._initial) - new)
         self._kinds = {c.id: ("review" if i < cut else "new") for i, c in enumerate(self._initial)}
 
@@ -384,29 +375,16 @@ class SessionFlow(AnswerVerdict):
     def progress(self) -> Progress:
         """See :meth:`StudyFlow.progress`: answers given, cards left, by kind.
 
-        A card answered in this session and still in it came back for a
-        learning step: it counts as learning, whatever it was before. Without
-        known kinds (see :attr:`kinds_known`) only ``done`` and ``left``.
+        A card answered in this session and still in it came back for a learning
+        step: it counts as learning. Without :attr:`kinds_known`, no kinds.
         """
-        session = self.session
-        kinds = self._kinds
-        if kinds is None:  # no kinds known: the plain counts
-            return Progress(session.done, session.left)
-        answered = {r.card_id for r in session.reviews}
-        counts = {"new": 0, "learning": 0, "review": 0}
-        cards = [*session.queue, *(p.card for p in session.later)]
-        if session.current is not None:
-            cards.append(session.current)
-        for card in cards:
-            kind = "learning" if card.id in answered else kinds.get(card.id, "review")
-            counts[kind] += 1
-        return Progress(
-            session.done,
-            session.left,
-            new=counts["new"],
-            learning=counts["learning"],
-            due=counts["review"],
-        )
+        s, kinds = self.session, self._kinds
+        if kinds is None:
+            return Progress(s.done, s.left)
+        answered = {r.card_id for r in s.reviews}
+        cards = [*s.queue, *(p.card for p in s.later), *([s.current] if s.current else [])]
+        n = Counter("learning" if c.id in answered else kinds.get(c.id, "review") for c in cards)
+        return Progress(s.done, s.left, new=n["new"], learning=n["learning"], due=n["review"])
 
     @property
     def unsaved(self) -> int:

@@ -20,7 +20,6 @@ from textual.widgets import Button, Input
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.review import Grade
 from quizzer.services.study import utcnow
-from quizzer.study.flow import SessionFlow
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import MAX_ANSWER_MS
 from quizzer.ui.screens.study_state import FlowScreen
@@ -78,13 +77,7 @@ class StudyScreen(FlowScreen):
     @stops_on_store_error
     def on_mount(self) -> None:
         """Start the study flow and show the first card."""
-        now = utcnow()
-        flow = self.service.start_flow(self.choice, now, on_leech=self._leech_notice)
-        if isinstance(flow, SessionFlow) and not flow.kinds_known:
-            # The new / learning / due counts: the store's new cards at the same moment.
-            new, _due = self.service.counts(self.choice.deck, self.choice.pair, now)
-            flow.assume_new(new)
-        self.flow = flow
+        self.flow = self.start_flow(utcnow(), self._leech_notice)
         self._nothing_due = self.flow.finished
         self._show()
 
@@ -98,9 +91,7 @@ class StudyScreen(FlowScreen):
     def _update_progress(self) -> None:
         name, pair = self._where()
         p = self._flow.progress()
-        self.query_one(ProgressHeader).update(
-            name, p.done, p.left, p.extra, pair=pair, counts=p.counts
-        )
+        self.query_one(ProgressHeader).update(name, p.done, p.left, p.extra, pair, p.counts)
 
     def _show(self) -> None:
         """Put the next card (or learn question) on screen; the summary when there is none."""

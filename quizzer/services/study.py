@@ -22,7 +22,7 @@ from quizzer.fsutil import atomic_write_text
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
 from quizzer.scheduling.scheduler import format_interval
-from quizzer.study.flow import SessionFlow, StudyFlow
+from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 from quizzer.study.session import Session
 
@@ -185,8 +185,10 @@ class StudyService:
             rounds = learn_rounds(queue, deck.concepts)
             return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
         stage: Any = choice.mode
+        # The queue tells learning from due cards, for the header's counts.
+        kinds = queue_kinds(self.store.due_cards(deck, [choice.pair], now))
         session = Session.start(scheduler, now, stage)
-        return SessionFlow(session, deck, stage, self.rng, scheduler.undone_message)
+        return SessionFlow(session, deck, stage, self.rng, scheduler.undone_message, kinds=kinds)
 
     def lapses(self, card: CardKey) -> int | None:
         """How often ``card`` lapsed (``None`` if it has no state yet)."""

@@ -267,12 +267,6 @@ class SessionFlow(AnswerVerdict):
         """Whether the new / learning / due counts know each card's kind."""
         return self._kinds is not None
 
-    def assume_new(self, new: int) -> None:
-        """Kinds from the number of ``new`` cards at the start: the last ones asked
-        (due cards come first); the others count as due, learning ones too."""
-        cut = max(0, len(self._initial) - new)
-        self._kinds = {c.id: ("review" if i < cut else "new") for i, c in enumerate(self._initial)}
-
     @property
     def card(self) -> CardKey | None:
         """See :attr:`StudyFlow.card`."""

@@ -74,7 +74,8 @@ def test_flip_grade_is_recorded_and_the_next_card_comes(service: StudyService) -
     flow.reveal()
     flow.grade(4, NOW + 3 * SEC)
     assert flow.card == first  # kept until the next card is shown
-    assert flow.progress() == type(flow.progress())(1, left - 1)
+    progress = flow.progress()
+    assert (progress.done, progress.left, progress.new) == (1, left - 1, left - 1)
     assert flow.next(NOW + 4 * SEC)
     assert flow.card != first
     [review] = service.store.reviews()
@@ -216,16 +217,13 @@ def test_session_counts_new_learning_and_due_as_anki_does() -> None:
     assert _counts(flow) == (1, 5, 1, 0)
 
 
-def test_session_kinds_given_or_assumed_from_the_new_count() -> None:
+def test_session_kinds_given() -> None:
     flow = _counted_flow()
     cards = [flow.session.current, *flow.session.queue]
     given = SessionFlow(
         flow.session, flow.deck, "flip", random.Random(1), kinds={c.id: "new" for c in cards}
     )
     assert _counts(given) == (0, 6, 0, 0)
-    guessed = SessionFlow(flow.session, flow.deck, "flip", random.Random(1), kinds={})
-    guessed.assume_new(5)  # the first card, asked before the new ones, is due
-    assert _counts(guessed) == (0, 5, 0, 1)
 
 
 def test_queue_kinds_names_each_card_by_its_queue() -> None:
@@ -234,11 +232,52 @@ def test_queue_kinds_names_each_card_by_its_queue() -> None:
     assert kinds == {a.id: "learning", b.id: "review", c.id: "new"}
 
 
-def test_a_session_without_kinds_shows_done_and_left(service: StudyService) -> None:
-    """The store's scheduler tells no kinds (the study screen adds them): plain counts."""
+def test_the_store_flow_counts_a_card_still_in_its_steps_as_learning(
+    service: StudyService,
+) -> None:
+    """A card answered Again earlier is learning when the next session starts, not due."""
     flow = _flow(service, "flip")
-    assert isinstance(flow, SessionFlow) and not flow.kinds_known
-    p = flow.progress()
+    assert isinstance(flow, SessionFlow) and flow.kinds_known
+    total = flow.progress().left
+    flow.reveal()
+    flow.grade(1, NOW + 5 * SEC)  # back in a minute: a learning step
+    later = service.start_flow(StudyChoice(DECK, RU_EN, "flip"), NOW + 10 * 60 * SEC)
+    assert isinstance(later, SessionFlow)
+    p = later.progress()
+    assert (p.learning, p.due, p.new) == (1, 0, total - 1), p.counts
+
+
+class _NoQueue:
+    """A scheduler that can't say which of its cards are learning, due or new."""
+
+    def __init__(self, inner: FsrsScheduler) -> None:
+        self.inner = inner
+
+    def due(self, now):
+        return self.inner.due(now)
+
+    def record(self, card, grade, now, answer):
+        return self.inner.record(card, grade, now, answer)
+
+    def bury(self, card, now):
+        self.inner.bury(card, now)
+
+    def undo(self):
+        self.inner.undo()
+
+    def next_due(self, now):
+        return self.inner.next_due(now)
+
+
+def test_a_session_without_kinds_shows_done_and_left() -> None:
+    """A flow over a scheduler without a queue knows no kinds: plain counts."""
+    cards = [CardKey(c.uid, RU_EN) for c in bundled(DECK)]
+    inner = FsrsScheduler(cards, {}, SchedulerSettings(new_per_day=5), UTC, random.Random(3))
+    plain = SessionFlow(
+        Session.start(_NoQueue(inner), NOW), bundled(DECK), "flip", random.Random(1)
+    )
+    assert not plain.kinds_known
+    p = plain.progress()
     assert p.new is None and p.counts == f"0 done · {p.left} left"
 
 

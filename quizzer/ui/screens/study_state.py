@@ -42,16 +42,8 @@ class FlowScreen(QuizzerScreen[None]):
     def start_flow(
         self, now: datetime, on_leech: Callable[[CardKey, bool], None] | None = None
     ) -> StudyFlow:
-        """The flow for :attr:`choice` at ``now``, its header counting new / learning / due.
-
-        When the flow can't tell the kinds of its cards, the store's count of new
-        cards at the same moment tells them (:meth:`SessionFlow.assume_new`).
-        """
-        flow = self.service.start_flow(self.choice, now, on_leech=on_leech)
-        if isinstance(flow, SessionFlow) and not flow.kinds_known:
-            new, _due = self.service.counts(self.choice.deck, self.choice.pair, now)
-            flow.assume_new(new)
-        return flow
+        """The flow for :attr:`choice` at ``now``, its header counting new / learning / due."""
+        return self.service.start_flow(self.choice, now, on_leech=on_leech)
 
     @property
     def phase(self) -> str:

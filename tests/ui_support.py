@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from factories import concept
+from textual.pilot import Pilot
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.deck import Deck
@@ -15,6 +16,7 @@ from quizzer.progress import open_store
 from quizzer.services.study import StudyService
 from quizzer.study.selection import StudyChoice
 from quizzer.ui.app import QuizzerApp
+from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
 
 
 def bundled_decks() -> list[Deck]:
@@ -58,3 +60,20 @@ def choice(deck: str, pair: str, mode: str) -> StudyChoice:
 
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+
+async def show_summary(pilot: Pilot) -> None:
+    """Push a summary of a 12-card choice session (for the summary snapshots)."""
+    summary = SessionSummary(
+        deck_name="Quantization",
+        pair_label="Russian term → English term",
+        mode="choice",
+        studied=12,
+        correct=9,
+        seconds=185,
+        next_due=NOW + timedelta(minutes=10),
+    )
+    await pilot.app.push_screen(
+        SummaryScreen(summary, from_home=True, deck_id="quantization", now=NOW)
+    )
+    await pilot.pause()

@@ -46,15 +46,6 @@ def snapshot(directory: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.fixture
-def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "decks"
-    directory.mkdir()
-    monkeypatch.setenv("QUIZZER_DECKS", str(directory))
-    monkeypatch.setenv("COLUMNS", "200")
-    return directory
-
-
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()

@@ -21,15 +21,6 @@ FR = (
 )
 
 
-@pytest.fixture
-def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "decks"
-    directory.mkdir()
-    monkeypatch.setenv("QUIZZER_DECKS", str(directory))
-    monkeypatch.setenv("COLUMNS", "200")
-    return directory
-
-
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path

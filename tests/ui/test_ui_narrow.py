@@ -16,21 +16,19 @@ import shutil
 import subprocess
 import sys
 import time
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from synthetic_history import make_deck, make_history
 from textual.app import App
-from textual.pilot import Pilot
 from textual.widgets import Button, Static
-from ui_support import NOW, choice, make_app
+from ui_support import choice, make_app, show_summary
 
 from quizzer.stats.compute import compute_stats
 from quizzer.ui.screens.home import DeckList, HomeScreen
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
-from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+from quizzer.ui.screens.summary import SummaryScreen
 
 SIZES = [pytest.param((60, 20), id="60x20"), pytest.param((80, 24), id="80x24")]
 NARROW = (60, 20)
@@ -98,23 +96,7 @@ def test_help_narrow(snap_compare, tmp_path: Path, size: tuple[int, int]) -> Non
 @pytest.mark.parametrize("size", SIZES)
 def test_summary_narrow(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
     app = make_app(tmp_path / "p.json")
-    summary = SessionSummary(
-        deck_name="Quantization",
-        pair_label="Russian term → English term",
-        mode="choice",
-        studied=12,
-        correct=9,
-        seconds=185,
-        next_due=NOW + timedelta(minutes=10),
-    )
-
-    async def show(pilot: Pilot) -> None:
-        await pilot.app.push_screen(
-            SummaryScreen(summary, from_home=True, deck_id="quantization", now=NOW)
-        )
-        await pilot.pause()
-
-    assert snap_compare(app, run_before=show, terminal_size=size)
+    assert snap_compare(app, run_before=show_summary, terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -6,13 +6,10 @@ and look at the SVGs in tests/ui/__snapshots__/ before committing them.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 
 from textual.pilot import Pilot
-from ui_support import NOW, choice, make_app
-
-from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+from ui_support import choice, make_app, show_summary
 
 SIZE = (80, 24)
 
@@ -58,23 +55,7 @@ def test_learn_first_question(snap_compare, tmp_path: Path) -> None:
 
 def test_summary(snap_compare, tmp_path: Path) -> None:
     app = make_app(tmp_path / "p.json")
-    summary = SessionSummary(
-        deck_name="Quantization",
-        pair_label="Russian term → English term",
-        mode="choice",
-        studied=12,
-        correct=9,
-        seconds=185,
-        next_due=NOW + timedelta(minutes=10),
-    )
-
-    async def show(pilot: Pilot) -> None:
-        await pilot.app.push_screen(
-            SummaryScreen(summary, from_home=True, deck_id="quantization", now=NOW)
-        )
-        await pilot.pause()
-
-    assert snap_compare(app, run_before=show, terminal_size=SIZE)
+    assert snap_compare(app, run_before=show_summary, terminal_size=SIZE)
 
 
 def test_help(snap_compare, tmp_path: Path) -> None:

@@ -108,3 +108,49 @@ async def test_the_theme_chosen_with_ctrl_t_is_remembered(tmp_path: Path) -> Non
     assert third.service.last_choice() is not None
     assert third.service.last_theme() == again.theme
     third.service.close()
+
+
+def _french_deck():
+    from factories import concept
+
+    from quizzer.concepts.deck import Deck
+
+    words = [("Élagage", "La suppression des poids."), ("Distillation", "Un petit modèle apprend.")]
+    concepts = tuple(concept("mes-mots", f"m{i}", {"fr": w}) for i, w in enumerate(words))
+    return Deck(id="mes-mots", name="Mes mots", concepts=concepts)
+
+
+def _pickers(home: HomeScreen) -> tuple:
+    return tuple(
+        home.query_one(f"#{n}", Select).value
+        for n in ("from-lang", "from-side", "to-lang", "to-side")
+    )
+
+
+async def test_a_french_only_deck_gets_a_direction_it_has(tmp_path: Path) -> None:
+    """Issue 13.17: no flags, no pickers to fix by hand: fr term → fr definition, and it starts."""
+    from ui_support import bundled_decks
+
+    app = make_app(tmp_path / "p.json", decks=[*bundled_decks(), _french_deck()])
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        assert _pickers(home) == ("en", "definition", "en", "term")
+        decks = home.query_one("#decks")
+        decks.highlighted = 2  # Mes mots
+        await pilot.pause()
+        assert _pickers(home) == ("fr", "term", "fr", "definition")
+        assert "2 new" in str(decks.get_option_at_index(2).prompt)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen)
+        assert app.screen.card is not None and app.screen.card.concept_uid.startswith("mes-mots/")
+
+
+async def test_first_run_on_only_a_french_deck_starts_on_french(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", decks=[_french_deck()])
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        assert _pickers(home) == ("fr", "term", "fr", "definition")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen) and app.screen.card is not None

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
 from quizzer.scheduling.review import MODES
-from quizzer.study.selection import StudyChoice, default_pair
+from quizzer.study.selection import StudyChoice, default_pair, fits
 from quizzer.ui.app_access import QuizzerScreen
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -91,11 +91,16 @@ class HomeScreen(QuizzerScreen[None]):
 
     def _initial_choice(self) -> StudyChoice:
         service = self.service
-        self._decks = [d.id for d in service.decks()]
+        decks = service.decks()
+        self._decks = [d.id for d in decks]
+        self._languages = {d.id: d.languages for d in decks}
         last = service.last_choice()
         if last is None or last.deck not in self._decks:
             first = self._decks[0] if self._decks else ""
-            last = StudyChoice(first, default_pair(), "flip")
+            last = StudyChoice(first, default_pair(self._languages.get(first, ())), "flip")
+        langs = self._languages.get(last.deck, ())
+        if not fits(last.pair, langs):
+            last = StudyChoice(last.deck, default_pair(langs), last.mode)
         return last
 
     def compose(self) -> ComposeResult:
@@ -211,6 +216,24 @@ class HomeScreen(QuizzerScreen[None]):
             self._show_mode_help()
         else:
             self._refresh_decks()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """A deck without the chosen languages (a French-only one) gets a direction it has."""
+        if event.option_list.id != "decks" or not self._decks:
+            return
+        langs = self._languages.get(self._decks[event.option_index], ())
+        pair = self.current_pair()
+        if pair is not None and fits(pair, langs):
+            return
+        new = default_pair(langs)
+        with self.prevent(Select.Changed):
+            for name, value in zip(
+                ("from-lang", "from-side", "to-lang", "to-side"),
+                (new.prompt_lang, new.prompt_side, new.answer_lang, new.answer_side),
+                strict=True,
+            ):
+                self.query_one(f"#{name}", Select).value = value
+        self._refresh_decks()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Start studying the deck chosen with Enter or a double click."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -20,7 +21,13 @@ from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES, SIDES
 from quizzer.library.decks import DeckFile, find_deck, load_library
 from quizzer.paths import user_decks_dir
-from quizzer.ui.textshape import has_rtl, resolve_rtl_mode, visual_lines
+from quizzer.ui.textshape import (
+    base_direction,
+    has_rtl,
+    resolve_rtl_mode,
+    visual_lines,
+    wrap_cells,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "show",
         help="show a deck's concept records",
         description="Show every concept of a deck: id, acronym, and per language the term, "
-        "the definition and where each text came from.",
+        "the definition and where each text came from. In a terminal the lines wrap to its width "
+        "between words; piped, each text stays on one line.",
     )
     p.add_argument("deck", metavar="DECK", help="deck id or name (see `quizzer decks`)")
     p.add_argument(
@@ -162,15 +170,55 @@ def _append_lines(out: Text, text: str, style: str, rtl: str, width: int) -> Non
         out.append(line, style=style)
 
 
-def render_deck(deck: Deck, *, rtl: str = "terminal", width: int = 0) -> Text:
+def _append_wrapped(
+    out: Text, prefix: str, text: str, style: str, suffix: str, *, rtl: str, width: int
+) -> None:
+    """Append one field wrapped to ``width`` cells, for a terminal.
+
+    ``prefix`` (the label, dim) starts the first line; continuation lines are indented under
+    the text. Lines break between words (:func:`visual_lines`, so never inside a grapheme
+    cluster); in ``app`` mode right-to-left text is shaped per line and every line ends at
+    the right edge, as the app aligns it. ``suffix`` (dim: the source, a reason) follows on
+    the last line if it fits there, else on lines of its own.
+    """
+    indent = cell_len(prefix)
+    column = max(width - indent, 10)
+    lines = visual_lines(text, column, rtl)
+    right = rtl == "app" and has_rtl(text) and base_direction(text) == "R"
+    # (text, style, whether it starts a new line)
+    rows = [
+        (" " * (column - cell_len(line)) + line if right else line, style, index > 0)
+        for index, line in enumerate(lines)
+    ]
+    tail = visual_lines(suffix, column, rtl)
+    if not right and len(tail) == 1 and cell_len(lines[-1]) + 2 + cell_len(tail[0]) <= column:
+        rows.append(("  " + tail[0], "dim", False))
+    else:
+        rows.extend((line, "dim", True) for line in tail)
+    out.append(prefix, style="dim")
+    for row, row_style, new_line in rows:
+        if new_line:
+            out.append("\n" + " " * indent)
+        out.append(row, style=row_style)
+    out.append("\n")
+
+
+def render_deck(deck: Deck, *, rtl: str = "terminal", width: int = 0, wrap: bool = False) -> Text:
     """The human-readable `quizzer show` output, as one literal :class:`Text`.
 
     ``rtl`` is ``terminal`` (texts in logical order) or ``app`` (right-to-left texts
     wrapped to ``width`` cells, shaped and in visual order, for terminals without bidi).
+    With ``wrap`` (a terminal) every line fits in ``width`` cells; without it (piped) each
+    text stays on one line.
     """
     out = Text()
-    out.append(deck.name, style="bold")
-    out.append(f"  ({deck.id}, {len(deck)} concepts)\n")
+    if wrap:
+        title = f"{deck.name}  ({deck.id}, {len(deck)} concepts)"
+        out.append("\n".join(wrap_cells(title, width)), style="bold")
+        out.append("\n")
+    else:
+        out.append(deck.name, style="bold")
+        out.append(f"  ({deck.id}, {len(deck)} concepts)\n")
     for concept in deck:
         out.append("\n")
         out.append(concept.id, style="bold cyan")
@@ -182,12 +230,22 @@ def render_deck(deck: Deck, *, rtl: str = "terminal", width: int = 0) -> Text:
             entry = concept.entries[lang]
             for side in SIDES:
                 text = entry.side(side)
-                record = text.to_dict()
-                out.append(f"  {lang} {side:<10} ", style="dim")
-                _append_lines(out, text.text, "bold" if side == "term" else "", rtl, width)
-                out.append(f"  [{_source_label(record)}]", style="dim")
+                source = f"[{_source_label(text.to_dict())}]"
+                label = f"  {lang} {side:<10} "
+                style = "bold" if side == "term" else ""
+                corrected = text.source.kind == "corrected"
+                if wrap:
+                    _append_wrapped(out, label, text.text, style, source, rtl=rtl, width=width)
+                    if corrected:
+                        original, reason = text.source.original or "", f"({text.source.reason})"
+                        was = f"{'':<15} was: "
+                        _append_wrapped(out, was, original, "", reason, rtl=rtl, width=width)
+                    continue
+                out.append(label, style="dim")
+                _append_lines(out, text.text, style, rtl, width)
+                out.append(f"  {source}", style="dim")
                 out.append("\n")
-                if text.source.kind == "corrected":
+                if corrected:
                     out.append(f"  {'':<13} was: ", style="dim")
                     _append_lines(out, text.source.original or "", "", rtl, width)
                     out.append(f"  ({text.source.reason})\n", style="dim")
@@ -204,5 +262,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         rtl = "terminal"
         if args.rtl == "app" or (args.rtl == "auto" and console.is_terminal):
             rtl = resolve_rtl_mode(args.rtl)
-        console.print(render_deck(deck, rtl=rtl, width=console.width), end="")
+        # A terminal gets lines that fit its width; piped output keeps each text on one line.
+        shown = render_deck(deck, rtl=rtl, width=console.width, wrap=console.is_terminal)
+        console.print(shown, end="")
     return 0

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Literal
 
-from rich.cells import cell_len, chop_cells
+from rich.cells import cell_len
+
+from quizzer.concepts.normalize import graphemes
 
 RtlMode = Literal["auto", "app", "terminal"]
 RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
@@ -156,16 +159,38 @@ def base_direction(text: str) -> Literal["L", "R"]:
     return "L"
 
 
+#: Where a line may break: runs of whitespace, but not the no-break spaces
+#: (U+00A0, U+2007, U+202F) that French puts before « % » or « : ».
+_BREAKS = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+
+
+def _chop_clusters(word: str, width: int) -> list[str]:
+    """A word too long for a line, cut into pieces of at most ``width`` cells between
+    grapheme clusters, so no vowel sign or combining mark starts a piece."""
+    pieces: list[str] = []
+    piece = ""
+    for cluster in graphemes(word):
+        if piece and cell_len(piece + cluster) > width:
+            pieces.append(piece)
+            piece = cluster
+        else:
+            piece += cluster
+    pieces.append(piece)
+    return pieces
+
+
 def wrap_cells(text: str, width: int) -> list[str]:
     """Word-wrap ``text`` (logical order) to lines of at most ``width`` cells.
 
-    Existing line breaks are kept; a word longer than a line is cut at grapheme
-    boundaries.
+    Lines break at spaces (never at a no-break space) and existing line breaks
+    are kept; a word longer than a line is cut between grapheme clusters
+    (:func:`quizzer.concepts.normalize.graphemes`). The one wrapping function:
+    the app's widgets and ``quizzer show`` both use it (through :func:`visual_lines`).
     """
     width = max(1, width)
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        words = paragraph.split()
+        words = [word for word in _BREAKS.split(paragraph) if word]
         if not words:
             lines.append("")
             continue
@@ -180,7 +205,7 @@ def wrap_cells(text: str, width: int) -> list[str]:
             if cell_len(word) <= width:
                 line = word
             else:
-                pieces = chop_cells(word, width)
+                pieces = _chop_clusters(word, width)
                 lines.extend(pieces[:-1])
                 line = pieces[-1]
         lines.append(line)

@@ -72,6 +72,22 @@ def test_wrap_respects_width_and_keeps_words() -> None:
     assert wrap_cells("abcdefghij", 4) == ["abcd", "efgh", "ij"]
 
 
+def test_wrap_cuts_long_words_between_grapheme_clusters() -> None:
+    """A word longer than the line is cut between clusters: no piece starts with a vowel
+    sign (issue 13, item 5: «ব» / «িট» in `quizzer show`)."""
+    lines = wrap_cells("কিকিকিকি", 3)
+    assert lines == ["কি", "কি", "কি", "কি"]
+    lines = wrap_cells("প্রি-ট্রেইন্ড", 4)
+    assert "".join(lines) == "প্রি-ট্রেইন্ড"
+    assert all(unicodedata.category(line[0])[0] != "M" for line in lines)
+    assert all(cell_len(line) <= 4 for line in lines)
+
+
+def test_wrap_never_breaks_at_a_no_break_space() -> None:
+    assert wrap_cells("0,1\u00a0% des", 6) == ["0,1\u00a0%", "des"]
+    assert wrap_cells("une  phrase\tici", 40) == ["une phrase ici"]
+
+
 def test_arabic_app_mode_is_visual_and_joined() -> None:
     lines = visual_lines(ARABIC, 20, "app")
     assert len(lines) > 1

@@ -280,6 +280,21 @@ def pairs_table(stats: Stats) -> Table:
     return _summary_table("By language pair", "Pair", stats.pairs, _pair_label)
 
 
+def detail_tables(stats: Stats) -> list[tuple[str, Table]]:
+    """The per-concept and per-language tables, each with its screen id; empty ones left out.
+
+    A deck nobody has answered yet has no language or pair rows, and a header over
+    nothing reads like a bug; the hardest-concepts table stays, saying "no lapses yet".
+    """
+    tables = [
+        ("stats-mastery", mastery_table(stats)),
+        ("stats-hardest", hardest_table(stats)),
+        ("stats-languages", languages_table(stats)),
+        ("stats-pairs", pairs_table(stats)),
+    ]
+    return [(name, table) for name, table in tables if table.row_count]
+
+
 def full_report(stats: Stats) -> Group:
     """Everything, top to bottom, for the terminal."""
     title = Text("quizzer statistics", style="bold")
@@ -302,12 +317,5 @@ def full_report(stats: Stats) -> Group:
         Text(""),
         Text("Due in the next 30 days", style="bold italic"),
         forecast_text(stats.forecast),
-        Text(""),
-        mastery_table(stats),
-        Text(""),
-        hardest_table(stats),
-        Text(""),
-        languages_table(stats),
-        Text(""),
-        pairs_table(stats),
+        *(part for _, table in detail_tables(stats) for part in (Text(""), table)),
     )

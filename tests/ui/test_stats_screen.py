@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -108,3 +109,25 @@ async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, StatsScreen)
+
+
+def test_a_deck_nobody_answered_shows_no_empty_tables() -> None:
+    """Issue 13.8: no header over nothing; concepts listed by their own terms."""
+    from factories import concept
+    from rich.console import Console
+
+    from quizzer.concepts.deck import Deck
+    from quizzer.ui.stats_render import detail_tables, full_report
+
+    deck = Deck(
+        id="ru",
+        name="ru",
+        concepts=(concept("ru", "adaptery", {"ru": ("Адаптеры", "Малые модули.")}),),
+    )
+    stats = compute_stats([], [], datetime(2026, 3, 1, tzinfo=UTC), UTC, 4, decks=[deck])
+    assert [name for name, _ in detail_tables(stats)] == ["stats-mastery", "stats-hardest"]
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(full_report(stats))
+    text = console.export_text()
+    assert "By answer language" not in text and "By language pair" not in text
+    assert "Адаптеры" in text and "adaptery" not in text and "no lapses yet" in text

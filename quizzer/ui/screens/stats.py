@@ -20,15 +20,7 @@ from textual.widgets import Footer, Static
 
 from quizzer.concepts.deck import Deck
 from quizzer.stats.figures import Stats
-from quizzer.ui.stats_render import (
-    hardest_table,
-    languages_table,
-    mastery_table,
-    overview_table,
-    pairs_table,
-    retention_table,
-    states_table,
-)
+from quizzer.ui.stats_render import detail_tables, overview_table, retention_table, states_table
 from quizzer.ui.widgets.due_chart import DueChart
 from quizzer.ui.widgets.heatmap import Heatmap
 
@@ -116,10 +108,8 @@ class StatsScreen(Screen[None]):
             yield DueChart(s.forecast, id="stats-forecast")
             yield Static(Text("Answers per day, last 365 days"), classes="stats-title")
             yield Heatmap(s.heatmap, id="stats-heatmap")
-            yield Static(mastery_table(s), id="stats-mastery", classes="stats-table")
-            yield Static(hardest_table(s), id="stats-hardest", classes="stats-table")
-            yield Static(languages_table(s), id="stats-languages", classes="stats-table")
-            yield Static(pairs_table(s), id="stats-pairs", classes="stats-table")
+            for name, table in detail_tables(s):
+                yield Static(table, id=name, classes="stats-table")
         yield Footer()
 
     def on_resize(self, _event: events.Resize) -> None:

@@ -20,6 +20,7 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.fsutil import atomic_write_text
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
 from quizzer.scheduling.scheduler import format_interval
 from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
@@ -53,13 +54,23 @@ class StoreScheduler:
         self.on_leech: Callable[[CardKey, bool], None] | None = None
         #: What :meth:`undo` took back last: the store's Review or Bury.
         self.last_undone: Review | object | None = None
+        # The last queue and its moment: starting a session asks for the same queue twice
+        # (its cards, and their kinds for the header); any change forgets it.
+        self._queue: tuple[datetime, DueQueue] | None = None
+
+    def due_queue(self, now: datetime) -> DueQueue:
+        """The due queue at ``now``: learning, review and new cards (daily limits applied)."""
+        if self._queue is None or self._queue[0] != now:
+            self._queue = (now, self.store.due_cards(self.deck, [self.pair], now))
+        return self._queue[1]
 
     def due(self, now: datetime) -> Sequence[CardKey]:
         """Due learning cards, due reviews, then new cards (daily limits applied)."""
-        return list(self.store.due_cards(self.deck, [self.pair], now).cards)
+        return list(self.due_queue(now).cards)
 
     def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """Record durably through the store; tell :attr:`on_leech` if the answer made a leech."""
+        self._queue = None
         outcome = self.store.record_outcome(card, grade, now, answer)
         if outcome.leech and self.on_leech is not None:
             self.on_leech(card, bool(outcome.suspended))
@@ -67,10 +78,12 @@ class StoreScheduler:
 
     def bury(self, card: CardKey, now: datetime) -> None:
         """Hide ``card`` until the next study day."""
+        self._queue = None
         self.store.bury(card, now)
 
     def undo(self) -> None:
         """Take back the last record or bury; :attr:`last_undone` says which it was."""
+        self._queue = None
         self.last_undone = self.store.undo()
 
     def undone_message(self) -> str:
@@ -186,7 +199,7 @@ class StudyService:
             return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
         stage: Any = choice.mode
         # The queue tells learning from due cards, for the header's counts.
-        kinds = queue_kinds(self.store.due_cards(deck, [choice.pair], now))
+        kinds = queue_kinds(scheduler.due_queue(now))
         session = Session.start(scheduler, now, stage)
         return SessionFlow(session, deck, stage, self.rng, scheduler.undone_message, kinds=kinds)
 

@@ -88,7 +88,7 @@ class ReadingStore(OpenedStore):
         """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""
         key = card_key(card)
         st = self.state.get(key.id) or CardState.new(key, now)
-        return scheduling.preview(st, now, self.settings)
+        return scheduling.preview(st, now, self.settings, tz=self.tz_at(now))
 
     def reviews(self, card: CardKey | str | None = None) -> list[Review]:
         """The review log, oldest first (undone answers removed); only ``card``'s if given.

@@ -56,7 +56,12 @@ class WritingStore(ReadingStore):
     def _record(self, key: CardKey, grade: Grade, now: datetime, answer: Answer) -> RecordOutcome:
         before = self.state.get(key.id)
         outcome = scheduling.answer(
-            before or CardState.new(key, now), grade, now, self.settings, self.rng
+            before or CardState.new(key, now),
+            grade,
+            now,
+            self.settings,
+            self.rng,
+            tz=self.tz_at(now),
         )
         new = outcome.state
         # A random salt: two processes may answer the same card in the same millisecond.

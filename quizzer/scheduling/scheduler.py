@@ -12,21 +12,35 @@ burying, :func:`bury_until`, :func:`next_due`) and :mod:`~quizzer.scheduling.lim
 Everything is pure: ``now`` (UTC), the learner's time zone and a
 ``random.Random`` for fuzz are arguments. Fuzz is applied here with that
 generator (FSRS's own fuzz uses the global one), so tests are reproducible.
+
+**Elapsed time is counted in study days** (:func:`elapsed_study_days`), the one rule
+the scheduler, the optimizer, the statistics and the Anki export share, and the one
+Anki uses: a review at 21:00 and the next at 08:00 the following morning are one day
+apart (the day starts at ``day_start_hour``), 05:00 and 23:00 the same day are 0 days
+apart. py-fsrs counts whole 24-hour periods instead (``(now - last_review).days``).
+:func:`fsrs_view` hands py-fsrs the card with its last review moved to exactly that
+many days before ``now``, so that py-fsrs's count *is* the study-day count. This is
+the cleanest correct way: py-fsrs stays the single implementation of FSRS-6's formulas,
+learning steps and states (no copy of them here to drift), and ``last_review`` is the
+only input from which it derives elapsed time (short-term stability when it is 0, the
+retrievability of the long-term formulas otherwise); everything else it computes from
+``now``. The answered card's ``last_review`` is the true moment again.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from copy import copy
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 
 import fsrs
 
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import CardPhase, Grade
 from quizzer.scheduling.settings import SchedulerSettings
-from quizzer.scheduling.studyday import to_utc
+from quizzer.scheduling.studyday import days_between, to_utc
 
 #: FSRS's fuzz ranges (same numbers as fsrs.scheduler.FUZZ_RANGES).
 _FUZZ_RANGES: tuple[tuple[float, float, float], ...] = (
@@ -60,14 +74,45 @@ def _fuzz_days(days: int, maximum: int, rng: random.Random) -> int:
     return min(round(rng.random() * (hi - lo + 1) + lo), maximum)
 
 
+def elapsed_study_days(
+    last_review: datetime | None, now: datetime, tz: tzinfo, day_start_hour: int
+) -> int:
+    """Study days from ``last_review`` to ``now`` in ``tz`` (0 on the same study day or
+    when ``now`` is earlier; 0 for a card never reviewed): Anki's ``delta_t``."""
+    if last_review is None:
+        return 0
+    return max(0, days_between(last_review, now, tz, day_start_hour))
+
+
+def fsrs_view(card: fsrs.Card, now: datetime, tz: tzinfo, day_start_hour: int) -> fsrs.Card:
+    """``card`` as py-fsrs must see it at ``now`` so that it counts study days.
+
+    A copy whose ``last_review`` lies exactly :func:`elapsed_study_days` days before
+    ``now``: py-fsrs's ``(now - last_review).days`` is then the study-day count, for
+    both the short-term test (``< 1``) and the retrievability. See the module docstring.
+    """
+    if card.last_review is None:
+        return card
+    view = copy(card)
+    days = elapsed_study_days(card.last_review, now, tz, day_start_hour)
+    view.last_review = now - timedelta(days=days)
+    return view
+
+
 def answer(
     state: CardState,
     grade: Grade,
     now: datetime,
     settings: SchedulerSettings,
     rng: random.Random | None = None,
+    *,
+    tz: tzinfo = UTC,
 ) -> Outcome:
     """Apply one answer (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``; ``state`` is not changed.
+
+    ``tz`` is the learner's time zone: with ``settings.day_start_hour`` it says how
+    many study days have passed since the card's last review (callers with a learner
+    pass it; the UTC default is for tests and tools without one).
 
     Counts lapses (Again on a card in review) and marks leeches: at
     ``leech_threshold`` lapses and again every ``leech_every`` more, the card is
@@ -79,7 +124,9 @@ def answer(
     now = to_utc(now)
     phase = state.phase
     last_interval = state.scheduled_days
-    card, _ = settings.fsrs_scheduler().review_card(state.card, fsrs.Rating(grade), now)
+    card, _ = settings.fsrs_scheduler().review_card(
+        fsrs_view(state.card, now, tz, settings.day_start_hour), fsrs.Rating(grade), now
+    )
     if settings.fuzz and rng is not None and card.state == fsrs.State.Review:
         days = round((card.due - now).total_seconds() / 86400)
         card.due = now + timedelta(days=_fuzz_days(days, settings.maximum_interval_days, rng))
@@ -105,12 +152,16 @@ def answer(
     return Outcome(new, phase, last_interval, interval, became_leech)
 
 
-def preview(state: CardState, now: datetime, settings: SchedulerSettings) -> dict[int, timedelta]:
-    """The interval each grade (1-4) would give at ``now``, without fuzz (for button labels)."""
+def preview(
+    state: CardState, now: datetime, settings: SchedulerSettings, *, tz: tzinfo = UTC
+) -> dict[int, timedelta]:
+    """The interval each grade (1-4) would give at ``now``, without fuzz (for button labels);
+    ``tz`` as for :func:`answer`."""
     now = to_utc(now)
     out: dict[int, timedelta] = {}
+    view = fsrs_view(state.card, now, tz, settings.day_start_hour)
     for grade in (1, 2, 3, 4):
-        card, _ = settings.fsrs_scheduler().review_card(state.card, fsrs.Rating(grade), now)
+        card, _ = settings.fsrs_scheduler().review_card(view, fsrs.Rating(grade), now)
         out[grade] = card.due - now
     return out
 

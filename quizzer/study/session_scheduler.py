@@ -89,7 +89,9 @@ class FsrsScheduler:
     def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """See :meth:`Scheduler.record`."""
         before = self.states.get(card.id)
-        outcome = scheduler.answer(self._state(card, now), grade, now, self.settings, self.rng)
+        outcome = scheduler.answer(
+            self._state(card, now), grade, now, self.settings, self.rng, tz=self.tz
+        )
         rid = review_id(card.id, now, len(self.reviews))
         review = answered_review(rid, card.id, grade, now, answer, outcome)
         self.states[card.id] = outcome.state

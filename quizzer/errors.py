@@ -2,8 +2,34 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+
+#: Characters that act on a terminal instead of showing (C0 controls but tab, DEL, C1
+#: controls, bidi embeddings/overrides/isolates): never deck text, never printed raw.
+CONTROL_CHARS = "\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+
+#: What :func:`shown` escapes: the control characters, and the lone surrogates that stand
+#: for a file name's undecodable bytes (they can't even be encoded for the terminal).
+_UNSHOWABLE_RE = re.compile(f"[{CONTROL_CHARS}\ud800-\udfff]")
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the raw byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def shown(value: object) -> str:
+    """``value`` (a path, a name, a message) as it may reach a terminal.
+
+    A file name or argument may hold ESC (``\\e]52;…`` writes the clipboard, ``\\e[2J``
+    clears the screen), newlines or U+202E: they are printed as escapes (``\\x1b``, as
+    ``repr`` writes them), everything else (Bengali, Arabic…) as it is.
+    """
+    return _UNSHOWABLE_RE.sub(_escape, str(value))
 
 
 @dataclass
@@ -25,13 +51,13 @@ class QuizzerError(Exception):
     def __str__(self) -> str:
         where = ""
         if self.path is not None:
-            where = str(self.path)
+            where = shown(self.path)
             if self.line is not None:
                 where += f":{self.line}"
             where += ": "
-        text = f"{where}{self.message}"
+        text = f"{where}{shown(self.message)}"
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {shown(self.hint)}"
         return text
 
 

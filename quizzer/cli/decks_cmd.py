@@ -19,6 +19,7 @@ from quizzer.cli.output import print_json
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.errors import shown
 from quizzer.library.decks import DeckFile, find_deck, load_library
 from quizzer.paths import user_decks_dir
 from quizzer.ui.textshape import (
@@ -116,7 +117,7 @@ def cmd_decks(args: argparse.Namespace) -> int:
     console.print(
         Text("texts: seed/authored/corrected (from glossaries/written/fixed)", style="dim")
     )
-    console.print(Text(f"user decks: {user_decks_dir()}", style="dim"))
+    console.print(Text(f"user decks: {shown(user_decks_dir())}", style="dim"))
     return 0
 
 

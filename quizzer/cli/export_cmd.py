@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
-from quizzer.errors import InputError
+from quizzer.errors import InputError, shown
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -233,7 +233,7 @@ def run_anki(args: argparse.Namespace) -> int:
             path=out,
         ) from exc
     print(
-        f"Wrote {result.path}: {result.notes} notes, {result.cards} cards "
+        f"Wrote {shown(result.path)}: {result.notes} notes, {result.cards} cards "
         f"in {len(result.decks)} deck(s), {len(result.directions)} card types."
     )
     if result.skipped_concepts:

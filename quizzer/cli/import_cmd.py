@@ -16,7 +16,7 @@ from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
-from quizzer.errors import InputError
+from quizzer.errors import InputError, shown
 from quizzer.glossary.alignment_report import UNSURE_BELOW, AlignmentReport
 from quizzer.glossary.parse import GlossaryError, decode, parse
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
@@ -133,10 +133,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             langs.setdefault(m.entry.file, set()).add(m.entry.lang)
     for file, found in langs.items():
         codes = " ".join(lang for lang in LANGUAGES if lang in found)
-        console.print(Text(f"{file}: {codes}", style="dim"))
+        console.print(Text(f"{shown(file)}: {codes}", style="dim"))
     console.print(render_report(report))
     for note in report.notes:
-        console.print(Text(f"note: {note}", style="yellow"))
+        console.print(Text(f"note: {shown(note)}", style="yellow"))
     unsure = report.unsure
     if unsure:
         example = next((c for c in unsure if c.likely), unsure[0])
@@ -146,7 +146,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             Text(
                 f"{len(unsure)} concept(s) aligned with confidence below {UNSURE_BELOW}: check "
                 "them, and if one is wrong pass --map FILE with lines like\n"
-                f'  ["{entry.file}"]\n'
+                f'  ["{shown(entry.file)}"]\n'
                 f'  {entry.term_line} = "{target}"',
                 style="yellow",
             )
@@ -158,18 +158,18 @@ def cmd_import(args: argparse.Namespace) -> int:
     if result.new_folder:
         # The folder the user named is made (as asked), but never without a word.
         verb = "created" if result.written else "would create"
-        console.print(Text(f"{verb} folder {result.path.parent}"))
+        console.print(Text(f"{verb} folder {shown(result.path.parent)}"))
     if args.dry_run:
         verb = "would write" if result.changed else "would leave unchanged"
         console.print(
-            Text(f"dry run: {verb} {result.path} ({len(result.deck)} concepts; {counts})")
+            Text(f"dry run: {verb} {shown(result.path)} ({len(result.deck)} concepts; {counts})")
         )
     elif result.written:
         verb = "created" if result.created else "updated"
-        summary = f"{verb} deck {result.deck.id!r}: {result.path}"
+        summary = f"{verb} deck {result.deck.id!r}: {shown(result.path)}"
         console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
     else:
-        console.print(Text(f"deck {result.deck.id!r} unchanged: {result.path}"))
+        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)}"))
     return 0
 
 
@@ -251,7 +251,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"quizzer: error: {exc}", file=sys.stderr)
             continue
         ids[deck.id] = path
-        console.print(Text(f"ok  {path} ({deck.id}: {len(deck)} concepts)"))
+        console.print(Text(f"ok  {shown(path)} ({deck.id}: {len(deck)} concepts)"))
     if errors:
         print(f"{errors} of {len(targets)} deck file(s) have problems", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from quizzer import __version__
-from quizzer.errors import QuizzerError, StoreError
+from quizzer.errors import QuizzerError, StoreError, shown
 
 #: Command modules, in the order their commands appear in ``--help``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -88,8 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         # The environment refused (disk full, permissions…): say so plainly, with the path.
         # Commands turn the errors they expect into InputError/StoreError; this is the net.
-        where = f"{exc.filename}: " if exc.filename is not None else ""
-        print(f"quizzer: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        where = f"{shown(exc.filename)}: " if exc.filename is not None else ""
+        print(f"quizzer: error: {where}{shown(exc.strerror or exc)}", file=sys.stderr)
         return 1
 
 

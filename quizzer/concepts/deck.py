@@ -109,6 +109,20 @@ def _concept_line(text: str, index: int, cid: object) -> int | None:
     return text.count("\n", 0, start) + 1 if index < len(tables) else None
 
 
+def check_name(name: str) -> None:
+    """Raise :class:`DeckFormatError` unless ``name`` may be a deck's name (plain text).
+
+    The loader's rule, which the importer applies to ``--deck`` before writing: a deck
+    file written with a name the loader refuses would stop every later command.
+    """
+    if not name.strip():
+        raise DeckFormatError("deck name is empty", field="name")
+    try:
+        check_plain(name, "name")
+    except RecordError as exc:
+        raise DeckFormatError(f"deck name {exc.message}", field="name") from exc
+
+
 def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     """Validate a parsed deck file; ``source_text`` lets errors carry a line number."""
     fmt = data.get("format")
@@ -125,10 +139,10 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     if not isinstance(name, str) or not name.strip():
         raise DeckFormatError("deck name missing", 1, field="name")
     try:
-        check_plain(name, "name")
-    except RecordError as exc:
+        check_name(name)
+    except DeckFormatError as exc:
         line = _line_of(source_text, "name =")
-        raise DeckFormatError(f"deck name {exc.message}", line, field="name") from exc
+        raise DeckFormatError(exc.message, line, field="name") from exc
     raw = data.get("concepts", [])
     if not isinstance(raw, list):
         raise DeckFormatError("concepts must be an array of tables ([[concepts]])", None)

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import re
 
-#: One forbidden character: C0 controls but tab, DEL, C1 controls, bidi embeddings/isolates.
-FORBIDDEN_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+from quizzer.errors import CONTROL_CHARS
+
+#: One forbidden character: C0 controls but tab, DEL, C1 controls, bidi embeddings/isolates
+#: (the characters :func:`quizzer.errors.shown` escapes when printing).
+FORBIDDEN_RE = re.compile(f"[{CONTROL_CHARS}]")
 
 
 def forbidden_char(text: str) -> str | None:

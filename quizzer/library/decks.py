@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +89,19 @@ def deck_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix == DECK_SUFFIX and p.is_file())
 
 
+def readable_deck(path: Path) -> Deck | None:
+    """The deck in ``path``, or ``None`` after a warning on stderr when it can't be read.
+
+    One broken deck file (hand-edited, or written by an older quizzer) must not stop
+    every command: the others load, and `quizzer validate` names what is wrong.
+    """
+    try:
+        return read_deck(path)
+    except InputError as exc:
+        print(f"quizzer: warning: skipped a deck file it can't read: {exc}", file=sys.stderr)
+        return None
+
+
 def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
     """Bundled decks, then user decks; a user deck can't shadow a bundled deck's id."""
     found: list[DeckFile] = []
@@ -95,7 +109,9 @@ def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
     dirs = [(bundled_decks_dir(), True), (user_decks_dir(user_dir), False)]
     for directory, bundled in dirs:
         for path in deck_files(directory):
-            deck = read_deck(path)
+            deck = readable_deck(path)
+            if deck is None:
+                continue
             if deck.id in ids:
                 raise InputError(
                     f"deck id {deck.id!r} is also used by {ids[deck.id]}",

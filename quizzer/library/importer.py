@@ -18,8 +18,9 @@ from pathlib import Path
 
 from quizzer.concepts import deckwriter
 from quizzer.concepts.concept import SLUG_RE
-from quizzer.concepts.deck import Deck
+from quizzer.concepts.deck import Deck, DeckFormatError, check_name
 from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.textrules import describe, forbidden_char
 from quizzer.errors import InputError
 from quizzer.glossary.align import align
 from quizzer.glossary.alignment_report import AlignmentReport
@@ -29,11 +30,21 @@ from quizzer.glossary.mapping import MappingError, mapping_lines
 from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
-from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck, write_deck
+from quizzer.library.decks import (
+    DECK_SUFFIX,
+    deck_files,
+    read_deck,
+    readable_deck,
+    write_deck,
+)
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
 #: Files at least this big get a progress bar (when stderr is a terminal).
 PROGRESS_MIN_BYTES = 256 * 1024
+
+#: Longest deck id: its file name, and the temp file's (``.ID.toml.XXXXXXXX.tmp``), must
+#: stay under the 255 bytes file systems allow in a name.
+MAX_DECK_ID = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +178,37 @@ def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -
     return deck_id, first.title
 
 
+def check_names(deck_name: str | None, files: Sequence[Path]) -> None:
+    """Refuse a ``--deck`` name or a glossary file name the deck loader would refuse,
+    before anything is written: a deck file holding one would stop every later command."""
+    if deck_name is not None:
+        try:
+            check_name(deck_name)
+        except DeckFormatError as exc:
+            raise InputError(
+                f"--deck {deck_name!r}: {exc.message}",
+                hint="give --deck a plain one-line name, e.g. --deck my-terms",
+            ) from exc
+    for path in files:
+        bad = forbidden_char(path.name)
+        if bad is not None:
+            raise InputError(
+                f"the file name contains {describe(bad)}",
+                hint="rename the file: its name is recorded as the source of its texts",
+                path=path,
+            )
+
+
+def _check_deck_id(deck_id: str) -> None:
+    """Refuse an id too long for a file name (the file system would, with a vaguer message)."""
+    if len(deck_id) > MAX_DECK_ID:
+        raise InputError(
+            f"the deck name is too long: its id would be {len(deck_id)} characters "
+            f"(at most {MAX_DECK_ID}), too long for a file name",
+            hint="give a shorter name with --deck, e.g. --deck my-terms",
+        )
+
+
 def _target(deck_id: str, into: Path) -> tuple[Path, Deck | None]:
     """The user deck file for ``deck_id`` and its deck: an existing file holding it, else
     a new ``<id>.toml`` (and ``None``)."""
@@ -182,9 +224,9 @@ def _target(deck_id: str, into: Path) -> tuple[Path, Deck | None]:
                 )
             return path, found
     for path in files:
-        found = read_deck(path)
-        if found.id == deck_id:
-            return path, found
+        other = readable_deck(path)  # another deck's broken file is no reason to stop here
+        if other is not None and other.id == deck_id:
+            return path, other
     return into / f"{deck_id}{DECK_SUFFIX}", None
 
 
@@ -262,10 +304,12 @@ def _import(
                 path=path,
             )
         seen[path.name] = path
+    check_names(deck, files)
     sources = [read_glossary(p, lang=lang, show_progress=show_progress) for p in files]
     overrides, mapping_at = _read_mapping(Path(mapping)) if mapping is not None else ({}, {})
 
     deck_id, deck_name = _deck_identity(deck, sources[0], files[0])
+    _check_deck_id(deck_id)
     bundled = {read_deck(p).id: p for p in deck_files(bundled_decks_dir())}
     if deck_id in bundled:
         raise InputError(

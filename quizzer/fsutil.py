@@ -1,4 +1,4 @@
-"""File-system helpers: atomic, durable writes."""
+"""File-system helpers: atomic, durable writes, and bounded reads of regular files only."""
 
 from __future__ import annotations
 
@@ -7,6 +7,47 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+
+from quizzer.errors import InputError
+
+#: What each kind of non-regular file is called in messages.
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _check_regular(mode: int, path: Path, what: str) -> None:
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+        raise InputError(f"is {kind}, not a {what} file", hint=f"give a {what} file", path=path)
+
+
+def read_regular_file(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of ``path``, a regular file (a symlink to one is fine) of at most ``limit``.
+
+    ``/dev/zero`` would be read until memory runs out and a FIFO would block forever:
+    anything but a regular file is an :class:`InputError` (``what`` names the file's role,
+    e.g. "glossary"), found by ``stat`` before opening. The file is opened non-blocking
+    (it may have been swapped for a FIFO since) and checked again; at most ``limit + 1``
+    bytes are read. Other failures (missing file, permissions) raise the ``OSError``.
+    """
+    path = Path(path)
+    _check_regular(os.stat(path).st_mode, path, what)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        _check_regular(os.fstat(fd).st_mode, path, what)
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(
+            f"the {what} file is larger than {limit // 2**20} MB, the most quizzer reads",
+            hint=f"is this really a {what} file? split it into smaller files",
+            path=path,
+        )
+    return data
 
 
 def fsync_dir(directory: Path) -> None:

@@ -17,8 +17,9 @@ from quizzer.cli.output import print_json
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError, shown
+from quizzer.fsutil import read_regular_file
 from quizzer.glossary.alignment_report import UNSURE_BELOW, AlignmentReport
-from quizzer.glossary.parse import GlossaryError, decode, parse
+from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
@@ -181,7 +182,7 @@ def _read_for_validate(path: Path) -> Deck:
     try:
         return read_deck(path)
     except InputError:
-        if path.suffix.lower() == DECK_SUFFIX:
+        if path.suffix.lower() == DECK_SUFFIX or not path.is_file():
             raise
         glossary = _as_glossary(path)
         if glossary:
@@ -201,8 +202,8 @@ def _read_for_validate(path: Path) -> Deck:
 def _as_glossary(path: Path) -> bool:
     """Whether the file reads as a glossary."""
     try:
-        parse(decode(path.read_bytes()))
-    except (OSError, GlossaryError):
+        parse(decode(read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")))
+    except (OSError, InputError, GlossaryError):
         return False
     return True
 

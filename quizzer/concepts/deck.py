@@ -34,6 +34,9 @@ from quizzer.errors import SourceError
 
 FORMAT_VERSION = 1
 
+#: Largest deck file read (a 50,000-concept deck in five languages is ~40 MB).
+MAX_DECK_BYTES = 256 * 2**20
+
 HEADER = (
     "# quizzer deck file: one [[concepts]] table per concept.\n"
     "# Edit texts freely; keep each concept's id, it ties progress and Anki notes to it.\n"

@@ -20,6 +20,9 @@ from quizzer.errors import SourceError
 #: Longest line accepted; longer lines are almost always a binary or minified file.
 MAX_LINE_CHARS = 10_000
 
+#: Largest glossary file read (50,000 entries take ~10 MB); bigger is refused unread.
+MAX_GLOSSARY_BYTES = 64 * 2**20
+
 #: Control characters (terminal escapes, NULs, bidi overrides…): never glossary text.
 _CONTROL_RE = FORBIDDEN_RE
 

@@ -11,7 +11,7 @@ from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter
 from quizzer.concepts.deck import Deck, DeckFormatError
 from quizzer.errors import InputError
-from quizzer.fsutil import atomic_write_text
+from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
@@ -31,7 +31,7 @@ def read_deck(path: Path) -> Deck:
     """Read and validate one deck file; any problem becomes an :class:`InputError`."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, deckfile.MAX_DECK_BYTES, "deck")
     except OSError as exc:
         raise InputError(f"can't read deck file: {exc.strerror}", path=path) from exc
     try:

@@ -22,13 +22,14 @@ from quizzer.concepts.deck import Deck, DeckFormatError, check_name
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.concepts.textrules import describe, forbidden_char
 from quizzer.errors import InputError
+from quizzer.fsutil import read_regular_file
 from quizzer.glossary.align import align
 from quizzer.glossary.alignment_report import AlignmentReport
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.language_id import LanguageIdError, tag_entries
 from quizzer.glossary.mapping import MappingError, mapping_lines
 from quizzer.glossary.mapping import parse_mapping as _parse_mapping
-from quizzer.glossary.parse import GlossaryError, decode, parse
+from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
 from quizzer.library.decks import (
     DECK_SUFFIX,
@@ -66,10 +67,8 @@ def read_glossary(
 ) -> SourceFile:
     """Read, decode, parse and language-tag one glossary file."""
     path = Path(path)
-    if path.is_dir():
-        raise InputError("is a directory, not a glossary file", path=path)
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")
     except OSError as exc:
         raise InputError(
             f"can't read glossary: {exc.strerror}", hint="check the path", path=path
@@ -151,7 +150,7 @@ def read_mapping(path: Path) -> dict[tuple[str, int], str]:
 def _read_mapping(path: Path) -> tuple[dict[tuple[str, int], str], dict[tuple[str, str], int]]:
     """The mapping file's entries, and the line of each (for errors naming an entry)."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_regular_file(path, MAX_GLOSSARY_BYTES, "mapping").decode("utf-8-sig")
     except OSError as exc:
         raise InputError(f"can't read mapping file: {exc.strerror}", path=path) from exc
     except UnicodeDecodeError as exc:

@@ -9,16 +9,21 @@ import argparse
 import sys
 from pathlib import Path
 
-from rich.table import Table
 from rich.text import Text
 
 from quizzer.cli.console import text_console
+from quizzer.cli.import_report import (
+    FULL_TABLE_MAX,
+    check_report_path,
+    print_report,
+    write_report,
+)
 from quizzer.cli.output import print_json
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError, shown
 from quizzer.fsutil import read_regular_file
-from quizzer.glossary.alignment_report import UNSURE_BELOW, AlignmentReport
+from quizzer.glossary.alignment_report import UNSURE_BELOW
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
 from quizzer.paths import bundled_decks_dir, user_decks_dir
@@ -63,6 +68,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help='TOML file fixing the alignment: ["file.txt"] then lines like 27 = "concept-id"',
     )
     p.add_argument("--json", action="store_true", help="print the alignment report as JSON")
+    p.add_argument(
+        "--report",
+        metavar="FILE",
+        type=Path,
+        help="write the full alignment table (one row per concept) to FILE; without it a "
+        f"report of over {FULL_TABLE_MAX} concepts prints counts and the unsure rows",
+    )
+    p.add_argument(
+        "--verbose", action="store_true", help="print the full alignment table at any size"
+    )
     p.set_defaults(func=cmd_import)
 
     p = subparsers.add_parser(
@@ -80,29 +95,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # -- import ----------------------------------------------------------------------------------
 
 
-def render_report(report: AlignmentReport) -> Table:
-    """The alignment report: one row per concept touched, with confidence and evidence."""
-    table = Table(box=None, pad_edge=False)
-    for column in ("concept", "status", "confidence", "entries (lang:line via method)"):
-        table.add_column(column)
-    for c in report.concepts:
-        parts = [f"{m.entry.lang}:{m.entry.term_line} {m.method}" for m in c.matches]
-        confidence = f"{c.confidence:.2f}" + ("  UNSURE" if c.unsure else "")
-        if c.likely:
-            confidence += f" (likely {' or '.join(c.likely)})"
-        table.add_row(
-            Text(c.concept_id),
-            Text(c.status),
-            Text(confidence, style="bold yellow" if c.unsure else ""),
-            Text(", ".join(parts)),
-        )
-    return table
-
-
 def cmd_import(args: argparse.Namespace) -> int:
     """`quizzer import FILE...`."""
     from quizzer.library.importer import import_glossaries
 
+    if args.report is not None:
+        check_report_path(args.report)
     result = import_glossaries(
         args.files,
         deck=args.deck,
@@ -126,6 +124,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                 "alignment": report.to_dict(),
             }
         )
+        if args.report is not None:
+            write_report(report, args.report)
         return 0
     console = text_console()
     langs: dict[str, set[str]] = {}
@@ -135,7 +135,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     for file, found in langs.items():
         codes = " ".join(lang for lang in LANGUAGES if lang in found)
         console.print(Text(f"{shown(file)}: {codes}", style="dim"))
-    console.print(render_report(report))
+    print_report(console, report, verbose=args.verbose, report_file=args.report)
     for note in report.notes:
         console.print(Text(f"note: {shown(note)}", style="yellow"))
     unsure = report.unsure

@@ -143,7 +143,7 @@ def identify_text(text: str) -> Guess:
     if script is None:
         return Guess(None, None, "no letters")
     if script == "Beng":
-        if not _ASSAMESE_LETTERS.isdisjoint(text):
+        if any(letter in text for letter in _ASSAMESE_LETTERS):  # substring search: fast
             return Guess("as", "Beng", "Bengali script with Assamese letters (ৰ ৱ)")
         return Guess("bn", "Beng", "Bengali script")
     if script == "Arab":

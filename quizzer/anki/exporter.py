@@ -156,10 +156,15 @@ def build_collection(
         for concept in deck:
             fields = note_fields(concept)
             done += 1
-            if any(all(fields[i] for i in needed) for needed in requirements):
+            pairs = [
+                (d.source, d.target)
+                for d, needed in zip(directions, requirements, strict=True)
+                if all(fields[i] for i in needed)
+            ]
+            if pairs:
                 note_guid = guid(concept)
                 note = genanki.Note(
-                    model=model, fields=fields, tags=note_tags(concept), guid=note_guid
+                    model=model, fields=fields, tags=note_tags(concept, pairs), guid=note_guid
                 )
                 note.write_to_db(cursor, timestamp, anki_deck.deck_id, id_gen)
                 guids[note_guid] = concept.uid

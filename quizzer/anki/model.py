@@ -1,9 +1,13 @@
-"""The quizzer note type: fixed fields, one card template per study direction, CSS.
+"""The quizzer note type: fixed fields, one card template per study direction.
+
+What the cards look like (template HTML, CSS) lives in :mod:`quizzer.anki.faces`.
 
 Every note holds one concept in every language, so the field list never depends
 on what is exported: ``Concept`` (the namespaced uid), then term and definition
 for en, bn, ar, ru, fr, then ``Acronym`` and ``Source``, then one hidden guard
-field per pair of languages (``Terms differ en-fr``). What varies is the set
+field per pair of languages (``Terms differ en-fr``), then per language the term's
+variants readers meet (``Arabic also seen``) and its recording (``Arabic audio``,
+filled by ``--audio``). What varies is the set
 of card templates, one per :class:`Direction` asked for. Each template's front
 is wrapped in ``{{#prompt}}{{#answer}}…{{/answer}}{{/prompt}}``, so a concept
 lacking a language simply gets no card in that direction (never an empty one).
@@ -22,7 +26,6 @@ type that gained templates instead of duplicating it.
 
 from __future__ import annotations
 
-import html
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -32,7 +35,7 @@ import genanki
 
 from quizzer.anki.ids import stable_id, stable_id62
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, Side, is_rtl
+from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, Side, is_rtl
 
 Kind = Literal["meaning", "term", "translate"]
 #: Card kinds, in template order.
@@ -58,6 +61,16 @@ def field_name(lang: str, side: Side) -> str:
     return f"{LANGUAGE_NAMES[lang]} {side}"
 
 
+def variants_field(lang: str) -> str:
+    """The field with variants of ``lang``'s term readers meet, e.g. ``"Arabic also seen"``."""
+    return f"{LANGUAGE_NAMES[lang]} also seen"
+
+
+def audio_field(lang: str) -> str:
+    """The field with the recording of ``lang``'s term (``[sound:…]``), e.g. ``"Arabic audio"``."""
+    return f"{LANGUAGE_NAMES[lang]} audio"
+
+
 #: Unordered language pairs that get a guard field, in language order.
 GUARD_PAIRS: tuple[tuple[str, str], ...] = tuple(itertools.combinations(LANGUAGES, 2))
 #: What a guard field holds when the pair's terms differ (empty otherwise).
@@ -77,13 +90,16 @@ FIELD_NAMES: tuple[str, ...] = (
     FIELD_ACRONYM,
     FIELD_SOURCE,
     *(guard_field(a, b) for a, b in GUARD_PAIRS),
+    *(variants_field(lang) for lang in LANGUAGES),
+    *(audio_field(lang) for lang in LANGUAGES),
 )
 _GUARD_FIELDS = frozenset(guard_field(a, b) for a, b in GUARD_PAIRS)
+_AUDIO_FIELDS = frozenset(audio_field(lang) for lang in LANGUAGES)
 FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(FIELD_NAMES)}
 #: The browser sorts by the English term.
 SORT_FIELD_INDEX = FIELD_INDEX[field_name("en", "term")]
 
-#: Editor fonts per script (the cards themselves use :data:`CSS`).
+#: Editor fonts per script (the cards themselves use :data:`quizzer.anki.faces.CSS`).
 _FIELD_FONTS = {"bn": "Noto Sans Bengali", "ar": "Noto Naskh Arabic"}
 
 
@@ -178,124 +194,53 @@ def card_requirements(directions: Sequence[Direction]) -> tuple[tuple[int, ...],
     return tuple(out)
 
 
-def _lang_attrs(lang: str) -> str:
-    direction = "rtl" if is_rtl(lang) else "ltr"
-    return f'dir="{direction}" lang="{lang}"'
-
-
-def _context_block(exclude: Sequence[str]) -> str:
-    """The concept in the other languages, for the back of a card."""
-    rows = []
-    for lang in LANGUAGES:
-        if lang in exclude:
-            continue
-        term, definition = field_name(lang, "term"), field_name(lang, "definition")
-        rows.append(
-            f"{{{{#{term}}}}}"
-            f'<div class="ctx" {_lang_attrs(lang)}>'
-            f'<span class="ctx-term">{{{{{term}}}}}</span>'
-            f"{{{{#{definition}}}}}"
-            f'<span class="ctx-def">{{{{{definition}}}}}</span>'
-            f"{{{{/{definition}}}}}"
-            f"</div>"
-            f"{{{{/{term}}}}}"
-        )
-    return '<div class="context">' + "".join(rows) + "</div>"
-
-
 def template_for(direction: Direction) -> dict[str, Any]:
-    """The genanki template dict (with its stable ``id``) for one direction."""
+    """The genanki template dict (with its stable ``id``) for one direction.
+
+    The faces come from :mod:`quizzer.anki.faces`; here they are wrapped in the
+    conditionals that decide whether Anki generates the card at all.
+    """
+    from quizzer.anki import faces  # faces builds on this module's field names
+
     prompt_side, answer_side = direction.sides
     prompt = field_name(direction.source, prompt_side)
     answer = field_name(direction.target, answer_side)
-    # The label mixes two languages ("العربية · definition"): each part gets its own
-    # lang and direction, or the English word would be laid out right-to-left.
-    language = html.escape(NATIVE_NAMES[direction.target])
-    ask = (
-        f"<span {_lang_attrs(direction.target)}>{language}</span>"
-        f' · <span dir="ltr" lang="en">{html.escape(answer_side)}</span>'
-    )
-    label = html.escape(direction.name)
-    qfmt = (
-        f"{{{{#{prompt}}}}}{{{{#{answer}}}}}"
-        f'<div class="kind">{label}</div>'
-        f'<div class="prompt {prompt_side}" {_lang_attrs(direction.source)}>{{{{{prompt}}}}}</div>'
-        f'<div class="ask">{ask}</div>'
-        f"{{{{/{answer}}}}}{{{{/{prompt}}}}}"
-    )
+    front = faces.front_html(direction)
+    qfmt = f"{{{{#{prompt}}}}}{{{{#{answer}}}}}{front}{{{{/{answer}}}}}{{{{/{prompt}}}}}"
     if direction.kind == "translate":
         guard = guard_field(direction.source, direction.target)
         qfmt = f"{{{{#{guard}}}}}{qfmt}{{{{/{guard}}}}}"
-    afmt = (
-        "{{FrontSide}}"
-        '<hr id="answer">'
-        f'<div class="answer {answer_side}" {_lang_attrs(direction.target)}>{{{{{answer}}}}}</div>'
-        f"{{{{#{FIELD_ACRONYM}}}}}"
-        f'<div class="acronym" dir="ltr" lang="en">{{{{{FIELD_ACRONYM}}}}}</div>'
-        f"{{{{/{FIELD_ACRONYM}}}}}" + _context_block((direction.source, direction.target))
-    )
-    return {"name": direction.name, "id": direction.template_id, "qfmt": qfmt, "afmt": afmt}
+    return {
+        "name": direction.name,
+        "id": direction.template_id,
+        "qfmt": qfmt,
+        "afmt": faces.back_html(direction),
+    }
 
 
 def _field_spec(name: str) -> dict[str, Any]:
     spec: dict[str, Any] = {"name": name, "id": stable_id62("field", name)}
-    if name in _GUARD_FIELDS:
+    if name in _GUARD_FIELDS or name in _AUDIO_FIELDS:
         # Bookkeeping, not study material: collapsed in the editor, left out of searches.
         spec["collapsed"] = True
         spec["excludeFromSearch"] = True
-        spec["description"] = "Filled by quizzer when the two terms differ; gates translate cards."
+        spec["description"] = (
+            "Filled by quizzer when the two terms differ; gates translate cards."
+            if name in _GUARD_FIELDS
+            else "The term's recording, filled by quizzer export anki --audio."
+        )
     for lang in LANGUAGES:
-        if name in (field_name(lang, "term"), field_name(lang, "definition")):
+        if name in (field_name(lang, "term"), field_name(lang, "definition"), variants_field(lang)):
             spec["rtl"] = is_rtl(lang)
             if lang in _FIELD_FONTS:
                 spec["font"] = _FIELD_FONTS[lang]
     return spec
 
 
-CSS = """\
-.card {
-  font-family: "Noto Sans", "Segoe UI", "Helvetica Neue", Arial, sans-serif;
-  font-size: 22px;
-  line-height: 1.5;
-  text-align: center;
-  color: black;
-  background-color: white;
-}
-.nightMode .card, .card.nightMode { color: #eee; background-color: #222; }
-[lang="en"], [lang="fr"] {
-  font-family: "Noto Sans", "Segoe UI", "Helvetica Neue", Arial, sans-serif;
-}
-[lang="ru"] { font-family: "Noto Sans", "PT Sans", "Segoe UI", Arial, sans-serif; }
-[lang="bn"] {
-  font-family: "Noto Sans Bengali", "Noto Serif Bengali", "Hind Siliguri", "Kohinoor Bangla",
-    "Shonar Bangla", "Vrinda", sans-serif;
-  line-height: 1.8;
-}
-[lang="ar"] {
-  font-family: "Noto Naskh Arabic", "Noto Sans Arabic", "Amiri", "Geeza Pro", "Segoe UI",
-    "Arabic Typesetting", sans-serif;
-  line-height: 1.9;
-}
-[dir="rtl"] { direction: rtl; unicode-bidi: isolate; }
-[dir="ltr"] { direction: ltr; unicode-bidi: isolate; }
-.kind { font-size: 0.6em; color: #888; letter-spacing: 0.05em; }
-.prompt { font-size: 1.3em; margin: 0.4em 0; }
-.prompt.definition { font-size: 1em; }
-.ask { font-size: 0.7em; color: #888; }
-.answer { font-size: 1.2em; margin: 0.4em 0; }
-.answer.definition { font-size: 1em; }
-.acronym { font-size: 0.8em; color: #666; }
-.context { margin-top: 1.2em; font-size: 0.75em; color: #555; }
-.ctx { margin: 0.5em auto; max-width: 40em; }
-.ctx[dir="rtl"] { text-align: right; }
-.ctx[dir="ltr"] { text-align: left; }
-.ctx-term { font-weight: bold; }
-.ctx-def::before { content: " — "; }
-"""
-
-
 def build_model(directions: Sequence[Direction]) -> genanki.Model:
     """The genanki model: fixed fields, one template per direction (in the given order)."""
+    from quizzer.anki.faces import CSS
+
     if not directions:
         raise ValueError("at least one direction is needed")
     return genanki.Model(

@@ -11,8 +11,10 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
+from quizzer.anki.faces import also_seen
 from quizzer.anki.ids import note_guid
 from quizzer.anki.model import (
     FIELD_ACRONYM,
@@ -24,6 +26,7 @@ from quizzer.anki.model import (
     GUARD_VALUE,
     field_name,
     guard_field,
+    variants_field,
 )
 from quizzer.concepts.concept import Concept, Provenance
 from quizzer.concepts.languages import LANGUAGES
@@ -86,6 +89,7 @@ _SLOTS: tuple[tuple[str, int, int], ...] = tuple(
     (lang, FIELD_INDEX[field_name(lang, "term")], FIELD_INDEX[field_name(lang, "definition")])
     for lang in LANGUAGES
 )
+_VARIANT_SLOTS: dict[str, int] = {lang: FIELD_INDEX[variants_field(lang)] for lang in LANGUAGES}
 
 
 @lru_cache(maxsize=4096)
@@ -108,6 +112,10 @@ def note_fields(concept: Concept) -> list[str]:
         term_keys[lang] = _same_term_key(entry.term.text)
         values[term_slot] = to_field(entry.term.text)
         values[definition_slot] = to_field(entry.definition.text)
+        if entry.term.source.kind == "corrected":
+            variant = also_seen(entry.term)
+            if variant:
+                values[_VARIANT_SLOTS[lang]] = to_field(variant)
         sources.append(_source_line(lang, "term", entry.term.source))
         sources.append(_source_line(lang, "definition", entry.definition.source))
     if concept.acronym:
@@ -129,13 +137,18 @@ def _tag_part(text: str) -> str:
     return _TAG_BAD_RE.sub("_", unicodedata.normalize("NFC", text).strip())
 
 
-def note_tags(concept: Concept) -> list[str]:
-    """``quizzer``, ``deck::<id>``, ``lang::<code>`` per language, ``acronym::<acronym>``."""
+def note_tags(concept: Concept, pairs: Iterable[tuple[str, str]] = ()) -> list[str]:
+    """``quizzer``, ``deck::<id>``, ``lang::<code>`` per language, ``acronym::<acronym>``,
+    ``direction::<from>-<to>`` per language pair the note has cards for (``pairs``), and
+    ``quizzer::corrected`` when a text of the concept corrects its glossary."""
     tags = ["quizzer", f"deck::{concept.deck}"]
     tags.extend(f"lang::{lang}" for lang in concept.languages)
     acronym = _tag_part(concept.acronym) if concept.acronym else ""
     if acronym:
         tags.append(f"acronym::{acronym}")
+    tags.extend(f"direction::{source}-{target}" for source, target in dict.fromkeys(pairs))
+    if any(text.source.kind == "corrected" for _, _, text in concept.texts()):
+        tags.append("quizzer::corrected")
     return tags
 
 

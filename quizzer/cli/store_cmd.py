@@ -93,10 +93,16 @@ def run_doctor(args: argparse.Namespace) -> int:
     fixed = doctor.repair(path)
     for action in fixed.actions:
         print(f"repaired: {action}")
+    for loss in fixed.losses:
+        print(f"lost: {loss}")
     for problem in fixed.problems:
         print(f"still wrong: {problem}")
     if fixed.problems:
         return 3
+    if fixed.losses:
+        # Usable again, but never "ok": what the damage destroyed is listed above.
+        print(f"{path}: repaired with losses ({fixed.cards} cards); see `lost:` above")
+        return 0
     print(f"{path}: ok ({fixed.cards} cards)")
     return 0
 

@@ -27,11 +27,19 @@ from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
 
 
-def fold_journal(path: Path) -> None:
-    """Step 1: fold the journal of the store at ``path`` into its month files."""
+def fold_journal(path: Path, state: State | None = None) -> None:
+    """Step 1: fold the journal of the store at ``path`` into its month files.
+
+    Only into months ``state``'s manifest vouches for (see :mod:`quizzer.progress.monthfile`);
+    the manifest is updated for the months written (``state`` ``None``: a fresh manifest).
+    """
+    if state is None:
+        state = State()
+    if state.months is None:
+        state.months = {}  # a snapshot from before manifests: its months are unsealed
     try:
         events = (event for _, event in journal.scan(journal_path(path), 0))
-        reviewlog.Fold().add_events(events).write(path)
+        reviewlog.Fold().add_events(events).write(path, state.months, state.gen)
     except JournalDamage as exc:
         raise journal_damage_error(path, exc.line) from exc
     except OSError as exc:

@@ -22,14 +22,14 @@ from pathlib import Path
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress import journal, migrate, reviewlog
+from quizzer.progress import generations, journal, migrate, reviewlog
 from quizzer.progress.doctor_findings import (
     Findings,
     Report,
     examine,
     stamp,
 )
-from quizzer.progress.events import Event, ReviewData
+from quizzer.progress.doctor_months import restore_month, rewrite_mirror, write_manifest
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     backup_path,
@@ -95,31 +95,35 @@ def repair(path: Path) -> Report:
             return report
         jpath = journal_path(path)
         rebuild = bool(f.snapshot_error) or f.inconsistent
-        if f.bad_lines:
-            keep = jpath.with_name(f"{jpath.name}.damaged-{stamp()}")
-            shutil.copyfile(jpath, keep)
-            good = b"".join(line for _, line, event in journal.iter_lines(jpath) if event)
-            atomic_write_bytes(jpath, good)
-            report.actions.append(
-                f"kept the damaged journal as {keep.name}; removed {len(f.bad_lines)} bad line(s)"
+        if f.snapshot_error and _nothing_beside(path, f):
+            raise StoreError(
+                f"can't repair the store: {f.snapshot_error}, and no backup, journal or review "
+                "log beside it to rebuild from",
+                hint="restore it from a backup of your own, or move it aside to start afresh",
+                path=path,
             )
+        when = stamp()
+        if f.backup_damaged:
+            keep = backup_path(path).with_name(f"{backup_path(path).name}.damaged-{when}")
+            backup_path(path).rename(keep)
+            report.actions.append(f"kept the damaged backup as {keep.name}")
+        if f.bad_lines:
             rebuild = True
+            _salvage_journal(path, f, report, when)
         elif f.torn:
             result = journal.read(jpath, 0)
             with open(jpath, "rb+") as fh:
                 fh.truncate(result.end)
             report.actions.append("dropped the cut-short last journal line")
+        elif f.journal_problem and journal.header(jpath) is None:
+            rebuild = True
+            journal.start_new(jpath, _journal_gen(f))
+            report.actions.append("started a new journal")
+            report.losses.append(f"{jpath.name}: {f.journal_problem}")
         for month in f.bad_months:
-            _restore_month(path, month, report)
+            restore_month(path, month, f.months, when, report.actions, report.losses)
         for month in f.bad_mirrors:
-            file = reviewlog.month_path(path, month)
-            mirror = reviewlog.mirror_path(file)
-            if mirror.exists():
-                keep = mirror.with_name(f"{mirror.name}.damaged-{stamp()}")
-                mirror.rename(keep)
-                report.actions.append(f"kept the damaged {mirror.name} as {keep.name}")
-            reviewlog.write_month(file, reviewlog.read_month(file), mirror_only=True)
-            report.actions.append(f"rewrote {mirror.name} from {file.name}")
+            rewrite_mirror(path, month, when, report.actions)
         if rebuild:
             _rebuild(path, f, report)
         elif f.old_schema is not None and f.doc is not None:
@@ -139,9 +143,14 @@ def repair(path: Path) -> Report:
                 f"migrated from schema {f.old_schema} to {migrate.SCHEMA_VERSION} (the old file "
                 f"is kept as {migrate.version_backup_path(path, f.old_schema).name})"
             )
+        if f.bad_months or f.bad_mirrors or rebuild:
+            write_manifest(path)
         fresh = Report(path)
         examine(path, fresh)
+        if fresh.healthy:
+            _count_with_journal(fresh)  # what the store holds now, the journal's tail included
         report.problems = fresh.problems
+        report.cards = fresh.cards
         report.reviews = f.events
         return report
     finally:
@@ -214,40 +223,47 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
     )
 
 
-def _journal_events(file: Path) -> list[Event]:
-    """The good events of a journal file (damaged lines skipped), ``[]`` if missing."""
-    if not file.exists():
-        return []
-    return [event for _, _, event in journal.iter_lines(file) if event is not None]
-
-
-def _restore_month(path: Path, month: str, report: Report) -> None:
-    """Keep a damaged month file aside; rebuild it from its backup and the journals kept."""
-    file = reviewlog.month_path(path, month)
-    keep = file.with_name(f"{file.name}.damaged-{stamp()}")
-    file.rename(keep)
-    fsync_dir(file.parent)
-    base: list[ReviewData] = []
-    source = "no backup"
-    bak = reviewlog.mirror_path(file)
-    with contextlib.suppress(StoreError, OSError):
-        base = reviewlog.read_month(bak)
-        source = f"its backup {bak.name}" if bak.exists() else "no backup"
-    jpath = journal_path(path)
-    fold = reviewlog.Fold()
-    for jfile in (jpath.with_name(jpath.name + ".v2.bak"), previous_journal_path(path), jpath):
-        fold.add_events(_journal_events(jfile))
-    adds = fold.adds.get(month, {})
-    gone = fold.removes.get(month, set())
-    merged = reviewlog.merge(base, adds, gone)
-    reviewlog.sort_by_time(merged)
-    if source == "no backup":
-        if bak.exists():  # damaged too: keep it aside, then write both
-            bak.rename(bak.with_name(f"{bak.name}.damaged-{stamp()}"))
-        reviewlog.write_month(file, merged)
-    else:  # a good mirror is left as it is
-        AtomicJSONStorage(file).write({"reviews": {str(i): r for i, r in enumerate(merged, 1)}})
-    report.actions.append(
-        f"kept the damaged {file.name} as {keep.name}; restored {len(merged)} reviews of "
-        f"{month} from {source} and the journals kept (answers in neither are lost)"
+def _nothing_beside(path: Path, f: Findings) -> bool:
+    """No file but the snapshot holds anything to rebuild from (so it is left as it is)."""
+    return (
+        f.backup is None
+        and f.salvage is None
+        and not journal_path(path).exists()
+        and not previous_journal_path(path).exists()
+        and not reviewlog.months(path)
     )
+
+
+def _journal_gen(f: Findings) -> int:
+    """The generation a journal whose header is lost belongs to: the snapshot's, else next."""
+    for doc, ahead in ((None if f.snapshot_error else f.doc, 0), (f.backup, 1)):
+        if doc is not None:
+            return int(doc.get("meta", {}).get("1", {}).get("gen", 0)) + ahead
+    return 1
+
+
+#: A header line is about this long; a damaged first line much longer held answers too.
+_HEADER_BYTES = len(journal.encode(journal.header_event(10**6)))
+
+
+def _salvage_journal(path: Path, f: Findings, report: Report, when: str) -> None:
+    """Keep the damaged journal aside; keep every line that verifies, under a good header."""
+    jpath = journal_path(path)
+    keep = jpath.with_name(f"{jpath.name}.damaged-{when}")
+    shutil.copyfile(jpath, keep)
+    lines = list(journal.iter_lines(jpath))
+    good = [line if line.endswith(b"\n") else line + b"\n" for _, line, event in lines if event]
+    header_ok = bool(lines) and lines[0][2] is not None and lines[0][2].get("op") == "header"
+    if not header_ok and not generations.is_v2_journal(path):
+        good.insert(0, journal.encode(journal.header_event(_journal_gen(f))))
+    atomic_write_bytes(jpath, b"".join(good))
+    report.actions.append(
+        f"kept the damaged journal as {keep.name}; removed {len(f.bad_lines)} bad line(s), "
+        f"kept {len(good)} that verify"
+    )
+    held = [i for i in f.bad_lines if i > 1 or len(lines[0][1]) > _HEADER_BYTES]
+    if held:
+        report.losses.append(
+            f"{jpath.name}: line(s) {', '.join(map(str, held[:10]))} failed their checksum; "
+            f"the answers on them are lost (their bytes are kept in {keep.name})"
+        )

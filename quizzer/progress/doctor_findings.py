@@ -13,10 +13,12 @@ from typing import Any
 
 from quizzer.errors import StoreError
 from quizzer.progress import journal, migrate, reviewlog
+from quizzer.progress.doctor_months import MonthFindings, examine_months, manifest_of
 from quizzer.progress.files import (
     backup_path,
     journal_path,
 )
+from quizzer.progress.generations import journal_problem
 from quizzer.progress.lock import Holder
 from quizzer.progress.snapshot import parse
 from quizzer.progress.state import document_problem, invalid_cards
@@ -35,6 +37,8 @@ class Report:
     pending: int = 0
     #: The process writing the store while it was checked (``None``: nobody).
     writer: Holder | None = None
+    #: What a repair could not bring back (answers lost with the damaged bytes).
+    losses: list[str] = field(default_factory=list)
 
     @property
     def healthy(self) -> bool:
@@ -62,6 +66,11 @@ class Findings:
     events: int = 0
     bad_months: list[str] = field(default_factory=list)
     bad_mirrors: list[str] = field(default_factory=list)
+    months: MonthFindings = field(default_factory=MonthFindings)
+    #: Why the journal can't stand next to the snapshot (missing, empty, its header damaged).
+    journal_problem: str | None = None
+    #: The backup ``P.bak`` is there but damaged (kept aside by the repair).
+    backup_damaged: bool = False
 
 
 def stamp() -> str:
@@ -80,12 +89,15 @@ def _read_doc(path: Path) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"can't read: {exc.strerror}"
 
 
-def _doc_problem(doc: dict[str, Any]) -> str | None:
+def _doc_problem(doc: dict[str, Any], path: Path) -> str | None:
     """Why a parsed snapshot document can't be used as it is (``None``: it can)."""
     try:
         version = migrate.schema_of(doc)
     except ValueError as exc:
         return f"progress store is damaged (unexpected content: {exc})"
+    problem = migrate.signature_problem(path, version)
+    if problem:
+        return f"progress store is damaged ({problem})"
     if version != migrate.SCHEMA_VERSION:
         return None  # older ones are migrated, newer ones reported separately
     problem = document_problem(doc)
@@ -116,7 +128,7 @@ def examine(path: Path, report: Report) -> Findings:
     f = Findings()
     f.doc, f.snapshot_error = _read_doc(path)
     if f.doc is not None:
-        f.snapshot_error = _doc_problem(f.doc)
+        f.snapshot_error = _doc_problem(f.doc, path)
         if f.snapshot_error:
             salvaged = _salvage(f.doc)
             if salvaged:
@@ -132,9 +144,13 @@ def examine(path: Path, report: Report) -> Findings:
     ):
         f.snapshot_error = "the snapshot is missing"
         report.problems.append(f"{path}: the snapshot is missing")
-    f.backup, _ = _read_doc(backup_path(path))
-    if f.backup is not None and _doc_problem(f.backup):
+    f.backup, backup_error = _read_doc(backup_path(path))
+    if f.backup is not None:
+        backup_error = _doc_problem(f.backup, backup_path(path))
+    if backup_error:
         f.backup = None  # a damaged backup is no base to rebuild from
+        f.backup_damaged = True
+        report.problems.append(f"{backup_path(path)}: {backup_error} (a copy, nothing is lost)")
     jpath = journal_path(path)
     if jpath.exists():
         last_good = 0
@@ -145,35 +161,24 @@ def examine(path: Path, report: Report) -> Findings:
             else:
                 last_good = index
                 f.events += 1
-        # A single bad line at the very end is an answer cut short, not damage.
-        if f.bad_lines and f.bad_lines == [f.bad_lines[0]] and f.bad_lines[0] > last_good:
+        # A single bad line at the very end is an answer cut short, not damage (the header,
+        # line 1, is written whole by a rename: never cut short).
+        if len(f.bad_lines) == 1 and f.bad_lines[0] > max(last_good, 1):
             f.torn = True
             f.bad_lines = []
             report.problems.append(f"{jpath}: last line was cut short (an unacknowledged answer)")
         if f.bad_lines:
             shown = ", ".join(map(str, f.bad_lines[:10]))
             report.problems.append(f"{jpath}: damaged line(s) {shown}")
-    for month in reviewlog.months(path):
-        file = reviewlog.month_path(path, month)
-        try:
-            reviews = reviewlog.read_month(file)
-        except StoreError as exc:
-            f.bad_months.append(month)
-            report.problems.append(f"{file}: {exc.message}")
-            continue
-        mirror = reviewlog.mirror_path(file)
-        try:
-            mirrored = reviewlog.read_month(mirror) if mirror.exists() else None
-        except StoreError:
-            mirrored = None
-        if mirrored is None or {d["id"] for d in mirrored} - {d["id"] for d in reviews}:
-            # Missing, damaged, or holding answers the month file lacks (the mirror may only
-            # lag behind it, after a crash between the two writes).
-            f.bad_mirrors.append(month)
-            report.problems.append(f"{mirror}: backup of {file.name} is missing or damaged")
+    manifest, gen = manifest_of(f.doc if not f.snapshot_error else f.backup)
+    f.months = examine_months(path, manifest, gen, report.problems)
+    f.bad_months, f.bad_mirrors = f.months.bad_months, f.months.bad_mirrors
     if f.doc is not None and not f.snapshot_error:
         version = migrate.schema_of(f.doc)
         if version == migrate.SCHEMA_VERSION:
+            f.journal_problem = journal_problem(path, int(f.doc["meta"]["1"].get("gen", 0)))
+            if f.journal_problem and not f.bad_lines and journal.header(jpath) is None:
+                report.problems.append(f"{jpath}: {f.journal_problem}")
             offset = int(f.doc["meta"]["1"].get("journal_offset", 0))
             gen = int(f.doc["meta"]["1"].get("gen", 0))
             jgen = journal.generation(jpath)

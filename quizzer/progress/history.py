@@ -25,6 +25,8 @@ from quizzer.progress.files import (
     journal_path,
 )
 from quizzer.progress.journal import JournalDamage
+from quizzer.progress.monthfile import Manifest, manifest_problem
+from quizzer.progress.snapshot import parse
 from quizzer.scheduling.review import Review
 
 
@@ -43,12 +45,14 @@ class ReviewLogStorage(Storage):
         raise StoreError("the review log view is read-only; use Store.record/undo")
 
 
-def read_log(path: Path, gen: int) -> dict[str, Review]:
+def read_log(path: Path, gen: int, manifest: Manifest | None = None) -> dict[str, Review]:
     """The review log of the store at ``path`` whose snapshot has generation ``gen``.
 
     The month files, then the journal's answers and undos (unless the journal is
     of an older generation, i.e. already folded in); deduplicated by review id
-    and ordered by answer time (ties: log order). Keyed by review id.
+    and ordered by answer time (ties: log order). Keyed by review id. Each month
+    comes from the copy the snapshot's ``manifest`` vouches for (the file, else its
+    mirror; see :mod:`quizzer.progress.monthfile`).
 
     Without the store's lock another process may compact meanwhile (fold the
     journal into the months, then replace the journal). Reading the journal
@@ -60,7 +64,7 @@ def read_log(path: Path, gen: int) -> dict[str, Review]:
     for attempt in range(READ_ATTEMPTS):
         before = files_signature(path)[1]
         try:
-            log = _read_log_once(path, gen)
+            log = _read_log_once(path, gen, manifest)
         except StoreError:
             if files_signature(path)[1] == before:
                 raise
@@ -73,7 +77,7 @@ def read_log(path: Path, gen: int) -> dict[str, Review]:
     return log  # complete, if perhaps not the very latest
 
 
-def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
+def _read_log_once(path: Path, gen: int, manifest: Manifest | None) -> dict[str, Review]:
     # The journal first, the month files after: a compaction folds the journal into the months
     # before it replaces the journal, so whatever a replaced journal held, the months read
     # afterwards hold it. The journal's events are then laid over the months (its undos win).
@@ -85,8 +89,16 @@ def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
         except JournalDamage as exc:
             raise journal_damage_error(path, exc.line) from exc
     out: dict[str, ReviewData] = {}
-    for month in reviewlog.months(path):
-        for doc in reviewlog.read_month(reviewlog.month_path(path, month)):
+    for month in reviewlog.months(path, manifest):
+        try:
+            held, _ = reviewlog.read_vouched(path, month, manifest, gen)
+        except StoreError:
+            # Compacted more than once since our snapshot was read: vouch by the newest one.
+            newer = _newer_manifest(path, gen)
+            if newer is None:
+                raise
+            held, _ = reviewlog.read_vouched(path, month, *newer)
+        for doc in held:
             out[doc["id"]] = doc
     for event in events:
         if has_review(event):
@@ -96,6 +108,19 @@ def _read_log_once(path: Path, gen: int) -> dict[str, Review]:
     reviews = [Review.from_dict(plain(d)) for d in out.values()]
     reviews.sort(key=_when)
     return {r.id: r for r in reviews}
+
+
+def _newer_manifest(path: Path, gen: int) -> tuple[Manifest | None, int] | None:
+    """The manifest and generation of the snapshot on disk, if newer than ``gen``."""
+    try:
+        meta = parse(path.read_bytes(), path)["meta"]["1"]
+        newer = int(meta["gen"])
+    except (OSError, StoreError, KeyError, TypeError, ValueError):
+        return None
+    months = meta.get("months")
+    if newer <= gen or (months is not None and manifest_problem(months)):
+        return None
+    return months, newer
 
 
 def _when(review: Review) -> datetime:

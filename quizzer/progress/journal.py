@@ -5,6 +5,14 @@ newline, so a line is one event; the checksum catches a line half-written
 when the process or machine died. Only the *last* line may be damaged that way
 (it was never acknowledged); a damaged line followed by good ones means the
 file itself is damaged, which :class:`JournalDamage` reports with its line.
+Every line whose checksum verifies is an event, even a last one that lost its
+newline (the bytes of the event are all there): it is read, and the writer
+ends it before appending.
+
+The first line is the header naming the journal's generation (see
+:func:`header`). Only a header that verifies says the journal is of an older
+generation (already absorbed); a journal without one is damage, unless it is a
+version-2 journal (no header, kept as ``P.journal.v2.bak`` too).
 """
 
 from __future__ import annotations
@@ -80,11 +88,14 @@ def scan(path: Path, start: int = 0) -> Iterator[tuple[int, Event]]:
         fh.seek(start)
         pos = start
         for line in fh:
-            if not line.endswith(b"\n"):
-                # Unterminated: the last line, cut short (or still being written by the
-                # store's writer while a read-only reader looks).
-                return
             event = decode(line)
+            if not line.endswith(b"\n"):
+                # Unterminated: the last line. Cut short (or still being written by the store's
+                # writer while a read-only reader looks) unless its checksum verifies: then
+                # only its newline is missing, and the event counts.
+                if event is not None:
+                    yield pos + len(line), as_event(event)
+                return
             if event is None:
                 if fh.read().strip(b"\x00\n"):
                     raise JournalDamage(path, _line_of(path, pos), pos)
@@ -119,25 +130,32 @@ def header_event(gen: int) -> HeaderEvent:
     return {"op": "header", "gen": gen}
 
 
-def generation(path: Path) -> int:
-    """The generation a journal file says in its first line; 0 if none (or no file).
+def header(path: Path) -> int | None:
+    """The generation the journal's first line names, ``None`` without a header that verifies.
 
-    Each compaction starts a new journal with the next generation; the snapshot
-    records the generation it has absorbed, so a journal that a crash left
-    behind after its snapshot was written is recognised and skipped.
+    ``None`` for a missing or empty file too. Each compaction starts a new journal
+    with the next generation; the snapshot records the generation it has absorbed,
+    so a journal that a crash left behind after its snapshot was written is
+    recognised (by this positive sign only) and skipped.
     """
     try:
         with open(path, "rb") as fh:
             first = fh.readline(4096)
-    except FileNotFoundError:
-        return 0
-    event = decode(first) if first.endswith(b"\n") else None
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+    event = decode(first)
     if event is None or event.get("op") != "header":
-        return 0
-    try:
-        return int(event.get("gen", 0))
-    except (TypeError, ValueError):
-        return 0
+        return None
+    gen = event.get("gen")
+    if not isinstance(gen, int) or isinstance(gen, bool) or gen < 0:
+        return None
+    return gen
+
+
+def generation(path: Path) -> int:
+    """The generation a journal file says in its first line; 0 if none (or no file)."""
+    gen = header(path)
+    return 0 if gen is None else gen
 
 
 def start_new(path: Path, gen: int) -> int:
@@ -154,7 +172,7 @@ def iter_lines(path: Path) -> Iterator[tuple[int, bytes, Event | None]]:
     with open(path, "rb") as fh:
         offset = 0
         for line in fh:
-            event = decode(line) if line.endswith(b"\n") else None
+            event = decode(line)
             yield offset, line, as_event(event) if event is not None else None
             offset += len(line)
 
@@ -171,6 +189,11 @@ class JournalWriter:
             # Drop a torn last line so the next event starts on a line of its own.
             os.ftruncate(self._fd, end)
             _sync(self._fd)
+        if end > 0 and os.pread(self._fd, 1, end - 1) != b"\n":
+            # A last event that verified without its newline: end it so the next starts clean.
+            os.pwrite(self._fd, b"\n", end)
+            _sync(self._fd)
+            end += 1
         self.end = end
         os.lseek(self._fd, end, os.SEEK_SET)
         if not existed:

@@ -29,26 +29,64 @@ from quizzer.progress.events import Event, has_review
 SCHEMA_VERSION = 3
 
 
-def schema_of(doc: dict[str, Any]) -> int:
-    """The schema version of a snapshot document (1 when it has no ``meta`` table).
+#: The tables of a schema-1 store (TinyDB's ``_default`` when it was empty).
+_V1_TABLES = frozenset({"cards", "reviews", "settings", "_default"})
 
-    ``ValueError`` when ``meta`` is there but not laid out as any version wrote it.
+
+def _is_v1(doc: dict[str, Any]) -> bool:
+    """The positive signature of schema 1: only its tables, each a table of records it wrote."""
+    if not doc or not set(doc) <= _V1_TABLES or not set(doc) & {"cards", "reviews"}:
+        return False
+    tables = doc.values()
+    if not all(
+        isinstance(t, dict) and all(isinstance(r, dict) for r in t.values()) for t in tables
+    ):
+        return False
+    cards_ok = all(isinstance(r.get("card_id"), str) for r in doc.get("cards", {}).values())
+    reviews_ok = all("id" in r and "reviewed_at" in r for r in doc.get("reviews", {}).values())
+    return cards_ok and reviews_ok
+
+
+def schema_of(doc: dict[str, Any]) -> int:
+    """The schema version of a snapshot document, recognised by each version's own signature.
+
+    Schema 1 had no ``meta`` table (only ``cards``, ``reviews``, ``settings``);
+    schema 2 has ``meta.schema`` 2 and a ``journal_offset``; 3 and later say so.
+    ``ValueError`` for anything else (wrong-layout JSON, ``meta.schema`` 0): damage,
+    never an old store to migrate.
     """
-    table = doc.get("meta", {})
+    if "meta" not in doc:
+        if _is_v1(doc):
+            return 1
+        raise ValueError(f"not a layout any quizzer wrote (tables {sorted(doc)!r:.60})")
+    table = doc["meta"]
     if not isinstance(table, dict):
         raise ValueError(f"table 'meta' is not a table: {table!r:.40}")
     meta = table.get("1")
-    if not meta:
-        return 1
     if not isinstance(meta, dict):
         raise ValueError(f"meta record is not an object: {meta!r:.40}")
-    if "schema" not in meta:
-        return 1
-    try:
-        return int(meta["schema"])
-    except (TypeError, ValueError):
-        # Not an old layout to migrate: a damaged one (migrating it would rewrite the file).
-        raise ValueError(f"meta.schema is not a number: {meta['schema']!r:.40}") from None
+    schema = meta.get("schema")
+    if isinstance(schema, bool) or not isinstance(schema, int):
+        raise ValueError(f"meta.schema is not a number: {schema!r:.40}")
+    if schema >= 3 or (schema == 2 and "journal_offset" in meta):
+        return schema
+    raise ValueError(f"meta.schema {schema} is no version quizzer wrote")
+
+
+def signature_problem(path: Path, version: int) -> str | None:
+    """Why a document of an old ``version`` read from ``path`` is not an old store to migrate.
+
+    Only schema 3 and later start journals with a header: one beside an old-looking
+    snapshot means the snapshot was replaced (damage, repaired from the backup).
+    """
+    from quizzer.progress.files import journal_path
+
+    if version < SCHEMA_VERSION and journal.header(journal_path(path)) is not None:
+        return (
+            f"the snapshot looks like schema {version}, but the journal beside it was written "
+            f"by schema {SCHEMA_VERSION} or later"
+        )
+    return None
 
 
 def version_backup_path(path: Path, version: int) -> Path:
@@ -161,7 +199,8 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
             path=journal_file,
             line=exc.line,
         ) from exc
-    fold.write(path)
+    st.months = {}
+    fold.write(path, st.months, 0)  # sealed as generation 1, the snapshot's below
     backup = journal_file.with_name(journal_file.name + ".v2.bak")
     if journal_file.exists() and not backup.exists():
         reviewlog.keep_link(journal_file, backup)

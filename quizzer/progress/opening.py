@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Self
 
 from quizzer.errors import StoreError
-from quizzer.progress import compaction, journal, migrate, reviewlog
+from quizzer.progress import compaction, generations, journal, migrate, reviewlog
 from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -46,6 +46,13 @@ from quizzer.scheduling.review import Review
 SCHEMA_VERSION = migrate.SCHEMA_VERSION
 #: Replaying more journal events than this on open triggers a compaction.
 COMPACT_AFTER = 2000
+
+
+def _size(file: Path) -> int:
+    try:
+        return file.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 class OpenedStore:
@@ -142,6 +149,13 @@ class OpenedStore:
                 path=self.path,
             )
         if doc is not None and version < SCHEMA_VERSION:
+            problem = migrate.signature_problem(self.path, version)
+            if problem:
+                raise StoreError(
+                    f"progress store is damaged ({problem})",
+                    hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
+                    path=self.path,
+                )
             if self.read_only:
                 raise StoreError(
                     f"progress store has the old schema version {version}",
@@ -153,9 +167,12 @@ class OpenedStore:
         self.state = State.from_document(doc, self.path) if doc else State()
         self.state.source = self.path
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
-        jgen = journal.generation(self.journal_path)
         if doc is None:
-            if jgen > 0 or self.backup_path.exists() or reviewlog.months(self.path):
+            if (
+                journal.generation(self.journal_path) > 0
+                or self.backup_path.exists()
+                or reviewlog.months(self.path)
+            ):
                 # Compacted before: the journal holds only the last session, and a snapshot
                 # rebuilt from it alone would forget every other card's state.
                 raise StoreError(
@@ -163,16 +180,15 @@ class OpenedStore:
                     hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
                     path=self.path,
                 )
-            self.state.gen = jgen  # a version-2 journal without its snapshot: replay it all
-        if jgen > self.state.gen:
-            raise StoreError(
-                f"the journal (generation {jgen}) is newer than the snapshot "
-                f"(generation {self.state.gen})",
-                hint=f"run `quizzer doctor --db {self.path}`",
-                path=self.journal_path,
-            )
+            if not self.read_only and not _size(self.journal_path):
+                # A new store: its journal starts with a header (generation 0), so that a
+                # crash before the first compaction's journal leaves one that is provably old.
+                journal.start_new(self.journal_path, 0)
+            self.state.gen = journal.generation(self.journal_path)  # a v2 journal: replay it all
+        standing = generations.standing(self.path, self.state.gen)
+        jgen = standing.jgen
         #: The journal is of an older generation: already absorbed by the snapshot.
-        self.stale_journal = jgen < self.state.gen
+        self.stale_journal = standing.stale
         result = journal.ReadResult([], 0, b"")
         if not self.stale_journal:
             size = self.journal_path.stat().st_size if self.journal_path.exists() else 0
@@ -190,7 +206,8 @@ class OpenedStore:
             self.state.apply(event)
         self.torn_bytes = len(result.torn)
         self.replayed = sum(1 for e in result.events if e.get("op") != "header")
-        self._header_end = len(journal.encode(journal.header_event(jgen))) if jgen else 0
+        has_header = journal.header(self.journal_path) is not None
+        self._header_end = len(journal.encode(journal.header_event(jgen))) if has_header else 0
         if self.read_only:
             return
         if result.torn:
@@ -249,7 +266,7 @@ class OpenedStore:
         self._check_writable()
         assert self._writer is not None
         # 1. The journal's answers into their month files (idempotent: keyed by review id).
-        compaction.fold_journal(self.path)
+        compaction.fold_journal(self.path, self.state)
         # 2. The snapshot of the next generation: from here on the journal counts as absorbed.
         compaction.write_snapshot(self.path, self.state, self._storage)
         # 3. A new journal. Until it exists nothing may be appended to the old one (the next

@@ -98,7 +98,7 @@ class ReadingStore(OpenedStore):
         """
         with self._mutex:
             if self._reviews is None:
-                self._reviews = read_log(self.path, self.state.gen)
+                self._reviews = read_log(self.path, self.state.gen, self.state.months)
                 self._reviews_last = max(
                     (r.reviewed_at for r in self._reviews.values()), default=None
                 )

@@ -30,10 +30,10 @@ from typing import Any
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
+from quizzer.progress import monthfile
 from quizzer.progress.events import Event, ReviewData, has_review, is_undo
-from quizzer.progress.snapshot import AtomicJSONStorage, dumps
 
-_MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json$")
+_MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json(?:\.bak)?$")
 
 
 def log_dir(path: Path) -> Path:
@@ -71,38 +71,64 @@ def month_path(path: Path, month: str) -> Path:
     return log_dir(path) / f"{month}.json"
 
 
-def months(path: Path) -> list[str]:
-    """The months that have a log file, oldest first."""
+def months(path: Path, manifest: monthfile.Manifest | None = None) -> list[str]:
+    """The months that have a log file or a mirror (or that ``manifest`` lists), oldest first."""
     directory = log_dir(path)
-    if not directory.is_dir():
-        return []
-    found = (_MONTH_FILE.match(p.name) for p in directory.iterdir())
-    return sorted(m.group(1) for m in found if m)
+    found = set(manifest or ())
+    if directory.is_dir():
+        matches = (_MONTH_FILE.match(p.name) for p in directory.iterdir())
+        found |= {m.group(1) for m in matches if m}
+    return sorted(found)
 
 
 def read_month(file: Path) -> list[ReviewData]:
-    """The review dicts of one month file (``[]`` if missing); :class:`StoreError` if damaged."""
-    try:
-        doc = AtomicJSONStorage(file, read_only=True).read()
-    except StoreError as exc:
-        raise StoreError(
-            exc.message.replace("progress store", "review log file", 1),
-            hint=f"run `quizzer doctor --db {_store_of(file)}` to restore it from its backup",
-            path=file,
-            line=exc.line,
-        ) from exc
-    if doc is None:
+    """The answers of one month file (``[]`` if missing); :class:`StoreError` if damaged.
+
+    Checks the file on its own (layout, seal, every record); :func:`read_vouched`
+    also checks it against the snapshot's manifest and falls back to the mirror.
+    """
+    copy = monthfile.read_copy(file, _month_of_file(file))
+    if copy.problem == "missing":
         return []
-    table = doc.get("reviews", {})
-    if not isinstance(table, dict) or not all(
-        isinstance(d, dict) and "id" in d and "reviewed_at" in d for d in table.values()
-    ):
-        raise StoreError(
-            "review log file is damaged (not a table of reviews)",
-            hint=f"run `quizzer doctor --db {_store_of(file)}`",
-            path=file,
-        )
-    return list(table.values())
+    if copy.problem:
+        raise _month_error(file, copy.problem)
+    return copy.reviews
+
+
+def _month_of_file(file: Path) -> str:
+    return file.name.split(".", 1)[0]
+
+
+def _month_error(file: Path, problem: str) -> StoreError:
+    return StoreError(
+        problem,
+        hint=f"run `quizzer doctor --db {_store_of(file)}` to restore it from its mirror",
+        path=file,
+    )
+
+
+def read_vouched(
+    path: Path, month: str, manifest: monthfile.Manifest | None, gen: int
+) -> tuple[list[ReviewData], int | None]:
+    """``month``'s answers from the copy that is vouched for (the file, else its mirror).
+
+    Returns the answers and the copy's seal generation; :class:`StoreError` naming
+    the month file when neither copy is vouched for (a month the manifest lists and
+    no file holds is damage too; a month neither lists nor holds is empty).
+    """
+    file = month_path(path, month)
+    main = monthfile.read_copy(file, month)
+    problem = monthfile.vouch(main, month, manifest, gen)
+    if problem is None:
+        return main.reviews, main.gen
+    mirror = monthfile.read_copy(mirror_path(file), month)
+    if monthfile.vouch(mirror, month, manifest, gen) is None:
+        return mirror.reviews, mirror.gen
+    if not main.exists and not mirror.exists and (manifest is None or month not in manifest):
+        return [], None
+    if problem == "missing":
+        problem = "review log file is missing (the snapshot lists it, its mirror can't stand in)"
+    raise _month_error(file, problem)
 
 
 def _store_of(month_file: Path) -> Path:
@@ -115,20 +141,20 @@ def mirror_path(file: Path) -> Path:
     return file.with_name(file.name + ".bak")
 
 
-def write_month(file: Path, reviews: list[ReviewData], *, mirror_only: bool = False) -> None:
-    """Replace a month file, then its mirror, each atomically."""
-    data = dumps({"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}})
+def write_month(
+    file: Path, reviews: list[ReviewData], gen: int, *, mirror_only: bool = False
+) -> None:
+    """Replace a month file, then its mirror, each atomically, sealed by generation ``gen``."""
+    data = monthfile.encode(_month_of_file(file), reviews, gen)
     if not mirror_only:
         atomic_write_bytes(file, data)
     atomic_write_bytes(mirror_path(file), data)
 
 
-def mirror_matches(file: Path, reviews: list[ReviewData]) -> bool:
-    """Whether the mirror of ``file`` holds exactly ``reviews``."""
-    try:
-        return read_month(mirror_path(file)) == reviews and mirror_path(file).exists()
-    except StoreError:
-        return False
+def mirror_matches(file: Path, reviews: list[ReviewData], gen: int | None) -> bool:
+    """Whether the mirror of ``file`` holds exactly ``reviews``, sealed by ``gen``."""
+    mirror = monthfile.read_copy(mirror_path(file), _month_of_file(file))
+    return mirror.problem is None and mirror.gen == gen and mirror.reviews == reviews
 
 
 def merge(
@@ -199,10 +225,14 @@ class Fold:
         """Months whose files may change."""
         return {m for m, adds in self.adds.items() if adds} | set(self.removes)
 
-    def write(self, path: Path) -> int:
+    def write(self, path: Path, manifest: monthfile.Manifest | None = None, gen: int = 0) -> int:
         """Apply to the month files under ``path``'s log dir (once: it consumes the additions).
 
-        Returns how many month files were rewritten.
+        ``manifest`` and ``gen`` are the snapshot's (``meta.months``, ``meta.gen``): only a
+        month copy they vouch for is folded into (else :class:`StoreError`, the answers
+        wait in the journal), each month written is sealed by ``gen + 1`` (the generation
+        of the snapshot written next) and ``manifest`` updated in place. Returns how many
+        month files were rewritten.
         """
         directory = log_dir(path)
         if not directory.is_dir():
@@ -210,22 +240,34 @@ class Fold:
             fsync_dir(directory.parent)
         todo = self.touched()
         if self.unplaced:
-            todo |= set(months(path))
+            todo |= set(months(path, manifest))
         written = 0
         for month in sorted(todo):
             file = month_path(path, month)
-            existing = read_month(file)
+            main = monthfile.read_copy(file, month)
+            problem = monthfile.vouch(main, month, manifest, gen)
+            if problem and main.exists:
+                raise _month_error(file, problem)  # never folded into nor mirrored from
+            if problem and manifest is not None and month in manifest:
+                raise _month_error(file, "review log file is missing (the snapshot lists it)")
+            existing = main.reviews
             adds = self.adds.pop(month, {})  # unpacked one month at a time
             if self.packed:
                 adds = {rid: json.loads(text) for rid, text in adds.items()}
             gone = self.removes.get(month, set()) | self.unplaced
             merged = merge(existing, adds, gone)
-            if merged == existing:
+            if merged == existing and main.gen is not None and main.exists:
                 # Already folded (a compaction redone after a crash): at most the mirror lags.
-                if existing and not mirror_matches(file, existing):
-                    write_month(file, existing, mirror_only=True)
+                if not mirror_matches(file, existing, main.gen):
+                    write_month(file, existing, main.gen, mirror_only=True)
+                if manifest is not None:
+                    manifest[month] = [len(existing), main.gen]
                 continue
+            if merged == existing and not existing:
+                continue  # nothing to write (an undo of an answer this month never held)
             sort_by_time(merged)
-            write_month(file, merged)
+            write_month(file, merged, gen + 1)
+            if manifest is not None:
+                manifest[month] = [len(merged), gen + 1]
             written += 1
         return written

@@ -26,6 +26,8 @@ from quizzer.progress.events import (
     card_data,
 )
 from quizzer.progress.migrate import SCHEMA_VERSION
+from quizzer.progress.monthfile import Manifest, manifest_problem
+from quizzer.progress.values import card_problem, recent_problem, undo_problem
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.settings import SchedulerSettings
 
@@ -125,17 +127,26 @@ def document_problem(doc: Any) -> str | None:
     if not isinstance(meta, dict):
         return "the meta record is not an object"
     for name in ("schema", "gen", "journal_offset", "seq"):
-        try:
-            int(meta.get(name, 0))
-        except (TypeError, ValueError):
-            return f"meta.{name} is not a number: {meta[name]!r:.40}"
+        value = meta.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            return f"meta.{name} is not a whole number of 0 or more: {value!r:.40}"
     undo, recent = meta.get("undo", []), meta.get("recent", [])
-    if not isinstance(undo, list) or not all(isinstance(e, dict) for e in undo):
+    if not isinstance(undo, list):
         return "meta.undo is not a list of records"
-    if not isinstance(recent, list) or not all(
-        isinstance(r, list) and len(r) >= 4 and isinstance(r[2], str) for r in recent
-    ):
+    if not isinstance(recent, list):
         return "meta.recent is not a list of answers"
+    for index, entry in enumerate(undo):
+        problem = undo_problem(entry)
+        if problem:
+            return f"meta.undo[{index}]: {problem}"
+    for index, item in enumerate(recent):
+        problem = recent_problem(item)
+        if problem:
+            return f"meta.recent[{index}]: {problem}"
+    if "months" in meta:
+        problem = manifest_problem(meta["months"])
+        if problem:
+            return problem
     settings = doc.get("settings", {}).get("1")
     if settings:
         try:
@@ -152,10 +163,9 @@ def invalid_cards(doc: dict[str, Any]) -> list[tuple[str, str]]:
     """``(key, reason)`` for each card record of ``doc`` that isn't a valid card state."""
     bad: list[tuple[str, str]] = []
     for key, data in doc.get("cards", {}).items():
-        try:
-            CardState.from_dict(data)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            bad.append((key, f"card state {data!r:.80} is invalid ({exc})"))
+        problem = card_problem(data)
+        if problem:
+            bad.append((key, problem))
     return bad
 
 
@@ -179,6 +189,9 @@ class State:
         self.gen = 0
         #: The snapshot file this state was read from (named in errors about bad card states).
         self.source: Path | None = None
+        #: The review log's months as of the last compaction (``meta.months``, see
+        #: :mod:`quizzer.progress.monthfile`); ``None`` for a snapshot from before manifests.
+        self.months: Manifest | None = None
 
     @classmethod
     def from_document(cls, doc: dict[str, Any], source: Path | None = None) -> State:
@@ -198,6 +211,8 @@ class State:
         st.seq = int(meta.get("seq", 0))
         st.created = meta.get("created")
         st.gen = int(meta.get("gen", 0))
+        months = meta.get("months")
+        st.months = {m: list(entry) for m, entry in months.items()} if months is not None else None
         settings = doc.get("settings", {}).get("1")
         if settings:
             st.settings = SchedulerSettings.from_dict(settings)
@@ -210,7 +225,7 @@ class State:
             latest = max(datetime.fromisoformat(r[2]) for r in self.recent)
             horizon = (latest - timedelta(days=_RECENT_DAYS)).isoformat()
             self.recent = [r for r in self.recent if r[2] >= horizon]
-        meta = {
+        meta: dict[str, Any] = {
             "schema": SCHEMA_VERSION,
             "gen": self.gen,
             "journal_offset": journal_offset,
@@ -219,6 +234,8 @@ class State:
             "undo": self.undo,
             "recent": self.recent,
         }
+        if self.months is not None:
+            meta["months"] = dict(sorted(self.months.items()))
         cards = {_doc_key(cid): d for cid, d in self.raw.items()}
         return {"meta": {"1": meta}, "settings": {"1": self.settings.to_dict()}, "cards": cards}
 
@@ -229,16 +246,16 @@ class State:
             data = self.raw.get(card_id)
             if data is None:
                 return None
-            try:
-                obj = CardState.from_dict(data)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            problem = card_problem(data)
+            if problem:
                 # Built lazily, so damage shows here, in whatever command touches the card.
                 where = self.source or "the progress store"
                 raise StoreError(
-                    f"progress store is damaged (card state {data!r:.80} is invalid: {exc})",
+                    f"progress store is damaged ({problem})",
                     hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
                     path=self.source,
-                ) from exc
+                )
+            obj = CardState.from_dict(data)
             self.objs[card_id] = obj
         return obj
 

@@ -269,9 +269,8 @@ def test_opening_never_reads_month_files_and_a_damaged_one_is_named(
     with open_db(db) as store:  # opening, studying and recording don't touch the log files
         assert store.card(KEY).reps == 2  # type: ignore[union-attr]
         later = store.record(KEY2, 3, FEB + timedelta(days=1))
-        with pytest.raises(StoreError) as err:
-            store.reviews()
-        assert str(jan_file) in str(err.value) and "quizzer doctor" in str(err.value)
+        # The log is read from January's mirror, which the snapshot's manifest vouches for.
+        assert [r.id for r in store.reviews()] == [jan.id, jan2.id, feb.id, later.id]
     assert jan_file.read_bytes() == damaged  # never overwritten (only February was folded)
     with open_db(db) as store:
         store.record(KEY, 3, JAN + timedelta(days=2))

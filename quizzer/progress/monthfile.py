@@ -1,0 +1,150 @@
+"""One month file of the review log, sealed, and how a copy of it is vouched for (issue 14.2).
+
+A month file (and its mirror, the same bytes) is a TinyDB document with the
+table ``reviews`` and, last, a ``seal``::
+
+    {"reviews":{"1":{…},…},"seal":{"1":{"month":"2026-08","count":80,"gen":5,"crc":"…"}}}
+
+``crc`` is the CRC-32 of every byte before ``,"seal":``, so a flipped byte
+anywhere in the answers shows, and ``gen`` is the generation of the snapshot
+whose compaction wrote the file. The snapshot lists every month it knows, with
+its count and that generation (``meta.months``: the manifest). A copy is
+*vouched for* when it reads, every record in it is a valid answer
+(:func:`~quizzer.progress.values.review_problem`), its seal verifies and it
+agrees with the manifest — or carries the next generation (a compaction cut
+short after writing its months and before its snapshot; its journal is still
+live and folding it again changes nothing). A month file without a seal was
+written before seals existed; it is vouched for while the manifest doesn't list
+its month (an old store: the next compaction that touches the month seals it).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from quizzer.errors import StoreError
+from quizzer.progress.events import ReviewData
+from quizzer.progress.snapshot import dumps, parse
+from quizzer.progress.values import review_problem
+
+#: Where the seal starts; the CRC covers every byte before it.
+_SEAL = b',"seal":'
+#: The manifest of a snapshot: month -> [answers it holds, generation that wrote it].
+Manifest = dict[str, list[int]]
+
+
+def encode(month: str, reviews: list[ReviewData], gen: int) -> bytes:
+    """The bytes of a month file (and of its mirror) holding ``reviews``, sealed by ``gen``."""
+    body = dumps({"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}})[:-1]
+    seal = {"month": month, "count": len(reviews), "gen": gen, "crc": f"{zlib.crc32(body):08x}"}
+    return body + _SEAL + dumps({"1": seal}) + b"}"
+
+
+@dataclass(frozen=True, slots=True)
+class Copy:
+    """One copy (the month file or its mirror) as read: its answers, its seal's generation.
+
+    ``gen`` is ``None`` for a file written before seals; ``problem`` says why the
+    copy can't be used (``"missing"`` when there is no file).
+    """
+
+    reviews: list[ReviewData]
+    gen: int | None
+    problem: str | None
+
+    @property
+    def exists(self) -> bool:
+        """There is a file (perhaps damaged)."""
+        return self.problem != "missing"
+
+
+def _problem(message: str) -> Copy:
+    return Copy([], None, message)
+
+
+def read_copy(file: Path, month: str) -> Copy:
+    """Read one copy of ``month``'s answers, checking its layout, its seal and every record."""
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        return _problem("missing")
+    except OSError as exc:
+        return _problem(f"can't read it: {exc.strerror}")
+    try:
+        doc = parse(raw, file)
+    except StoreError as exc:
+        return _problem(exc.message.replace("progress store", "review log file", 1))
+    if not set(doc) <= {"reviews", "seal"} or not isinstance(doc.get("reviews"), dict):
+        return _problem(f"review log file is damaged (not a table of reviews: {raw[:40]!r})")
+    table: dict[str, Any] = doc["reviews"]
+    gen: int | None = None
+    if "seal" in doc:
+        seal = doc["seal"].get("1") if isinstance(doc["seal"], dict) else None
+        if not isinstance(seal, dict):
+            return _problem("review log file is damaged (its seal is not a record)")
+        cut = raw.rfind(_SEAL)
+        crc = f"{zlib.crc32(raw[:cut]):08x}" if cut > 0 else None
+        if seal.get("crc") != crc:
+            return _problem("review log file is damaged (its checksum doesn't match its bytes)")
+        if seal.get("month") != month or seal.get("count") != len(table):
+            return _problem(
+                f"review log file is damaged (sealed as {seal.get('count')!r} answers of "
+                f"{seal.get('month')!r}, holds {len(table)} of {month})"
+            )
+        gen = seal.get("gen")
+        if isinstance(gen, bool) or not isinstance(gen, int) or gen < 0:
+            return _problem(f"review log file is damaged (seal generation {gen!r:.20})")
+    reviews: list[ReviewData] = []
+    for key, data in table.items():
+        problem = review_problem(data)
+        if problem:
+            return _problem(f"review log file is damaged (record {key}: {problem})")
+        reviews.append(data)
+    return Copy(reviews, gen, None)
+
+
+def vouch(copy: Copy, month: str, manifest: Manifest | None, gen: int) -> str | None:
+    """Why ``copy`` can't be trusted next to a snapshot of generation ``gen`` (``None``: it can).
+
+    ``manifest`` is the snapshot's ``meta.months`` (``None``: a snapshot from before
+    manifests, which vouches for nothing beyond each file's own checks).
+    """
+    if copy.problem:
+        return copy.problem
+    if manifest is None:
+        return None
+    entry = manifest.get(month)
+    if copy.gen is None:
+        if entry is None:
+            return None
+        return "review log file is damaged (no seal, but the snapshot lists this month)"
+    if copy.gen == gen + 1:
+        return None  # written by a compaction cut short before its snapshot
+    if entry is None:
+        return (
+            f"review log file is not vouched for (generation {copy.gen}; the snapshot of "
+            f"generation {gen} doesn't list {month})"
+        )
+    if [len(copy.reviews), copy.gen] != list(entry):
+        return (
+            f"review log file is not vouched for (it holds {len(copy.reviews)} answers of "
+            f"generation {copy.gen}; the snapshot lists {entry[0]} of generation {entry[1]})"
+        )
+    return None
+
+
+def manifest_problem(value: Any) -> str | None:
+    """What is wrong with a snapshot's ``meta.months`` (``None``: nothing)."""
+    if not isinstance(value, dict):
+        return f"meta.months is not a table: {value!r:.40}"
+    for month, entry in value.items():
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in entry)
+        ):
+            return f"meta.months[{month!r:.20}] is not [count, generation]: {entry!r:.40}"
+    return None

@@ -1,0 +1,130 @@
+"""Every value the store reads back is checked where it is read (issue 14.7).
+
+A record that parses but holds a value no quizzer writes (``"grade": 9``, a time
+that is not a time, a renamed key, a naive ``due``) is damage, named with its file
+and record, never a ``KeyError`` or ``TypeError`` in whatever command touches it.
+The checks build the real objects (:class:`Review`, :class:`CardState`), so they
+accept exactly what the code that uses the values accepts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from quizzer.cards.card import CardKey
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Review
+
+#: What reading a malformed record may raise (a wrong type, a missing key, a bad value).
+BAD_VALUE = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
+
+
+def _exact_int(value: Any, name: str, low: int, high: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} is not a whole number: {value!r:.40}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{name} is out of range: {value}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def aware_time(text: Any, name: str) -> datetime:
+    """An ISO 8601 time with its UTC offset, or ``ValueError`` naming ``name``."""
+    if not isinstance(text, str):
+        raise ValueError(f"{name} is not a time: {text!r:.40}")
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        raise ValueError(f"{name} has no UTC offset: {text!r:.40}")
+    return moment
+
+
+def review_problem(data: Any) -> str | None:
+    """Why ``data`` is not a logged answer as quizzer writes it (``None``: it is one)."""
+    try:
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        if not isinstance(data["id"], str) or not data["id"]:
+            raise ValueError(f"id is not a text: {data['id']!r:.40}")
+        CardKey.parse(data["card_id"])
+        _exact_int(data["grade"], "grade", 1, 4)
+        aware_time(data["reviewed_at"], "reviewed_at")
+        if data.get("due") is not None:
+            aware_time(data["due"], "due")
+        for name in ("stability", "difficulty", "last_interval_days", "interval_days"):
+            value = data.get(name)
+            if value is not None and not _is_number(value):
+                raise ValueError(f"{name} is not a number: {value!r:.40}")
+        Review.from_dict(data)
+    except BAD_VALUE as exc:
+        return f"review {_short(data)} is invalid ({_reason(exc)})"
+    return None
+
+
+def card_problem(data: Any) -> str | None:
+    """Why ``data`` is not a card state as quizzer writes it (``None``: it is one)."""
+    try:
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        aware_time(data["due"], "due")
+        for name in ("last_review", "buried_until", "first_review"):
+            if data.get(name) is not None:
+                aware_time(data[name], name)
+        for name in ("reps", "lapses"):
+            if name in data:
+                _exact_int(data[name], name, 0)
+        CardState.from_dict(data)
+    except BAD_VALUE as exc:
+        return f"card state {_short(data)} is invalid ({_reason(exc)})"
+    return None
+
+
+def undo_problem(entry: Any) -> str | None:
+    """Why an undo-stack entry can't be taken back (``None``: it can)."""
+    try:
+        if not isinstance(entry, dict):
+            raise ValueError("not an object")
+        if entry.get("before") is not None and card_problem(entry["before"]):
+            raise ValueError(card_problem(entry["before"]))
+        if "bury_id" in entry:
+            bury = entry["bury"]
+            if not isinstance(entry["bury_id"], str) or not isinstance(bury, dict):
+                raise ValueError("the bury is not a record")
+            CardKey.parse(bury["card_id"])
+            aware_time(bury["at"], "bury.at")
+            aware_time(bury["until"], "bury.until")
+            return None
+        if not isinstance(entry["review_id"], str):
+            raise ValueError("review_id is not a text")
+        CardKey.parse(entry["card_id"])
+        problem = review_problem(entry["review"])
+        if problem:
+            raise ValueError(problem)
+    except BAD_VALUE as exc:
+        return f"undo entry {_short(entry)} is invalid ({_reason(exc)})"
+    return None
+
+
+def recent_problem(entry: Any) -> str | None:
+    """Why an entry of ``meta.recent`` (``[review id, card id, time, phase]``) is wrong."""
+    try:
+        if not isinstance(entry, list) or len(entry) < 4:
+            raise ValueError("not a list of four")
+        if not all(isinstance(v, str) for v in entry[:4]):
+            raise ValueError("not four texts")
+        aware_time(entry[2], "the time")
+    except BAD_VALUE as exc:
+        return f"recent answer {_short(entry)} is invalid ({_reason(exc)})"
+    return None
+
+
+def _short(data: Any) -> str:
+    return f"{data!r:.80}"
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing {exc.args[0]!r}" if exc.args else "a key is missing"
+    return str(exc) or type(exc).__name__

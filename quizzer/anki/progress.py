@@ -52,6 +52,8 @@ _QUEUE_SUSPENDED, _QUEUE_LEARN, _QUEUE_REVIEW, _QUEUE_DAY_LEARN = -1, 1, 2, 3
 # revlog.type: 0 learn, 1 review, 2 relearn.
 _REVLOG_TYPE = {"new": 0, "learning": 0, "review": 1, "relearning": 2}
 _DEFAULT_EASE = 2500
+#: Anki's default "maximum answer seconds" (deck options), in milliseconds.
+ANSWER_TIME_CAP_MS = 60_000
 
 
 def _lapses(reviews: Iterable[Review]) -> int:
@@ -158,6 +160,12 @@ def revlog_factor(difficulty: float) -> int:
     return round((difficulty - 1) / 9 * 1000) + 100
 
 
+def revlog_time(duration_ms: int) -> int:
+    """The revlog ``time`` Anki logs for an answer that took ``duration_ms``: capped at
+    :data:`ANSWER_TIME_CAP_MS` (its preset's "maximum answer seconds", 60 by default)."""
+    return max(0, min(duration_ms, ANSWER_TIME_CAP_MS))
+
+
 def _revlog_interval(days: float, due: datetime | None, at: datetime) -> int:
     """revlog ivl/lastIvl: whole days when >= 1 day, else negative seconds (Anki's convention)."""
     if days >= 1:
@@ -252,6 +260,7 @@ def fill_progress(
 
     used: set[int] = {row[0] for row in conn.execute("SELECT id FROM revlog")}
     rows = 0
+    last_ivl: dict[int, int] = {}
     for review in sorted(reviews, key=lambda r: (r.reviewed_at, r.id)):
         cid = card_for(review.card_id)
         if cid is None:
@@ -260,6 +269,7 @@ def fill_progress(
         while rid in used:  # revlog ids are millisecond stamps and must be unique
             rid += 1
         used.add(rid)
+        ivl = _revlog_interval(review.interval_days, review.due, review.reviewed_at)
         conn.execute(
             "INSERT INTO revlog VALUES (?,?,?,?,?,?,?,?,?)",
             (
@@ -267,13 +277,16 @@ def fill_progress(
                 cid,
                 -1,
                 review.grade,
-                _revlog_interval(review.interval_days, review.due, review.reviewed_at),
-                _revlog_interval(review.last_interval_days, None, review.reviewed_at),
+                ivl,
+                # Anki's lastIvl is the card's interval before the answer, learning steps
+                # included (-600 after a 10-minute step): the previous row's ivl.
+                last_ivl.get(cid, 0),
                 revlog_factor(review.difficulty) if review.difficulty is not None else 0,
-                max(0, min(review.duration_ms, 2**31 - 1)),
+                revlog_time(review.duration_ms),
                 _REVLOG_TYPE[review.phase],
             ),
         )
+        last_ivl[cid] = ivl
         rows += 1
     conn.commit()
     return FillCounts(scheduled, rows, not_exported)

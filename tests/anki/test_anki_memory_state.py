@@ -13,8 +13,8 @@ study days (py-fsrs's own rule) left this history up to 90 % apart (16 of 16 car
 from __future__ import annotations
 
 import random
-from itertools import pairwise
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 
 import pytest
 from anki_support import import_package, open_collection, recent

@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "quizzer.cli.decks_cmd",
     "quizzer.cli.import_cmd",
     "quizzer.cli.export_cmd",
+    "quizzer.cli.merge_cmd",
     "quizzer.cli.stats_cmd",
     "quizzer.cli.store_cmd",
     "quizzer.cli.settings_cmd",

@@ -49,10 +49,14 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from datetime import tzinfo
 
 from quizzer.paths import default_db_path
+from quizzer.progress.merging import ProgressCallback, append_batch
 from quizzer.progress.writing import WritingStore
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Review
 
 
 class Store(WritingStore):
@@ -61,6 +65,18 @@ class Store(WritingStore):
     ``tz`` is the learner's time zone for study days (default: the system's
     local zone, DST-aware); ``rng`` draws interval fuzz.
     """
+
+    def merge_batch(
+        self,
+        reviews: Sequence[Review],
+        states: Sequence[CardState],
+        on_progress: ProgressCallback | None = None,
+    ) -> None:
+        """Add answers given elsewhere and set the cards they change, all or nothing.
+
+        See :mod:`quizzer.progress.merging` (``quizzer merge``).
+        """
+        append_batch(self, reviews, states, on_progress)
 
 
 def open_store(

@@ -11,8 +11,11 @@ from quizzer.scheduling.studyday import to_utc
 Grade = Literal[1, 2, 3, 4]
 GRADE_NAMES: dict[int, str] = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
-Mode = Literal["flip", "choice", "typed", "learn"]
+Mode = Literal["flip", "choice", "typed", "learn", "anki"]
+#: The quiz modes a session runs in.
 MODES: tuple[str, ...] = ("flip", "choice", "typed", "learn")
+#: Where a logged answer was given: a quiz mode, or ``anki`` (brought back by ``quizzer merge``).
+LOG_MODES: tuple[str, ...] = (*MODES, "anki")
 
 #: Card state before the answer, as FSRS names it (plus ``new`` for a first sight).
 CardPhase = Literal["new", "learning", "review", "relearning"]
@@ -52,8 +55,8 @@ class Review:
             object.__setattr__(self, "due", to_utc(self.due, "due"))
         if self.grade not in (1, 2, 3, 4):
             raise ValueError(f"grade must be 1-4, got {self.grade!r}")
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.mode not in LOG_MODES:
+            raise ValueError(f"mode must be one of {', '.join(LOG_MODES)}, got {self.mode!r}")
         if isinstance(self.duration_ms, bool) or not isinstance(self.duration_ms, int):
             raise ValueError(f"duration_ms must be a whole number, got {self.duration_ms!r}")
         if self.duration_ms < 0:

@@ -1,0 +1,80 @@
+"""`quizzer merge FILE`: bring back answers given in Anki or on another machine (see ``--help``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from quizzer.services.merge import MergeReport, ProgressCallback, added_rows, merge_file
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``merge`` to the CLI."""
+    merge = subparsers.add_parser(
+        "merge",
+        help="bring back answers from an Anki package or another progress store",
+        description="Add the answers given elsewhere to your progress: from an Anki package "
+        "with scheduling (.apkg, or a .colpkg collection package) the review history of the "
+        "cards quizzer exported, or every answer of a progress store copied from another "
+        "machine. Answers already here are never added twice; the cards they touch are "
+        "recomputed from their whole history. Nothing is written until all of it is.",
+    )
+    merge.add_argument("file", metavar="FILE", help="an .apkg, a .colpkg or a progress store")
+    merge.add_argument(
+        "--dry-run", action="store_true", help="say what would be added; write nothing"
+    )
+    merge.add_argument("--db", metavar="PATH", help="the progress store (default: the user's)")
+    merge.set_defaults(func=run_merge)
+
+
+def _progress_bar() -> ProgressCallback | None:
+    """A one-line bar on stderr, only when it is a terminal (never in pipes or logs)."""
+    if not sys.stderr.isatty():
+        return None
+    width = 30
+
+    def show(stage: str, done: int, total: int) -> None:
+        filled = width * done // max(total, 1)
+        bar = "#" * filled + "-" * (width - filled)
+        end = "\n" if done >= total and stage == "write" else ""
+        sys.stderr.write(f"\r{stage:>7} [{bar}] {done}/{total}{end}")
+        sys.stderr.flush()
+
+    return show
+
+
+def render(report: MergeReport) -> list[str]:
+    """The command's summary lines."""
+    verb = "would add" if report.dry_run else "added"
+    source = "Anki package" if report.kind == "anki" else "progress store"
+    lines = [f"{report.source} ({source}): {verb} {report.total} answers"]
+    for deck, code, count in added_rows(report):
+        lines.append(f"  {deck}  {code}  {count}")
+    if report.known:
+        lines.append(f"{report.known} answers already here (left as they are)")
+    if report.recomputed:
+        lines.append(
+            f"{report.recomputed} cards {'to recompute' if report.dry_run else 'recomputed'}"
+            " from their history"
+        )
+    if report.suspended:
+        done = "to suspend" if report.dry_run else "suspended"
+        lines.append(f"{report.suspended} cards suspended there, {done} here")
+    if report.foreign_notes or report.foreign_answers:
+        lines.append(
+            f"{report.foreign_notes} notes quizzer didn't export, {report.foreign_answers} "
+            "answers on other cards: left alone"
+        )
+    if report.manual_rows:
+        lines.append(f"{report.manual_rows} rescheduled-by-hand entries skipped (no answer)")
+    if report.dry_run:
+        lines.append("dry run: nothing was written")
+    return lines
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    """Run ``quizzer merge``."""
+    report = merge_file(args.file, args.db, dry_run=args.dry_run, on_progress=_progress_bar())
+    for line in render(report):
+        print(line)
+    return 0

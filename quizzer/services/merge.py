@@ -1,0 +1,312 @@
+"""``quizzer merge``: bring answers given elsewhere (Anki, another machine) into the store.
+
+Two sources, one path:
+
+* an Anki package (:mod:`quizzer.anki.package_reader`): each revlog row of a card
+  quizzer exported becomes a review (time from the row id, grade from ``ease``,
+  duration from ``time``, mode ``anki``) — unless the store already has an answer of
+  that card at that millisecond: the row came from quizzer in the first place (the
+  export writes a row per answer, its id the answer's epoch milliseconds, bumped by a
+  few when two answers share one) or was merged before. Suspended cards stay suspended.
+* another progress store: every answer whose id this store lacks (ids are unique per
+  answer), and the other side's suspensions.
+
+Review ids are derived from the source (:func:`~quizzer.scheduling.answer.review_id`
+of the card, the moment and the revlog row id), so merging the same file twice, or the
+``.apkg`` then the ``.colpkg`` of one collection, adds nothing. Every card whose log
+changes is recomputed by replaying its whole log in time order; for a store merge,
+every card whose log differs between the two stores, so whichever store merges into
+the other, the cards end in the same states. The batch is written all or nothing
+(:meth:`quizzer.progress.store.Store.merge_batch`).
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from quizzer.anki.package_reader import AnkiHistory, read_package
+from quizzer.cards.card import CardKey
+from quizzer.errors import InputError, StoreError
+from quizzer.paths import default_db_path
+from quizzer.progress import open_store
+from quizzer.progress.files import is_ours, store_exists
+from quizzer.progress.store import Store
+from quizzer.scheduling import scheduler
+from quizzer.scheduling.answer import Answer, answered_review, review_id
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Grade, Review
+from quizzer.scheduling.settings import SchedulerSettings
+
+#: Called as ``on_progress(stage, done, total)``; stages ``replay`` and ``write``.
+ProgressCallback = Callable[[str, int, int], None]
+
+#: How far (ms) an exported revlog row id may sit after its answer's time: the export
+#: bumps a row id by one while it is taken (answers of several cards in one millisecond).
+EXPORT_ID_BUMP_MS = 50
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
+
+
+def epoch_ms(moment: datetime) -> int:
+    """Whole milliseconds since the epoch, in integers (a float product can lose one)."""
+    return (moment - _EPOCH) // _MS
+
+
+@dataclass(slots=True)
+class MergeReport:
+    """What a merge added (or, dry, would add) and what it left alone."""
+
+    source: Path
+    #: ``"anki"`` or ``"store"``.
+    kind: str
+    dry_run: bool = False
+    #: (deck id, direction code) → answers added.
+    added: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: Answers the store already had (from quizzer's own export, or merged before).
+    known: int = 0
+    #: Cards recomputed from their logs.
+    recomputed: int = 0
+    #: Cards newly suspended.
+    suspended: int = 0
+    #: Notes of the package quizzer didn't export, and the answers on them (never touched).
+    foreign_notes: int = 0
+    foreign_answers: int = 0
+    #: Anki rows that are no answer (rescheduled by hand).
+    manual_rows: int = 0
+
+    @property
+    def total(self) -> int:
+        """Answers added in all."""
+        return sum(self.added.values())
+
+
+def _known_ms(reviews: Iterable[Review]) -> dict[str, set[int]]:
+    out: dict[str, set[int]] = defaultdict(set)
+    for review in reviews:
+        out[review.card_id].add(epoch_ms(review.reviewed_at))
+    return out
+
+
+def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Review], int]:
+    """(the reviews the package adds, how many of its answers the log already has)."""
+    known = _known_ms(log)
+    out: list[Review] = []
+    skipped = 0
+    for row in history.rows:
+        stamps = known.get(row.card_id, set())
+        if any(row.id - bump in stamps for bump in range(-1, EXPORT_ID_BUMP_MS + 1)):
+            skipped += 1
+            continue
+        at = _EPOCH + row.id * _MS
+        grade: Grade = row.ease  # type: ignore[assignment]  # 1-4, checked by the reader
+        out.append(
+            Review(
+                id=review_id(row.card_id, at, f"anki:{row.id}"),
+                card_id=row.card_id,
+                reviewed_at=at,
+                grade=grade,
+                mode="anki",
+                duration_ms=min(row.time_ms, 2**31 - 1),
+            )
+        )
+        stamps.add(row.id)  # the same row twice in one package counts once
+    return out, skipped
+
+
+def replay(
+    card_id: str, reviews: Sequence[Review], settings: SchedulerSettings
+) -> tuple[CardState, list[Review]]:
+    """The card's state after its reviews in time order, and each review as replayed.
+
+    Replayed reviews keep their id, time, grade and answer details; the schedule they
+    record (phase, intervals, due, stability, difficulty) is the replay's. No fuzz: the
+    same log gives the same state wherever it is replayed.
+    """
+    ordered = sorted(reviews, key=lambda r: (r.reviewed_at, r.id))
+    state = CardState.new(CardKey.parse(card_id), ordered[0].reviewed_at)
+    out: list[Review] = []
+    for review in ordered:
+        outcome = scheduler.answer(state, review.grade, review.reviewed_at, settings)
+        answer = Answer(
+            mode=review.mode,
+            duration_ms=review.duration_ms,
+            typed=review.typed,
+            correct=review.correct,
+            overridden=review.overridden,
+        )
+        out.append(
+            answered_review(review.id, card_id, review.grade, review.reviewed_at, answer, outcome)
+        )
+        state = outcome.state
+    return state, out
+
+
+@dataclass(slots=True)
+class _Batch:
+    reviews: list[Review]
+    states: list[CardState]
+
+
+def _recompute(
+    store: Store,
+    new: Sequence[Review],
+    also: Iterable[str],
+    suspend: set[str],
+    report: MergeReport,
+    on_progress: ProgressCallback | None,
+) -> _Batch:
+    """Replay every card with a new review (and those in ``also``); suspend ``suspend``."""
+    by_card: dict[str, list[Review]] = defaultdict(list)
+    for review in store.reviews():
+        by_card[review.card_id].append(review)
+    new_ids = {r.id for r in new}
+    changed = {r.card_id for r in new} | set(also)
+    for review in new:
+        by_card[review.card_id].append(review)
+    states: dict[str, CardState] = {}
+    added: list[Review] = []
+    todo = sorted(changed)
+    for done, card_id in enumerate(todo, start=1):
+        state, replayed = replay(card_id, by_card[card_id], store.settings)
+        before = store.card(card_id)
+        if before is not None:
+            state.suspended = state.suspended or before.suspended
+            state.leech = state.leech or before.leech
+            state.flagged = state.flagged or before.flagged
+        states[card_id] = state
+        added.extend(r for r in replayed if r.id in new_ids)
+        if on_progress and (done % 500 == 0 or done == len(todo)):
+            on_progress("replay", done, len(todo))
+    for card_id in sorted(suspend):
+        target = states.get(card_id) or store.card(card_id)
+        if target is None or target.suspended:
+            continue
+        target.suspended = True
+        states[card_id] = target
+        report.suspended += 1
+    report.recomputed = len(changed)
+    for review in added:
+        key = CardKey.parse(review.card_id)
+        report.added[(key.deck, key.pair.code)] += 1
+    added.sort(key=lambda r: (r.reviewed_at, r.id))
+    return _Batch(added, [states[c] for c in sorted(states)])
+
+
+def _from_anki(
+    store: Store, history: AnkiHistory, report: MergeReport, on_progress: ProgressCallback | None
+) -> _Batch:
+    report.foreign_notes = history.foreign_notes
+    report.foreign_answers = history.foreign_rows
+    report.manual_rows = history.manual_rows
+    new, report.known = anki_reviews(history, store.reviews())
+    return _recompute(store, new, (), history.suspended, report, on_progress)
+
+
+def _from_store(
+    store: Store,
+    theirs: Sequence[Review],
+    their_suspended: set[str],
+    report: MergeReport,
+    on_progress: ProgressCallback | None,
+) -> _Batch:
+    ours = store.reviews()
+    our_ids = {r.id for r in ours}
+    their_ids = {r.id for r in theirs}
+    new = [r for r in theirs if r.id not in our_ids]
+    report.known = len(theirs) - len(new)
+    # Cards only we answered since the copy are replayed too: both directions then agree.
+    only_ours = {r.card_id for r in ours if r.id not in their_ids}
+    return _recompute(store, new, only_ours, their_suspended, report, on_progress)
+
+
+def _read_other_store(path: Path, own: Path) -> tuple[list[Review], set[str]]:
+    if path.resolve() == own.resolve():
+        raise InputError(
+            "this is the store being merged into",
+            hint="give the copy from the other machine",
+            path=path,
+        )
+    try:
+        with open_store(path, read_only=True) as other:
+            return other.reviews(), {c.card_id for c in other.cards() if c.suspended}
+    except StoreError as exc:
+        # The file given to merge is input: its trouble is exit 2, this store is untouched.
+        raise InputError(exc.message, hint=exc.hint, path=exc.path or path) from None
+
+
+def _source_kind(path: Path) -> str:
+    if not path.exists():
+        raise InputError(
+            "no such file", hint="give an .apkg, a .colpkg or a progress store", path=path
+        )
+    if path.is_dir():
+        raise InputError(
+            "this is a folder",
+            hint="give an .apkg, a .colpkg or a progress store file",
+            path=path,
+        )
+    if zipfile.is_zipfile(path) or path.suffix.lower() in (".apkg", ".colpkg"):
+        return "anki"
+    if store_exists(path) and is_ours(path):
+        return "store"
+    raise InputError(
+        "neither an Anki package nor a quizzer progress store",
+        hint="merge an .apkg or .colpkg exported by Anki with scheduling, or a progress.json "
+        "copied from another machine; the file was left as it is",
+        path=path,
+    )
+
+
+def merge_file(
+    source: str | os.PathLike[str],
+    db: str | os.PathLike[str] | None = None,
+    *,
+    dry_run: bool = False,
+    on_progress: ProgressCallback | None = None,
+) -> MergeReport:
+    """Merge the Anki package or progress store at ``source`` into the store at ``db``.
+
+    The source is read whole before the store is opened: a damaged or foreign file is
+    an :class:`~quizzer.errors.InputError` and the store is never touched. ``dry_run``
+    computes the report and writes nothing.
+    """
+    path = Path(source)
+    own = default_db_path(db)
+    kind = _source_kind(path)
+    report = MergeReport(source=path, kind=kind, dry_run=dry_run)
+    history = read_package(path) if kind == "anki" else None
+    theirs = _read_other_store(path, own) if kind == "store" else None
+    with open_store(own, read_only=dry_run and store_exists(own)) as store:
+        if history is not None:
+            batch = _from_anki(store, history, report, on_progress)
+        else:
+            assert theirs is not None
+            batch = _from_store(store, theirs[0], theirs[1], report, on_progress)
+        if not dry_run:
+
+            def tick(done: int, total: int) -> None:
+                if on_progress:
+                    on_progress("write", done, total)
+
+            store.merge_batch(batch.reviews, batch.states, tick)
+    return report
+
+
+def added_rows(report: MergeReport) -> list[tuple[str, str, int]]:
+    """``(deck, direction, answers)`` rows of the report, sorted."""
+    return [(deck, code, n) for (deck, code), n in sorted(report.added.items())]
+
+
+def states_of(
+    reviews: Mapping[str, Sequence[Review]], settings: SchedulerSettings
+) -> dict[str, CardState]:
+    """Each card's replayed state (card id → its reviews), for checks and tests."""
+    return {
+        card_id: replay(card_id, items, settings)[0] for card_id, items in reviews.items() if items
+    }

@@ -22,12 +22,13 @@ the other, the cards end in the same states. The batch is written all or nothing
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import zipfile
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 
 from quizzer.anki.package_reader import AnkiHistory, read_package
@@ -37,9 +38,9 @@ from quizzer.paths import default_db_path
 from quizzer.progress import open_store
 from quizzer.progress.files import is_ours, store_exists
 from quizzer.progress.store import Store
-from quizzer.scheduling import scheduler
-from quizzer.scheduling.answer import Answer, answered_review, review_id
+from quizzer.scheduling.answer import review_id
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.replay import replay_trace
 from quizzer.scheduling.review import Grade, Review
 from quizzer.scheduling.settings import SchedulerSettings
 
@@ -120,31 +121,34 @@ def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Revi
 
 
 def replay(
-    card_id: str, reviews: Sequence[Review], settings: SchedulerSettings
+    card_id: str, reviews: Sequence[Review], settings: SchedulerSettings, tz: tzinfo
 ) -> tuple[CardState, list[Review]]:
-    """The card's state after its reviews in time order, and each review as replayed.
+    """The card's state after its reviews (:func:`quizzer.scheduling.replay.replay_trace`),
+    and each review with the schedule the replay gave it.
 
-    Replayed reviews keep their id, time, grade and answer details; the schedule they
-    record (phase, intervals, due, stability, difficulty) is the replay's. No fuzz: the
-    same log gives the same state wherever it is replayed.
+    Replayed reviews keep their id, time, grade and answer details; phase, intervals,
+    due, stability and difficulty are the replay's (an answer that already had a due
+    date keeps it: the fuzz drawn at the time).
     """
-    ordered = sorted(reviews, key=lambda r: (r.reviewed_at, r.id))
-    state = CardState.new(CardKey.parse(card_id), ordered[0].reviewed_at)
+    final, trace = replay_trace(card_id, reviews, settings, tz)
+    assert final is not None  # reviews is never empty here
     out: list[Review] = []
-    for review in ordered:
-        outcome = scheduler.answer(state, review.grade, review.reviewed_at, settings)
-        answer = Answer(
-            mode=review.mode,
-            duration_ms=review.duration_ms,
-            typed=review.typed,
-            correct=review.correct,
-            overridden=review.overridden,
-        )
+    before = CardState.new(CardKey.parse(card_id), trace[0][0].reviewed_at)
+    for review, after in trace:
+        at = review.reviewed_at
         out.append(
-            answered_review(review.id, card_id, review.grade, review.reviewed_at, answer, outcome)
+            dataclasses.replace(
+                review,
+                phase=before.phase,
+                last_interval_days=round(before.scheduled_days, 6),
+                interval_days=round((after.due - at).total_seconds() / 86400, 6),
+                due=after.due,
+                stability=after.stability,
+                difficulty=after.difficulty,
+            )
         )
-        state = outcome.state
-    return state, out
+        before = after
+    return final, out
 
 
 @dataclass(slots=True)
@@ -173,7 +177,7 @@ def _recompute(
     added: list[Review] = []
     todo = sorted(changed)
     for done, card_id in enumerate(todo, start=1):
-        state, replayed = replay(card_id, by_card[card_id], store.settings)
+        state, replayed = replay(card_id, by_card[card_id], store.settings, store.tz)
         before = store.card(card_id)
         if before is not None:
             state.suspended = state.suspended or before.suspended
@@ -301,12 +305,3 @@ def merge_file(
 def added_rows(report: MergeReport) -> list[tuple[str, str, int]]:
     """``(deck, direction, answers)`` rows of the report, sorted."""
     return [(deck, code, n) for (deck, code), n in sorted(report.added.items())]
-
-
-def states_of(
-    reviews: Mapping[str, Sequence[Review]], settings: SchedulerSettings
-) -> dict[str, CardState]:
-    """Each card's replayed state (card id → its reviews), for checks and tests."""
-    return {
-        card_id: replay(card_id, items, settings)[0] for card_id, items in reviews.items() if items
-    }

@@ -80,7 +80,7 @@ def test_store_merge_gives_the_union_the_same_both_ways(two_machines, tmp_path):
     # Card 1 was answered on both sides: its state is the replay of the whole union.
     with open_store(a, read_only=True, tz=UTC) as store:
         union = store.reviews(_key(1))
-        expected, _ = replay(_key(1).id, union, store.settings)
+        expected, _ = replay(_key(1).id, union, store.settings, store.tz)
         assert [r.reviewed_at for r in union] == sorted(r.reviewed_at for r in union)
     assert states_a[_key(1).id] == expected.to_dict()
     # Again, either way: nothing more.
@@ -149,7 +149,7 @@ def _big_store(db: Path, cards: int, answers: int) -> int:
             for n in range(answers):
                 at = T0 + timedelta(hours=n * 5, seconds=card)
                 raw.append(Review(review_id(card_id, at), card_id, at, 3, "flip", 800))
-            state, replayed = replay(card_id, raw, store.settings)
+            state, replayed = replay(card_id, raw, store.settings, store.tz)
             reviews += replayed
             states.append(state)
         store.merge_batch(reviews, states)

@@ -34,6 +34,9 @@ from quizzer.errors import SourceError
 
 FORMAT_VERSION = 1
 
+#: The top-level fields of a deck file.
+TOP_LEVEL_KEYS = frozenset({"format", "id", "name", "description", "concepts"})
+
 #: Largest deck file read (a 50,000-concept deck in five languages is ~40 MB).
 MAX_DECK_BYTES = 256 * 2**20
 
@@ -128,6 +131,15 @@ def check_name(name: str) -> None:
 
 def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
     """Validate a parsed deck file; ``source_text`` lets errors carry a line number."""
+    unknown = sorted(set(data) - TOP_LEVEL_KEYS)
+    if unknown:
+        # Also what stops dotted keys nested 1000 deep (which tomllib builds without
+        # recursing) before anything walks them.
+        raise DeckFormatError(
+            f"unknown field {unknown[0]!r} (a deck file has {', '.join(sorted(TOP_LEVEL_KEYS))})",
+            _line_of(source_text, unknown[0]),
+            field=unknown[0],
+        )
     fmt = data.get("format")
     if fmt != FORMAT_VERSION:
         raise DeckFormatError(
@@ -188,11 +200,17 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
 def parse(text: str) -> dict[str, Any]:
     """The TOML tables of a deck file's text, not yet validated (see :func:`from_dict`)."""
     try:
-        return tomllib.loads(text)
+        tables = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"at line (\d+)", str(exc))
         line = int(found.group(1)) if found else None
         raise DeckFormatError(f"not valid TOML: {exc}", line) from exc
+    except RecursionError as exc:  # tomllib recurses into nested arrays and inline tables
+        raise DeckFormatError(
+            "arrays or tables nested thousands deep (a deck file nests 6 deep)",
+            hint="this is no deck file quizzer wrote; restore it, or re-import its glossaries",
+        ) from exc
+    return tables
 
 
 def loads(text: str) -> Deck:

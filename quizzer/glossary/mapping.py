@@ -83,6 +83,11 @@ def parse_mapping(text: str, name: str = "mapping file") -> dict[tuple[str, int]
             line=int(found.group(1)) if found else None,
             hint='write one table per glossary file: ["file.txt"] then lines like 27 = "moe"',
         ) from exc
+    except RecursionError as exc:  # tomllib recurses into nested arrays and inline tables
+        raise AlignError(
+            f"{name or 'mapping file'} nests arrays or tables too deeply",
+            hint='write one table per glossary file: ["file.txt"] then lines like 27 = "moe"',
+        ) from exc
     lines = mapping_lines(text)
     prefix = f"{name}: " if name else ""
     out: dict[tuple[str, int], str] = {}

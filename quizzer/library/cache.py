@@ -33,7 +33,7 @@ def get(raw: bytes, directory: Path | None = None) -> dict[str, Any] | None:
     """The parsed tables of the deck file whose bytes are ``raw``, if cached and intact."""
     try:
         payload = json.loads(_entry(raw, directory).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: a deeply nested file
         return None
     if (
         not isinstance(payload, dict)
@@ -48,6 +48,6 @@ def get(raw: bytes, directory: Path | None = None) -> dict[str, Any] | None:
 def put(raw: bytes, tables: dict[str, Any], directory: Path | None = None) -> None:
     """Remember ``tables`` as the parse of ``raw`` (best effort, atomic)."""
     payload = {"format": CACHE_FORMAT, "version": __version__, "tables": tables}
-    with contextlib.suppress(OSError, TypeError, ValueError):
+    with contextlib.suppress(OSError, TypeError, ValueError, RecursionError):
         text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         atomic_write_text(_entry(raw, directory), text)

@@ -42,11 +42,7 @@ def read_deck(path: Path) -> Deck:
             "deck file is not UTF-8 text", hint="save it as UTF-8", path=path, line=line
         ) from exc
     try:
-        tables = deckcache.get(raw)
-        if tables is None:
-            tables = deckfile.parse(text)
-            deckcache.put(raw, tables)
-        return deckfile.from_dict(tables, text)
+        return _cached_deck(raw, text) or _parsed_deck(raw, text)
     except DeckFormatError as exc:
         raise exc.to_input_error(
             path,
@@ -55,6 +51,28 @@ def read_deck(path: Path) -> Deck:
             "`quizzer show training-efficiency` shows a complete deck), "
             "then run `quizzer validate`",
         ) from exc
+
+
+def _cached_deck(raw: bytes, text: str) -> Deck | None:
+    """The deck from the cache's tables for ``raw``; ``None`` on a miss or a bad entry.
+
+    A cache entry that doesn't validate (damaged, or planted) says nothing about the deck
+    file: it is ignored, and the file parsed and cached again.
+    """
+    tables = deckcache.get(raw)
+    if tables is None:
+        return None
+    try:
+        return deckfile.from_dict(tables, text)
+    except Exception:  # anything wrong with an entry means: parse the file
+        return None
+
+
+def _parsed_deck(raw: bytes, text: str) -> Deck:
+    """The deck parsed from ``text`` (its tables cached: validating them is no parse)."""
+    tables = deckfile.parse(text)
+    deckcache.put(raw, tables)
+    return deckfile.from_dict(tables, text)
 
 
 def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:

@@ -240,7 +240,7 @@ class StudyService:
     def _read_prefs(self) -> dict[str, Any]:
         try:
             data = json.loads(self._prefs_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}
         return data if isinstance(data, dict) else {}
 

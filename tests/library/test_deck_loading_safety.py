@@ -46,7 +46,8 @@ def _cache_entries() -> list[Path]:
 def test_deeply_nested_toml_is_a_clear_error(text: str, tmp_path: Path) -> None:
     path = tmp_path / "deep.toml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(InputError, match=r"nested thousands deep|unknown field 'a'|x\.en\.term: missing"):
+    clear = r"nested thousands deep|unknown field 'a'|x\.en\.term: missing"
+    with pytest.raises(InputError, match=clear):
         read_deck(path)
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from quizzer.errors import InputError
@@ -83,15 +85,54 @@ def _target_mode(path: Path) -> int:
         return 0o666 & ~current_umask()
 
 
+#: A temp file this old is no running writer's: a writer touches its file as it writes.
+STALE_TEMP_SECONDS = 60.0
+
+
+def _temp_pattern(suffix: str) -> re.Pattern[str]:
+    """Names of :func:`atomic_write_bytes`'s temp files for targets ending in ``suffix``:
+    ``.NAME{suffix}.XXXXXXXX.tmp`` (``mkstemp``'s eight random characters)."""
+    return re.compile(rf"\..+{re.escape(suffix)}\.[a-z0-9_]{{8}}\.tmp")
+
+
+def remove_stale_temps(directory: Path, suffix: str, now: float | None = None) -> list[Path]:
+    """Remove the temp files a killed :func:`atomic_write_bytes` left in ``directory``.
+
+    Only files recognisably ours: named exactly like our temp files for targets ending in
+    ``suffix`` (``.deck.toml.k3j_x9qa.tmp``), regular files (not symlinks) owned by this
+    user, untouched for :data:`STALE_TEMP_SECONDS` (a running writer's file is newer).
+    Returns what was removed; any failure to look or remove is ignored.
+    """
+    pattern = _temp_pattern(suffix)
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            if not pattern.fullmatch(entry.name):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if (
+                    stat.S_ISREG(info.st_mode)
+                    and info.st_uid == os.getuid()
+                    and now - info.st_mtime > STALE_TEMP_SECONDS
+                ):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
 
     The data goes to a temp file in the same directory, is fsynced, renamed over
     ``path``, and the directory is fsynced so the rename survives a power cut. The
     file keeps the mode of the file it replaces; a new file gets the umask's mode.
+    Temp files that killed writes left beside it are removed first.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(path.parent, path.suffix or path.name)
     mode = _target_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -22,7 +22,7 @@ from quizzer.concepts.deck import Deck, DeckFormatError, check_name
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.concepts.textrules import describe, forbidden_char
 from quizzer.errors import InputError
-from quizzer.fsutil import read_regular_file
+from quizzer.fsutil import read_regular_file, remove_stale_temps
 from quizzer.glossary.align import align
 from quizzer.glossary.alignment_report import AlignmentReport
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
@@ -363,6 +363,8 @@ def _import(
     text = deckwriter.dumps(result)
     changed = text != before
     written = changed and not dry_run
+    if not dry_run:  # a killed import's temp file goes even when nothing is written now
+        remove_stale_temps(directory, DECK_SUFFIX)
     if written:
         write_deck(result, target, rendered=text)
     return ImportResult(

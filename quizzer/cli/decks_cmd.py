@@ -18,9 +18,10 @@ from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.concepts.languages import SIDES
 from quizzer.errors import shown
-from quizzer.library.decks import DeckFile, find_deck, load_library
+from quizzer.library.decks import find_deck
+from quizzer.library.summary import DeckSummary, library_summaries
 from quizzer.paths import user_decks_dir
 from quizzer.ui.textshape import (
     base_direction,
@@ -71,29 +72,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # -- decks -----------------------------------------------------------------------------------
 
 
-def deck_summary(item: DeckFile) -> dict[str, Any]:
+def deck_record(summary: DeckSummary) -> dict[str, Any]:
     """The JSON record `quizzer decks --json` prints for one deck."""
-    deck = item.deck
-    complete = [
-        lang for lang in LANGUAGES if deck.concepts and all(lang in c.entries for c in deck)
-    ]
     return {
-        "id": deck.id,
-        "name": deck.name,
-        "bundled": item.bundled,
-        "path": str(item.path),
-        "concepts": len(deck),
-        "languages": list(deck.languages),
-        "complete_languages": complete,
-        "sources": deck.source_counts(),
+        "id": summary.id,
+        "name": summary.name,
+        "bundled": summary.bundled,
+        "path": str(summary.path),
+        "concepts": summary.concepts,
+        "languages": list(summary.languages),
+        "complete_languages": list(summary.complete_languages),
+        "sources": dict(summary.sources),
     }
 
 
 def cmd_decks(args: argparse.Namespace) -> int:
-    """`quizzer decks`."""
-    library = load_library()
+    """`quizzer decks`: from the deck summaries (cached), not the decks' concepts."""
+    library = library_summaries()
     if args.json:
-        print_json([deck_summary(item) for item in library])
+        print_json([deck_record(item) for item in library])
         return 0
     if not library:
         text_console().print(Text("No decks found."))
@@ -103,13 +100,13 @@ def cmd_decks(args: argparse.Namespace) -> int:
     for column in ("deck", "name", "concepts", "languages", "texts", "where"):
         table.add_column(column, overflow="fold", no_wrap=column != "name")
     for item in library:
-        s = item.deck.source_counts()
+        s = item.sources
         table.add_row(
-            Text(item.deck.id),
-            Text(item.deck.name),
-            Text(str(len(item.deck))),
-            Text(" ".join(item.deck.languages)),
-            Text(f"{s['seed']}/{s['authored']}/{s['corrected']}"),
+            Text(item.id),
+            Text(item.name),
+            Text(str(item.concepts)),
+            Text(" ".join(item.languages)),
+            Text(f"{s.get('seed', 0)}/{s.get('authored', 0)}/{s.get('corrected', 0)}"),
             Text("bundled" if item.bundled else "user"),
         )
     console = text_console()

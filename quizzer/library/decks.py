@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,10 +32,20 @@ class DeckFile:
 def read_deck(path: Path) -> Deck:
     """Read and validate one deck file; any problem becomes an :class:`InputError`."""
     path = Path(path)
+    return deck_from_bytes(deck_bytes(path), path)
+
+
+def deck_bytes(path: Path) -> bytes:
+    """The bytes of a deck file (a regular file of bounded size), or an :class:`InputError`."""
     try:
-        raw = read_regular_file(path, deckfile.MAX_DECK_BYTES, "deck")
+        return read_regular_file(path, deckfile.MAX_DECK_BYTES, "deck")
     except OSError as exc:
         raise InputError(f"can't read deck file: {exc.strerror}", path=path) from exc
+
+
+def deck_from_bytes(raw: bytes, path: Path, *, key: str | None = None) -> Deck:
+    """The validated deck of a file's bytes ``raw``; the parse comes from the cache when it
+    holds one for these bytes (``key`` is their :func:`~quizzer.library.cache.digest`)."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -41,8 +53,10 @@ def read_deck(path: Path) -> Deck:
         raise InputError(
             "deck file is not UTF-8 text", hint="save it as UTF-8", path=path, line=line
         ) from exc
+    key = key or deckcache.digest(raw)
     try:
-        return _cached_deck(raw, text) or _parsed_deck(raw, text)
+        with gc_paused():
+            return _cached_deck(raw, text, key) or _parsed_deck(raw, text, key)
     except DeckFormatError as exc:
         raise exc.to_input_error(
             path,
@@ -53,13 +67,13 @@ def read_deck(path: Path) -> Deck:
         ) from exc
 
 
-def _cached_deck(raw: bytes, text: str) -> Deck | None:
+def _cached_deck(raw: bytes, text: str, key: str) -> Deck | None:
     """The deck from the cache's tables for ``raw``; ``None`` on a miss or a bad entry.
 
     A cache entry that doesn't validate (damaged, or planted) says nothing about the deck
     file: it is ignored, and the file parsed and cached again.
     """
-    tables = deckcache.get(raw)
+    tables = deckcache.get(raw, key=key)
     if tables is None:
         return None
     try:
@@ -68,11 +82,29 @@ def _cached_deck(raw: bytes, text: str) -> Deck | None:
         return None
 
 
-def _parsed_deck(raw: bytes, text: str) -> Deck:
+def _parsed_deck(raw: bytes, text: str, key: str) -> Deck:
     """The deck parsed from ``text`` (its tables cached: validating them is no parse)."""
     tables = deckfile.parse(text)
-    deckcache.put(raw, tables)
+    deckcache.put(raw, tables, key=key)
     return deckfile.from_dict(tables, text)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a deck is built or imported.
+
+    A 50,000-concept deck is hundreds of thousands of small acyclic objects (texts,
+    entries, concepts, tables); the collector's repeated full scans made loading and
+    importing grow faster than linearly (align: 0.66 s without, 1.3 s with).
+    Reference counting still frees everything.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:
@@ -116,8 +148,24 @@ def readable_deck(path: Path) -> Deck | None:
     try:
         return read_deck(path)
     except InputError as exc:
-        print(f"quizzer: warning: skipped a deck file it can't read: {exc}", file=sys.stderr)
+        warn_skipped(exc)
         return None
+
+
+def warn_skipped(exc: InputError) -> None:
+    """Say on stderr that a deck file was left out, and why."""
+    print(f"quizzer: warning: skipped a deck file it can't read: {exc}", file=sys.stderr)
+
+
+def check_unique(ids: dict[str, Path], deck_id: str, path: Path) -> None:
+    """Refuse a second deck file with the id ``deck_id``; else note it in ``ids``."""
+    if deck_id in ids:
+        raise InputError(
+            f"deck id {deck_id!r} is also used by {ids[deck_id]}",
+            hint="give one of the decks another id",
+            path=path,
+        )
+    ids[deck_id] = path
 
 
 def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
@@ -130,13 +178,7 @@ def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
             deck = readable_deck(path)
             if deck is None:
                 continue
-            if deck.id in ids:
-                raise InputError(
-                    f"deck id {deck.id!r} is also used by {ids[deck.id]}",
-                    hint="give one of the decks another id",
-                    path=path,
-                )
-            ids[deck.id] = path
+            check_unique(ids, deck.id, path)
             found.append(DeckFile(deck=deck, path=path, bundled=bundled))
     return found
 

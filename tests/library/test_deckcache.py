@@ -18,7 +18,8 @@ BUNDLED = bundled_decks_dir() / "training-efficiency.toml"
 
 
 def _cache_entries() -> list[Path]:
-    return sorted((Path(os.environ["QUIZZER_CACHE"]) / "decks").glob("*.json"))
+    entries = (Path(os.environ["QUIZZER_CACHE"]) / "decks").glob("*.json")
+    return sorted(p for p in entries if not p.name.endswith(".summary.json"))
 
 
 def test_second_read_comes_from_the_cache_and_equals_a_fresh_parse(tmp_path: Path) -> None:

@@ -82,7 +82,7 @@ def test_main_reports_an_unexpected_os_error_without_traceback(
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", "/somewhere/decks")
 
-    monkeypatch.setattr(decks_cmd, "load_library", refuse)
+    monkeypatch.setattr(decks_cmd, "library_summaries", refuse)
     code = main(["decks"])
     _out, err = capsys.readouterr()
     assert code == 1

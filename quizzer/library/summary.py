@@ -1,0 +1,125 @@
+"""Deck summaries: what a deck list shows (id, name, counts, languages) without its concepts.
+
+`quizzer decks` and the home screen list every deck; for a 50,000-concept deck
+reading the concepts takes seconds, while its summary is a few hundred bytes in
+the deck cache (:mod:`quizzer.library.cache`). A summary is cached only after its
+deck file loaded and validated, under the hash of the file's bytes: an edited file
+is a miss, and a miss loads the deck (and so reports its mistakes) as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGES
+from quizzer.errors import InputError
+from quizzer.library import cache as deckcache
+from quizzer.library.decks import (
+    check_unique,
+    deck_bytes,
+    deck_files,
+    deck_from_bytes,
+    warn_skipped,
+)
+from quizzer.paths import bundled_decks_dir, user_decks_dir
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSummary:
+    """A deck's id, name and counts, the file it is in and whether it ships with quizzer."""
+
+    id: str
+    name: str
+    concepts: int
+    languages: tuple[str, ...]
+    #: Languages every concept has.
+    complete_languages: tuple[str, ...]
+    #: How many texts are seed, authored and corrected.
+    sources: dict[str, int]
+    path: Path
+    bundled: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """The cached form (without the path and the bundled flag, which the caller knows)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "concepts": self.concepts,
+            "languages": list(self.languages),
+            "complete_languages": list(self.complete_languages),
+            "sources": dict(self.sources),
+        }
+
+
+def summarise(deck: Deck, path: Path, bundled: bool) -> DeckSummary:
+    """The summary of a loaded deck."""
+    complete = tuple(
+        lang for lang in LANGUAGES if deck.concepts and all(lang in c.entries for c in deck)
+    )
+    return DeckSummary(
+        id=deck.id,
+        name=deck.name,
+        concepts=len(deck),
+        languages=deck.languages,
+        complete_languages=complete,
+        sources=deck.source_counts(),
+        path=path,
+        bundled=bundled,
+    )
+
+
+def _from_cache(data: dict[str, Any], path: Path, bundled: bool) -> DeckSummary | None:
+    try:
+        summary = DeckSummary(
+            id=str(data["id"]),
+            name=str(data["name"]),
+            concepts=int(data["concepts"]),
+            languages=tuple(str(x) for x in data["languages"]),
+            complete_languages=tuple(str(x) for x in data["complete_languages"]),
+            sources={str(k): int(v) for k, v in dict(data["sources"]).items()},
+            path=path,
+            bundled=bundled,
+        )
+    except (KeyError, TypeError, ValueError):
+        return None  # a damaged entry: rebuilt from the deck file
+    return summary
+
+
+def read_summary(path: Path, bundled: bool = False) -> DeckSummary:
+    """The summary of one deck file: from the cache, else by loading (and validating) it."""
+    path = Path(path)
+    raw = deck_bytes(path)
+    key = deckcache.digest(raw)
+    cached = deckcache.get_summary(key)
+    found = _from_cache(cached, path, bundled) if cached is not None else None
+    if found is not None:
+        return found
+    summary = summarise(deck_from_bytes(raw, path, key=key), path, bundled)
+    deckcache.put_summary(key, summary.to_dict())
+    return summary
+
+
+def remember_summary(deck: Deck, raw: bytes, path: Path) -> None:
+    """Cache the summary of ``deck``, just written as ``raw`` (the importer knows it valid)."""
+    deckcache.put_summary(deckcache.digest(raw), summarise(deck, path, False).to_dict())
+
+
+def library_summaries(user_dir: Path | str | None = None) -> list[DeckSummary]:
+    """The summaries of the bundled decks, then the user decks, as :func:`load_library`
+    orders and checks them (an unreadable file is skipped with a warning)."""
+    found: list[DeckSummary] = []
+    ids: dict[str, Path] = {}
+    dirs = [(bundled_decks_dir(), True), (user_decks_dir(user_dir), False)]
+    for directory, bundled in dirs:
+        for path in deck_files(directory):
+            try:
+                summary = read_summary(path, bundled)
+            except InputError as exc:
+                warn_skipped(exc)
+                continue
+            check_unique(ids, summary.id, path)
+            found.append(summary)
+    return found

@@ -157,76 +157,73 @@ class _Batch:
     states: list[CardState]
 
 
-def _recompute(
-    store: Store,
-    new: Sequence[Review],
-    also: Iterable[str],
-    suspend: set[str],
-    report: MergeReport,
-    on_progress: ProgressCallback | None,
-) -> _Batch:
-    """Replay every card with a new review (and those in ``also``); suspend ``suspend``."""
-    by_card: dict[str, list[Review]] = defaultdict(list)
-    for review in store.reviews():
-        by_card[review.card_id].append(review)
-    new_ids = {r.id for r in new}
-    changed = {r.card_id for r in new} | set(also)
-    for review in new:
-        by_card[review.card_id].append(review)
-    states: dict[str, CardState] = {}
-    added: list[Review] = []
-    todo = sorted(changed)
-    for done, card_id in enumerate(todo, start=1):
-        state, replayed = replay(card_id, by_card[card_id], store.settings, store.tz)
-        before = store.card(card_id)
-        if before is not None:
-            state.suspended = state.suspended or before.suspended
-            state.leech = state.leech or before.leech
-            state.flagged = state.flagged or before.flagged
-        states[card_id] = state
-        added.extend(r for r in replayed if r.id in new_ids)
-        if on_progress and (done % 500 == 0 or done == len(todo)):
-            on_progress("replay", done, len(todo))
-    for card_id in sorted(suspend):
-        target = states.get(card_id) or store.card(card_id)
-        if target is None or target.suspended:
-            continue
-        target.suspended = True
-        states[card_id] = target
-        report.suspended += 1
-    report.recomputed = len(changed)
-    for review in added:
-        key = CardKey.parse(review.card_id)
-        report.added[(key.deck, key.pair.code)] += 1
-    added.sort(key=lambda r: (r.reviewed_at, r.id))
-    return _Batch(added, [states[c] for c in sorted(states)])
+@dataclass(slots=True)
+class _Merge:
+    """One merge into an open store: what it found so far and how to tell progress."""
 
+    store: Store
+    report: MergeReport
+    now: datetime
+    on_progress: ProgressCallback | None = None
 
-def _from_anki(
-    store: Store, history: AnkiHistory, report: MergeReport, on_progress: ProgressCallback | None
-) -> _Batch:
-    report.foreign_notes = history.foreign_notes
-    report.foreign_answers = history.foreign_rows
-    report.manual_rows = history.manual_rows
-    new, report.known = anki_reviews(history, store.reviews())
-    return _recompute(store, new, (), history.suspended, report, on_progress)
+    def from_anki(self, history: AnkiHistory) -> _Batch:
+        """The batch an Anki package brings (its quizzer cards' new answers, suspensions)."""
+        self.report.foreign_notes = history.foreign_notes
+        self.report.foreign_answers = history.foreign_rows
+        self.report.manual_rows = history.manual_rows
+        new, self.report.known = anki_reviews(history, self.store.reviews())
+        return self.recompute(new, (), history.suspended)
 
+    def from_store(self, theirs: Sequence[Review], their_suspended: set[str]) -> _Batch:
+        """The batch another store brings: the answers whose ids this store lacks."""
+        ours = self.store.reviews()
+        our_ids = {r.id for r in ours}
+        their_ids = {r.id for r in theirs}
+        new = [r for r in theirs if r.id not in our_ids]
+        self.report.known = len(theirs) - len(new)
+        # Cards only we answered since the copy are replayed too: both directions then agree.
+        only_ours = {r.card_id for r in ours if r.id not in their_ids}
+        return self.recompute(new, only_ours, their_suspended)
 
-def _from_store(
-    store: Store,
-    theirs: Sequence[Review],
-    their_suspended: set[str],
-    report: MergeReport,
-    on_progress: ProgressCallback | None,
-) -> _Batch:
-    ours = store.reviews()
-    our_ids = {r.id for r in ours}
-    their_ids = {r.id for r in theirs}
-    new = [r for r in theirs if r.id not in our_ids]
-    report.known = len(theirs) - len(new)
-    # Cards only we answered since the copy are replayed too: both directions then agree.
-    only_ours = {r.card_id for r in ours if r.id not in their_ids}
-    return _recompute(store, new, only_ours, their_suspended, report, on_progress)
+    def recompute(self, new: Sequence[Review], also: Iterable[str], suspend: set[str]) -> _Batch:
+        """Replay every card with a new review (and those in ``also``); suspend ``suspend``."""
+        store, report = self.store, self.report
+        by_card: dict[str, list[Review]] = defaultdict(list)
+        for review in store.reviews():
+            by_card[review.card_id].append(review)
+        new_ids = {r.id for r in new}
+        changed = {r.card_id for r in new} | set(also)
+        for review in new:
+            by_card[review.card_id].append(review)
+        states: dict[str, CardState] = {}
+        added: list[Review] = []
+        todo = sorted(changed)
+        for done, card_id in enumerate(todo, start=1):
+            state, replayed = replay(card_id, by_card[card_id], store.settings, store.tz)
+            before = store.card(card_id)
+            if before is not None:
+                state.suspended = state.suspended or before.suspended
+                state.leech = state.leech or before.leech
+                state.flagged = state.flagged or before.flagged
+            states[card_id] = state
+            added.extend(r for r in replayed if r.id in new_ids)
+            if self.on_progress and (done % 500 == 0 or done == len(todo)):
+                self.on_progress("replay", done, len(todo))
+        for card_id in sorted(suspend):
+            # Never studied here: a new card's state that only carries the suspension.
+            target = states.get(card_id) or store.card(card_id)
+            target = target or CardState.new(CardKey.parse(card_id), self.now)
+            if target.suspended:
+                continue
+            target.suspended = True
+            states[card_id] = target
+            report.suspended += 1
+        report.recomputed = len(changed)
+        for review in added:
+            key = CardKey.parse(review.card_id)
+            report.added[(key.deck, key.pair.code)] += 1
+        added.sort(key=lambda r: (r.reviewed_at, r.id))
+        return _Batch(added, [states[c] for c in sorted(states)])
 
 
 def _read_other_store(path: Path, own: Path) -> tuple[list[Review], set[str]]:
@@ -273,12 +270,14 @@ def merge_file(
     *,
     dry_run: bool = False,
     on_progress: ProgressCallback | None = None,
+    now: datetime | None = None,
 ) -> MergeReport:
     """Merge the Anki package or progress store at ``source`` into the store at ``db``.
 
     The source is read whole before the store is opened: a damaged or foreign file is
     an :class:`~quizzer.errors.InputError` and the store is never touched. ``dry_run``
-    computes the report and writes nothing.
+    computes the report and writes nothing. ``now`` (default: the clock) dates the state
+    of a card suspended there but never studied here.
     """
     path = Path(source)
     own = default_db_path(db)
@@ -286,12 +285,13 @@ def merge_file(
     report = MergeReport(source=path, kind=kind, dry_run=dry_run)
     history = read_package(path) if kind == "anki" else None
     theirs = _read_other_store(path, own) if kind == "store" else None
-    with open_store(own, read_only=dry_run and store_exists(own)) as store:
+    with open_store(own, read_only=dry_run) as store:
+        merge = _Merge(store, report, now or datetime.now(UTC), on_progress)
         if history is not None:
-            batch = _from_anki(store, history, report, on_progress)
+            batch = merge.from_anki(history)
         else:
             assert theirs is not None
-            batch = _from_store(store, theirs[0], theirs[1], report, on_progress)
+            batch = merge.from_store(*theirs)
         if not dry_run:
 
             def tick(done: int, total: int) -> None:

@@ -54,21 +54,42 @@ class Glossary:
         return len(self.entries)
 
 
-def decode(data: bytes) -> str:
-    """Decode a glossary file's bytes: UTF-8 (BOM optional), or UTF-16 when it has a BOM.
+#: Byte-order marks and the encodings they announce; UTF-32's first, as UTF-32LE's mark
+#: starts with UTF-16LE's.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 
-    Raises :class:`GlossaryError` for binary data and for bytes that aren't UTF-8.
+#: C0 controls a text file may hold: what a decoding that gives others is not.
+_TEXT_CONTROLS = frozenset("\t\n\r")
+
+
+def decode(data: bytes) -> str:
+    """Decode a glossary file's bytes: UTF-8 (BOM optional), or UTF-16/32 when it has a BOM.
+
+    Raises :class:`GlossaryError` for binary data, for UTF-16/32 text without a BOM (named
+    as such) and for bytes that aren't UTF-8.
     """
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise GlossaryError(
-                "file starts with a UTF-16 mark but is not valid UTF-16",
-                hint="save the glossary as UTF-8 text",
-            ) from exc
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(encoding.lower())
+            except UnicodeDecodeError as exc:
+                raise GlossaryError(
+                    f"file starts with a {encoding} mark but is not valid {encoding}",
+                    hint="save the glossary as UTF-8 text",
+                ) from exc
     nul = data.find(b"\x00")
     if nul >= 0:
+        wide = wide_encoding(data)
+        if wide is not None:
+            raise GlossaryError(
+                f"this looks like {wide} text without a byte-order mark, not UTF-8",
+                hint=f"re-save it as UTF-8: `iconv -f {wide} -t UTF-8 in.txt > out.txt`",
+            )
         raise GlossaryError(
             "this is a binary file, not a text glossary (it contains NUL bytes)",
             line=data.count(b"\n", 0, nul) + 1,
@@ -83,6 +104,28 @@ def decode(data: bytes) -> str:
             line=line,
             hint=_reencode_hint(data),
         ) from exc
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """The UTF-16/32 byte order ``data`` (with NUL bytes, without a mark) reads as, if any.
+
+    Text in those encodings has NUL bytes in its characters' high bytes (ASCII letters,
+    newlines, spaces): where most NULs sit tells the byte order. Binary data decoded so
+    gives NUL or other control characters, and is not taken for text.
+    """
+    sample = data[:65536]
+    for width in (4, 2):
+        cut = sample[: len(sample) - len(sample) % width]
+        low = cut[0::width].count(0)  # NULs in the first byte of each unit
+        high = cut[width - 1 :: width].count(0)  # and in its last
+        encoding = f"UTF-{width * 8}{'LE' if high > low else 'BE'}"
+        try:
+            text = cut.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if text and not any(ch < " " and ch not in _TEXT_CONTROLS for ch in text):
+            return encoding
+    return None
 
 
 def guess_legacy_encoding(data: bytes) -> str | None:

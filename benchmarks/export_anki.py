@@ -23,12 +23,13 @@ import genanki
 from quizzer.anki.exporter import export_apkg
 from quizzer.anki.ids import note_guid
 from quizzer.anki.model import (
+    BASE,
     FIELD_NAMES,
-    GUARD_PAIRS,
+    GUARD_VALUE,
     KINDS,
     build_model,
-    default_directions,
     directions_for,
+    every_direction,
 )
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
@@ -68,7 +69,8 @@ def synthetic_decks(count: int) -> list[Deck]:
 
 def bare_genanki(decks: list[Deck], directions, out: Path, timestamp: float) -> None:
     """What a script using genanki directly would do: escape texts, add notes, write."""
-    model = build_model(directions)
+    model = build_model(BASE)
+    wanted = set(directions)
     packages = []
     for i, deck in enumerate(decks):
         anki_deck = genanki.Deck(2_000_000_000 + i, f"AI Glossary::{deck.name}")
@@ -80,10 +82,13 @@ def bare_genanki(decks: list[Deck], directions, out: Path, timestamp: float) -> 
                 fields.append(html.escape(entry.definition.text, quote=False) if entry else "")
             fields.append(html.escape(concept.acronym or "", quote=False))
             fields.append("seed")
-            terms = {lang: e.term.text.casefold() for lang, e in concept.entries.items()}
-            for a, b in GUARD_PAIRS:  # translate cards only where the terms differ
-                differ = a in terms and b in terms and terms[a] != terms[b]
-                fields.append("yes" if differ else "")
+            for d in BASE.directions:  # a card where asked for and prompt != answer
+                prompt, answer = (
+                    concept.text(d.source, d.sides[0]),
+                    concept.text(d.target, d.sides[1]),
+                )
+                differ = prompt and answer and prompt.casefold() != answer.casefold()
+                fields.append(GUARD_VALUE if d in wanted and differ else "")
             assert len(fields) == len(FIELD_NAMES)
             anki_deck.add_note(
                 genanki.Note(
@@ -110,7 +115,7 @@ def main() -> None:
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
         directions = directions_for(KINDS, pairs)
     else:
-        directions = default_directions(LANGUAGES)
+        directions = every_direction(LANGUAGES)
     print(
         f"{args.concepts} concepts × {len(LANGUAGES)} languages, {len(directions)} templates, "
         f"{args.runs} runs each"

@@ -8,6 +8,11 @@ The same input and timestamp give the same bytes; a later timestamp gives notes
 with a newer ``mod``, which is what makes Anki take an edit on re-import (its
 default is "update if newer"), while re-importing the same file changes nothing.
 
+Every note type is written whole (:mod:`quizzer.anki.model`); the directions an
+export asks for only decide which cards each note has. New cards are numbered so
+that consecutive ones ask different directions (:func:`new_card_positions`), and
+the decks get the shipped options preset (:mod:`quizzer.anki.preset`).
+
 The collection lives in memory and is zipped straight into the package, which is
 written atomically (temp file, fsync, rename): an interrupted export never
 leaves half a file behind.
@@ -21,7 +26,7 @@ import json
 import sqlite3
 import time
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from pathlib import Path
@@ -31,15 +36,20 @@ import genanki
 from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
+from quizzer.anki.directions import default_directions
 from quizzer.anki.ids import stable_id
-from quizzer.anki.model import Direction, build_model, card_requirements, default_directions
-from quizzer.anki.notes import guid, note_fields, note_tags
+from quizzer.anki.model import Direction, NoteType, build_model, note_type_for
+from quizzer.anki.notes import guid, note_cards, note_fields, note_tags
+from quizzer.anki.preset import install_preset
+from quizzer.cards.card import CardKey
+from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling.review import Review
 
 if TYPE_CHECKING:
     from quizzer.scheduling.card_state import CardState
+    from quizzer.scheduling.settings import SchedulerSettings
 
 #: Parent deck every quizzer deck is exported under.
 PARENT_DECK = "AI Glossary"
@@ -48,6 +58,7 @@ PARENT_DECK = "AI Glossary"
 ProgressCallback = Callable[[int, int], None]
 
 _PROGRESS_EVERY = 250
+_NEW_CARD = (0, 0, 0, 0, 0, 0, 0, 0, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +74,8 @@ class PackageLayout:
     timestamp: float
     #: Concepts left out because no requested direction has both its texts.
     skipped: tuple[str, ...] = ()
+    #: concept uid → the directions its note got a card for
+    cards: dict[str, tuple[Direction, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +94,10 @@ class ExportResult:
     skipped_concepts: int = 0
     #: Studied cards (``progress``/``reviews``) with no card in this package.
     unexported_cards: int = 0
+    #: Concepts written (one note each).
+    concepts: int = 0
+    #: The most cards any one note got.
+    max_cards_per_note: int = 0
 
 
 def anki_deck_name(deck: Deck, parent: str = PARENT_DECK) -> str:
@@ -111,74 +128,169 @@ def _prepare_collection(cursor: sqlite3.Cursor) -> None:
     cursor.execute("UPDATE col SET conf = ?", (json.dumps(conf, sort_keys=True),))
 
 
+def new_card_positions(cards_per_note: Sequence[int], start: int = 1) -> list[list[int]]:
+    """New-card positions (Anki's ``due`` for new cards) for one deck's notes, per note
+    and card, so that the cards Anki serves first ask different directions.
+
+    Round ``r`` introduces one card of every note; note ``k``'s card in round ``r`` is
+    its ``(r + k) mod n``-th (of ``n``), so neighbouring notes start on different
+    directions and each note's cards lie a whole round apart. Anki gathers new cards
+    by position, so even its default "card type" sort only reorders a mixed set.
+    """
+    notes = len(cards_per_note)
+    out: list[list[int]] = []
+    for k, count in enumerate(cards_per_note):
+        out.append([start + ((j - k) % count) * notes + k for j in range(count)])
+    return out
+
+
+def _write_note(
+    cursor: sqlite3.Cursor,
+    note_type: NoteType,
+    fields: list[str],
+    tags: list[str],
+    note_guid: str,
+    cards: Sequence[tuple[int, int]],
+    deck_id: int,
+    timestamp: float,
+    id_gen: Iterator[int],
+) -> None:
+    """Insert a note and its new cards (``(template ordinal, position)`` each), as genanki
+    would, but with the cards chosen here rather than by rendering every template."""
+    sort_field = fields[note_type.text_index(note_type.languages[0], "term")]
+    cursor.execute(
+        "INSERT INTO notes VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            next(id_gen),
+            note_guid,
+            note_type.id,
+            int(timestamp),
+            -1,
+            " " + " ".join(tags) + " ",
+            "\x1f".join(fields),
+            sort_field,
+            0,
+            0,
+            "",
+        ),
+    )
+    note_id = cursor.lastrowid
+    cursor.executemany(
+        "INSERT INTO cards VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            # id, nid, did, ord, mod, usn, type, queue (new), due (position), then
+            # ivl, factor, reps, lapses, left, odue, odid, flags, data
+            (next(id_gen), note_id, deck_id, ord_, int(timestamp), -1, 0, 0, due, *_NEW_CARD)
+            for ord_, due in cards
+        ],
+    )
+
+
 def build_collection(
     decks: Sequence[Deck],
-    directions: Sequence[Direction],
+    directions: Sequence[Direction] | Mapping[str, Sequence[Direction]],
     timestamp: float,
     *,
     parent: str = PARENT_DECK,
     on_progress: ProgressCallback | None = None,
+    settings: SchedulerSettings | None = None,
+    prefer: Mapping[str, Collection[Direction]] | None = None,
 ) -> tuple[sqlite3.Connection, PackageLayout]:
     """Fill an in-memory Anki collection (schema 11) with the decks' notes and cards.
 
-    A concept that would get no card (no requested direction has both its
-    texts) is left out rather than written as a card-less note; the layout
-    lists those concepts.
+    ``directions`` are the cards wanted, for every deck or per deck id (a deck not in
+    the mapping gets its :func:`~quizzer.anki.directions.default_directions`); each
+    note gets those its texts allow
+    (:func:`quizzer.anki.notes.note_cards`, preferring the earlier of two that ask
+    the same thing, in canonical order). A concept that would get no card is left
+    out rather than written as a card-less note; the layout lists those concepts.
+    ``prefer`` (concept uid → directions the learner studies) wins over an earlier
+    direction asking the same thing, so a studied card is never the one left out.
     """
-    model = build_model(directions)
-    requirements = card_requirements(directions)
+
+    def wanted_in(deck: Deck) -> list[Direction]:
+        if isinstance(directions, Mapping):
+            asked = directions.get(deck.id)
+            if asked is None:
+                asked = default_directions(deck.languages)
+        else:
+            asked = directions
+        return sorted(set(asked), key=lambda d: d.sort_key)
+
+    every_wanted: set[Direction] = set()
     conn = sqlite3.connect(":memory:")
     cursor = conn.cursor()
     _prepare_collection(cursor)
     id_gen = itertools.count(int(timestamp * 1000))
+    models: dict[int, genanki.Model] = {}
+
+    def model_for(note_type: NoteType) -> genanki.Model:
+        if note_type.id not in models:
+            models[note_type.id] = build_model(note_type)
+        return models[note_type.id]
 
     if parent:
         parent_deck = genanki.Deck(stable_id("deck-parent", parent), parent)
-        parent_deck.add_model(model)
         parent_deck.write_to_db(cursor, timestamp, id_gen)
 
     total = sum(len(deck) for deck in decks)
-    done = 0
+    done = position = 0
     guids: dict[str, str] = {}
     deck_ids: dict[str, int] = {}
+    per_concept: dict[str, tuple[Direction, ...]] = {}
     skipped: list[str] = []
     if on_progress:
         on_progress(0, total)
     for deck in decks:
+        note_type = note_type_for(deck.languages)
         anki_deck = genanki.Deck(
             anki_deck_id(deck.id), anki_deck_name(deck, parent), description=deck.description
         )
-        anki_deck.add_model(model)
-        # Writes the deck and note type JSON; the notes follow one by one so the
-        # progress callback can tick between them.
-        anki_deck.write_to_db(cursor, timestamp, id_gen)
+        anki_deck.add_model(model_for(note_type))
+        anki_deck.write_to_db(cursor, timestamp, id_gen)  # the deck and note type JSON
         deck_ids[deck.id] = anki_deck.deck_id
+        usable = [d for d in wanted_in(deck) if d.source in note_type.languages]
+        every_wanted.update(usable)
+        chosen: list[tuple[Concept, tuple[Direction, ...]]] = []
         for concept in deck:
-            fields = note_fields(concept)
-            done += 1
-            pairs = [
-                (d.source, d.target)
-                for d, needed in zip(directions, requirements, strict=True)
-                if all(fields[i] for i in needed)
-            ]
-            if pairs:
-                note_guid = guid(concept)
-                note = genanki.Note(
-                    model=model, fields=fields, tags=note_tags(concept, pairs), guid=note_guid
-                )
-                note.write_to_db(cursor, timestamp, anki_deck.deck_id, id_gen)
-                guids[note_guid] = concept.uid
+            cards = tuple(note_cards(concept, usable, (prefer or {}).get(concept.uid, ())))
+            cards = tuple(sorted(cards, key=lambda d: d.sort_key))
+            if cards:
+                chosen.append((concept, cards))
             else:
                 skipped.append(concept.uid)
-            if on_progress and (done % _PROGRESS_EVERY == 0 or done == total):
+        done += len(deck) - len(chosen)
+        positions = new_card_positions([len(cards) for _c, cards in chosen], position + 1)
+        for (concept, cards), dues in zip(chosen, positions, strict=True):
+            note_guid = guid(concept)
+            _write_note(
+                cursor,
+                note_type,
+                note_fields(concept, cards, note_type),
+                note_tags(concept, [(d.source, d.target) for d in cards]),
+                note_guid,
+                [(note_type.ord_of(d), due) for d, due in zip(cards, dues, strict=True)],
+                anki_deck.deck_id,
+                timestamp,
+                id_gen,
+            )
+            guids[note_guid] = concept.uid
+            per_concept[concept.uid] = cards
+            position = max(position, *dues)
+            done += 1
+            if on_progress and done % _PROGRESS_EVERY == 0:
                 on_progress(done, total)
+    if on_progress and total and done % _PROGRESS_EVERY:
+        on_progress(done, total)
+    install_preset(cursor, settings, timestamp)
     conn.commit()
     layout = PackageLayout(
-        directions=tuple(directions),
+        directions=tuple(sorted(every_wanted, key=lambda d: d.sort_key)),
         guids=guids,
         deck_ids=deck_ids,
         timestamp=timestamp,
         skipped=tuple(skipped),
+        cards=per_concept,
     )
     return conn, layout
 
@@ -198,23 +310,43 @@ def package_bytes(conn: sqlite3.Connection, timestamp: float) -> bytes:
     return buffer.getvalue()
 
 
+def studied_directions(card_ids: Iterable[str]) -> dict[str, set[Direction]]:
+    """Concept uid → the directions of those quizzer card ids that have a template."""
+    out: dict[str, set[Direction]] = {}
+    for card_id in card_ids:
+        try:
+            key = CardKey.parse(card_id)
+        except ValueError:
+            continue
+        direction = Direction.from_pair(key.pair)
+        if direction is not None:
+            out.setdefault(key.concept_uid, set()).add(direction)
+    return out
+
+
 def export_apkg(
     decks: Sequence[Deck],
     out: Path | str,
     *,
-    directions: Sequence[Direction] | None = None,
+    directions: Sequence[Direction] | Mapping[str, Sequence[Direction]] | None = None,
     timestamp: float | None = None,
     parent: str = PARENT_DECK,
     progress: Mapping[str, CardState] | None = None,
     reviews: Sequence[Review] = (),
     tz: tzinfo | None = None,
     on_progress: ProgressCallback | None = None,
+    settings: SchedulerSettings | None = None,
+    studied: Iterable[str] = (),
 ) -> ExportResult:
     """Export ``decks`` to ``out`` (an ``.apkg``); returns what was written.
 
-    ``directions`` defaults to every kind between every pair of different
-    languages the decks hold. ``timestamp`` (seconds since the epoch) defaults to
-    now; pass it for reproducible output. ``progress`` (card id → state) and
+    ``directions`` are the cards wanted (default:
+    :func:`~quizzer.anki.directions.default_directions` of the decks' languages); the
+    note type is the same whatever they are. ``settings`` fill the shipped options
+    preset (default: quizzer's defaults). ``studied`` card ids (and those of
+    ``progress`` and ``reviews``) win when two cards of a note ask the same thing.
+    ``timestamp`` (seconds since the epoch) defaults to now; pass it for
+    reproducible output. ``progress`` (card id → state) and
     ``reviews`` (:class:`quizzer.scheduling.review.Review`) carry the terminal's
     schedule and history into the package (see :mod:`quizzer.anki.progress`);
     ``tz`` is the learner's time zone for study days (default: this machine's).
@@ -222,11 +354,17 @@ def export_apkg(
     if not decks:
         raise ValueError("nothing to export: no decks")
     if directions is None:
-        directions = default_directions({lang for deck in decks for lang in deck.languages})
+        directions = {}  # every deck its default
     if timestamp is None:
         timestamp = time.time()
     conn, layout = build_collection(
-        decks, directions, timestamp, parent=parent, on_progress=on_progress
+        decks,
+        directions,
+        timestamp,
+        parent=parent,
+        on_progress=on_progress,
+        settings=settings,
+        prefer=studied_directions([*studied, *(progress or {}), *(r.card_id for r in reviews)]),
     )
     try:
         scheduled = revlog = unexported = 0
@@ -246,9 +384,11 @@ def export_apkg(
         notes=notes,
         cards=cards,
         decks=tuple(deck.id for deck in decks),
-        directions=tuple(directions),
+        directions=layout.directions,
         scheduled_cards=scheduled,
         revlog_rows=revlog,
         skipped_concepts=len(layout.skipped),
         unexported_cards=unexported,
+        concepts=len(layout.guids),
+        max_cards_per_note=max((len(c) for c in (layout.cards or {}).values()), default=0),
     )

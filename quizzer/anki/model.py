@@ -1,59 +1,91 @@
-"""The quizzer note type: fixed fields, one card template per study direction.
+"""The quizzer note type: one fixed shape per language set, one template per direction.
+
+**Fixed shape.** Every deck whose languages are among quizzer's (en, bn, ar, ru, fr)
+gets the same note type, :data:`BASE`, in every export whatever ``--pair``,
+``--kinds`` or ``--deck`` say: the same fields, the same templates in the same order
+(ordinals), the same field and template ids. What an export chooses is which cards
+each note *generates*: every template is wrapped in its own guard field
+(``{{#Card meaning en→bn}}…{{/Card meaning en→bn}}``), which the exporter fills
+(``y``) only for the cards it wants. Anki generates a card exactly when its front
+renders, so Anki's own card generation (on import, on edit, in Check Database)
+makes the chosen cards and no others, and two exports never disagree about which
+template an ordinal is. A learner can add a card in Anki by typing into its guard
+field. A deck in another set of languages (quizzer will open to any ISO 639
+language) gets a note type of its own, named and numbered by its language set
+(:func:`note_type_for`), rather than growing this one.
+
+**Upgrading.** The note type of quizzer's earlier exports (``"quizzer: AI glossary"``,
+:data:`LEGACY_MODEL_ID`) numbered its templates by the directions it held. Its
+field and template ids all reappear in :data:`BASE` (the old ``Terms differ a-b``
+guards became ``Card translate a→b``), so importing a new export with Anki's
+"Merge note types" moves the old notes onto the new note type card by card,
+keeping every card's scheduling and history.
 
 What the cards look like (template HTML, CSS) lives in :mod:`quizzer.anki.faces`.
-
-Every note holds one concept in every language, so the field list never depends
-on what is exported: ``Concept`` (the namespaced uid), then term and definition
-for en, bn, ar, ru, fr, then ``Acronym`` and ``Source``, then one hidden guard
-field per pair of languages (``Terms differ en-fr``), then per language the term's
-variants readers meet (``Arabic also seen``) and its recording (``Arabic audio``,
-filled by ``--audio``). What varies is the set
-of card templates, one per :class:`Direction` asked for. Each template's front
-is wrapped in ``{{#prompt}}{{#answer}}…{{/answer}}{{/prompt}}``, so a concept
-lacking a language simply gets no card in that direction (never an empty one).
-
-A translate card whose two terms are the same word ("GPTQ" → "GPTQ") teaches
-nothing. Anki templates can't compare fields, and deleting such cards from the
-package doesn't last: Anki's Check Database regenerates every card a template
-renders. So the translate templates also require the pair's guard field, which
-the exporter fills only when the two terms differ (after NFC and casefolding):
-Anki's own card generation then never makes the trivial card.
-
-Fields and templates carry ids derived from their names (``"id"`` in Anki's
-notetype JSON), and the model id is constant: Anki 23.10+ can then merge a note
-type that gained templates instead of duplicating it.
+Which card a template is: :func:`template_direction` (the one mapping of note type
+and template ordinal or name to a :class:`Direction`) and :meth:`NoteType.ord_of`.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 import genanki
 
+from quizzer.anki.directions import (
+    DEFAULT_MAX_PER_CONCEPT,
+    KIND_SIDES,
+    KINDS,
+    Direction,
+    Kind,
+    default_directions,
+    directions_for,
+    every_direction,
+    parse_template_name,
+)
 from quizzer.anki.ids import stable_id, stable_id62
-from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, Side, is_rtl
 
-Kind = Literal["meaning", "term", "translate"]
-#: Card kinds, in template order.
-KINDS: tuple[Kind, ...] = ("meaning", "term", "translate")
+__all__ = [
+    "BASE",
+    "DEFAULT_MAX_PER_CONCEPT",
+    "FIELD_ACRONYM",
+    "FIELD_CONCEPT",
+    "FIELD_INDEX",
+    "FIELD_NAMES",
+    "FIELD_SOURCE",
+    "GUARD_VALUE",
+    "KINDS",
+    "KIND_SIDES",
+    "LEGACY_MODEL_ID",
+    "MODEL_ID",
+    "Direction",
+    "Kind",
+    "NoteType",
+    "audio_field",
+    "build_model",
+    "default_directions",
+    "directions_for",
+    "every_direction",
+    "field_name",
+    "note_type_for",
+    "parse_template_name",
+    "template_direction",
+    "template_for",
+    "variants_field",
+]
 
-#: (prompt side, answer side) per kind.
-KIND_SIDES: dict[Kind, tuple[Side, Side]] = {
-    "meaning": ("term", "definition"),
-    "term": ("definition", "term"),
-    "translate": ("term", "term"),
-}
-
-MODEL_NAME = "quizzer: AI glossary"
-MODEL_ID = stable_id("model", "glossary-v1")
+#: The note type of exports before the fixed shape (templates numbered per export).
+LEGACY_MODEL_ID = stable_id("model", "glossary-v1")
 
 FIELD_CONCEPT = "Concept"
 FIELD_ACRONYM = "Acronym"
 FIELD_SOURCE = "Source"
+#: What a card's guard field holds when the export wants that card (empty: no card).
+GUARD_VALUE = "y"
 
 
 def field_name(lang: str, side: Side) -> str:
@@ -71,134 +103,120 @@ def audio_field(lang: str) -> str:
     return f"{LANGUAGE_NAMES[lang]} audio"
 
 
-#: Unordered language pairs that get a guard field, in language order.
-GUARD_PAIRS: tuple[tuple[str, str], ...] = tuple(itertools.combinations(LANGUAGES, 2))
-#: What a guard field holds when the pair's terms differ (empty otherwise).
-GUARD_VALUE = "yes"
-
-
-def guard_field(lang_a: str, lang_b: str) -> str:
-    """The field filled when the two languages' terms differ, e.g. ``"Terms differ en-fr"``."""
-    first, second = sorted((lang_a, lang_b), key=LANGUAGES.index)
-    return f"Terms differ {first}-{second}"
-
-
-#: Every field, in note order.
-FIELD_NAMES: tuple[str, ...] = (
-    FIELD_CONCEPT,
-    *(field_name(lang, side) for lang in LANGUAGES for side in ("term", "definition")),
-    FIELD_ACRONYM,
-    FIELD_SOURCE,
-    *(guard_field(a, b) for a, b in GUARD_PAIRS),
-    *(variants_field(lang) for lang in LANGUAGES),
-    *(audio_field(lang) for lang in LANGUAGES),
-)
-_GUARD_FIELDS = frozenset(guard_field(a, b) for a, b in GUARD_PAIRS)
-_AUDIO_FIELDS = frozenset(audio_field(lang) for lang in LANGUAGES)
-FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(FIELD_NAMES)}
-#: The browser sorts by the English term.
-SORT_FIELD_INDEX = FIELD_INDEX[field_name("en", "term")]
-
 #: Editor fonts per script (the cards themselves use :data:`quizzer.anki.faces.CSS`).
 _FIELD_FONTS = {"bn": "Noto Sans Bengali", "ar": "Noto Naskh Arabic"}
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Direction:
-    """One card template: ``kind`` from language ``source`` to language ``target``."""
+def _legacy_guard_id(direction: Direction) -> int | None:
+    """The field id of the old ``Terms differ a-b`` guard this card's guard replaces."""
+    if direction.kind != "translate":
+        return None
+    if LANGUAGES.index(direction.source) > LANGUAGES.index(direction.target):
+        return None
+    return stable_id62("field", f"Terms differ {direction.source}-{direction.target}")
 
-    kind: Kind
-    source: str
-    target: str
+
+@dataclass(frozen=True, slots=True)
+class NoteType:
+    """A note type of fixed shape for one set of languages (see the module docstring)."""
+
+    #: The languages, in quizzer's order.
+    languages: tuple[str, ...]
+    #: Every template's direction; a template's ordinal is its index here.
+    directions: tuple[Direction, ...] = field(init=False)
+    #: Every field, in note order: Concept, term and definition per language,
+    #: Acronym, Source, the term's variants and recording per language, then one
+    #: guard per direction.
+    field_names: tuple[str, ...] = field(init=False)
+    field_index: Mapping[str, int] = field(init=False, repr=False)
+    _ords: Mapping[Direction, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown kind {self.kind!r} (known: {', '.join(KINDS)})")
-        for lang in (self.source, self.target):
-            if lang not in LANGUAGES:
-                raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
-        if self.kind == "translate" and self.source == self.target:
-            raise ValueError("translate needs two different languages")
+        directions = every_direction(self.languages)
+        names = (
+            FIELD_CONCEPT,
+            *(field_name(lang, side) for lang in self.languages for side in ("term", "definition")),
+            FIELD_ACRONYM,
+            FIELD_SOURCE,
+            *(variants_field(lang) for lang in self.languages),
+            *(audio_field(lang) for lang in self.languages),
+            *(d.guard for d in directions),
+        )
+        object.__setattr__(self, "directions", directions)
+        object.__setattr__(self, "field_names", names)
+        object.__setattr__(self, "field_index", {n: i for i, n in enumerate(names)})
+        object.__setattr__(self, "_ords", {d: i for i, d in enumerate(directions)})
 
     @property
-    def sides(self) -> tuple[Side, Side]:
-        """(prompt side, answer side)."""
-        return KIND_SIDES[self.kind]
-
-    @property
-    def pair(self) -> Pair:
-        """The quizzer study direction this template shows (ties Anki cards to progress)."""
-        prompt, answer = self.sides
-        return Pair(self.source, prompt, self.target, answer)
+    def id(self) -> int:
+        """The note type id, from the language set (so every export agrees)."""
+        return stable_id("notetype", *self.languages)
 
     @property
     def name(self) -> str:
-        """Template name shown in Anki, e.g. ``"meaning en→bn"``."""
-        return f"{self.kind} {self.source}→{self.target}"
+        """``"quizzer: en bn ar ru fr"``: quizzer's, and which languages it holds."""
+        return "quizzer: " + " ".join(self.languages)
 
-    @property
-    def template_id(self) -> int:
-        """Stable template id (from kind and languages, not from the display name)."""
-        return stable_id62("template", self.kind, self.source, self.target)
+    def ord_of(self, direction: Direction) -> int:
+        """The template ordinal of ``direction`` (``KeyError`` if not in this set)."""
+        return self._ords[direction]
 
-    @property
-    def sort_key(self) -> tuple[int, int, int]:
-        """Canonical template order: kind, then source and target in language order."""
-        return (
-            KINDS.index(self.kind),
-            LANGUAGES.index(self.source),
-            LANGUAGES.index(self.target),
-        )
+    def guard_index(self, direction: Direction) -> int:
+        """The index of ``direction``'s guard field in a note's fields."""
+        return self.field_index[direction.guard]
+
+    def text_index(self, lang: str, side: Side) -> int:
+        """The index of ``lang``'s term or definition field."""
+        return self.field_index[field_name(lang, side)]
 
 
-def default_directions(
-    languages: Iterable[str], kinds: Iterable[str] = KINDS
-) -> tuple[Direction, ...]:
-    """Every kind between every ordered pair of different languages present."""
-    present = [lang for lang in LANGUAGES if lang in set(languages)]
-    pairs = [(a, b) for a in present for b in present if a != b]
-    return directions_for(kinds, pairs)
+@lru_cache(maxsize=64)
+def _note_type(languages: tuple[str, ...]) -> NoteType:
+    return NoteType(languages)
 
 
-def directions_for(kinds: Iterable[str], pairs: Iterable[tuple[str, str]]) -> tuple[Direction, ...]:
-    """Directions for the given kinds × pairs, in canonical order, without duplicates.
-
-    A same-language pair (``en:en``) makes sense for ``meaning`` and ``term`` but
-    not for ``translate``, which is skipped for it.
-    """
-    found: set[Direction] = set()
-    for kind in kinds:
-        for source, target in pairs:
-            if kind == "translate" and source == target:
-                continue
-            found.add(Direction(kind, source, target))  # type: ignore[arg-type]
-    return tuple(sorted(found, key=lambda d: d.sort_key))
+#: The note type of every deck in quizzer's five languages.
+BASE = _note_type(LANGUAGES)
 
 
-def card_requirements(directions: Sequence[Direction]) -> tuple[tuple[int, ...], ...]:
-    """Per direction, the field indexes that must all be filled for its card to exist.
-
-    This mirrors the templates' conditionals (Anki's own rule for generating
-    cards), so the exporter can tell a note that would get no card at all.
-    """
-    out = []
-    for direction in directions:
-        prompt_side, answer_side = direction.sides
-        needed = [
-            FIELD_INDEX[field_name(direction.source, prompt_side)],
-            FIELD_INDEX[field_name(direction.target, answer_side)],
-        ]
-        if direction.kind == "translate":
-            needed.append(FIELD_INDEX[guard_field(direction.source, direction.target)])
-        out.append(tuple(needed))
-    return tuple(out)
+def note_type_for(languages: Iterable[str]) -> NoteType:
+    """The note type for a deck in ``languages``: :data:`BASE` when they are all among
+    quizzer's, else (later, for other ISO 639 languages) one of the deck's own set."""
+    wanted = set(languages)
+    if wanted <= set(BASE.languages):
+        return BASE
+    return _note_type(tuple(sorted(wanted)))
 
 
-def template_for(direction: Direction) -> dict[str, Any]:
+def template_direction(note_type: NoteType | None, template: int | str) -> Direction:
+    """The direction a quizzer template asks: by its name (``"meaning en→bn"``, the key that
+    survives anything Anki does, legacy note types included) or by its ordinal in
+    ``note_type`` (valid while the user has not reordered the templates in Anki).
+    The inverse is :meth:`NoteType.ord_of` and :attr:`Direction.name`. ``ValueError``
+    for a template that is not quizzer's."""
+    if isinstance(template, str):
+        return parse_template_name(template)
+    if note_type is None or not 0 <= template < len(note_type.directions):
+        raise ValueError(f"no template {template} in {note_type.name if note_type else None}")
+    return note_type.directions[template]
+
+
+#: The base note type's fields, for callers that predate per-language-set note types.
+MODEL_ID = BASE.id
+FIELD_NAMES = BASE.field_names
+FIELD_INDEX: Mapping[str, int] = BASE.field_index
+
+
+def _section(field_: str, inner: str) -> str:
+    return f"{{{{#{field_}}}}}{inner}{{{{/{field_}}}}}"
+
+
+def template_for(direction: Direction, note_type: NoteType = BASE) -> dict[str, Any]:
     """The genanki template dict (with its stable ``id``) for one direction.
 
     The faces come from :mod:`quizzer.anki.faces`; here they are wrapped in the
-    conditionals that decide whether Anki generates the card at all.
+    conditionals that decide whether Anki generates the card at all: the front
+    renders only when the card's guard field and both texts it shows are filled.
     """
     from quizzer.anki import faces  # faces builds on this module's field names
 
@@ -206,30 +224,46 @@ def template_for(direction: Direction) -> dict[str, Any]:
     prompt = field_name(direction.source, prompt_side)
     answer = field_name(direction.target, answer_side)
     front = faces.front_html(direction)
-    qfmt = f"{{{{#{prompt}}}}}{{{{#{answer}}}}}{front}{{{{/{answer}}}}}{{{{/{prompt}}}}}"
-    if direction.kind == "translate":
-        guard = guard_field(direction.source, direction.target)
-        qfmt = f"{{{{#{guard}}}}}{qfmt}{{{{/{guard}}}}}"
-    return {
-        "name": direction.name,
-        "id": direction.template_id,
-        "qfmt": qfmt,
-        "afmt": faces.back_html(direction),
-    }
+    qfmt = _section(direction.guard, _section(prompt, _section(answer, front)))
+    afmt = faces.back_html(direction, note_type.languages)
+    return {"name": direction.name, "id": direction.template_id, "qfmt": qfmt, "afmt": afmt}
 
 
-def _field_spec(name: str) -> dict[str, Any]:
+def card_requirements(note_type: NoteType = BASE) -> list[list[Any]]:
+    """Anki's legacy ``req`` list (template ordinal, "all", field indexes), which old
+    Anki versions read to generate cards; computed from the guards, not by rendering."""
+    out: list[list[Any]] = []
+    for ord_, direction in enumerate(note_type.directions):
+        prompt_side, answer_side = direction.sides
+        needed = [
+            note_type.guard_index(direction),
+            note_type.text_index(direction.source, prompt_side),
+            note_type.text_index(direction.target, answer_side),
+        ]
+        out.append([ord_, "all", needed])
+    return out
+
+
+def _field_spec(note_type: NoteType, index: int) -> dict[str, Any]:
+    name = note_type.field_names[index]
     spec: dict[str, Any] = {"name": name, "id": stable_id62("field", name)}
-    if name in _GUARD_FIELDS or name in _AUDIO_FIELDS:
+    first_guard = len(note_type.field_names) - len(note_type.directions)
+    if index >= first_guard:
+        direction = note_type.directions[index - first_guard]
+        spec["id"] = _legacy_guard_id(direction) or spec["id"]
         # Bookkeeping, not study material: collapsed in the editor, left out of searches.
         spec["collapsed"] = True
         spec["excludeFromSearch"] = True
         spec["description"] = (
-            "Filled by quizzer when the two terms differ; gates translate cards."
-            if name in _GUARD_FIELDS
-            else "The term's recording, filled by quizzer export anki --audio."
+            f"Filled ({GUARD_VALUE}) by quizzer: this note has a {direction.name} card. "
+            "Type anything here to add the card; empty: none."
         )
-    for lang in LANGUAGES:
+        return spec
+    if name in {audio_field(lang) for lang in note_type.languages}:
+        spec["collapsed"] = True
+        spec["excludeFromSearch"] = True
+        spec["description"] = "The term's recording, filled by quizzer export anki --audio."
+    for lang in note_type.languages:
         if name in (field_name(lang, "term"), field_name(lang, "definition"), variants_field(lang)):
             spec["rtl"] = is_rtl(lang)
             if lang in _FIELD_FONTS:
@@ -237,17 +271,19 @@ def _field_spec(name: str) -> dict[str, Any]:
     return spec
 
 
-def build_model(directions: Sequence[Direction]) -> genanki.Model:
-    """The genanki model: fixed fields, one template per direction (in the given order)."""
+def build_model(note_type: NoteType = BASE) -> genanki.Model:
+    """The genanki model: every field and template of ``note_type``, always all of them."""
     from quizzer.anki.faces import CSS
 
-    if not directions:
-        raise ValueError("at least one direction is needed")
-    return genanki.Model(
-        MODEL_ID,
-        MODEL_NAME,
-        fields=[_field_spec(name) for name in FIELD_NAMES],
-        templates=[template_for(d) for d in directions],
+    model = genanki.Model(
+        note_type.id,
+        note_type.name,
+        fields=[_field_spec(note_type, i) for i in range(len(note_type.field_names))],
+        templates=[template_for(d, note_type) for d in note_type.directions],
         css=CSS,
-        sort_field_index=SORT_FIELD_INDEX,
+        sort_field_index=note_type.text_index(note_type.languages[0], "term"),
     )
+    # genanki would find the requirements by rendering every template once per field
+    # (70 x 83 renders); they are known: the guard and the two texts.
+    model._req = card_requirements(note_type)
+    return model

@@ -1,4 +1,12 @@
-"""A concept as an Anki note: HTML-escaped fields, tags, and a GUID from the concept uid.
+"""A concept as an Anki note: HTML-escaped fields, card guards, tags, and a GUID.
+
+Which cards a note gets (:func:`note_cards`): the wanted directions whose two texts
+exist, minus any card that asks nothing (its prompt and answer are the same text,
+"GPTQ" → "GPTQ") and minus any card asking the same thing as one before it (the
+same prompt text, asking the same language and side: when "GPTQ" is the Bengali,
+Arabic, Russian and French term, ``meaning bn→en`` is kept and ``ar→en``, ``ru→en``,
+``fr→en`` are not). Texts compare after NFC and case folding. The kept cards' guard
+fields are filled, so Anki's own card generation agrees (see :mod:`quizzer.anki.model`).
 
 Anki renders field content as HTML, so every text is escaped: a term
 ``<script>alert(1)</script>`` or ``&`` arrives and shows literally. Anki does not
@@ -11,32 +19,26 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 
 from quizzer.anki.faces import also_seen
 from quizzer.anki.ids import note_guid
 from quizzer.anki.model import (
+    BASE,
     FIELD_ACRONYM,
     FIELD_CONCEPT,
-    FIELD_INDEX,
-    FIELD_NAMES,
     FIELD_SOURCE,
-    GUARD_PAIRS,
     GUARD_VALUE,
-    field_name,
-    guard_field,
+    Direction,
+    NoteType,
     variants_field,
 )
 from quizzer.concepts.concept import Concept, Provenance
-from quizzer.concepts.languages import LANGUAGES
 
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 _BR_RE = re.compile(r"<br>")
 _TAG_BAD_RE = re.compile(r"[\s\"]+")
-_CONCEPT = FIELD_INDEX[FIELD_CONCEPT]
-_ACRONYM = FIELD_INDEX[FIELD_ACRONYM]
-_SOURCE = FIELD_INDEX[FIELD_SOURCE]
 
 
 def to_field(text: str) -> str:
@@ -73,23 +75,11 @@ def source_text(concept: Concept) -> str:
     )
 
 
-_GUARDS: tuple[tuple[str, str, int], ...] = tuple(
-    (a, b, FIELD_INDEX[guard_field(a, b)]) for a, b in GUARD_PAIRS
-)
-
-
-def _same_term_key(text: str) -> str:
-    """What two terms must share to be "the same word": NFC, case-folded, trimmed."""
+def _same_text_key(text: str) -> str:
+    """What two texts must share to be "the same": NFC, case-folded, trimmed."""
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text.casefold().strip()
-
-
-_SLOTS: tuple[tuple[str, int, int], ...] = tuple(
-    (lang, FIELD_INDEX[field_name(lang, "term")], FIELD_INDEX[field_name(lang, "definition")])
-    for lang in LANGUAGES
-)
-_VARIANT_SLOTS: dict[str, int] = {lang: FIELD_INDEX[variants_field(lang)] for lang in LANGUAGES}
 
 
 @lru_cache(maxsize=4096)
@@ -97,38 +87,62 @@ def _source_line(lang: str, side: str, prov: Provenance) -> str:
     return to_field(f"{lang} {side}: {_provenance(prov)}")
 
 
-def note_fields(concept: Concept) -> list[str]:
-    """The note's field values, in :data:`~quizzer.anki.model.FIELD_NAMES` order."""
+def note_cards(
+    concept: Concept, wanted: Iterable[Direction], prefer: Collection[Direction] = ()
+) -> list[Direction]:
+    """The directions of ``wanted`` this concept's note gets a card for, in the order
+    given: of two cards asking the same thing the first is kept, except that a
+    direction in ``prefer`` (one the learner studies for this concept) comes first."""
+    wanted = list(wanted)
+    if prefer:
+        wanted = [d for d in wanted if d in prefer] + [d for d in wanted if d not in prefer]
+    keys: dict[tuple[str, str], str] = {}
+    for lang, entry in concept.entries.items():
+        keys[(lang, "term")] = _same_text_key(entry.term.text)
+        keys[(lang, "definition")] = _same_text_key(entry.definition.text)
+    kept: list[Direction] = []
+    fronts: set[tuple[str, str, str]] = set()
+    for direction in wanted:
+        prompt_side, answer_side = direction.sides
+        prompt = keys.get((direction.source, prompt_side))
+        answer = keys.get((direction.target, answer_side))
+        if not prompt or not answer or prompt == answer:
+            continue
+        front = (prompt, direction.target, answer_side)
+        if front in fronts:
+            continue
+        fronts.add(front)
+        kept.append(direction)
+    return kept
+
+
+def note_fields(
+    concept: Concept, cards: Iterable[Direction] = (), note_type: NoteType = BASE
+) -> list[str]:
+    """The note's field values, in ``note_type.field_names`` order, with the guard of
+    each direction in ``cards`` filled (see :func:`note_cards`)."""
     # One pass over the entries (this runs once per note of a 10k-concept export).
-    values = [""] * len(FIELD_NAMES)
-    values[_CONCEPT] = to_field(concept.uid)
+    index = note_type.field_index
+    values = [""] * len(note_type.field_names)
+    values[index[FIELD_CONCEPT]] = to_field(concept.uid)
     sources: list[str] = []
-    entries = concept.entries
-    term_keys: dict[str, str] = {}
-    for lang, term_slot, definition_slot in _SLOTS:
-        entry = entries.get(lang)
+    for lang in note_type.languages:
+        entry = concept.entries.get(lang)
         if entry is None:
             continue
-        term_keys[lang] = _same_term_key(entry.term.text)
-        values[term_slot] = to_field(entry.term.text)
-        values[definition_slot] = to_field(entry.definition.text)
+        values[note_type.text_index(lang, "term")] = to_field(entry.term.text)
+        values[note_type.text_index(lang, "definition")] = to_field(entry.definition.text)
         if entry.term.source.kind == "corrected":
             variant = also_seen(entry.term)
             if variant:
-                values[_VARIANT_SLOTS[lang]] = to_field(variant)
+                values[index[variants_field(lang)]] = to_field(variant)
         sources.append(_source_line(lang, "term", entry.term.source))
         sources.append(_source_line(lang, "definition", entry.definition.source))
     if concept.acronym:
-        values[_ACRONYM] = to_field(concept.acronym)
-    values[_SOURCE] = "<br>".join(sources)
-    # Guard fields gate the translate cards: filled only where the terms differ.
-    if len(term_keys) > 1:
-        for lang_a, lang_b, slot in _GUARDS:
-            key_a = term_keys.get(lang_a)
-            if key_a:
-                key_b = term_keys.get(lang_b)
-                if key_b and key_a != key_b:
-                    values[slot] = GUARD_VALUE
+        values[index[FIELD_ACRONYM]] = to_field(concept.acronym)
+    values[index[FIELD_SOURCE]] = "<br>".join(sources)
+    for direction in cards:
+        values[note_type.guard_index(direction)] = GUARD_VALUE
     return values
 
 

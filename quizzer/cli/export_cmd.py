@@ -17,6 +17,9 @@ from quizzer.errors import InputError, shown
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from quizzer.anki.directions import Direction
+    from quizzer.services.anki_export import Learner
+
 KIND_HELP = "meaning = term(FROM)→definition(TO), term = definition(FROM)→term(TO), " + (
     "translate = term(FROM)→term(TO)"
 )
@@ -34,8 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "anki",
         help="write an Anki package (.apkg)",
         description="Write the decks as an Anki package: one note per concept, one card per "
-        "kind and language pair. Re-importing a newer export updates the notes in place. "
-        f"Kinds: {KIND_HELP}.",
+        "direction asked for. Without --pair, --kinds or --all: the directions you study in "
+        "quizzer (up to 12), else each language's term to and from English (a deck of one "
+        "language: term to definition and back). Re-importing a newer export updates the "
+        f"notes in place. Kinds: {KIND_HELP}.",
     )
     anki.add_argument("--out", required=True, metavar="FILE.apkg", help="the package to write")
     anki.add_argument(
@@ -51,13 +56,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="FROM:TO",
         help=f"a language pair such as en:bn (repeatable; languages: {', '.join(LANGUAGES)}; "
-        "default: every pair of different languages present)",
+        "with --kinds alone: every pair of the deck's languages)",
     )
     anki.add_argument(
         "--kinds",
-        default="meaning,term,translate",
         metavar="KINDS",
-        help="comma-separated card kinds (default: meaning,term,translate)",
+        help="comma-separated card kinds (default with --pair: meaning,term,translate)",
+    )
+    anki.add_argument(
+        "--all",
+        action="store_true",
+        help="every direction: each kind between every two of the deck's languages "
+        "(up to 70 cards per concept for five languages)",
     )
     anki.add_argument(
         "--with-progress",
@@ -158,10 +168,54 @@ def progress_bar(
         yield update
 
 
+def plan_directions(
+    decks: Sequence[Deck], args: argparse.Namespace
+) -> tuple[dict[str, tuple[Direction, ...]], Learner | None]:
+    """Per deck id, the directions to export (see the command's description), and what
+    the learner's store says when there is one (settings for the preset, studied cards)."""
+    from quizzer.anki.directions import (
+        DEFAULT_MAX_PER_CONCEPT,
+        Direction,
+        default_directions,
+        directions_for,
+        every_direction,
+    )
+    from quizzer.cards.card import Pair
+    from quizzer.services.anki_export import read_learner
+
+    present = {lang for deck in decks for lang in deck.languages}
+    pairs = [parse_pair(text) for text in args.pair]
+    if pairs:
+        missing = sorted({lang for pair in pairs for lang in pair} - present, key=LANGUAGES.index)
+        if missing:
+            raise InputError(
+                f"no exported deck has {', '.join(missing)}",
+                hint=f"the decks have: {', '.join(lang for lang in LANGUAGES if lang in present)}",
+            )
+    learner = read_learner(args.db)
+    plan: dict[str, tuple[Direction, ...]] = {}
+    for deck in decks:
+        langs = set(deck.languages)
+        if pairs:
+            chosen = directions_for(parse_kinds(args.kinds or "meaning,term,translate"), pairs)
+        elif args.kinds or args.all:
+            kinds = parse_kinds(args.kinds) if args.kinds else None
+            chosen = tuple(d for d in every_direction(langs) if kinds is None or d.kind in kinds)
+        else:
+            studied = (
+                [Direction.from_pair(Pair.parse(code)) for code, _n in learner.directions]
+                if learner
+                else []
+            )
+            fits = [d for d in studied if d and {d.source, d.target} <= langs]
+            chosen = tuple(fits[:DEFAULT_MAX_PER_CONCEPT]) or default_directions(langs)
+        plan[deck.id] = chosen
+    return plan, learner
+
+
 def run_anki(args: argparse.Namespace) -> int:
     """Handle ``quizzer export anki``."""
     from quizzer.anki.exporter import export_apkg
-    from quizzer.anki.model import default_directions, directions_for
 
     out = Path(args.out)
     if out.suffix.lower() != ".apkg":
@@ -179,21 +233,9 @@ def run_anki(args: argparse.Namespace) -> int:
             hint="create the folder first, or give --out a path in an existing folder",
             path=out,
         )
-    kinds = parse_kinds(args.kinds)
-    pairs = [parse_pair(text) for text in args.pair]
     decks = select_decks(args.deck, args.decks_dir)
-    present = {lang for deck in decks for lang in deck.languages}
-    if pairs:
-        missing = sorted({lang for pair in pairs for lang in pair} - present, key=LANGUAGES.index)
-        if missing:
-            raise InputError(
-                f"no exported deck has {', '.join(missing)}",
-                hint=f"the decks have: {', '.join(lang for lang in LANGUAGES if lang in present)}",
-            )
-        directions = directions_for(kinds, pairs)
-    else:
-        directions = default_directions(present, kinds)
-    if not directions:
+    plan, learner = plan_directions(decks, args)
+    if not any(plan.values()):
         raise InputError(
             "no card direction to export",
             hint="translate needs two different languages: add a --pair like en:bn",
@@ -219,7 +261,9 @@ def run_anki(args: argparse.Namespace) -> int:
             result = export_apkg(
                 decks,
                 out,
-                directions=directions,
+                directions=plan,
+                settings=learner.settings if learner else None,
+                studied=learner.card_ids if learner else (),
                 timestamp=timestamp,
                 progress=progress_states,
                 reviews=reviews,
@@ -234,7 +278,8 @@ def run_anki(args: argparse.Namespace) -> int:
         ) from exc
     print(
         f"Wrote {shown(result.path)}: {result.notes} notes, {result.cards} cards "
-        f"in {len(result.decks)} deck(s), {len(result.directions)} card types."
+        f"in {len(result.decks)} deck(s), {len(result.directions)} directions "
+        f"(at most {result.max_cards_per_note} cards per concept)."
     )
     if result.skipped_concepts:
         print(

@@ -1,14 +1,19 @@
-"""Read what ``--with-progress`` needs from the progress store: card states and review log."""
+"""Read what the Anki export needs from the progress store: card states and review log
+(``--with-progress``), the directions the learner studies and their scheduler settings."""
 
 from __future__ import annotations
 
 import os
+from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 
+from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
 from quizzer.paths import default_db_path
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
+from quizzer.scheduling.settings import SchedulerSettings
 
 
 def read_store(
@@ -34,3 +39,41 @@ def read_store(
         states = {card.card_id: card for card in store.cards() if not card.is_new}
         tz = store.tz_at(now or datetime.now(UTC))
     return states, reviews, tz
+
+
+@dataclass(frozen=True, slots=True)
+class Learner:
+    """What the export takes from the learner's store."""
+
+    #: Study directions (pair codes such as ``"ru:term>en:term"``) of the cards answered
+    #: at least once, most-studied first, with how many cards each has.
+    directions: list[tuple[str, int]]
+    #: Ids of every card answered at least once.
+    card_ids: frozenset[str]
+    #: Scheduler settings (for the options preset).
+    settings: SchedulerSettings
+
+
+def read_learner(db: str | os.PathLike[str] | None = None) -> Learner | None:
+    """What the learner studies and how, from the store at ``db``; ``None`` when there is
+    no store. Read-only, like :func:`read_store`."""
+    from quizzer.progress import open_store
+    from quizzer.progress.files import store_exists
+
+    path = default_db_path(db)
+    if not store_exists(path):
+        return None
+    with open_store(path, read_only=True) as store:
+        counts: Counter[str] = Counter()
+        ids: set[str] = set()
+        for card in store.cards():
+            if card.is_new:
+                continue
+            ids.add(card.card_id)
+            try:
+                counts[CardKey.parse(card.card_id).pair.code] += 1
+            except ValueError:
+                continue
+        settings = store.settings
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return Learner(ranked, frozenset(ids), settings)

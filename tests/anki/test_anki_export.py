@@ -23,6 +23,7 @@ from factories import concept as make_concept
 from quizzer.anki import export_apkg
 from quizzer.anki.exporter import PARENT_DECK
 from quizzer.anki.model import (
+    BASE,
     FIELD_ACRONYM,
     FIELD_INDEX,
     FIELD_NAMES,
@@ -32,8 +33,8 @@ from quizzer.anki.model import (
     Direction,
     default_directions,
     directions_for,
+    every_direction,
     field_name,
-    guard_field,
 )
 from quizzer.anki.notes import from_field, source_text, to_field
 from quizzer.cli.main import main
@@ -45,18 +46,28 @@ from quizzer.library.decks import write_deck
 
 def expected_cards(deck: Deck, directions) -> int:
     """Cards a deck should give: one per direction whose prompt and answer texts exist
-    (and, for translate, differ)."""
+    and differ, and whose front (prompt text, asked language and side) no earlier
+    direction of the same note already asks."""
     count = 0
     for concept in deck:
-        for d in directions:
+        fronts = set()
+        for d in sorted(directions, key=lambda d: d.sort_key):
             prompt, answer = d.sides
             asked, expected = concept.text(d.source, prompt), concept.text(d.target, answer)
             if not (asked and expected):
                 continue
-            if d.kind == "translate" and nfc(asked).casefold() == nfc(expected).casefold():
+            if nfc(asked).casefold().strip() == nfc(expected).casefold().strip():
                 continue
+            front = (nfc(asked).casefold().strip(), d.target, answer)
+            if front in fronts:
+                continue
+            fronts.add(front)
             count += 1
     return count
+
+
+#: Every direction of the five-language note type (``--all``).
+ALL = every_direction(LANGUAGES)
 
 
 @pytest.fixture
@@ -66,9 +77,11 @@ def deck() -> Deck:
 
 def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
-    result = export_apkg([deck], out, timestamp=recent(600))
-    directions = default_directions(deck.languages)
-    assert len(directions) == 60  # 3 kinds × 20 ordered pairs of 5 languages
+    directions = every_direction(LANGUAGES)
+    # meaning and term: 25 ordered pairs of 5 languages each (a language with itself too);
+    # translate: the 20 pairs of two different languages
+    assert len(directions) == 70
+    result = export_apkg([deck], out, directions=directions, timestamp=recent(600))
     col = open_collection(tmp_path)
     try:
         log = import_package(col, out)
@@ -79,9 +92,12 @@ def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck)
         partial = col.find_cards('"Concept:fixture/zero-point"')
         names = sorted(col.get_card(cid).template()["name"] for cid in partial)
         assert names == sorted(
-            f"{kind} {a}→{b}"
-            for kind in ("meaning", "term", "translate")
-            for a, b in (("en", "ar"), ("ar", "en"))
+            [
+                f"{kind} {a}→{b}"
+                for kind in ("meaning", "term", "translate")
+                for a, b in (("en", "ar"), ("ar", "en"))
+            ]
+            + [f"{kind} {a}→{a}" for kind in ("meaning", "term") for a in ("en", "ar")]
         )
         for cid in col.find_cards(""):
             card = col.get_card(cid)
@@ -129,11 +145,11 @@ def test_cli_reports_skipped_concepts(tmp_path, deck, capsys):
     captured = capsys.readouterr()
     assert "1 notes, 1 cards" in captured.out
     assert "2 concepts skipped: no text in the requested languages" in captured.err
-    assert main([*argv, "--deck", "fixture"]) == 0
+    assert main([*argv, "--deck", "fixture", "--all"]) == 0
     assert "skipped" not in capsys.readouterr().err
 
 
-def test_no_translate_card_between_identical_terms_even_after_check_database(tmp_path, deck):
+def test_no_card_between_identical_terms_even_after_check_database(tmp_path, deck):
     same = make_concept(
         "fixture",
         "gptq",
@@ -175,17 +191,19 @@ def test_no_translate_card_between_identical_terms_even_after_check_database(tmp
         note.fields[FIELD_INDEX[field_name("en", "definition")]] += " (edited)"
         col.update_note(note)
         assert col.card_count() == cards
-        # the guard is filled only where the terms differ
-        assert note[guard_field("en", "bn")] == GUARD_VALUE
-        assert note[guard_field("en", "fr")] == note[guard_field("ru", "fr")] == ""
-        assert note[guard_field("en", "ar")] == ""  # no Arabic
+        # the card's guard is filled only where the terms differ
+        assert note[Direction("translate", "en", "bn").guard] == GUARD_VALUE
+        assert note[Direction("translate", "en", "fr").guard] == ""
+        assert note[Direction("translate", "fr", "en").guard] == ""
+        assert note[Direction("translate", "en", "ar").guard] == ""  # no Arabic
+        assert note[Direction("translate", "ru", "fr").guard] == ""  # not asked for
     finally:
         col.close()
 
 
 def test_every_field_arrives_as_the_deck_text(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
-    export_apkg([deck], out, timestamp=recent(600))
+    export_apkg([deck], out, directions=ALL, timestamp=recent(600))
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
@@ -206,7 +224,7 @@ def test_every_field_arrives_as_the_deck_text(tmp_path, deck):
 
 def test_hostile_text_shows_literally(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
-    export_apkg([deck], out, timestamp=recent(600))
+    export_apkg([deck], out, directions=ALL, timestamp=recent(600))
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
@@ -232,7 +250,7 @@ def test_hostile_text_shows_literally(tmp_path, deck):
 
 def test_arabic_is_rtl_and_every_text_carries_its_language(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
-    export_apkg([deck], out, timestamp=recent(600))
+    export_apkg([deck], out, directions=ALL, timestamp=recent(600))
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
@@ -264,7 +282,7 @@ def test_arabic_is_rtl_and_every_text_carries_its_language(tmp_path, deck):
 
 def test_decks_tags_and_sort_field(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
-    export_apkg([deck], out, timestamp=recent(600))
+    export_apkg([deck], out, directions=ALL, timestamp=recent(600))
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
@@ -343,7 +361,8 @@ def test_stable_ids_for_model_fields_templates_and_guids(tmp_path, deck):
     assert a == b
     field_ids, template_ids, guids, _decks = a
     assert len(set(field_ids)) == len(FIELD_NAMES) and all(isinstance(i, int) for i in field_ids)
-    assert len({i for _n, i in template_ids}) == len(template_ids) == 60
+    assert len({i for _n, i in template_ids}) == len(template_ids) == 70
+    assert [n for n, _i in template_ids] == [d.name for d in BASE.directions]
     assert len(set(guids)) == 3
 
 
@@ -374,7 +393,7 @@ def test_edit_then_reexport_updates_in_place(tmp_path, deck):
 
 def test_reimporting_an_unchanged_export_changes_nothing(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
-    export_apkg([deck], out, timestamp=recent(600))
+    export_apkg([deck], out, directions=ALL, timestamp=recent(600))
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
@@ -416,29 +435,6 @@ def test_unchanged_reexport_with_a_later_timestamp_is_updated_harmlessly(tmp_pat
         col.close()
 
 
-def test_note_type_that_gains_templates_merges(tmp_path, deck):
-    """Fields and templates carry ids, so Anki merges the grown note type into the old one."""
-    small, large = tmp_path / "small.apkg", tmp_path / "large.apkg"
-    few = directions_for(["meaning"], [("en", "fr")])
-    many = directions_for(["meaning", "translate"], [("en", "fr"), ("fr", "en")])
-    # the en+ar concept has no card in either export, so it is left out of both
-    assert export_apkg([deck], small, directions=few, timestamp=recent(900)).skipped_concepts == 1
-    assert export_apkg([deck], large, directions=many, timestamp=recent(300)).skipped_concepts == 1
-    col = open_collection(tmp_path)
-    try:
-        import_package(col, small)
-        assert col.card_count() == expected_cards(deck, few) == 2
-        log = import_package(col, large, merge=True)
-        assert len(log.new) == 0 and len(log.conflicting) == 0
-        assert col.note_count() == 2
-        assert col.card_count() == expected_cards(deck, many)
-        ours = [m for m in col.models.all() if m["id"] == MODEL_ID]
-        assert len(ours) == 1
-        assert {t["id"] for t in ours[0]["tmpls"]} == {d.template_id for d in many}
-    finally:
-        col.close()
-
-
 def test_directions_and_pairs():
     assert Direction("meaning", "en", "en").pair.code == "en:term>en:definition"
     assert Direction("term", "ru", "bn").pair.code == "ru:definition>bn:term"
@@ -449,7 +445,18 @@ def test_directions_and_pairs():
         Direction("meaning", "en", "xx")
     got = directions_for(["translate", "meaning"], [("en", "en"), ("bn", "en")])
     assert [d.name for d in got] == ["meaning en→en", "meaning bn→en", "translate bn→en"]
-    assert len(default_directions(["en", "ar"])) == 6
+    assert [d.name for d in default_directions(["en", "ar"])] == [
+        "translate en→ar",
+        "translate ar→en",
+        "meaning en→en",
+    ]
+    assert [d.name for d in default_directions(["fr"])] == ["meaning fr→fr", "term fr→fr"]
+    assert [d.name for d in default_directions(["ru", "fr"])] == [
+        "translate ru→fr",
+        "translate fr→ru",
+        "meaning ru→ru",
+    ]
+    assert len(default_directions(LANGUAGES)) == 9
 
 
 def test_field_escaping_round_trips():

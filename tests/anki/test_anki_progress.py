@@ -10,7 +10,7 @@ import pytest
 from anki_support import import_package, notes_by_uid, open_collection, recent
 
 from quizzer.anki import export_apkg
-from quizzer.anki.model import Direction
+from quizzer.anki.model import Direction, every_direction
 from quizzer.anki.progress import (
     fill_package,
     progress_from_reviews,
@@ -18,6 +18,7 @@ from quizzer.anki.progress import (
 )
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
+from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
@@ -72,7 +73,7 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
     db, keys, now = studied
     monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "no-user-decks"))
     out = tmp_path / "progress.apkg"
-    argv = ["export", "anki", "--out", str(out), "--with-progress", "--db", str(db)]
+    argv = ["export", "anki", "--out", str(out), "--with-progress", "--db", str(db), "--all"]
     assert main([*argv, "--timestamp", str(int(recent(60)))]) == 0
     with open_store(db, read_only=True) as store:
         states = {key.id: store.card(key) for key in keys}
@@ -82,7 +83,7 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
     col = open_collection(tmp_path)
     try:
         import_package(col, out, scheduling=True)
-        assert col.note_count() == 36 and col.card_count() == 2102
+        assert col.note_count() == 36 and col.card_count() == 2390
         today = col.sched.today
         checked_review = checked_learning = 0
         for key in keys:
@@ -109,7 +110,7 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
             assert revlog == [r.grade for r in reviews if r.card_id == key.id]
         assert checked_review >= 2 and checked_learning >= 1
         assert col.db.scalar("select count() from revlog") == len(reviews)
-        assert col.db.scalar("select count() from cards where type = 0") == 2102 - len(keys)
+        assert col.db.scalar("select count() from cards where type = 0") == 2390 - len(keys)
     finally:
         col.close()
 
@@ -118,7 +119,7 @@ def test_studied_cards_left_out_of_the_export_are_reported(tmp_path, studied, mo
     db, keys, _now = studied
     monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "no-user-decks"))
     out = tmp_path / "part.apkg"
-    argv = ["export", "anki", "--out", str(out), "--with-progress", "--db", str(db)]
+    argv = ["export", "anki", "--out", str(out), "--with-progress", "--db", str(db), "--all"]
     # only quantization, only meaning ar→en: of the five studied cards, gptq's is in
     argv += ["--deck", "quantization", "--pair", "ar:en", "--kinds", "meaning"]
     assert main(argv) == 0
@@ -158,8 +159,12 @@ def test_filling_a_package_on_disk_matches_filling_during_export(tmp_path, studi
     states, reviews, tz = read_store(db)
     stamp = recent(60)
     inline, later = tmp_path / "inline.apkg", tmp_path / "later.apkg"
-    export_apkg(decks, inline, timestamp=stamp, progress=states, reviews=reviews, tz=tz)
-    export_apkg(decks, later, timestamp=stamp)
+    every = every_direction(LANGUAGES)
+    export_apkg(
+        decks, inline, directions=every, timestamp=stamp, progress=states, reviews=reviews, tz=tz
+    )
+    # knowing which cards are studied (as the command always does), as the inline export
+    export_apkg(decks, later, directions=every, timestamp=stamp, studied=states)
     assert fill_package(later, states, reviews, tz=tz) == (len(states), len(reviews), 0)
 
     def rows(path):

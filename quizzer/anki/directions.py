@@ -1,0 +1,156 @@
+"""Card directions: which of a concept's texts a card shows and which it asks for.
+
+A :class:`Direction` is one template of the quizzer note type (``meaning en→bn``:
+the English term, asking the Bengali definition). The sets an export can ask for:
+:func:`every_direction` (``--all``), :func:`directions_for` (``--pair``/``--kinds``)
+and :func:`default_directions` (neither, and no study history).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from quizzer.anki.ids import stable_id62
+from quizzer.cards.card import Pair
+from quizzer.concepts.languages import LANGUAGES, Side
+
+Kind = Literal["meaning", "term", "translate"]
+#: Card kinds, in template order.
+KINDS: tuple[Kind, ...] = ("meaning", "term", "translate")
+
+#: (prompt side, answer side) per kind.
+KIND_SIDES: dict[Kind, tuple[Side, Side]] = {
+    "meaning": ("term", "definition"),
+    "term": ("definition", "term"),
+    "translate": ("term", "term"),
+}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Direction:
+    """One card template: ``kind`` from language ``source`` to language ``target``."""
+
+    kind: Kind
+    source: str
+    target: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown kind {self.kind!r} (known: {', '.join(KINDS)})")
+        for lang in (self.source, self.target):
+            if lang not in LANGUAGES:
+                raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
+        if self.kind == "translate" and self.source == self.target:
+            raise ValueError("translate needs two different languages")
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        """(prompt side, answer side)."""
+        return KIND_SIDES[self.kind]
+
+    @property
+    def pair(self) -> Pair:
+        """The quizzer study direction this template shows (ties Anki cards to progress)."""
+        prompt, answer = self.sides
+        return Pair(self.source, prompt, self.target, answer)
+
+    @classmethod
+    def from_pair(cls, pair: Pair) -> Direction | None:
+        """The template that asks quizzer's study direction ``pair``, if one does
+        (definition → definition has none)."""
+        for kind, sides in KIND_SIDES.items():
+            if sides == (pair.prompt_side, pair.answer_side):
+                return cls(kind, pair.prompt_lang, pair.answer_lang)
+        return None
+
+    @property
+    def name(self) -> str:
+        """Template name shown in Anki, e.g. ``"meaning en→bn"`` (stable: tools key on it)."""
+        return f"{self.kind} {self.source}→{self.target}"
+
+    @property
+    def guard(self) -> str:
+        """The note field that makes this card exist, e.g. ``"Card meaning en→bn"``."""
+        return f"Card {self.name}"
+
+    @property
+    def template_id(self) -> int:
+        """Stable template id (from kind and languages, not from the display name)."""
+        return stable_id62("template", self.kind, self.source, self.target)
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Canonical template order: kind, then source and target in language order."""
+        return (
+            KINDS.index(self.kind),
+            LANGUAGES.index(self.source),
+            LANGUAGES.index(self.target),
+        )
+
+
+_NAME_RE = re.compile(r"^(meaning|term|translate) ([a-z]{2,3})→([a-z]{2,3})$")
+
+
+def parse_template_name(name: str) -> Direction:
+    """``"meaning en→bn"`` → its :class:`Direction`; ``ValueError`` for any other name."""
+    found = _NAME_RE.match(name)
+    if not found:
+        raise ValueError(f"not a quizzer template name: {name!r}")
+    kind, source, target = found.groups()
+    return Direction(kind, source, target)  # type: ignore[arg-type]
+
+
+def every_direction(languages: Iterable[str]) -> tuple[Direction, ...]:
+    """Every kind between every ordered pair of the languages (a language with itself
+    too, for meaning and term), in canonical order: the templates of a note type."""
+    wanted = set(languages)
+    present = [lang for lang in LANGUAGES if lang in wanted]
+    return tuple(
+        Direction(kind, source, target)
+        for kind in KINDS
+        for source in present
+        for target in present
+        if not (kind == "translate" and source == target)
+    )
+
+
+def directions_for(kinds: Iterable[str], pairs: Iterable[tuple[str, str]]) -> tuple[Direction, ...]:
+    """Directions for the given kinds × pairs, in canonical order, without duplicates.
+
+    A same-language pair (``en:en``) makes sense for ``meaning`` and ``term`` but
+    not for ``translate``, which is skipped for it.
+    """
+    found: set[Direction] = set()
+    for kind in kinds:
+        for source, target in pairs:
+            if kind == "translate" and source == target:
+                continue
+            found.add(Direction(kind, source, target))  # type: ignore[arg-type]
+    return tuple(sorted(found, key=lambda d: d.sort_key))
+
+
+#: Most cards per concept the default export asks for.
+DEFAULT_MAX_PER_CONCEPT = 12
+
+
+def default_directions(languages: Iterable[str]) -> tuple[Direction, ...]:
+    """What an export without ``--pair``/``--kinds``/``--all`` and without study history
+    gives: recognition and production of terms between English and each other
+    language (``translate X→en`` and ``en→X``), plus ``meaning en→en`` (the term asks
+    its definition, the one card a concept whose term is the same word everywhere,
+    "GPTQ", still gets): 9 for the five languages. Without English the first
+    language present stands in for it; a deck of one language gets its
+    term → definition and definition → term cards."""
+    present = [lang for lang in LANGUAGES if lang in set(languages)]
+    if not present:
+        return ()
+    if len(present) == 1:
+        (only,) = present
+        return directions_for(("meaning", "term"), [(only, only)])
+    pivot = "en" if "en" in present else present[0]
+    others = [lang for lang in present if lang != pivot]
+    translate = [p for lang in others for p in ((lang, pivot), (pivot, lang))]
+    return (*directions_for(("translate",), translate), Direction("meaning", pivot, pivot))

@@ -75,7 +75,7 @@ def _fuzz_days(days: int, maximum: int, rng: random.Random) -> int:
 
 
 def elapsed_study_days(
-    last_review: datetime | None, now: datetime, tz: tzinfo, day_start_hour: int
+    last_review: datetime | None, now: datetime, tz: tzinfo | None, day_start_hour: int
 ) -> int:
     """Study days from ``last_review`` to ``now`` in ``tz`` (0 on the same study day or
     when ``now`` is earlier; 0 for a card never reviewed): Anki's ``delta_t``."""

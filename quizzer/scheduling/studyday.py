@@ -62,9 +62,15 @@ def next_day_start(moment: datetime, tz: tzinfo, hour: int = DEFAULT_DAY_START_H
 
 
 def days_between(
-    earlier: datetime, later: datetime, tz: tzinfo, hour: int = DEFAULT_DAY_START_HOUR
+    earlier: datetime, later: datetime, tz: tzinfo | None, hour: int = DEFAULT_DAY_START_HOUR
 ) -> int:
-    """How many study-day boundaries lie between two moments (0 when on the same study day)."""
+    """How many study-day boundaries lie between two moments (0 when on the same study day;
+    ``tz=None``: the system's zone, as in :func:`study_day`).
+
+    This is the one count of elapsed days: FSRS's ``delta_t`` in the scheduler
+    (:func:`quizzer.scheduling.scheduler.elapsed_study_days`), the optimizer, the
+    statistics' retrievability and Anki's own replay of an exported revlog.
+    """
     return (study_day(later, tz, hour) - study_day(earlier, tz, hour)).days
 
 

@@ -89,7 +89,9 @@ def compute_stats(
     shown_decks = [d for d in decks if deck_ids is None or d.id in deck_ids]
     concept_uids = [c.uid for d in shown_decks for c in d.concepts]
     names = {c.uid: c.label for d in shown_decks for c in d.concepts}
-    langs, rows = mastery(card_list, now, concept_uids, parameters)
+    langs, rows = mastery(
+        card_list, now, concept_uids, parameters, tz=tz, day_start_hour=day_start_hour
+    )
     dated = dated_reviews(review_list, tz, day_start_hour)
     totals = card_totals(review_list)
     today = study_day(now, tz, day_start_hour)
@@ -109,8 +111,12 @@ def compute_stats(
         mastery_languages=langs,
         mastery=rows,
         hardest=hardest_of(totals),
-        languages=group_summaries(totals, card_list, now, by_answer_lang, parameters),
-        pairs=group_summaries(totals, card_list, now, by_pair, parameters),
+        languages=group_summaries(
+            totals, card_list, now, by_answer_lang, parameters, tz=tz, day_start_hour=day_start_hour
+        ),
+        pairs=group_summaries(
+            totals, card_list, now, by_pair, parameters, tz=tz, day_start_hour=day_start_hour
+        ),
         total_reviews=len(review_list),
         total_cards=len(studied),
         concept_names=names,

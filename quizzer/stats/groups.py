@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from quizzer.cards.card import CardKey
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
+from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
 from quizzer.stats.definitions import MATURE_DAYS, card_key, pass_rate
 from quizzer.stats.figures import GroupSummary
 from quizzer.stats.mastery import card_retrievability
@@ -23,8 +24,12 @@ def group_summaries(
     now: datetime,
     group: Any,
     parameters: Sequence[float] | None,
+    *,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
 ) -> tuple[GroupSummary, ...]:
-    """Figures per group; ``group`` names a card key's group (:func:`by_answer_lang`, ...)."""
+    """Figures per group; ``group`` names a card key's group (:func:`by_answer_lang`, ...);
+    recall counts study days in ``tz`` from ``day_start_hour``."""
     card_sets: dict[str, set[str]] = defaultdict(set)
     n_reviews: Counter[str] = Counter()
     passed: Counter[str] = Counter()
@@ -46,7 +51,7 @@ def group_summaries(
             continue
         g = group(key)
         card_sets[g].add(card.card_id)
-        value = card_retrievability(card, now, parameters)
+        value = card_retrievability(card, now, parameters, tz=tz, day_start_hour=day_start_hour)
         if value is not None:
             recall[g].append(value)
         if not card.suspended and card.phase == "review" and card.scheduled_days >= MATURE_DAYS:
@@ -86,9 +91,20 @@ def language_summaries(
     cards: Sequence[CardState],
     now: datetime,
     parameters: Sequence[float] | None = None,
+    *,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
 ) -> tuple[GroupSummary, ...]:
     """Per answer language (what the learner recalls)."""
-    return group_summaries(card_totals(reviews), cards, now, by_answer_lang, parameters)
+    return group_summaries(
+        card_totals(reviews),
+        cards,
+        now,
+        by_answer_lang,
+        parameters,
+        tz=tz,
+        day_start_hour=day_start_hour,
+    )
 
 
 def pair_summaries(
@@ -96,6 +112,11 @@ def pair_summaries(
     cards: Sequence[CardState],
     now: datetime,
     parameters: Sequence[float] | None = None,
+    *,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
 ) -> tuple[GroupSummary, ...]:
     """Per language pair ``"prompt>answer"`` (sides merged: ``ru>bn`` covers both sides)."""
-    return group_summaries(card_totals(reviews), cards, now, by_pair, parameters)
+    return group_summaries(
+        card_totals(reviews), cards, now, by_pair, parameters, tz=tz, day_start_hour=day_start_hour
+    )

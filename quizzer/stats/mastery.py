@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULT_PARAMETERS
 
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.scheduler import elapsed_study_days
+from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
 from quizzer.stats.definitions import card_key
 from quizzer.stats.figures import MasteryCell, MasteryRow
 
@@ -35,15 +37,21 @@ def retrievability(
 
 
 def card_retrievability(
-    card: CardState, now: datetime, parameters: Sequence[float] | None = None
+    card: CardState,
+    now: datetime,
+    parameters: Sequence[float] | None = None,
+    *,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
 ) -> float | None:
     """A card's retrievability at ``now``; ``None`` for a card never reviewed.
 
-    Elapsed time counts whole days, as ``fsrs.Scheduler`` does.
+    Elapsed time counts study days in ``tz`` (``None``: the system's zone) from
+    ``day_start_hour``, the scheduler's rule (:func:`elapsed_study_days`).
     """
     if card.stability is None or card.last_review is None:
         return None
-    elapsed = max(0, (now - card.last_review).days)
+    elapsed = elapsed_study_days(card.last_review, now, tz, day_start_hour)
     return retrievability(card.stability, elapsed, parameters)
 
 
@@ -52,8 +60,11 @@ def mastery(
     now: datetime,
     concept_uids: Sequence[str] = (),
     parameters: Sequence[float] | None = None,
+    *,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
 ) -> tuple[tuple[str, ...], tuple[MasteryRow, ...]]:
-    """Concept × answer-language table of mean retrievability now.
+    """Concept × answer-language table of mean retrievability now (study days in ``tz``).
 
     Rows follow ``concept_uids`` (concepts never studied get empty rows), then any
     other concept seen in ``cards`` in sorted order. Returns (languages, rows),
@@ -64,7 +75,7 @@ def mastery(
         key = card_key(card.card_id)
         if key is None:
             continue
-        r = card_retrievability(card, now, parameters)
+        r = card_retrievability(card, now, parameters, tz=tz, day_start_hour=day_start_hour)
         if r is None:
             continue
         sums[key.concept_uid][key.pair.answer_lang].append(r)

@@ -17,6 +17,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import answer, elapsed_study_days, fsrs_view, preview
 from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.stats.mastery import card_retrievability, retrievability
 
 PARIS = ZoneInfo("Europe/Paris")
 S = SchedulerSettings(fuzz=False)
@@ -105,3 +106,13 @@ def test_preview_uses_the_same_rule() -> None:
     for grade in (1, 2, 3, 4):
         got = answer(state, grade, later, S, tz=PARIS).state  # type: ignore[arg-type]
         assert shown[grade] == got.due - later
+
+
+@pytest.mark.parametrize(("first", "second", "days"), CASES)
+def test_statistics_count_recall_in_study_days(first, second, days) -> None:
+    state = _graduated(first)
+    assert state.stability is not None
+    got = card_retrievability(state, second, tz=PARIS, day_start_hour=4)
+    assert got == pytest.approx(retrievability(state.stability, days))
+    view = fsrs_view(state.card, second, PARIS, 4)
+    assert got == pytest.approx(S.fsrs_scheduler().get_card_retrievability(view, second))

@@ -19,6 +19,7 @@ from synthetic_history import TZ, make_deck, make_history
 
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
+from quizzer.scheduling.scheduler import fsrs_view
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.cards import due_forecast, state_counts
 from quizzer.stats.compute import compute_stats, timezone_label
@@ -256,7 +257,7 @@ def test_mastery_table_by_hand() -> None:
         # never reviewed: no cell
         snapshot("synth/c01|en:term>fr:term", "new"),
     ]
-    langs, rows = mastery(cards, now, ["synth/c01", "synth/c00"])
+    langs, rows = mastery(cards, now, ["synth/c01", "synth/c00"], tz=TZ)
     assert langs == ("en", "bn")
     assert [r.concept_uid for r in rows] == ["synth/c01", "synth/c00"]
     assert rows[0].cells == {} and rows[0].recall is None
@@ -376,7 +377,9 @@ def test_synthetic_mastery_equals_fsrs_retrievability(history, stats) -> None:
             continue
         uid, pair = card_id.split("|")
         lang = pair.split(">")[1].split(":")[0]
-        value = scheduler.get_card_retrievability(card, history.now)
+        # py-fsrs's curve, elapsed time counted in study days (the scheduler's rule)
+        view = fsrs_view(card, history.now, history.tz, 4)
+        value = scheduler.get_card_retrievability(view, history.now)
         by_cell.setdefault((uid, lang), []).append(value)
     rows = {row.concept_uid: row for row in stats.mastery}
     assert len(rows) == 12  # every concept of the deck, studied or not

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress import generations, journal, migrate, reviewlog
+from quizzer.progress import doctor_replay, generations, journal, migrate, reviewlog
 from quizzer.progress.doctor_findings import (
     Findings,
     Report,
@@ -66,6 +66,7 @@ def check(path: Path) -> Report:
     report.writer = active_holder(lock_path(path))
     if report.healthy and store_exists(path):
         _count_with_journal(report)
+        report.problems += doctor_replay.findings(path)  # card states against their log
     return report
 
 
@@ -84,8 +85,16 @@ def _count_with_journal(report: Report) -> None:
 def repair(path: Path) -> Report:
     """Check the store and fix what is wrong; returns the report with the actions taken.
 
-    Takes the store's lock, so it refuses while quizzer has the store open.
+    Takes the store's lock, so it refuses while quizzer has the store open. Last, card
+    states that differ from their review log are rebuilt from it (:mod:`.doctor_replay`).
     """
+    report = _repair(path)
+    if report.healthy:
+        doctor_replay.rebuild(report)
+    return report
+
+
+def _repair(path: Path) -> Report:
     path = check_store_path(Path(path))
     report = Report(path)
     lock = StoreLock(lock_path(path), path)

@@ -26,9 +26,14 @@ class WritingStore(ReadingStore):
     """An open store's writing methods (see :class:`~quizzer.progress.store.Store`)."""
 
     def set_settings(self, settings: SchedulerSettings) -> None:
-        """Change the scheduling settings (durably, like an answer)."""
+        """Change the scheduling settings (durably, like an answer); card states are
+        recomputed from the log when the change affects them (:mod:`.doctor_replay`)."""
+        from quizzer.progress.doctor_replay import settings_changed
+
         with self._mutex:
+            before = self.settings
             self._append({"op": "settings", "settings": settings.to_dict()})
+            settings_changed(self, before)
 
     def record(
         self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None

@@ -7,6 +7,8 @@ then a Latin name in a term's parenthesis; and only then a transliteration
 
 from __future__ import annotations
 
+import re
+
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.concepts.term_parts import paren_parts, term_head
 from quizzer.glossary.slot import Slot
@@ -63,7 +65,12 @@ def _parenthesised(term: str) -> tuple[str, ...]:
     return parts[1] if parts is not None else ()
 
 
+_ASCII_LETTER_RE = re.compile("[A-Za-z]")
+
+
 def _mostly_latin(text: str) -> bool:
+    if not _ASCII_LETTER_RE.search(text):  # the common case for Bengali, Arabic, Russian
+        return False
     letters = [ch for ch in text if ch.isalpha()]
     latin = [ch for ch in letters if ch.isascii()]
     return bool(letters) and len(latin) * 2 > len(letters)

@@ -7,6 +7,7 @@ needs to be readable, not reversible.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -53,6 +54,17 @@ _NUKTA = "়"
 
 
 def _bengali(text: str) -> str:
+    # Every rule below looks only inside a word (a space resets the vowel state and is
+    # no letter for the look-aheads), so words are spelt one by one and remembered:
+    # terms of a big glossary share their words, and this loop was most of the time a
+    # 50,000-entry Bengali import spent naming its concepts.
+    if " " in text:
+        return " ".join(_bengali_word(word) for word in text.split(" "))
+    return _bengali_word(text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _bengali_word(text: str) -> str:
     # Joiners only choose glyph shapes (র‍্য is ra + ya-phala): no sound.
     text = text.replace("\u200d", "").replace("\u200c", "")
     # "অ্যা" spells the æ of English loans ("অ্যাডাপ্টার" = adapter): write it "a".

@@ -1,0 +1,43 @@
+"""The import's fast paths give exactly the answers of the plain rules they replace."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+from quizzer.glossary import scripts, slug
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+LINES = [
+    line.strip()
+    for path in sorted(DATA.glob("*.txt"))
+    for line in path.read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+
+
+def test_bengali_is_spelt_word_by_word_as_it_is_whole() -> None:
+    bengali = [line for line in LINES if any("\u0980" <= ch <= "\u09ff" for ch in line)]
+    assert len(bengali) > 50
+    for line in bengali:
+        # _bengali_word is the letter-by-letter rule run over the whole line at once.
+        assert slug._bengali(line) == slug._bengali_word.__wrapped__(line), line
+
+
+def counted_dominant(text: str) -> str | None:
+    """The plain rule: count every script's letters, the most (first seen on a tie) wins."""
+    counts = scripts.script_counts(text)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def test_dominant_script_fast_path_agrees_with_counting() -> None:
+    rng = random.Random(7)
+    alphabet = "abZé Жж бاب كক খ ১ . , ( ) 9 \x01\x02"
+    samples = [*LINES, "", "123", "PEFT পদ্ধতি", "LoRA метод", "ক a"]
+    samples += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(3000)
+    ]
+    for text in samples:
+        assert scripts.dominant_script(text) == counted_dominant(text), repr(text)
+    assert Counter(scripts.dominant_script(line) for line in LINES)["Beng"] > 50

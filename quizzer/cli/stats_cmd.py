@@ -21,7 +21,7 @@ from rich.text import Text
 
 from quizzer.cards.card import CardKey
 from quizzer.cli.output import print_json
-from quizzer.errors import InputError
+from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_text
 from quizzer.library.decks import find_deck, load_library
 from quizzer.paths import default_db_path
@@ -289,5 +289,5 @@ def cmd_log_export(args: argparse.Namespace) -> int:
             hint="choose a file in a folder you can write to",
             path=out,
         ) from exc
-    print(f"wrote {len(reviews)} answers to {out}", file=sys.stderr)
+    print(f"wrote {len(reviews)} answers to {shown(out)}", file=sys.stderr)
     return 0

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from quizzer.cards.card import CardKey
-from quizzer.errors import InputError
+from quizzer.errors import InputError, shown
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, doctor, open_store
 from quizzer.progress.files import check_store_path, require_store, store_exists
@@ -74,7 +74,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     """Print the findings; exit 0 when healthy (or repaired), 3 when problems remain."""
     path = check_store_path(default_db_path(args.db))  # a folder or another's file: refused
     if not store_exists(path):
-        print(f"{path}: no progress store here (nothing to check)")
+        print(f"{shown(path)}: no progress store here (nothing to check)")
         return 3
     found = doctor.check(path)
     if found.writer is not None:
@@ -88,7 +88,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     for problem in found.problems:
         print(f"problem: {problem}")
     if args.check:
-        print(f"run `quizzer doctor --db {path}` to repair")
+        print(f"run `quizzer doctor --db {shown(path)}` to repair")
         return 3
     fixed = doctor.repair(path)
     for action in fixed.actions:
@@ -101,9 +101,9 @@ def run_doctor(args: argparse.Namespace) -> int:
         return 3
     if fixed.losses:
         # Usable again, but never "ok": what the damage destroyed is listed above.
-        print(f"{path}: repaired with losses ({fixed.cards} cards); see `lost:` above")
+        print(f"{shown(path)}: repaired with losses ({fixed.cards} cards); see `lost:` above")
         return 0
-    print(f"{path}: ok ({fixed.cards} cards)")
+    print(f"{shown(path)}: ok ({fixed.cards} cards)")
     return 0
 
 

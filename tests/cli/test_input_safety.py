@@ -170,3 +170,29 @@ def test_shown_escapes_controls_and_undecodable_bytes_only() -> None:
     assert shown("a\x1b[2Jb\nc\u202ed\x7f") == "a\\x1b[2Jb\\x0ac\\u202ed\\x7f"
     assert shown("বাংলা العربية\tok") == "বাংলা العربية\tok"
     assert shown(Path("x\udcff.txt")) == "x\\xff.txt"
+
+
+def test_json_output_escapes_what_a_terminal_would_act_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "decks\u202e\x9b2J\udcff"
+    folder.mkdir()
+    monkeypatch.setenv("QUIZZER_DECKS", str(folder))
+    glossary = write(tmp_path / "g.txt")
+    code, out, err = run(capsys, "import", str(glossary), "--deck", "mine", "--json")
+    assert code == 0, err
+    assert_no_escapes(out)
+    assert "\x9b" not in out and "\\u202e\\u009b2J\\udcff" in out
+    assert json.loads(out)["path"] == str(folder / "mine.toml")
+    code, out, err = run(capsys, "decks", "--json")
+    assert code == 0 and "\x9b" not in out and "\u202e" not in out
+    assert str(folder / "mine.toml") in [d.get("path") for d in json.loads(out)]
+
+
+def test_messages_of_other_commands_escape_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / f"{EVIL}.json"
+    _code, out, err = run(capsys, "doctor", "--check", "--db", str(db))
+    assert "evil" in out + err
+    assert_no_escapes(out, err)

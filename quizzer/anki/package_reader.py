@@ -32,7 +32,7 @@ from pathlib import Path
 import zstandard
 
 from quizzer.anki.ids import note_guid
-from quizzer.anki.model import Direction
+from quizzer.anki.model import Direction, template_direction
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
 from quizzer.errors import InputError
@@ -193,13 +193,9 @@ def _open_collection(path: Path, name: str, data: bytes) -> sqlite3.Connection:
 
 
 def direction_of(template_name: str) -> Direction | None:
-    """The quizzer direction a template name says (``"meaning en→bn"``), ``None`` if none."""
-    kind, _, langs = template_name.partition(" ")
-    source, arrow, target = langs.partition("→")
-    if not arrow:
-        return None
+    """The quizzer direction of a template (by name, as Anki keeps it), ``None`` if not ours."""
     try:
-        return Direction(kind, source, target)  # type: ignore[arg-type]
+        return template_direction(None, template_name)
     except ValueError:
         return None
 

@@ -100,8 +100,8 @@ def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Revi
     out: list[Review] = []
     skipped = 0
     for row in history.rows:
-        stamps = known.get(row.card_id, set())
-        if any(row.id - bump in stamps for bump in range(-1, EXPORT_ID_BUMP_MS + 1)):
+        stamps = known[row.card_id]
+        if stamps and any(row.id - bump in stamps for bump in range(-1, EXPORT_ID_BUMP_MS + 1)):
             skipped += 1
             continue
         at = _EPOCH + row.id * _MS

@@ -6,6 +6,7 @@ short, a collection that won't decompress, a newer format), never hand-made happ
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -165,3 +166,32 @@ def test_dry_run_into_a_store_not_yet_made_creates_nothing(mixed, tmp_path, caps
     assert main(["merge", str(mixed), "--dry-run", "--db", str(db)]) == 0
     assert "would add 1 answers" in capsys.readouterr().out
     assert not db.parent.exists() or not any(db.parent.iterdir())
+
+
+class _Tty:
+    """A stderr that says it is a terminal and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_only_on_a_terminal(mixed, db, monkeypatch, capsys):
+    tty = _Tty()
+    monkeypatch.setattr("sys.stderr", tty)
+    assert main(["merge", str(mixed), "--db", str(db)]) == 0
+    assert re.search(r"replay \[#+\] 1/1", tty.text)  # the one card answered there
+    assert re.search(r"write \[#+\] (\d+)/\1\n", tty.text)  # a full bar, then a new line
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert main(["merge", str(mixed), "--db", str(db)]) == 0
+    assert "[" not in capsys.readouterr().err

@@ -12,6 +12,7 @@ from quizzer.cards.card import Pair
 from quizzer.cli.main import main
 from quizzer.cli.study_cmd import parse_side, resolve_pair
 from quizzer.errors import InputError
+from tests.cli_support import run, write
 
 EN = "T\nS\nOne\nIt is the first.\nTwo\nIt is the second.\n"
 RU = "T\nS\nДва\nЭто второй.\nОдин\nЭто первый.\n"
@@ -19,17 +20,6 @@ FR = (
     "Glossaire\nIA\nQuantification\nLa réduction de la précision des poids du modèle.\n"
     "Élagage\nLa suppression des poids qui comptent le moins dans le réseau.\n"
 )
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # -- 11. side prefixes -----------------------------------------------------------------------

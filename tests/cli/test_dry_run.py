@@ -10,8 +10,7 @@ import pytest
 
 from quizzer.cli.main import main
 from quizzer.library.importer import import_glossaries
-
-EN = "Glossary\nTerms\nOne\nIt is the first.\nTwo\nIt is the second.\n"
+from tests.cli_support import EN_GLOSSARY, write
 
 
 def tree(folder: Path) -> dict[str, tuple[bytes, int]]:
@@ -26,10 +25,11 @@ def tree(folder: Path) -> dict[str, tuple[bytes, int]]:
 def test_a_dry_run_over_an_existing_deck_changes_no_file(
     decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    glossary = tmp_path / "g.txt"
-    glossary.write_text(EN, encoding="utf-8")
+    glossary = write(tmp_path / "g.txt")
     assert main(["import", str(glossary), "--deck", "mine"]) == 0
-    glossary.write_text(EN.replace("the second", "the 2nd") + "Three\nThe third.\n", "utf-8")
+    glossary.write_text(
+        EN_GLOSSARY.replace("the second", "the 2nd") + "Three\nThe third.\n", "utf-8"
+    )
     before = tree(decks)
     result = import_glossaries([glossary], deck="mine", dry_run=True)
     assert result.changed and not result.written

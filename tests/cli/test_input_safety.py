@@ -12,24 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.cli.main import main
 from quizzer.progress import open_store
-
-EN = "Glossary\nTerms\nOne\nIt is the first.\nTwo\nIt is the second.\n"
+from tests.cli_support import run, write
 
 #: OSC 52 writes "evil" to the clipboard, CSI 2J clears the screen.
 EVIL = "\x1b]52;c;ZXZpbA==\x1b[2Jevil"
-
-
-def write(path: Path, text: str = EN) -> Path:
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_no_escapes(*texts: str) -> None:

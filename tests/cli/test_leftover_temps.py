@@ -16,8 +16,7 @@ import pytest
 from quizzer.cli.main import main
 from quizzer.fsutil import STALE_TEMP_SECONDS, remove_stale_temps
 from quizzer.progress import open_store
-
-EN = "Glossary\nTerms\nOne\nIt is the first.\nTwo\nIt is the second.\n"
+from tests.cli_support import write
 
 
 def leftover(path: Path, age: float = STALE_TEMP_SECONDS + 60) -> Path:
@@ -51,8 +50,7 @@ def plant(folder: Path, suffix: str) -> tuple[list[Path], list[Path]]:
 def test_an_import_removes_a_killed_imports_temp_files_only(
     decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    glossary = tmp_path / "g.txt"
-    glossary.write_text(EN, encoding="utf-8")
+    glossary = write(tmp_path / "g.txt")
     assert main(["import", str(glossary), "--deck", "mine"]) == 0
     ours, keep = plant(decks, ".toml")
     assert main(["import", str(glossary), "--deck", "mine", "--dry-run"]) == 0

@@ -22,6 +22,7 @@ the other, the cards end in the same states. The batch is written all or nothing
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 import zipfile
@@ -87,23 +88,34 @@ class MergeReport:
         return sum(self.added.values())
 
 
-def _known_ms(reviews: Iterable[Review]) -> dict[str, set[int]]:
-    out: dict[str, set[int]] = defaultdict(set)
+def _known_ms(reviews: Iterable[Review]) -> dict[str, list[int]]:
+    """Card id → the epoch milliseconds of its answers in the log, sorted."""
+    out: dict[str, list[int]] = defaultdict(list)
     for review in reviews:
-        out[review.card_id].add(epoch_ms(review.reviewed_at))
+        out[review.card_id].append(epoch_ms(review.reviewed_at))
+    for stamps in out.values():
+        stamps.sort()
     return out
+
+
+def _is_known(stamps: list[int], row_id: int) -> bool:
+    """Whether an answer at ``row_id`` ms, or up to the export's bump before it, is logged."""
+    i = bisect.bisect_left(stamps, row_id - EXPORT_ID_BUMP_MS)
+    return i < len(stamps) and stamps[i] <= row_id + 1
 
 
 def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Review], int]:
     """(the reviews the package adds, how many of its answers the log already has)."""
     known = _known_ms(log)
     out: list[Review] = []
+    seen: set[int] = set()
     skipped = 0
     for row in history.rows:
-        stamps = known[row.card_id]
-        if stamps and any(row.id - bump in stamps for bump in range(-1, EXPORT_ID_BUMP_MS + 1)):
+        stamps = known.get(row.card_id)
+        if (stamps and _is_known(stamps, row.id)) or row.id in seen:
             skipped += 1
             continue
+        seen.add(row.id)
         at = _EPOCH + row.id * _MS
         grade: Grade = row.ease  # type: ignore[assignment]  # 1-4, checked by the reader
         out.append(
@@ -116,7 +128,6 @@ def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Revi
                 duration_ms=min(row.time_ms, 2**31 - 1),
             )
         )
-        stamps.add(row.id)  # the same row twice in one package counts once
     return out, skipped
 
 

@@ -10,6 +10,7 @@ and a legacy ``.apkg`` → ``quizzer merge``.
 from __future__ import annotations
 
 import itertools
+import sqlite3
 import zipfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -48,6 +49,10 @@ class RoundTrip:
     #: revlog ids of the 30 answers given in Anki
     anki_rows: set[int]
     exported_rows: int
+    #: every revlog id of the Anki collection after the 30 answers
+    all_rows: set[int]
+    #: the Anki collection itself
+    collection: Path
 
 
 def _card_id(col: Collection, card) -> str:
@@ -111,7 +116,8 @@ def trip(tmp_path_factory) -> RoundTrip:
             assert card is not None
             col.sched.answerCard(card, ease)
             anki_due[_card_id(col, card)] = card.id
-        rows = set(col.db.list("select id from revlog")) - before
+        all_rows = set(col.db.list("select id from revlog"))
+        rows = all_rows - before
         assert len(rows) == 30
         due_days, memory = {}, {}
         for card_id, cid in anki_due.items():
@@ -133,7 +139,18 @@ def trip(tmp_path_factory) -> RoundTrip:
         col.export_collection_package(str(colpkg), include_media=True, legacy=False)
     finally:
         col.close()
-    return RoundTrip(db, apkg, colpkg, legacy, due_days, memory, rows, result.revlog_rows)
+    return RoundTrip(
+        db,
+        apkg,
+        colpkg,
+        legacy,
+        due_days,
+        memory,
+        rows,
+        result.revlog_rows,
+        all_rows,
+        tmp / "anki" / "collection.anki2",
+    )
 
 
 def _copy_store(trip: RoundTrip, tmp_path: Path) -> Path:
@@ -243,3 +260,33 @@ def test_dry_run_lists_per_deck_and_direction_and_writes_nothing(trip, tmp_path,
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == files
     assert main(["merge", str(trip.apkg), "--db", str(db)]) == 0
     assert "added 30 answers" in capsys.readouterr().out
+
+
+def test_a_new_export_carries_the_merged_history_back_without_doubling(trip, tmp_path):
+    db = _copy_store(trip, tmp_path)
+    merge_file(trip.apkg, db)
+    with open_store(db, read_only=True) as store:
+        reviews = store.reviews()
+        states = {c.card_id: c for c in store.cards()}
+    out = tmp_path / "again.apkg"
+    result = export_apkg(
+        [ru_bn_deck("demo", 12)], out, directions=DIRECTIONS, progress=states, reviews=reviews
+    )
+    assert result.revlog_rows == trip.exported_rows + 30
+    with zipfile.ZipFile(out) as package:
+        (tmp_path / "again.anki2").write_bytes(package.read("collection.anki2"))
+    conn = sqlite3.connect(tmp_path / "again.anki2")
+    try:
+        ids = {row[0] for row in conn.execute("select id from revlog")}
+    finally:
+        conn.close()
+    assert ids == trip.all_rows  # the same rows as Anki's, so Anki adds none of them again
+    copy = tmp_path / "anki" / "collection.anki2"
+    copy.parent.mkdir()
+    copy.write_bytes(trip.collection.read_bytes())
+    col = Collection(str(copy))
+    try:
+        import_package(col, out, scheduling=True)
+        assert col.db.scalar("select count() from revlog") == len(trip.all_rows)
+    finally:
+        col.close()

@@ -195,3 +195,31 @@ def test_progress_bar_only_on_a_terminal(mixed, db, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["merge", str(mixed), "--db", str(db)]) == 0
     assert "[" not in capsys.readouterr().err
+
+
+def test_rows_quizzer_exported_are_told_by_their_millisecond(tmp_path):
+    from datetime import UTC, datetime
+
+    from quizzer.anki.package_reader import AnkiHistory, RevlogRow
+    from quizzer.scheduling.review import Review
+    from quizzer.services.merge import anki_reviews, epoch_ms
+
+    card = "demo/c0|ru:term>bn:definition"
+    at = datetime(2026, 5, 1, 8, 0, 0, 123000, tzinfo=UTC)
+    logged = Review("r1", card, at, 3, "flip", 1000)
+    ms = epoch_ms(at)
+    history = AnkiHistory(path=tmp_path, collection="collection.anki21b")
+    history.rows = [
+        RevlogRow(ms, card, 3, 1000, 0),  # the export's own row
+        RevlogRow(ms + 3, card, 3, 1000, 0),  # bumped: other cards took ms .. ms+2
+        RevlogRow(ms + 400, card, 1, 800, 1),  # answered in Anki
+        RevlogRow(ms + 400, card, 1, 800, 1),  # the same row twice
+        RevlogRow(ms + 1, "demo/c1|ru:term>bn:definition", 4, 900, 0),  # another card
+    ]
+    added, known = anki_reviews(history, [logged])
+    assert known == 3
+    assert [(r.card_id[-22:], epoch_ms(r.reviewed_at) - ms) for r in added] == [
+        ("c0|ru:term>bn:definition"[-22:], 400),
+        ("c1|ru:term>bn:definition"[-22:], 1),
+    ]
+    assert added[0].id == anki_reviews(history, [logged])[0][0].id  # stable ids

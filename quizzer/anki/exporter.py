@@ -36,6 +36,7 @@ import genanki
 from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
+from quizzer.anki.audio import MediaEntries, Recordings, media_entries, used_recordings, with_sounds
 from quizzer.anki.directions import default_directions
 from quizzer.anki.ids import stable_id
 from quizzer.anki.model import Direction, NoteType, build_model, note_type_for
@@ -195,6 +196,7 @@ def build_collection(
     on_progress: ProgressCallback | None = None,
     settings: SchedulerSettings | None = None,
     prefer: Mapping[str, Collection[Direction]] | None = None,
+    recordings: Recordings | None = None,
 ) -> tuple[sqlite3.Connection, PackageLayout]:
     """Fill an in-memory Anki collection (schema 11) with the decks' notes and cards.
 
@@ -266,7 +268,7 @@ def build_collection(
             _write_note(
                 cursor,
                 note_type,
-                note_fields(concept, cards, note_type),
+                with_sounds(note_fields(concept, cards, note_type), concept, note_type, recordings),
                 note_tags(concept, [(d.source, d.target) for d in cards]),
                 note_guid,
                 [(note_type.ord_of(d), due) for d, due in zip(cards, dues, strict=True)],
@@ -295,14 +297,14 @@ def build_collection(
     return conn, layout
 
 
-def package_bytes(conn: sqlite3.Connection, timestamp: float) -> bytes:
-    """Zip the collection as a legacy ``.apkg`` (``collection.anki2`` + empty ``media``)."""
+def package_bytes(conn: sqlite3.Connection, timestamp: float, media: MediaEntries = ()) -> bytes:
+    """Zip the collection as a legacy ``.apkg``: ``collection.anki2`` and ``media`` entries."""
     conn.commit()
     database = conn.serialize()
     buffer = io.BytesIO()
     date = _zip_date(timestamp)
     with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in (("collection.anki2", database), ("media", b"{}")):
+        for name, data in (("collection.anki2", database), *(media or [("media", b"{}")])):
             info = zipfile.ZipInfo(name, date_time=date)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
@@ -337,6 +339,7 @@ def export_apkg(
     on_progress: ProgressCallback | None = None,
     settings: SchedulerSettings | None = None,
     studied: Iterable[str] = (),
+    recordings: Recordings | None = None,
 ) -> ExportResult:
     """Export ``decks`` to ``out`` (an ``.apkg``); returns what was written.
 
@@ -350,6 +353,7 @@ def export_apkg(
     ``reviews`` (:class:`quizzer.scheduling.review.Review`) carry the terminal's
     schedule and history into the package (see :mod:`quizzer.anki.progress`);
     ``tz`` is the learner's time zone for study days (default: this machine's).
+    ``recordings`` (:mod:`quizzer.anki.audio`) put each term's recording in its note.
     """
     if not decks:
         raise ValueError("nothing to export: no decks")
@@ -365,6 +369,7 @@ def export_apkg(
         on_progress=on_progress,
         settings=settings,
         prefer=studied_directions([*studied, *(progress or {}), *(r.card_id for r in reviews)]),
+        recordings=recordings,
     )
     try:
         scheduled = revlog = unexported = 0
@@ -374,7 +379,8 @@ def export_apkg(
             scheduled, revlog, unexported = fill_progress(conn, progress or {}, reviews, tz=tz)
         (notes,) = conn.execute("SELECT count(*) FROM notes").fetchone()
         (cards,) = conn.execute("SELECT count(*) FROM cards").fetchone()
-        data = package_bytes(conn, timestamp)
+        media = media_entries(used_recordings(decks, set(layout.guids.values()), recordings))
+        data = package_bytes(conn, timestamp, media)
     finally:
         conn.close()
     path = Path(out)

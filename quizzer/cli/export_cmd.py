@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,6 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="carry the schedule and review history of cards studied here into the package "
         "(import it in Anki with 'Import any learning progress' ticked)",
+    )
+    anki.add_argument(
+        "--audio",
+        action="store_true",
+        help="put a recording of every term in the package, made offline by espeak-ng (or "
+        "piper with a voice in $QUIZZER_PIPER_VOICES); kept in the cache dir for re-exports",
     )
     anki.add_argument("--db", metavar="PATH", help="the progress store (default: the user's)")
     anki.add_argument(
@@ -256,6 +264,21 @@ def run_anki(args: argparse.Namespace) -> int:
             f"--timestamp {args.timestamp} is not a time up to now",
             hint="give seconds since 1970, e.g. from `date +%s`",
         )
+    recordings = None
+    if args.audio:
+        from quizzer.anki.audio import record_terms
+
+        started = time.monotonic()
+        # only the languages a card speaks: a prompt or an answer that is a term
+        wanted = {d for chosen in plan.values() for d in chosen}
+        spoken = {d.source for d in wanted if d.sides[0] == "term"}
+        spoken |= {d.target for d in wanted if d.sides[1] == "term"}
+        audio = record_terms(decks, languages=spoken)
+        recordings = audio.files
+        print(
+            f"Audio: {len(audio.files)} term recordings ({audio.made} new, {audio.reused} "
+            f"reused from {audio.folder}) in {time.monotonic() - started:.1f} s."
+        )
     try:
         with progress_bar(sum(len(deck) for deck in decks)) as on_progress:
             result = export_apkg(
@@ -269,6 +292,7 @@ def run_anki(args: argparse.Namespace) -> int:
                 reviews=reviews,
                 tz=tz,
                 on_progress=on_progress,
+                recordings=recordings,
             )
     except OSError as exc:
         raise InputError(
@@ -281,6 +305,11 @@ def run_anki(args: argparse.Namespace) -> int:
         f"in {len(result.decks)} deck(s), {len(result.directions)} directions "
         f"(at most {result.max_cards_per_note} cards per concept)."
     )
+    if args.audio:
+        with zipfile.ZipFile(result.path) as package:
+            sounds = len(json.loads(package.read("media")))
+        size = result.path.stat().st_size / 1e6
+        print(f"Package: {size:.1f} MB with {sounds} sound files.")
     if result.skipped_concepts:
         print(
             f"{result.skipped_concepts} concepts skipped: no text in the requested languages.",

@@ -1,0 +1,222 @@
+"""Recordings of every term for ``quizzer export anki --audio``, made offline.
+
+The engine is piper when it is installed and has a voice for the language (a
+``<lang>*.onnx`` model in ``$QUIZZER_PIPER_VOICES``), else espeak-ng, which
+speaks all five languages. Each recording is a WAV file named by a hash of the
+engine, the voice and the text, kept in the user's cache dir (``audio/``): a
+re-export, or another deck with the same term, reuses it instead of speaking
+again. A file is written to a temporary name and renamed once complete, so an
+interrupted run never leaves a truncated recording to be reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from quizzer.anki.model import NoteType, audio_field
+from quizzer.concepts.concept import Concept
+from quizzer.concepts.deck import Deck
+from quizzer.errors import InputError
+from quizzer.paths import cache_dir
+
+#: espeak-ng's voice per language (``espeak-ng --voices``).
+ESPEAK_VOICES: dict[str, str] = {"en": "en-us", "bn": "bn", "ar": "ar", "ru": "ru", "fr": "fr-fr"}
+#: Where piper voice models are looked for: ``<lang>…onnx`` files.
+ENV_PIPER_VOICES = "QUIZZER_PIPER_VOICES"
+#: Prefix of every recording quizzer puts in an Anki collection's media folder.
+MEDIA_PREFIX = "quizzer-"
+
+#: A term's text and language → its recording.
+Recordings = Mapping[tuple[str, str], Path]
+#: Zip entries of a package's media: the ``media`` map, then the files by number.
+MediaEntries = Sequence[tuple[str, bytes]]
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    """How to speak one language: the engine's program and its voice (name or model file)."""
+
+    engine: str
+    program: str
+    voice: str
+
+    def command(self, out: Path) -> list[str]:
+        """The command line that reads text on stdin and writes a WAV file to ``out``."""
+        if self.engine == "piper":
+            return [self.program, "--model", self.voice, "--output_file", str(out)]
+        # -z: no pause after the last word (a quarter of a term's recording was silence)
+        return [self.program, "-z", "-v", self.voice, "-w", str(out), "--stdin"]
+
+
+def _piper_voice(lang: str) -> str | None:
+    folder = os.environ.get(ENV_PIPER_VOICES)
+    if not folder or not Path(folder).is_dir():
+        return None
+    models = sorted(Path(folder).glob(f"{lang}*.onnx"))
+    return str(models[0]) if models else None
+
+
+def audio_cache() -> Path:
+    """Where recordings are kept between exports: ``<cache dir>/audio``."""
+    return cache_dir() / "audio"
+
+
+def find_voices(languages: Iterable[str]) -> dict[str, Voice]:
+    """A voice per language, or an :class:`InputError` (exit 2) when no engine is installed."""
+    piper, espeak = shutil.which("piper"), shutil.which("espeak-ng")
+    voices: dict[str, Voice] = {}
+    for lang in languages:
+        model = _piper_voice(lang) if piper else None
+        if piper and model:
+            voices[lang] = Voice("piper", piper, model)
+        elif espeak:
+            voices[lang] = Voice("espeak-ng", espeak, ESPEAK_VOICES[lang])
+        else:
+            raise InputError(
+                "--audio needs a speech engine, and none is installed",
+                hint="install espeak-ng (e.g. `apt-get install espeak-ng`, `brew install "
+                "espeak-ng`), or piper with a voice model in $" + ENV_PIPER_VOICES + "; "
+                "without --audio the cards still speak with the device's text-to-speech",
+            )
+    return voices
+
+
+def media_name(text: str, voice: Voice) -> str:
+    """The recording's file name: a hash of engine, voice and text (so re-exports reuse it)."""
+    key = "\x1f".join((voice.engine, Path(voice.voice).name, text))
+    return f"{MEDIA_PREFIX}{hashlib.blake2b(key.encode('utf-8'), digest_size=10).hexdigest()}.wav"
+
+
+def is_recording(path: Path) -> bool:
+    """Whether ``path`` holds a non-empty WAV file (RIFF/WAVE header and some samples)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(12)
+        size = path.stat().st_size
+    except OSError:
+        return False
+    return head[:4] == b"RIFF" and head[8:12] == b"WAVE" and size > 44
+
+
+@dataclass(slots=True)
+class AudioReport:
+    """What :func:`record_terms` did: the recordings and how many were spoken anew."""
+
+    files: dict[tuple[str, str], Path] = field(default_factory=dict)
+    made: int = 0
+    reused: int = 0
+    folder: Path | None = None
+
+
+def _speak(text: str, voice: Voice, out: Path) -> None:
+    partial = out.with_name(f".{out.name}.{os.getpid()}.part")
+    try:
+        subprocess.run(
+            voice.command(partial),
+            input=text.encode("utf-8"),
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        if not is_recording(partial):
+            raise InputError(
+                f"{voice.engine} made no sound for {text!r}",
+                hint=f"check that `{voice.engine}` works with voice {voice.voice}",
+            )
+        partial.replace(out)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise InputError(
+            f"{voice.engine} could not speak {text!r}: {exc}",
+            hint=f"check that `{voice.engine}` runs, with voice {voice.voice}",
+        ) from exc
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def record_terms(
+    decks: Iterable[Deck],
+    *,
+    languages: Collection[str] | None = None,
+    folder: Path | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> AudioReport:
+    """A recording of every term of ``decks`` (in ``languages``, default all), from the
+    cache or spoken now.
+
+    ``folder`` defaults to :func:`audio_cache`. Raises :class:`InputError` when no
+    engine is installed (before anything is spoken) or when the engine fails.
+    """
+    terms = dict.fromkeys(
+        (lang, entry.term.text)
+        for deck in decks
+        for concept in deck
+        for lang, entry in concept.entries.items()
+        if languages is None or lang in languages
+    )
+    voices = find_voices(sorted({lang for lang, _ in terms}))
+    folder = folder or audio_cache()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(
+            f"can't create the audio cache {folder}: {exc.strerror or exc}",
+            hint="set $QUIZZER_CACHE to a writable folder",
+        ) from exc
+    report = AudioReport(folder=folder)
+    for done, (lang, text) in enumerate(terms, 1):
+        voice = voices[lang]
+        out = folder / media_name(text, voice)
+        if is_recording(out):
+            report.reused += 1
+        else:
+            _speak(text, voice, out)
+            report.made += 1
+        report.files[(lang, text)] = out
+        if on_progress:
+            on_progress(done, len(terms))
+    return report
+
+
+def with_sounds(
+    fields: list[str], concept: Concept, note_type: NoteType, recordings: Recordings | None
+) -> list[str]:
+    """A note's ``fields`` with each term's recording in its audio field (``[sound:…]``)."""
+    for lang, entry in concept.entries.items() if recordings else ():
+        sound = recordings.get((lang, entry.term.text)) if recordings else None
+        if sound is not None and lang in note_type.languages:
+            fields[note_type.field_index[audio_field(lang)]] = f"[sound:{sound.name}]"
+    return fields
+
+
+def used_recordings(
+    decks: Iterable[Deck], written: Collection[str], recordings: Recordings | None
+) -> list[Path]:
+    """The recordings of the concepts (uids) ``written`` to the package, for its media."""
+    if not recordings:
+        return []
+    return [
+        sound
+        for deck in decks
+        for concept in deck
+        if concept.uid in written
+        for lang, entry in concept.entries.items()
+        if (sound := recordings.get((lang, entry.term.text))) is not None
+    ]
+
+
+def media_entries(files: Iterable[Path]) -> list[tuple[str, bytes]]:
+    """The package's media entries: the ``media`` map (``{"0": "file name", …}``), then
+    each file's bytes under its number; empty without files."""
+    unique = sorted(set(files), key=lambda path: path.name)
+    if not unique:
+        return []
+    names = {str(i): path.name for i, path in enumerate(unique)}
+    entries = [("media", json.dumps(names, ensure_ascii=False).encode("utf-8"))]
+    return entries + [(str(i), path.read_bytes()) for i, path in enumerate(unique)]

@@ -28,27 +28,39 @@ def _check_regular(mode: int, path: Path, what: str) -> None:
         raise InputError(f"is {kind}, not a {what} file", hint=f"give a {what} file", path=path)
 
 
+def _too_big(path: Path, limit: int, what: str) -> InputError:
+    return InputError(
+        f"the {what} file is larger than {limit // 2**20} MB, the most quizzer reads",
+        hint=f"is this really a {what} file? split it into smaller files",
+        path=path,
+    )
+
+
 def read_regular_file(path: Path, limit: int, what: str) -> bytes:
     """The bytes of ``path``, a regular file (a symlink to one is fine) of at most ``limit``.
 
     ``/dev/zero`` would be read until memory runs out and a FIFO would block forever:
     anything but a regular file is an :class:`InputError` (``what`` names the file's role,
     e.g. "glossary"), found by ``stat`` before opening. The file is opened non-blocking
-    (it may have been swapped for a FIFO since) and checked again; at most ``limit + 1``
-    bytes are read. Other failures (missing file, permissions) raise the ``OSError``.
+    (it may have been swapped for a FIFO since) and checked again. A file whose size is
+    over ``limit`` is refused unread, and at most ``limit + 1`` bytes are ever read.
+    Other failures (missing file, permissions) raise the ``OSError``.
     """
     path = Path(path)
     _check_regular(os.stat(path).st_mode, path, what)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as fh:
-        _check_regular(os.fstat(fd).st_mode, path, what)
-        data = fh.read(limit + 1)
+        info = os.fstat(fd)
+        _check_regular(info.st_mode, path, what)
+        if info.st_size > limit:
+            raise _too_big(path, limit, what)
+        # Asking for the file's size (not the limit) spares a limit-sized buffer; a file
+        # that grew meanwhile is read on, up to the limit.
+        data = fh.read(info.st_size + 1)
+        if len(data) > info.st_size:
+            data += fh.read(limit + 1 - len(data))
     if len(data) > limit:
-        raise InputError(
-            f"the {what} file is larger than {limit // 2**20} MB, the most quizzer reads",
-            hint=f"is this really a {what} file? split it into smaller files",
-            path=path,
-        )
+        raise _too_big(path, limit, what)
     return data
 
 

@@ -4,12 +4,14 @@ Version 1 was the plain TinyDB layout: one JSON document with tables
 ``cards`` (card states), ``reviews`` (the review log) and ``settings``, written
 whole by TinyDB's ``JSONStorage`` on every answer. Version 2 kept card states
 and settings in an atomically written snapshot with a ``meta`` table, and the
-review log in the append-only journal, never truncated. Version 3 (current)
+review log in the append-only journal, never truncated. Version 3
 keeps the review log in month files (``P.log/YYYY-MM.json``) and truncates the
-journal at each compaction (generations, ``meta.gen``).
+journal at each compaction (generations, ``meta.gen``). Version 4 (current) has the
+same layout; its card states count elapsed time in study days, as Anki does (issue
+11): migrating to it recomputes every card's memory state from its review log.
 
 Migrating keeps a byte-for-byte backup of the old file (``P.v1.bak``,
-``P.v2.bak``) first; from version 2 the old journal is kept too
+``P.v2.bak``, ``P.v3.bak``) first; from version 2 the old journal is kept too
 (``P.journal.v2.bak``, a hard link).
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,10 @@ from quizzer.fsutil import fsync_dir
 from quizzer.progress import journal
 from quizzer.progress.events import Event, has_review
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+
+#: The first schema whose journals start with a header line.
+_HEADERS_FROM = 3
 
 
 #: The tables of a schema-1 store (TinyDB's ``_default`` when it was empty).
@@ -81,10 +87,10 @@ def signature_problem(path: Path, version: int) -> str | None:
     """
     from quizzer.progress.files import journal_path
 
-    if version < SCHEMA_VERSION and journal.header(journal_path(path)) is not None:
+    if version < _HEADERS_FROM and journal.header(journal_path(path)) is not None:
         return (
             f"the snapshot looks like schema {version}, but the journal beside it was written "
-            f"by schema {SCHEMA_VERSION} or later"
+            f"by schema {_HEADERS_FROM} or later"
         )
     return None
 
@@ -94,9 +100,12 @@ def version_backup_path(path: Path, version: int) -> Path:
     return path.with_name(f"{path.name}.v{version}.bak")
 
 
-def migrate(path: Path, doc: dict[str, Any], version: int) -> dict[str, Any]:
+def migrate(
+    path: Path, doc: dict[str, Any], version: int, tz: tzinfo | None = None
+) -> dict[str, Any]:
     """Bring ``doc`` (read from ``path``) up to :data:`SCHEMA_VERSION`, keeping a backup.
 
+    ``tz`` is the learner's time zone for study days (default: this machine's).
     Returns the migrated document, already written to ``path``.
     """
     from quizzer.progress.snapshot import AtomicJSONStorage
@@ -114,7 +123,7 @@ def migrate(path: Path, doc: dict[str, Any], version: int) -> dict[str, Any]:
         step = _STEPS.get(version)
         if step is None:
             raise StoreError(f"no migration from schema version {version}", path=path)
-        doc = step(doc, path)
+        doc = _v3_to_v4(doc, path, tz) if version == 3 else step(doc, path)
         version += 1
     AtomicJSONStorage(path).write(doc)
     return doc
@@ -211,4 +220,57 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     return new
 
 
-_STEPS = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict[str, Any]:
+    """Recompute every card's memory state from its review log (elapsed time in study days).
+
+    Version 3 stores counted elapsed time as py-fsrs does, in whole 24-hour periods (an
+    answer at 21:00 and the next at 08:00 were "the same day"); version 4 counts study
+    days with the learner's day start, as Anki does, so their states are replayed from
+    the log under that rule (:mod:`~quizzer.progress.doctor_replay`). What an open
+    would replay of the journal's tail is folded in first and counted as absorbed, so
+    no state of the old rule comes back from it; the due dates the learner was given
+    stay. The undo stack is emptied: its entries would restore old-rule states.
+    """
+    from quizzer.progress import generations
+    from quizzer.progress.doctor_replay import compare
+    from quizzer.progress.events import card_data
+    from quizzer.progress.files import journal_path
+    from quizzer.progress.history import read_log
+    from quizzer.progress.localtz import LocalTimezone
+    from quizzer.progress.state import State
+
+    meta = doc.get("meta", {}).get("1", {})
+    st = State.from_document(doc, path)
+    end = int(meta.get("journal_offset", 0))
+    jpath = journal_path(path)
+    if jpath.exists() and not generations.standing(path, st.gen).stale:
+        try:
+            tail = journal.read(jpath, end)
+        except journal.JournalDamage as exc:
+            raise StoreError(
+                f"the journal is damaged at line {exc.line}; can't migrate the store",
+                hint=f"run `quizzer doctor --db {path}` first (a copy is kept)",
+                path=jpath,
+                line=exc.line,
+            ) from exc
+        for event in tail.events:
+            st.apply(event)
+        end = tail.end
+    reviews = read_log(path, st.gen, st.months).values()
+    # Studied cards only: the memory states the old rule derived. A state at odds with
+    # its log in other ways (a card the log alone knows) is the doctor's to report.
+    kept = {
+        card_id: state
+        for card_id in list(st.raw)
+        if (state := st.get(card_id)) is not None and state.reps > 0
+    }
+    for state in compare(reviews, kept, st.settings, tz or LocalTimezone()).fixed:
+        if state.card_id in kept:
+            st.put(state.card_id, card_data(state.to_dict()), state)
+    st.undo = []
+    new = st.to_document(end)
+    new["meta"]["1"]["migrated_from"] = meta.get("migrated_from", 3)
+    return new
+
+
+_STEPS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}

@@ -163,7 +163,7 @@ class OpenedStore:
                     "migrate it; the old file is kept as a backup",
                     path=self.path,
                 )
-            doc = migrate.migrate(self.path, doc, version)
+            doc = migrate.migrate(self.path, doc, version, self.tz)
         self.state = State.from_document(doc, self.path) if doc else State()
         self.state.source = self.path
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0

@@ -12,7 +12,7 @@ import pytest
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
-from quizzer.progress import backup_path, doctor
+from quizzer.progress import SCHEMA_VERSION, backup_path, doctor
 from quizzer.progress.state import State
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -93,11 +93,14 @@ def test_state_to_document_never_raises_on_a_bad_card_id() -> None:
     "doc",
     [
         {"meta": 5},
-        {"meta": {"1": {"schema": 3, "gen": "x"}}},
-        {"meta": {"1": {"schema": 3, "gen": 1}}, "cards": []},
-        {"meta": {"1": {"schema": 3, "gen": 1}}, "cards": {"1": 7}},
-        {"meta": {"1": {"schema": 3, "gen": 1}}, "settings": {"1": {"day_start_hour": 99}}},
-        {"meta": {"1": {"schema": 3, "gen": 1, "undo": 4}}},
+        {"meta": {"1": {"schema": SCHEMA_VERSION, "gen": "x"}}},
+        {"meta": {"1": {"schema": SCHEMA_VERSION, "gen": 1}}, "cards": []},
+        {"meta": {"1": {"schema": SCHEMA_VERSION, "gen": 1}}, "cards": {"1": 7}},
+        {
+            "meta": {"1": {"schema": SCHEMA_VERSION, "gen": 1}},
+            "settings": {"1": {"day_start_hour": 99}},
+        },
+        {"meta": {"1": {"schema": SCHEMA_VERSION, "gen": 1, "undo": 4}}},
     ],
 )
 def test_wrong_layout_is_reported_as_snapshot_damage(tmp_path: Path, doc: dict, open_db) -> None:

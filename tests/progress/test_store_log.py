@@ -230,7 +230,7 @@ def test_migration_from_schema_2_folds_the_journal_and_keeps_backups(
         more = store.record(KEY2, 3, MAR + timedelta(days=1))
     assert (tmp_path / "p.json.v2.bak").read_bytes() == old_snapshot
     assert (tmp_path / "p.json.journal.v2.bak").read_bytes() == old_journal
-    assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION == 3
+    assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION == 4
     assert reviewlog.months(db) == ["2026-01", "2026-02", "2026-03"]
     assert len(journal_path(db).read_bytes()) < 100  # only the header is left
     with open_db(db) as store:

@@ -6,6 +6,7 @@ compacted first (its journal then holds only the header of its generation), and 
 journal — that header, one ``review`` event per added answer, one ``state`` event per
 recomputed card — is written to a temp file, fsynced and renamed over the journal.
 Before the rename the store is what it was; after it, opening replays the whole batch.
+The store is then compacted again, which folds the batch into the month files.
 ``review`` events are what the schema-1 migration already writes for imported history
 (folded into the month files by the next compaction), ``state`` events what
 :meth:`~quizzer.progress.writing.WritingStore.set_suspended` writes.
@@ -88,8 +89,13 @@ def append_batch(
         store._writer = JournalWriter(store.journal_path, len(data))
         for event in events:
             store.state.apply(event)
+        # Undoing an answer given before the merge would restore a state without the merged
+        # history: those cards' entries leave the undo stack (kept so by compacting now).
+        touched = {state.card_id for state in states}
+        store.state.undo = [e for e in store.state.undo if e["card_id"] not in touched]
         log = store._reviews
         if log is not None:
             for review in reviews:
                 log[review.id] = review
             store._reviews_last = None  # sort again on the next read
+        store.compact()

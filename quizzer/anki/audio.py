@@ -2,11 +2,13 @@
 
 The engine is piper when it is installed and has a voice for the language (a
 ``<lang>*.onnx`` model in ``$QUIZZER_PIPER_VOICES``), else espeak-ng, which
-speaks all five languages. Each recording is a WAV file named by a hash of the
-engine, the voice and the text, kept in the user's cache dir (``audio/``): a
-re-export, or another deck with the same term, reuses it instead of speaking
-again. A file is written to a temporary name and renamed once complete, so an
-interrupted run never leaves a truncated recording to be reused.
+speaks all five languages. The engines write WAV; when LAME is installed the
+recording is encoded to MP3, about a fifth of the size (every Anki plays both).
+Each file is named by a hash of engine, voice, format and text, and kept in the
+user's cache dir (``audio/``): a re-export, or another deck with the same term,
+reuses it instead of speaking again. A file is written to a temporary name and
+renamed once complete, so an interrupted run never leaves a truncated recording
+to be reused.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +49,13 @@ class Voice:
     engine: str
     program: str
     voice: str
+    #: LAME, to encode the recording to MP3; ``None``: keep the WAV.
+    encoder: str | None = None
+
+    @property
+    def suffix(self) -> str:
+        """The recording's file type: ``.mp3`` with an encoder, else ``.wav``."""
+        return ".mp3" if self.encoder else ".wav"
 
     def command(self, out: Path) -> list[str]:
         """The command line that reads text on stdin and writes a WAV file to ``out``."""
@@ -70,14 +80,14 @@ def audio_cache() -> Path:
 
 def find_voices(languages: Iterable[str]) -> dict[str, Voice]:
     """A voice per language, or an :class:`InputError` (exit 2) when no engine is installed."""
-    piper, espeak = shutil.which("piper"), shutil.which("espeak-ng")
+    piper, espeak, lame = shutil.which("piper"), shutil.which("espeak-ng"), shutil.which("lame")
     voices: dict[str, Voice] = {}
     for lang in languages:
         model = _piper_voice(lang) if piper else None
         if piper and model:
-            voices[lang] = Voice("piper", piper, model)
+            voices[lang] = Voice("piper", piper, model, lame)
         elif espeak:
-            voices[lang] = Voice("espeak-ng", espeak, ESPEAK_VOICES[lang])
+            voices[lang] = Voice("espeak-ng", espeak, ESPEAK_VOICES[lang], lame)
         else:
             raise InputError(
                 "--audio needs a speech engine, and none is installed",
@@ -89,20 +99,26 @@ def find_voices(languages: Iterable[str]) -> dict[str, Voice]:
 
 
 def media_name(text: str, voice: Voice) -> str:
-    """The recording's file name: a hash of engine, voice and text (so re-exports reuse it)."""
-    key = "\x1f".join((voice.engine, Path(voice.voice).name, text))
-    return f"{MEDIA_PREFIX}{hashlib.blake2b(key.encode('utf-8'), digest_size=10).hexdigest()}.wav"
+    """The recording's file name: a hash of engine, voice, format and text (so re-exports
+    reuse it)."""
+    key = "\x1f".join((voice.engine, Path(voice.voice).name, voice.suffix, text))
+    digest = hashlib.blake2b(key.encode("utf-8"), digest_size=10).hexdigest()
+    return f"{MEDIA_PREFIX}{digest}{voice.suffix}"
 
 
 def is_recording(path: Path) -> bool:
-    """Whether ``path`` holds a non-empty WAV file (RIFF/WAVE header and some samples)."""
+    """Whether ``path`` holds a non-empty recording: a WAV file (RIFF/WAVE header and some
+    samples) or an MP3 file (an ID3 tag or an MPEG audio frame sync, and some frames)."""
     try:
         with path.open("rb") as handle:
             head = handle.read(12)
         size = path.stat().st_size
     except OSError:
         return False
-    return head[:4] == b"RIFF" and head[8:12] == b"WAVE" and size > 44
+    if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
+        return size > 44
+    mpeg = len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0
+    return (mpeg or head[:3] == b"ID3") and size > 128
 
 
 @dataclass(slots=True)
@@ -115,16 +131,18 @@ class AudioReport:
     folder: Path | None = None
 
 
+def _run(command: list[str], stdin: bytes = b"") -> None:
+    subprocess.run(command, input=stdin, check=True, capture_output=True, timeout=60)
+
+
 def _speak(text: str, voice: Voice, out: Path) -> None:
     partial = out.with_name(f".{out.name}.{os.getpid()}.part")
+    wav = partial.with_name(partial.name + ".wav") if voice.encoder else partial
     try:
-        subprocess.run(
-            voice.command(partial),
-            input=text.encode("utf-8"),
-            check=True,
-            capture_output=True,
-            timeout=60,
-        )
+        _run(voice.command(wav), text.encode("utf-8"))
+        if voice.encoder and is_recording(wav):
+            # mono speech: LAME's VBR quality 6 keeps it clear at a fifth of the WAV's size
+            _run([voice.encoder, "--quiet", "-V", "6", str(wav), str(partial)])
         if not is_recording(partial):
             raise InputError(
                 f"{voice.engine} made no sound for {text!r}",
@@ -138,6 +156,7 @@ def _speak(text: str, voice: Voice, out: Path) -> None:
         ) from exc
     finally:
         partial.unlink(missing_ok=True)
+        wav.unlink(missing_ok=True)
 
 
 def record_terms(
@@ -170,17 +189,23 @@ def record_terms(
             hint="set $QUIZZER_CACHE to a writable folder",
         ) from exc
     report = AudioReport(folder=folder)
-    for done, (lang, text) in enumerate(terms, 1):
-        voice = voices[lang]
-        out = folder / media_name(text, voice)
+    missing: list[tuple[str, Voice, Path]] = []
+    for lang, text in terms:
+        out = folder / media_name(text, voices[lang])
         if is_recording(out):
             report.reused += 1
         else:
-            _speak(text, voice, out)
-            report.made += 1
+            missing.append((text, voices[lang], out))
         report.files[(lang, text)] = out
-        if on_progress:
-            on_progress(done, len(terms))
+    # Each engine run is a process of its own: a few at a time use the machine's cores.
+    workers = max(1, min(4, os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        jobs = [pool.submit(_speak, *job) for job in missing]
+        for done, job in enumerate(jobs, 1):
+            job.result()  # an engine's failure stops the export with its message
+            report.made += 1
+            if on_progress:
+                on_progress(done, len(jobs))
     return report
 
 

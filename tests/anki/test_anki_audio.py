@@ -14,7 +14,7 @@ from anki.sound import SoundOrVideoTag, TTSTag
 from anki_support import fixture_deck, import_package, notes_by_uid, open_collection, recent
 
 from quizzer.anki import export_apkg
-from quizzer.anki.audio import audio_cache, find_voices, media_name
+from quizzer.anki.audio import audio_cache, find_voices, media_name, record_terms
 from quizzer.anki.faces import TTS_LOCALES
 from quizzer.anki.model import FIELD_INDEX, audio_field, build_model
 from quizzer.anki.model import field_name as field
@@ -25,6 +25,44 @@ from quizzer.library.decks import write_deck
 needs_espeak = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (.ci/run installs it)"
 )
+
+
+needs_lame = pytest.mark.skipif(
+    shutil.which("lame") is None, reason="LAME is not installed (.ci/run installs it)"
+)
+
+
+@pytest.fixture(params=["wav", "mp3"])
+def encoding(request, tmp_path, monkeypatch):
+    """Recordings as WAV (a PATH with espeak-ng but no LAME) or as MP3 (LAME installed);
+    each test gets its own audio cache."""
+    monkeypatch.setenv("QUIZZER_CACHE", str(tmp_path / "cache"))
+    espeak = shutil.which("espeak-ng")
+    if espeak is None:
+        pytest.skip("espeak-ng is not installed (.ci/run installs it)")
+    if request.param == "wav":
+        only = tmp_path / "bin"
+        only.mkdir()
+        (only / "espeak-ng").symlink_to(espeak)
+        monkeypatch.setenv("PATH", str(only))
+    elif shutil.which("lame") is None:
+        pytest.skip("LAME is not installed (.ci/run installs it)")
+    return request.param
+
+
+def _mp3_ok(data: bytes) -> bool:
+    """An MP3 file: after an optional ID3v2 tag, an MPEG audio frame header that says
+    something playable (a bitrate and a sample rate), and more than one frame of data."""
+    if data[:3] == b"ID3" and len(data) > 10:
+        data = data[10 + int.from_bytes(bytes(b & 0x7F for b in data[6:10]), "big") :]
+    if len(data) < 256 or data[0] != 0xFF or data[1] & 0xE0 != 0xE0:
+        return False
+    bitrate, rate = data[2] >> 4, (data[2] >> 2) & 3
+    return bitrate not in (0, 15) and rate != 3
+
+
+def _sound_ok(data: bytes, kind: str) -> bool:
+    return _mp3_ok(data) if kind == "mp3" else _wav_ok(data)
 
 
 def _wav_ok(data: bytes) -> bool:
@@ -95,8 +133,7 @@ def _export(tmp_path, capsys, name: str):
     return code, out, capsys.readouterr()
 
 
-@needs_espeak
-def test_audio_gives_every_term_a_recording_anki_plays(tmp_path, capsys):
+def test_audio_gives_every_term_a_recording_anki_plays(tmp_path, capsys, encoding):
     code, out, captured = _export(tmp_path, capsys, "audio.apkg")
     assert code == 0, captured.err
     terms = {(lang, e.term.text) for c in _deck() for lang, e in c.entries.items()}
@@ -111,10 +148,10 @@ def test_audio_gives_every_term_a_recording_anki_plays(tmp_path, capsys):
             note = notes_by_uid(col)[concept.uid]
             for lang in concept.languages:
                 value = note.fields[FIELD_INDEX[audio_field(lang)]]
-                assert value.startswith("[sound:") and value.endswith(".wav]")
+                assert value.startswith("[sound:") and value.endswith(f".{encoding}]")
                 name = value[len("[sound:") : -1]
                 with open(os.path.join(media, name), "rb") as sound:
-                    assert _wav_ok(sound.read()), name
+                    assert _sound_ok(sound.read(), encoding), name
                 seen.add(name)
         assert len(seen) == len(terms) == 7
         # the recording plays instead of the device's text-to-speech
@@ -125,19 +162,36 @@ def test_audio_gives_every_term_a_recording_anki_plays(tmp_path, capsys):
         col.close()
 
 
-@needs_espeak
-def test_a_re_export_reuses_the_recordings(tmp_path, capsys):
-    code, first, _ = _export(tmp_path, capsys, "first.apkg")
-    assert code == 0
+def test_a_re_export_reuses_the_recordings(tmp_path, capsys, encoding):
+    code, first, captured = _export(tmp_path, capsys, "first.apkg")
+    assert code == 0 and "(7 new, 0 reused" in captured.out
     folder = audio_cache()
-    made = {path.name: path.stat().st_mtime_ns for path in folder.glob("*.wav")}
+    assert folder.parent == tmp_path / "cache"
+    made = {path.name: path.stat().st_mtime_ns for path in folder.glob(f"*.{encoding}")}
+    assert len(made) == 7
     code, second, captured = _export(tmp_path, capsys, "second.apkg")
     assert code == 0
     assert "(0 new, 7 reused" in captured.out
-    assert {path.name: path.stat().st_mtime_ns for path in folder.glob("*.wav")} == made
+    assert {path.name: path.stat().st_mtime_ns for path in folder.glob(f"*.{encoding}")} == made
     with zipfile.ZipFile(first) as a, zipfile.ZipFile(second) as b:
         assert a.read("media") == b.read("media")
         assert all(a.read(str(i)) == b.read(str(i)) for i in range(7))
+
+
+@needs_espeak
+@needs_lame
+def test_mp3_recordings_are_smaller_than_the_wav_they_come_from(tmp_path, monkeypatch):
+    monkeypatch.setenv("QUIZZER_CACHE", str(tmp_path / "cache"))
+    mp3 = record_terms([_deck()]).files
+    only = tmp_path / "bin"
+    only.mkdir()
+    (only / "espeak-ng").symlink_to(shutil.which("espeak-ng"))
+    monkeypatch.setenv("PATH", str(only))
+    wav = record_terms([_deck()]).files
+    assert set(mp3) == set(wav)
+    for term in mp3:
+        assert mp3[term].suffix == ".mp3" and wav[term].suffix == ".wav"
+        assert mp3[term].stat().st_size < wav[term].stat().st_size / 2
 
 
 @needs_espeak

@@ -129,6 +129,16 @@ def migrate(
     return doc
 
 
+def _damaged(path: Path, journal_file: Path, exc: journal.JournalDamage) -> StoreError:
+    """The error a migration stops with when the journal it must read is damaged."""
+    return StoreError(
+        f"the journal is damaged at line {exc.line}; can't migrate the store",
+        hint=f"run `quizzer doctor --db {path}` first (a copy is kept)",
+        path=journal_file,
+        line=exc.line,
+    )
+
+
 def _v1_to_v2(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     """Move the review log into the journal; card states and settings into the snapshot."""
     from quizzer.progress.files import journal_path
@@ -202,12 +212,7 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     try:
         fold.add_events(events())
     except journal.JournalDamage as exc:
-        raise StoreError(
-            f"the journal is damaged at line {exc.line}; can't migrate the store",
-            hint=f"run `quizzer doctor --db {path}` first (a copy is kept)",
-            path=journal_file,
-            line=exc.line,
-        ) from exc
+        raise _damaged(path, journal_file, exc) from exc
     st.months = {}
     fold.write(path, st.months, 0)  # sealed as generation 1, the snapshot's below
     backup = journal_file.with_name(journal_file.name + ".v2.bak")
@@ -247,12 +252,7 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
         try:
             tail = journal.read(jpath, end)
         except journal.JournalDamage as exc:
-            raise StoreError(
-                f"the journal is damaged at line {exc.line}; can't migrate the store",
-                hint=f"run `quizzer doctor --db {path}` first (a copy is kept)",
-                path=jpath,
-                line=exc.line,
-            ) from exc
+            raise _damaged(path, jpath, exc) from exc
         for event in tail.events:
             st.apply(event)
         end = tail.end

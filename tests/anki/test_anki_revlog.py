@@ -43,6 +43,19 @@ PLAN: tuple[tuple[int | None, int, int], ...] = (
 )
 
 
+def _exported_revlog(tmp, deck, reviews) -> list[tuple[int, ...]]:
+    """The revlog rows (:data:`COLUMNS`, oldest first) of ``deck`` exported with ``reviews``."""
+    out = tmp / "deck.apkg"
+    export_apkg([deck], out, progress=progress_from_reviews(reviews), reviews=reviews)
+    with zipfile.ZipFile(out) as package:
+        (tmp / "col.anki2").write_bytes(package.read("collection.anki2"))
+    conn = sqlite3.connect(tmp / "col.anki2")
+    try:
+        return conn.execute(f"select {', '.join(COLUMNS)} from revlog order by id").fetchall()
+    finally:
+        conn.close()
+
+
 def _age(col: Collection, cid: int, days: int) -> None:
     """Move card ``cid``'s whole history ``days`` days into the past (as if days passed)."""
     col.db.execute("update revlog set id = id - ? where cid = ?", days * DAY_S * 1000, cid)
@@ -93,18 +106,7 @@ def both_rows(tmp_path_factory) -> tuple[list[dict[str, int]], list[dict[str, in
             at = datetime.fromtimestamp(row["id"] / 1000, UTC)
             store.record(key, grade, at, Answer(duration_ms=ms))  # type: ignore[arg-type]
         reviews = store.reviews()
-    out = tmp / "deck.apkg"
-    export_apkg([deck], out, progress=progress_from_reviews(reviews), reviews=reviews)
-    with zipfile.ZipFile(out) as package:
-        (tmp / "col.anki2").write_bytes(package.read("collection.anki2"))
-    conn = sqlite3.connect(tmp / "col.anki2")
-    try:
-        ours = [
-            dict(zip(COLUMNS, row, strict=True))
-            for row in conn.execute(f"select {', '.join(COLUMNS)} from revlog order by id")
-        ]
-    finally:
-        conn.close()
+    ours = [dict(zip(COLUMNS, row, strict=True)) for row in _exported_revlog(tmp, deck, reviews)]
     assert len(anki) == len(ours) == len(PLAN)
     return anki, ours
 
@@ -180,14 +182,6 @@ def test_exported_review_rows_carry_anki_factors(tmp_path) -> None:
         for day, grade in ((0, 3), (2, 1), (3, 3), (9, 4)):
             store.record(key, grade, start + timedelta(days=day), Answer(duration_ms=1500))
         reviews = store.reviews()
-    out = tmp_path / "deck.apkg"
-    export_apkg([deck], out, progress=progress_from_reviews(reviews), reviews=reviews)
-    with zipfile.ZipFile(out) as package:
-        (tmp_path / "col.anki2").write_bytes(package.read("collection.anki2"))
-    conn = sqlite3.connect(tmp_path / "col.anki2")
-    try:
-        factors = [row[0] for row in conn.execute("select factor from revlog order by id")]
-    finally:
-        conn.close()
+    factors = [row[COLUMNS.index("factor")] for row in _exported_revlog(tmp_path, deck, reviews)]
     assert factors == [revlog_factor(r.difficulty) for r in reviews if r.difficulty is not None]
     assert all(100 <= f <= 1100 for f in factors)

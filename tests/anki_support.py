@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 import unicodedata
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 from factories import concept
 
-from quizzer.anki.model import FIELD_INDEX, field_name
+from quizzer.anki.model import BASE, FIELD_INDEX, field_name, template_direction
 from quizzer.anki.notes import from_field
 from quizzer.concepts.deck import Deck
 
@@ -63,12 +64,19 @@ def open_collection(tmp_path: Path, name: str = "collection.anki2") -> Collectio
     return Collection(str(tmp_path / name))
 
 
-def import_package(col: Collection, path: Path, *, scheduling: bool = False, merge: bool = False):
+def import_package(
+    col: Collection,
+    path: Path,
+    *,
+    scheduling: bool = False,
+    merge: bool = False,
+    presets: bool = False,
+):
     """Import ``path`` as Anki's import dialog would; returns the import log."""
     request = ImportAnkiPackageRequest(
         package_path=str(path),
         options=ImportAnkiPackageOptions(
-            with_scheduling=scheduling, merge_notetypes=merge, with_deck_configs=False
+            with_scheduling=scheduling, merge_notetypes=merge, with_deck_configs=presets
         ),
     )
     return col.import_anki_package(request).log
@@ -96,3 +104,39 @@ def notes_by_uid(col: Collection) -> dict[str, object]:
         note = col.get_note(nid)
         out[from_field(note.fields[0])] = note
     return out
+
+
+_TEXT_RE = re.compile(r'<div class="text"[^>]*>(.*?)</div>', re.S)
+_ASK_RE = re.compile(r'<div class="ask"[^>]*>(.*?)</div>', re.S)
+
+
+def what_it_asks(card) -> tuple[str, str]:
+    """A card's rendered front reduced to what it asks: the prompt text and the question
+    under it (the language labels left out). ``("", "")`` for a blank front."""
+    question = card.question()
+    text, ask = _TEXT_RE.search(question), _ASK_RE.search(question)
+    return (text.group(1).strip() if text else "", ask.group(1).strip() if ask else "")
+
+
+def check_every_card(col: Collection) -> int:
+    """Assert each card renders a front showing its prompt text, and its template is the
+    direction its ordinal says in quizzer's note type; returns how many cards there are."""
+    cards = col.find_cards("")
+    for cid in cards:
+        card = col.get_card(cid)
+        note = card.note()
+        model = note.note_type()
+        name = card.template()["name"]
+        assert model["name"] == BASE.name and model["id"] == BASE.id, model["name"]
+        direction = template_direction(BASE, card.ord)
+        assert direction == template_direction(BASE, name) and direction.name == name
+        prompt_side = direction.sides[0]
+        text, ask = what_it_asks(card)
+        assert text and ask, f"blank front: {name} of {note.fields[0]}"
+        assert text == note[field_name(direction.source, prompt_side)], name
+    return len(cards)
+
+
+def quizzer_note_types(col: Collection) -> list[str]:
+    """Names of the collection's note types that are quizzer's."""
+    return [m.name for m in col.models.all_names_and_ids() if m.name.startswith("quizzer")]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from quizzer.anki.ids import stable_id62
-from quizzer.cards.card import Pair
+from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.languages import LANGUAGES, Side
 
 Kind = Literal["meaning", "term", "translate"]
@@ -154,3 +154,17 @@ def default_directions(languages: Iterable[str]) -> tuple[Direction, ...]:
     others = [lang for lang in present if lang != pivot]
     translate = [p for lang in others for p in ((lang, pivot), (pivot, lang))]
     return (*directions_for(("translate",), translate), Direction("meaning", pivot, pivot))
+
+
+def studied_directions(card_ids: Iterable[str]) -> dict[str, set[Direction]]:
+    """Concept uid → the directions of those quizzer card ids that have a template."""
+    out: dict[str, set[Direction]] = {}
+    for card_id in card_ids:
+        try:
+            key = CardKey.parse(card_id)
+        except ValueError:
+            continue
+        direction = Direction.from_pair(key.pair)
+        if direction is not None:
+            out.setdefault(key.concept_uid, set()).add(direction)
+    return out

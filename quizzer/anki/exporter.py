@@ -37,12 +37,11 @@ from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
 from quizzer.anki.audio import MediaEntries, Recordings, media_entries, used_recordings, with_sounds
-from quizzer.anki.directions import default_directions
+from quizzer.anki.directions import default_directions, studied_directions
 from quizzer.anki.ids import stable_id
 from quizzer.anki.model import Direction, NoteType, build_model, note_type_for
 from quizzer.anki.notes import guid, note_cards, note_fields, note_tags
 from quizzer.anki.preset import install_preset
-from quizzer.cards.card import CardKey
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.fsutil import atomic_write_bytes
@@ -197,6 +196,7 @@ def build_collection(
     settings: SchedulerSettings | None = None,
     prefer: Mapping[str, Collection[Direction]] | None = None,
     recordings: Recordings | None = None,
+    keep: Mapping[str, Collection[Direction]] | None = None,
 ) -> tuple[sqlite3.Connection, PackageLayout]:
     """Fill an in-memory Anki collection (schema 11) with the decks' notes and cards.
 
@@ -208,6 +208,9 @@ def build_collection(
     out rather than written as a card-less note; the layout lists those concepts.
     ``prefer`` (concept uid → directions the learner studies) wins over an earlier
     direction asking the same thing, so a studied card is never the one left out.
+    ``keep`` (deck id → directions earlier exports gave cards for) keeps those
+    cards' guards filled, though the package holds no card for them: importing a
+    narrower export over a wider one leaves no card with an empty front.
     """
 
     def wanted_in(deck: Deck) -> list[Direction]:
@@ -253,23 +256,29 @@ def build_collection(
         deck_ids[deck.id] = anki_deck.deck_id
         usable = [d for d in wanted_in(deck) if d.source in note_type.languages]
         every_wanted.update(usable)
-        chosen: list[tuple[Concept, tuple[Direction, ...]]] = []
+        asked = set(usable)
+        kept = {d for d in (keep or {}).get(deck.id, ()) if d.source in note_type.languages}
+        guarded = sorted(asked | kept, key=lambda d: d.sort_key)
+        chosen: list[tuple[Concept, tuple[Direction, ...], tuple[Direction, ...]]] = []
         for concept in deck:
-            cards = tuple(note_cards(concept, usable, (prefer or {}).get(concept.uid, ())))
-            cards = tuple(sorted(cards, key=lambda d: d.sort_key))
+            found = note_cards(concept, guarded, (prefer or {}).get(concept.uid, ()))
+            found.sort(key=lambda d: d.sort_key)
+            cards = tuple(d for d in found if d in asked)
             if cards:
-                chosen.append((concept, cards))
+                chosen.append((concept, tuple(found), cards))
             else:
                 skipped.append(concept.uid)
         done += len(deck) - len(chosen)
-        positions = new_card_positions([len(cards) for _c, cards in chosen], position + 1)
-        for (concept, cards), dues in zip(chosen, positions, strict=True):
+        positions = new_card_positions([len(cards) for _c, _g, cards in chosen], position + 1)
+        for (concept, guards, cards), dues in zip(chosen, positions, strict=True):
             note_guid = guid(concept)
             _write_note(
                 cursor,
                 note_type,
-                with_sounds(note_fields(concept, cards, note_type), concept, note_type, recordings),
-                note_tags(concept, [(d.source, d.target) for d in cards]),
+                with_sounds(
+                    note_fields(concept, guards, note_type), concept, note_type, recordings
+                ),
+                note_tags(concept, [(d.source, d.target) for d in guards]),
                 note_guid,
                 [(note_type.ord_of(d), due) for d, due in zip(cards, dues, strict=True)],
                 anki_deck.deck_id,
@@ -312,20 +321,6 @@ def package_bytes(conn: sqlite3.Connection, timestamp: float, media: MediaEntrie
     return buffer.getvalue()
 
 
-def studied_directions(card_ids: Iterable[str]) -> dict[str, set[Direction]]:
-    """Concept uid → the directions of those quizzer card ids that have a template."""
-    out: dict[str, set[Direction]] = {}
-    for card_id in card_ids:
-        try:
-            key = CardKey.parse(card_id)
-        except ValueError:
-            continue
-        direction = Direction.from_pair(key.pair)
-        if direction is not None:
-            out.setdefault(key.concept_uid, set()).add(direction)
-    return out
-
-
 def export_apkg(
     decks: Sequence[Deck],
     out: Path | str,
@@ -340,6 +335,7 @@ def export_apkg(
     settings: SchedulerSettings | None = None,
     studied: Iterable[str] = (),
     recordings: Recordings | None = None,
+    keep: Mapping[str, Collection[Direction]] | None = None,
 ) -> ExportResult:
     """Export ``decks`` to ``out`` (an ``.apkg``); returns what was written.
 
@@ -348,6 +344,7 @@ def export_apkg(
     note type is the same whatever they are. ``settings`` fill the shipped options
     preset (default: quizzer's defaults). ``studied`` card ids (and those of
     ``progress`` and ``reviews``) win when two cards of a note ask the same thing.
+    ``keep``: see :func:`build_collection`.
     ``timestamp`` (seconds since the epoch) defaults to now; pass it for
     reproducible output. ``progress`` (card id → state) and
     ``reviews`` (:class:`quizzer.scheduling.review.Review`) carry the terminal's
@@ -370,6 +367,7 @@ def export_apkg(
         settings=settings,
         prefer=studied_directions([*studied, *(progress or {}), *(r.card_id for r in reviews)]),
         recordings=recordings,
+        keep=keep,
     )
     try:
         scheduled = revlog = unexported = 0

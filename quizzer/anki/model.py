@@ -28,7 +28,8 @@ and template ordinal or name to a :class:`Direction`) and :meth:`NoteType.ord_of
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -107,13 +108,14 @@ def audio_field(lang: str) -> str:
 _FIELD_FONTS = {"bn": "Noto Sans Bengali", "ar": "Noto Naskh Arabic"}
 
 
-def _legacy_guard_id(direction: Direction) -> int | None:
-    """The field id of the old ``Terms differ a-b`` guard this card's guard replaces."""
-    if direction.kind != "translate":
-        return None
-    if LANGUAGES.index(direction.source) > LANGUAGES.index(direction.target):
-        return None
-    return stable_id62("field", f"Terms differ {direction.source}-{direction.target}")
+def retired_fields(languages: Sequence[str]) -> tuple[str, ...]:
+    """Fields the note type of quizzer's earlier exports had and this one no longer uses
+    (``Terms differ en-fr``, the old translate guards). They stay, empty, at the end, so
+    "Merge note types" upgrades an old collection onto exactly this shape: a field that
+    went away would come back from the old note type, and the shapes would differ."""
+    if tuple(languages) != LANGUAGES:
+        return ()
+    return tuple(f"Terms differ {a}-{b}" for a, b in itertools.combinations(LANGUAGES, 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +127,8 @@ class NoteType:
     #: Every template's direction; a template's ordinal is its index here.
     directions: tuple[Direction, ...] = field(init=False)
     #: Every field, in note order: Concept, term and definition per language,
-    #: Acronym, Source, the term's variants and recording per language, then one
-    #: guard per direction.
+    #: Acronym, Source, the term's variants and recording per language, one guard per
+    #: direction, then the :func:`retired_fields`.
     field_names: tuple[str, ...] = field(init=False)
     field_index: Mapping[str, int] = field(init=False, repr=False)
     _ords: Mapping[Direction, int] = field(init=False, repr=False)
@@ -141,6 +143,7 @@ class NoteType:
             *(variants_field(lang) for lang in self.languages),
             *(audio_field(lang) for lang in self.languages),
             *(d.guard for d in directions),
+            *retired_fields(self.languages),
         )
         object.__setattr__(self, "directions", directions)
         object.__setattr__(self, "field_names", names)
@@ -247,10 +250,14 @@ def card_requirements(note_type: NoteType = BASE) -> list[list[Any]]:
 def _field_spec(note_type: NoteType, index: int) -> dict[str, Any]:
     name = note_type.field_names[index]
     spec: dict[str, Any] = {"name": name, "id": stable_id62("field", name)}
-    first_guard = len(note_type.field_names) - len(note_type.directions)
+    first_guard = note_type.guard_index(note_type.directions[0])
+    if index >= first_guard + len(note_type.directions):
+        spec["collapsed"] = True
+        spec["excludeFromSearch"] = True
+        spec["description"] = "Not used any more; kept so older quizzer notes upgrade in place."
+        return spec
     if index >= first_guard:
         direction = note_type.directions[index - first_guard]
-        spec["id"] = _legacy_guard_id(direction) or spec["id"]
         # Bookkeeping, not study material: collapsed in the editor, left out of searches.
         spec["collapsed"] = True
         spec["excludeFromSearch"] = True

@@ -72,6 +72,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(up to 70 cards per concept for five languages)",
     )
     anki.add_argument(
+        "--fresh",
+        action="store_true",
+        help="for a new Anki profile: forget the cards earlier exports gave (by default a "
+        "note keeps them, so importing a narrower export over a wider one breaks no card)",
+    )
+    anki.add_argument(
         "--with-progress",
         action="store_true",
         help="carry the schedule and review history of cards studied here into the package "
@@ -221,6 +227,35 @@ def plan_directions(
     return plan, learner
 
 
+def earlier_exports(
+    args: argparse.Namespace,
+) -> tuple[dict[str, set[Direction]], dict[str, set[str]] | None]:
+    """``(keep, record)``: per deck the directions earlier exports gave cards for (their
+    guards stay filled, see :func:`quizzer.anki.exporter.build_collection`), and the
+    record to extend after this export (``None``: leave the file alone)."""
+    from quizzer.anki.directions import parse_template_name
+    from quizzer.services.anki_export import exports_record_path, read_exported
+
+    record = read_exported(args.db)
+    if record is None:
+        print(
+            f"warning: {shown(exports_record_path(args.db))} is not quizzer's record of "
+            "exported cards; not used and not changed.",
+            file=sys.stderr,
+        )
+        return {}, None
+    if args.fresh:
+        return {}, {}
+    keep: dict[str, set[Direction]] = {}
+    for deck_id, names in record.items():
+        for name in names:
+            try:
+                keep.setdefault(deck_id, set()).add(parse_template_name(name))
+            except ValueError:
+                continue  # a direction this version doesn't know: nothing to keep
+    return keep, record
+
+
 def run_anki(args: argparse.Namespace) -> int:
     """Handle ``quizzer export anki``."""
     from quizzer.anki.exporter import export_apkg
@@ -257,6 +292,7 @@ def run_anki(args: argparse.Namespace) -> int:
 
         progress_states, reviews, tz = read_store(args.db)
 
+    keep, record = earlier_exports(args)
     timestamp = args.timestamp if args.timestamp is not None else time.time()
     if not 0 < timestamp <= time.time() + 86400:
         # Anki refuses packages whose note and card ids (milliseconds) lie in the future.
@@ -287,6 +323,7 @@ def run_anki(args: argparse.Namespace) -> int:
                 directions=plan,
                 settings=learner.settings if learner else None,
                 studied=learner.card_ids if learner else (),
+                keep=keep,
                 timestamp=timestamp,
                 progress=progress_states,
                 reviews=reviews,
@@ -310,6 +347,12 @@ def run_anki(args: argparse.Namespace) -> int:
             sounds = len(json.loads(package.read("media")))
         size = result.path.stat().st_size / 1e6
         print(f"Package: {size:.1f} MB with {sounds} sound files.")
+    if record is not None:
+        from quizzer.services.anki_export import record_exported
+
+        for deck_id, directions in plan.items():
+            record.setdefault(deck_id, set()).update(d.name for d in directions)
+        record_exported(record, args.db)
     if result.skipped_concepts:
         print(
             f"{result.skipped_concepts} concepts skipped: no text in the requested languages.",

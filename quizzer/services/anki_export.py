@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from pathlib import Path
 
 from quizzer.cards.card import CardKey
-from quizzer.errors import StoreError
+from quizzer.errors import InputError, StoreError
+from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import default_db_path
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
@@ -77,3 +80,51 @@ def read_learner(db: str | os.PathLike[str] | None = None) -> Learner | None:
         settings = store.settings
     ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return Learner(ranked, frozenset(ids), settings)
+
+
+#: Marks the record file as quizzer's (it is never overwritten without it).
+_RECORD_KIND = "quizzer-anki-exports"
+
+
+def exports_record_path(db: str | os.PathLike[str] | None = None) -> Path:
+    """Where the record of exported cards lives: beside the store, ``<store>.anki.json``."""
+    path = default_db_path(db)
+    return path.with_name(path.name + ".anki.json")
+
+
+def read_exported(db: str | os.PathLike[str] | None = None) -> dict[str, set[str]] | None:
+    """Deck id → names of every direction an earlier export gave cards for
+    (``{}`` before the first export; ``None`` when the record isn't ours to trust)."""
+    path = exports_record_path(db)
+    try:
+        doc = json.loads(read_regular_file(path, 16 << 20, "export record"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, InputError):  # unreadable, not JSON, not a regular file
+        return None
+    if not isinstance(doc, dict) or doc.get("kind") != _RECORD_KIND:
+        return None
+    decks = doc.get("decks")
+    if not isinstance(decks, dict):
+        return None
+    return {
+        str(deck): {str(name) for name in names}
+        for deck, names in decks.items()
+        if isinstance(names, list)
+    }
+
+
+def record_exported(
+    exported: dict[str, set[str]], db: str | os.PathLike[str] | None = None
+) -> bool:
+    """Write the record (atomically); ``False`` when its folder doesn't exist or the file
+    there isn't one of ours (it is left alone)."""
+    path = exports_record_path(db)
+    if not path.parent.is_dir() or read_exported(db) is None:
+        return False
+    doc = {
+        "kind": _RECORD_KIND,
+        "decks": {deck: sorted(names) for deck, names in sorted(exported.items())},
+    }
+    atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    return True

@@ -97,7 +97,7 @@ def repair(path: Path) -> Report:
 def _repair(path: Path) -> Report:
     path = check_store_path(Path(path))
     report = Report(path)
-    lock = StoreLock(lock_path(path), path)
+    lock = StoreLock(lock_path(path), path, journal_path(path))
     try:
         f = examine(path, report)
         if not report.problems:
@@ -119,16 +119,19 @@ def _repair(path: Path) -> Report:
         if f.bad_lines:
             rebuild = True
             _salvage_journal(path, f, report, when)
-        elif f.torn:
-            result = journal.read(jpath, 0)
-            with open(jpath, "rb+") as fh:
-                fh.truncate(result.end)
-            report.actions.append("dropped the cut-short last journal line")
+        elif f.journal_short or f.torn:
+            rebuild = rebuild or bool(f.journal_short)
+            _cut_journal(jpath, report)
         elif f.journal_problem and journal.header(jpath) is None:
             rebuild = True
             journal.start_new(jpath, _journal_gen(f))
             report.actions.append("started a new journal")
             report.losses.append(f"{jpath.name}: {f.journal_problem}")
+        if f.journal_short:
+            report.losses.append(
+                f"{jpath.name}: {f.journal_short} bytes of saved journal lines are gone; the "
+                "answers on them are lost"
+            )
         for month in f.bad_months:
             restore_month(path, month, f.months, when, report.actions, report.losses)
         for month in f.bad_mirrors:
@@ -154,6 +157,7 @@ def _repair(path: Path) -> Report:
             )
         if f.bad_months or f.bad_mirrors or rebuild:
             write_manifest(path)
+        _mark(path, lock)  # the journal as repaired is what the next writer must find
         fresh = Report(path)
         examine(path, fresh)
         if fresh.healthy:
@@ -163,6 +167,7 @@ def _repair(path: Path) -> Report:
         report.reviews = f.events
         return report
     finally:
+        _mark(path, lock)
         lock.release()
 
 
@@ -232,6 +237,26 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
     )
 
 
+def _cut_journal(jpath: Path, report: Report) -> None:
+    """End the journal after its last line that verifies; the bytes after it kept aside."""
+    result = journal.read(jpath, 0)
+    if result.torn:
+        torn = jpath.with_name(jpath.name + ".torn")
+        with open(torn, "ab") as fh:
+            fh.write(result.torn + b"\n")
+        with open(jpath, "rb+") as fh:
+            fh.truncate(result.end)
+        report.actions.append(f"dropped the cut-short last journal line (kept in {torn.name})")
+
+
+def _mark(path: Path, lock: StoreLock) -> None:
+    """Leave the journal's end, as it is now, in the lock file (see :meth:`StoreLock.mark`)."""
+    jpath = journal_path(path)
+    with contextlib.suppress(OSError):
+        if jpath.is_file():
+            lock.mark(journal.generation(jpath), jpath.stat().st_size)
+
+
 def _nothing_beside(path: Path, f: Findings) -> bool:
     """No file but the snapshot holds anything to rebuild from (so it is left as it is)."""
     return (
@@ -270,7 +295,10 @@ def _salvage_journal(path: Path, f: Findings, report: Report, when: str) -> None
         f"kept the damaged journal as {keep.name}; removed {len(f.bad_lines)} bad line(s), "
         f"kept {len(good)} that verify"
     )
-    held = [i for i in f.bad_lines if i > 1 or len(lines[0][1]) > _HEADER_BYTES]
+    first = lines[0][1] if lines else b""
+    # A damaged header alone holds no answer; anything else on line 1 may have held some.
+    header_like = len(first) <= _HEADER_BYTES + 1 and (b"header" in first or b'"op"' in first)
+    held = [i for i in f.bad_lines if i > 1 or not header_like]
     if held:
         report.losses.append(
             f"{jpath.name}: line(s) {', '.join(map(str, held[:10]))} failed their checksum; "

@@ -14,12 +14,9 @@ from typing import Any
 from quizzer.errors import StoreError
 from quizzer.progress import journal, migrate, reviewlog
 from quizzer.progress.doctor_months import MonthFindings, examine_months, manifest_of
-from quizzer.progress.files import (
-    backup_path,
-    journal_path,
-)
+from quizzer.progress.files import backup_path, journal_path, lock_path
 from quizzer.progress.generations import journal_problem
-from quizzer.progress.lock import Holder
+from quizzer.progress.lock import Holder, read_mark
 from quizzer.progress.snapshot import parse
 from quizzer.progress.state import document_problem, invalid_cards
 
@@ -69,6 +66,8 @@ class Findings:
     months: MonthFindings = field(default_factory=MonthFindings)
     #: Why the journal can't stand next to the snapshot (missing, empty, its header damaged).
     journal_problem: str | None = None
+    #: Bytes of acknowledged journal lines missing (the lock file's mark is further).
+    journal_short: int = 0
     #: The backup ``P.bak`` is there but damaged (kept aside by the repair).
     backup_damaged: bool = False
 
@@ -152,15 +151,22 @@ def examine(path: Path, report: Report) -> Findings:
         f.backup_damaged = True
         report.problems.append(f"{backup_path(path)}: {backup_error} (a copy, nothing is lost)")
     jpath = journal_path(path)
+    mark = read_mark(lock_path(path))  # before the journal: its writer marks after appending
     if jpath.exists():
-        last_good = 0
+        last_good = good_end = 0
         for index, (_offset, line, event) in enumerate(journal.iter_lines(jpath), start=1):
             f.journal_size += len(line)
             if event is None:
                 f.bad_lines.append(index)
             else:
-                last_good = index
+                last_good, good_end = index, f.journal_size
                 f.events += 1
+        if mark is not None and mark[0] == journal.header(jpath) and good_end < mark[1] - 1:
+            f.journal_short = mark[1] - good_end
+            report.problems.append(
+                f"{jpath}: its writer saved answers up to byte {mark[1]}, the lines that verify "
+                f"end at byte {good_end}: answers are missing"
+            )
         # A single bad line at the very end is an answer cut short, not damage (the header,
         # line 1, is written whole by a rename: never cut short).
         if len(f.bad_lines) == 1 and f.bad_lines[0] > max(last_good, 1):

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from quizzer.errors import StoreError
 from quizzer.progress.events import Event, HeaderEvent, as_event
+from quizzer.progress.lock import try_exclusive
 
 _sync = getattr(os, "fdatasync", os.fsync)
 
@@ -184,6 +186,16 @@ class JournalWriter:
         self.path = path
         existed = path.exists()
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        # Held while this writer lives: a second writer that got past a removed lock file
+        # finds the journal itself locked before it truncates anything (issue 14.6).
+        if not try_exclusive(self._fd):
+            os.close(self._fd)
+            self._fd = -1
+            raise StoreError(
+                "the journal is in use by another quizzer process",
+                hint="close the other quizzer first",
+                path=path,
+            )
         size = os.fstat(self._fd).st_size
         if size > end:
             # Drop a torn last line so the next event starts on a line of its own.

@@ -89,6 +89,29 @@ def active_holder(path: Path) -> Holder | None:
         os.close(fd)
 
 
+def _mark_line(mark: tuple[int, int] | None) -> bytes:
+    # Fixed width, so that each new mark overwrites the last in place.
+    return b"" if mark is None else b"journal %012d %015d\n" % mark
+
+
+def parse_mark(text: str) -> tuple[int, int] | None:
+    """The journal mark in a lock file's text (``None``: none, or unreadable)."""
+    for line in text.split("\n")[3:4]:
+        words = line.split()
+        if len(words) == 3 and words[0] == "journal" and all(w.isdigit() for w in words[1:]):
+            return int(words[1]), int(words[2])
+    return None
+
+
+def read_mark(path: Path) -> tuple[int, int] | None:
+    """The journal mark the writer of the store left in its lock file ``path``."""
+    try:
+        with open(path, "rb") as fh:
+            return parse_mark(fh.read(4096).decode("utf-8", "replace"))
+    except OSError:
+        return None
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -99,15 +122,73 @@ def _alive(pid: int) -> bool:
     return True
 
 
-class StoreLock:
-    """Holds ``path`` exclusively until :meth:`release`; raises :class:`StoreError` if taken."""
+def try_exclusive(fd: int) -> bool:
+    """Take an exclusive ``flock`` on ``fd`` without waiting; ``False`` if another holds one."""
+    if fcntl is None:  # pragma: no cover - Windows
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
-    def __init__(self, path: Path, store_path: Path) -> None:
+
+def journal_in_use(journal: Path) -> bool:
+    """Whether a writer holds the journal itself (its :class:`JournalWriter` flocks it)."""
+    try:
+        fd = os.open(journal, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        if not try_exclusive(fd):
+            return True
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+class StoreLock:
+    """Holds ``path`` exclusively until :meth:`release`; raises :class:`StoreError` if taken.
+
+    The lock must hold even when its file is removed or replaced (issue 14.6): a second
+    process would then lock a new file of the same name. So the writer also flocks the
+    journal it appends to (a second writer finds it held, see :func:`journal_in_use`), and
+    :meth:`verify`, called before each write, checks that the lock file is still the one
+    locked (same device and inode).
+    """
+
+    def __init__(self, path: Path, store_path: Path, journal: Path | None = None) -> None:
         self.path = path
         self.store_path = store_path
         self.taken_over: Holder | None = None
         self._fd = -1
+        self._identity: tuple[int, int] | None = None
+        self._head = b""
+        #: The journal mark the last writer left (see :meth:`mark`), ``None`` if none.
+        self.previous_mark: tuple[int, int] | None = None
         self._acquire()
+        if journal is not None and journal_in_use(journal):
+            self.release()
+            raise self._busy(Holder(None, "", ""))
+
+    def verify(self) -> None:
+        """:class:`StoreError` unless the lock file at :attr:`path` is still the one we lock."""
+        if self._identity is None:
+            return
+        try:
+            st = os.stat(self.path)
+            same = (st.st_dev, st.st_ino) == self._identity
+        except OSError:
+            same = False
+        if not same:
+            raise StoreError(
+                "the store's lock file was removed or replaced while this process wrote it",
+                hint="close this quizzer and open it again (every answer so far is saved); "
+                f"don't remove {self.path} while quizzer runs",
+                path=self.store_path,
+            )
 
     def _acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -121,11 +202,15 @@ class StoreLock:
             holder = Holder.parse(os.pread(fd, 4096, 0).decode("utf-8", "replace"))
             os.close(fd)
             raise self._busy(holder) from None
-        previous = Holder.parse(os.pread(fd, 4096, 0).decode("utf-8", "replace"))
+        text = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+        previous = Holder.parse(text)
+        self.previous_mark = parse_mark(text)
         if previous.pid and previous.pid != os.getpid():
             # The kernel released a dead holder's lock: note whose lock we took over.
             self.taken_over = previous
         self._fd = fd
+        st = os.fstat(fd)
+        self._identity = (st.st_dev, st.st_ino)
         self._write_holder()
 
     def _acquire_pidfile(self) -> None:  # pragma: no cover - Windows
@@ -147,8 +232,21 @@ class StoreLock:
 
     def _write_holder(self) -> None:
         text = f"{os.getpid()}\n{socket.gethostname()}\n{datetime.now(UTC).isoformat()}\n"
+        self._head = text.encode("utf-8")
         os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, text.encode("utf-8"), 0)
+        os.pwrite(self._fd, self._head + _mark_line(self.previous_mark), 0)
+
+    def mark(self, gen: int, end: int) -> None:
+        """Note that the journal of generation ``gen`` holds acknowledged events up to ``end``.
+
+        Called after each fsynced append (one small ``pwrite``, no fsync: it only has to
+        outlive the process, and a power cut can only leave an older, smaller mark).
+        Opening and the doctor compare it with the journal: a journal that holds less
+        lost answers to damage, not to a kill (issue 14: "no loss reported as ok").
+        """
+        if self._fd >= 0:
+            os.pwrite(self._fd, self._head + _mark_line((gen, end)), 0)
+            self.previous_mark = (gen, end)
 
     def _busy(self, holder: Holder) -> StoreError:
         return StoreError(
@@ -163,7 +261,10 @@ class StoreLock:
         if self._fd < 0:
             return
         with contextlib.suppress(OSError):
+            # Nobody holds it now (no pid), but the journal's mark stays for the next open.
             os.ftruncate(self._fd, 0)
+            if self.previous_mark is not None:
+                os.pwrite(self._fd, b"\n\n\n" + _mark_line(self.previous_mark), 0)
         if fcntl is None:  # pragma: no cover - Windows
             os.close(self._fd)
             with contextlib.suppress(OSError):

@@ -36,7 +36,7 @@ from quizzer.progress.files import (
 )
 from quizzer.progress.journal import JournalDamage, JournalWriter
 from quizzer.progress.localtz import LocalTimezone
-from quizzer.progress.lock import StoreLock
+from quizzer.progress.lock import StoreLock, read_mark
 from quizzer.progress.outcomes import RecordOutcome
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
@@ -93,7 +93,7 @@ class OpenedStore:
         check_store_path(self.path)
         try:
             if not read_only:
-                self._lock = StoreLock(lock_path(self.path), self.path)
+                self._lock = StoreLock(lock_path(self.path), self.path, self.journal_path)
             self._open()
         except OSError as exc:
             self._release()
@@ -198,10 +198,19 @@ class OpenedStore:
                     hint=f"run `quizzer doctor --db {self.path}`",
                     path=self.journal_path,
                 )
+            # The mark first: a writer appends, then marks, so a reader never sees it ahead.
+            mark = self._lock.previous_mark if self._lock else read_mark(lock_path(self.path))
             try:
                 result = journal.read(self.journal_path, offset)
             except JournalDamage as exc:
                 raise journal_damage_error(self.path, exc.line) from exc
+            if mark is not None and mark[0] == jgen and result.end < mark[1] - 1:  # 1: a newline
+                raise StoreError(
+                    f"the journal ends at byte {result.end}, but its writer had saved answers "
+                    f"up to byte {mark[1]}: answers are missing",
+                    hint=f"run `quizzer doctor --db {self.path}`",
+                    path=self.journal_path,
+                )
         for event in result.events:
             self.state.apply(event)
         self.torn_bytes = len(result.torn)
@@ -223,6 +232,7 @@ class OpenedStore:
             self._start_journal()
         else:
             self._writer = JournalWriter(self.journal_path, result.end)
+            self._mark()
         if doc is None or self.replayed > COMPACT_AFTER:
             self.compact()
 
@@ -235,6 +245,12 @@ class OpenedStore:
             reviewlog.keep_link(self.journal_path, previous_journal_path(self.path))
         self._header_end = journal.start_new(self.journal_path, self.state.gen)
         self._writer = JournalWriter(self.journal_path, self._header_end)
+        self._mark()
+
+    def _mark(self) -> None:
+        """Leave the journal's acknowledged end in the lock file (see :meth:`StoreLock.mark`)."""
+        if self._lock is not None and self._writer is not None:
+            self._lock.mark(journal.generation(self.journal_path), self._writer.end)
 
     def _remove_stale_temp_files(self) -> None:
         """Temp files of a compaction cut short by a crash (we hold the lock: none is in use)."""
@@ -265,6 +281,8 @@ class OpenedStore:
     def _compact(self) -> None:
         self._check_writable()
         assert self._writer is not None
+        if self._lock is not None:
+            self._lock.verify()
         # 1. The journal's answers into their month files (idempotent: keyed by review id).
         compaction.fold_journal(self.path, self.state)
         # 2. The snapshot of the next generation: from here on the journal counts as absorbed.
@@ -330,6 +348,8 @@ class OpenedStore:
         """Write an event durably, then fold it into memory (so a failed write changes nothing)."""
         self._check_writable()
         assert self._writer is not None
+        if self._lock is not None:
+            self._lock.verify()
         event["seq"] = self.state.seq + 1
         try:
             self._writer.append(event)
@@ -339,4 +359,6 @@ class OpenedStore:
                 hint="check free disk space and permissions",
                 path=self.journal_path,
             ) from exc
+        if self._lock is not None:
+            self._lock.mark(self.state.gen, self._writer.end)
         self.state.apply(event)

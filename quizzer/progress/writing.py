@@ -21,6 +21,20 @@ from quizzer.scheduling.queue import bury_until
 from quizzer.scheduling.review import Grade, Review
 from quizzer.scheduling.settings import SchedulerSettings
 
+#: Answer times the scheduler can work with: intervals up to a century must still be dates.
+_EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def _answer_time(now: datetime) -> datetime:
+    """``now`` in UTC; ``ValueError`` for a naive time or one no schedule can follow."""
+    if not isinstance(now, datetime):
+        raise ValueError(f"now must be a datetime, got {type(now).__name__}")
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be a timezone-aware datetime (UTC)")
+    if not _EARLIEST <= now < _LATEST:
+        raise ValueError(f"now must lie between 1970 and 9000, got {now.isoformat()}")
+    return now.astimezone(UTC)
+
 
 class WritingStore(ReadingStore):
     """An open store's writing methods (see :class:`~quizzer.progress.store.Store`)."""
@@ -50,9 +64,11 @@ class WritingStore(ReadingStore):
     ) -> RecordOutcome:
         """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
         key = card_key(card)
-        if now.tzinfo is None:
-            raise ValueError("now must be a timezone-aware datetime (UTC)")
-        now = now.astimezone(UTC)
+        if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
+            raise ValueError(f"grade must be the whole number 1, 2, 3 or 4, got {grade!r:.40}")
+        now = _answer_time(now)
+        if answer is not None and not isinstance(answer, Answer):
+            raise ValueError(f"answer must be an Answer, got {type(answer).__name__}")
         with self._mutex:
             outcome = self._record(key, grade, now, answer or Answer())
             self.last_outcome = outcome
@@ -136,9 +152,7 @@ class WritingStore(ReadingStore):
         bury; a card never studied gets a new-card state that carries it.
         """
         key = card_key(card)
-        if now.tzinfo is None:
-            raise ValueError("now must be a timezone-aware datetime (UTC)")
-        now = now.astimezone(UTC)
+        now = _answer_time(now)
         until = bury_until(now, self.tz_at(now), self.settings)
         bury = Bury(
             id=review_id(key.id, now, secrets.token_hex(4)),

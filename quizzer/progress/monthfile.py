@@ -80,6 +80,13 @@ def read_copy(file: Path, month: str) -> Copy:
     if not set(doc) <= {"reviews", "seal"} or not isinstance(doc.get("reviews"), dict):
         return _problem(f"review log file is damaged (not a table of reviews: {raw[:40]!r})")
     table: dict[str, Any] = doc["reviews"]
+    # Records first: a bad value is named with its record, whatever else is wrong.
+    reviews: list[ReviewData] = []
+    for key, data in table.items():
+        problem = review_problem(data)
+        if problem:
+            return _problem(f"review log file is damaged (record {key}: {problem})")
+        reviews.append(data)
     gen: int | None = None
     if "seal" in doc:
         seal = doc["seal"].get("1") if isinstance(doc["seal"], dict) else None
@@ -97,12 +104,6 @@ def read_copy(file: Path, month: str) -> Copy:
         gen = seal.get("gen")
         if isinstance(gen, bool) or not isinstance(gen, int) or gen < 0:
             return _problem(f"review log file is damaged (seal generation {gen!r:.20})")
-    reviews: list[ReviewData] = []
-    for key, data in table.items():
-        problem = review_problem(data)
-        if problem:
-            return _problem(f"review log file is damaged (record {key}: {problem})")
-        reviews.append(data)
     return Copy(reviews, gen, None)
 
 

@@ -9,7 +9,9 @@ Files next to the store path ``P`` (default ``progress.json``):
     ``meta.journal_offset``.
 ``P.log/YYYY-MM.json``
     the full review log, one TinyDB database per calendar month (UTC), table
-    ``reviews`` (see :mod:`quizzer.progress.reviewlog`); written only by compaction.
+    ``reviews`` (see :mod:`quizzer.progress.reviewlog`); written only by compaction,
+    sealed (count, generation, CRC-32) and listed in the snapshot's manifest
+    ``meta.months`` (see :mod:`quizzer.progress.monthfile`), mirrored as ``….json.bak``.
 ``P.journal``
     the append-only journal (see :mod:`quizzer.progress.journal`): a header line
     naming its generation, then every answer, bury, undo and settings change since
@@ -17,7 +19,8 @@ Files next to the store path ``P`` (default ``progress.json``):
 ``P.bak``, ``P.journal.prev``
     the previous snapshot and the previous journal generation (hard links).
 ``P.lock``
-    held while a process writes the store; names that process.
+    held while a process writes the store; names that process and marks the journal's
+    acknowledged end (see :meth:`~quizzer.progress.lock.StoreLock.mark`).
 
 Recording an answer appends one line and fsyncs it — no rewrite of anything,
 so its cost doesn't grow with the collection. Compaction (on close, or on
@@ -39,6 +42,9 @@ how journal events change it), :mod:`quizzer.progress.events` (the journal event
 undo entries, as typed dicts), :mod:`quizzer.progress.outcomes` (:class:`Bury`,
 :class:`RecordOutcome`), :mod:`quizzer.progress.history` (reading the review log),
 :mod:`quizzer.progress.opening` (opening, the lock, appending, closing),
+:mod:`quizzer.progress.generations` (whether the journal is live, absorbed or damaged),
+:mod:`quizzer.progress.monthfile` (sealed month files, the manifest),
+:mod:`quizzer.progress.values` (every value read back checked),
 :mod:`quizzer.progress.compaction`, :mod:`quizzer.progress.reading` (card states, due
 cards, previews, the log) and :mod:`quizzer.progress.writing` (answers, buries, undo,
 suspension, settings); this module puts them together as :class:`Store` and holds

@@ -104,20 +104,32 @@ def replay_trace(
     answer in time order, the answer with the state it left (copies). ``ValueError``
     when ``card_id`` is not a card key (a damaged log; nothing can be scheduled).
     """
+    return _replay(card_id, events, settings, tz, trace=True)
+
+
+def _replay(
+    card_id: str,
+    events: Iterable[CardEvent],
+    settings: SchedulerSettings | SettingsAt,
+    tz: tzinfo,
+    *,
+    trace: bool,
+) -> tuple[CardState | None, list[tuple[Review, CardState]]]:
     mine = sorted((e for e in events if e.card_id == card_id), key=_order)
     if not mine:
         return None, []
     key = CardKey.parse(card_id)
     settings_at = _settings_at(settings)
     state = CardState.new(key, _moment(mine[0]))
-    trace: list[tuple[Review, CardState]] = []
+    steps: list[tuple[Review, CardState]] = []
     for event in mine:
         if isinstance(event, Review):
             at = event.reviewed_at
             state = answer(state, event.grade, at, settings_at(at), None, tz=tz).state
             if event.due is not None:
                 state.card.due = event.due  # the fuzzed date the learner was given
-            trace.append((event, state.copy()))
+            if trace:  # answer() returns a new state each time; only the trace needs copies
+                steps.append((event, state.copy()))
         elif isinstance(event, Burial):
             state = state.copy()
             state.buried_until = event.until
@@ -126,7 +138,7 @@ def replay_trace(
             state.suspended = event.suspended
             if not event.suspended:
                 state.leech = False
-    return state, trace
+    return state, steps
 
 
 def replay(
@@ -136,7 +148,7 @@ def replay(
     tz: tzinfo,
 ) -> CardState | None:
     """The state of ``card_id`` after its ``events``; see :func:`replay_trace`."""
-    return replay_trace(card_id, events, settings, tz)[0]
+    return _replay(card_id, events, settings, tz, trace=False)[0]
 
 
 def replay_all(

@@ -2,9 +2,10 @@
 
 Reads the HTML Anki's engine rendered for the test cards (the snapshots of
 tests/anki/test_anki_faces.py, refreshed with ``pytest --snapshot-update``), wraps each
-face in a page as Anki's reviewer does (``class="card"`` on the body, ``nightMode
-night_mode`` added in night mode, replay buttons for the sound references), and takes a
-headless Chromium screenshot in light and night mode at a desktop and a phone width.
+face in a page as Anki's reviewer does (the note type's CSS, which the test checks is
+what Anki serves, ``class="card"`` on the body, ``nightMode night_mode`` added in night
+mode, replay buttons for the sound references), and takes a headless Chromium
+screenshot in light and night mode at a desktop and a phone width.
 
     python scripts/render_cards.py [--out DIR] [--chromium PATH]
 
@@ -21,6 +22,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from quizzer.anki.faces import CSS  # noqa: E402  (the project is not installed for scripts)
+
 SNAPSHOTS = ROOT / "tests" / "anki" / "__snapshots__" / "test_anki_faces"
 
 #: Anki's replay button (aqt draws it where the engine leaves ``[anki:play:q:0]``).
@@ -48,7 +52,7 @@ def page(face_html: str, night: bool) -> str:
     return (
         '<!doctype html><html><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<style>{REVIEWER_CSS}</style></head>"
+        f"<style>{REVIEWER_CSS}</style><style>{CSS}</style></head>"
         f'<body class="{classes}"><div id="qa">{body}</div></body></html>'
     )
 

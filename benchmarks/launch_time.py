@@ -19,7 +19,14 @@ and a footer, interleaved with them (the floor any Textual app pays on this
 machine at this moment), and the ratio; plus an in-process breakdown (imports,
 store open, app to first card). Target: median ≤ 0.6 s at 10k cards.
 
-Run: ``.venv/bin/python benchmarks/launch_time.py [--sizes 0 10000] [--runs 7]``.
+With ``--big-deck N`` the deck folder also holds a user deck of N Bengali concepts,
+imported by ``quizzer import`` from ``benchmarks/big_glossary.py``'s glossary (so its
+deck cache is as a user's import leaves it). With ``--screen home`` the launch is
+``quizzer`` (the home screen) up to its first paint with counts ("N concepts · …
+new"), on the bundled decks alone, or with the big deck beside them.
+
+Run: ``.venv/bin/python benchmarks/launch_time.py [--sizes 0 10000] [--runs 7]
+[--big-deck 50000] [--screen study|home]``.
 """
 
 from __future__ import annotations
@@ -112,6 +119,22 @@ def build_store(path: Path, cards: int) -> None:
         pass
 
 
+def import_big_deck(decks: Path, concepts: int, tmp: Path) -> None:
+    """A user deck of ``concepts`` Bengali concepts in ``decks``, imported as a user would."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import big_glossary
+
+    glossary = tmp / "big-glossary.txt"
+    big_glossary.write(glossary, concepts)
+    subprocess.run(
+        [sys.executable, "-m", "quizzer", "import", str(glossary), "--deck", "big"],
+        env={**os.environ, "QUIZZER_DECKS": str(decks)},
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+
+
 def tmux(*args: str) -> str:
     done = subprocess.run(["tmux", "-u", "-L", SOCKET, *args], capture_output=True, text=True)
     return done.stdout
@@ -131,14 +154,21 @@ Bare().run()
 """
 
 
-def one_launch(db: Path, decks: Path, index: int, bare: bool = False) -> float:
+#: The home screen's deck lines, once counted: "20 concepts · 20 new · 0 due".
+HOME_PAINTED = re.compile(r"\d+ concepts · \d+ new")
+
+
+def one_launch(
+    db: Path, decks: Path, index: int, bare: bool = False, screen: str = "study"
+) -> float:
     """Seconds from spawning quizzer (or, with ``bare``, a one-screen Textual app) to its
-    first card on screen."""
+    first card on screen (``screen="home"``: to the home screen's first counted deck)."""
+    screen_name = screen
     env = (
         f"LANG=C.UTF-8 TERM=xterm-256color QUIZZER_DB={shlex.quote(str(db))} "
         f"QUIZZER_DECKS={shlex.quote(str(decks))}"
     )
-    cmd = shlex.join([sys.executable, "-m", "quizzer", *ARGS])
+    cmd = shlex.join([sys.executable, "-m", "quizzer", *(ARGS if screen == "study" else [])])
     if bare:
         cmd = shlex.join([sys.executable, "-c", BARE_APP])
     session = f"l{index}"
@@ -155,12 +185,16 @@ def one_launch(db: Path, decks: Path, index: int, bare: bool = False) -> float:
         f"cd {shlex.quote(str(ROOT))} && env {env} {cmd}",
     )
     while True:
-        screen = tmux("capture-pane", "-p", "-t", session)
-        if PROMPT.search(screen) and LABEL in screen:
+        pane = tmux("capture-pane", "-p", "-t", session)
+        if bare or screen_name == "study":
+            painted = bool(PROMPT.search(pane)) and LABEL in pane
+        else:
+            painted = bool(HOME_PAINTED.search(pane))
+        if painted:
             elapsed = time.perf_counter() - t0
             break
         if time.perf_counter() - t0 > 30:
-            raise SystemExit(f"no card after 30 s; screen:\n{screen}")
+            raise SystemExit(f"no card after 30 s; screen:\n{pane}")
         time.sleep(0.005)
     tmux("send-keys", "-t", session, "q")
     time.sleep(0.3)
@@ -216,24 +250,33 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[0, 10000])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--big-deck", type=int, default=0, metavar="N")
+    parser.add_argument("--screen", choices=("study", "home"), default="study")
     args = parser.parse_args(argv)
     try:
         with tempfile.TemporaryDirectory(prefix="quizzer-launch-") as tmp:
             decks = Path(tmp) / "decks"
             per = len(_answer_latency().PAIRS)
             write_bench_deck(decks, max(1, -(-max(args.sizes) // per)))
+            if args.screen == "home":  # the bundled decks (and the big one), not the bench deck
+                decks = Path(tmp) / "home-decks"
+                decks.mkdir()
+            if args.big_deck:
+                import_big_deck(decks, args.big_deck, Path(tmp))
             for cards in args.sizes:
                 db = Path(tmp) / f"progress-{cards}.json"
                 build_store(db, cards)
-                one_launch(db, decks, 0)  # warm the OS file cache and bytecode cache
+                one_launch(db, decks, 0, screen=args.screen)  # warm the OS and bytecode caches
                 times: list[float] = []
                 bare: list[float] = []
                 for i in range(args.runs):  # interleaved, so both see the same machine load
-                    times.append(one_launch(db, decks, 2 * i + 1))
+                    times.append(one_launch(db, decks, 2 * i + 1, screen=args.screen))
                     bare.append(one_launch(db, decks, 2 * i + 2, bare=True))
                 times.sort()
                 median = statistics.median(times)
                 result = {
+                    "screen": args.screen,
+                    "big_deck_concepts": args.big_deck,
                     "cards": cards,
                     "runs": args.runs,
                     "median_s": round(median, 3),
@@ -242,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
                     "target_s": 0.6,
                     "bare_textual_median_s": round(statistics.median(bare), 3),
                     "ratio_to_bare": round(median / statistics.median(bare), 2),
-                    **in_process(db, decks),
+                    **(in_process(db, decks) if args.screen == "study" else {}),
                 }
                 print(json.dumps(result), flush=True)
     finally:

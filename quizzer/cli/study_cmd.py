@@ -131,12 +131,12 @@ def resolve_pair(
 
 
 def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "terminal"]]:
-    from quizzer.library.decks import load_library
     from quizzer.progress import open_store
+    from quizzer.services.library import open_shelf
     from quizzer.services.study import StudyService
     from quizzer.ui.textshape import resolve_rtl_mode
 
-    decks = [item.deck for item in load_library(args.decks)]
+    decks = open_shelf(args.decks)  # summaries now; a deck's concepts when it is opened
     if not decks:
         raise InputError("no decks found", hint="import a glossary with `quizzer import`")
     store = open_store(args.db)
@@ -151,7 +151,7 @@ def run_study(args: argparse.Namespace) -> int:
     service, rtl = _open(args)
     try:
         last = service.last_choice()
-        decks = service.decks()
+        decks = service.listings()
         if args.deck:
             from quizzer.library.decks import match_deck
 

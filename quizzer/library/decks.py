@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter
@@ -183,7 +184,20 @@ def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
     return found
 
 
-def match_deck(decks: Sequence[Deck], name: str) -> Deck:
+class Named(Protocol):
+    """Anything with a deck's id and name: a deck, or a listing of one."""
+
+    @property
+    def id(self) -> str: ...  # noqa: D102
+
+    @property
+    def name(self) -> str: ...  # noqa: D102
+
+
+NamedT = TypeVar("NamedT", bound=Named)
+
+
+def match_deck(decks: Sequence[NamedT], name: str) -> NamedT:
     """The deck of ``decks`` whose id or name is ``name`` (case-insensitive).
 
     :class:`InputError` listing the known decks when none is.

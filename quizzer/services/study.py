@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ THEME_KEY = "ui.theme"
 
 if TYPE_CHECKING:
     from quizzer.progress import Store
+    from quizzer.services.library import DeckListing
     from quizzer.stats.figures import Stats
 
 
@@ -111,9 +112,14 @@ class StoreScheduler:
 class StudyService:
     """Decks, counts, sessions and remembered choices for the screens."""
 
-    def __init__(self, store: Store, decks: Sequence[Deck], *, seed: int | None = None) -> None:
+    def __init__(
+        self, store: Store, decks: Sequence[Deck] | Mapping[str, Deck], *, seed: int | None = None
+    ) -> None:
         self.store = store
-        self._decks = {deck.id: deck for deck in decks}
+        # A Mapping (quizzer.services.library.DeckShelf) loads each deck when first asked.
+        self._decks: Mapping[str, Deck] = (
+            decks if isinstance(decks, Mapping) else {deck.id: deck for deck in decks}
+        )
         self.rng = random.Random(seed)
         self._closed = False
 
@@ -126,6 +132,20 @@ class StudyService:
     def deck(self, deck_id: str) -> Deck:
         """One deck by id (``KeyError`` if unknown)."""
         return self._decks[deck_id]
+
+    def listings(self) -> list[DeckListing]:
+        """Every deck's id, name, size and languages, without loading a deck's concepts."""
+        from quizzer.services.library import DeckShelf, listing_of
+
+        if isinstance(self._decks, DeckShelf):
+            return self._decks.listings()
+        return [listing_of(deck) for deck in self._decks.values()]
+
+    def counts_ready(self, deck_id: str) -> bool:
+        """Whether :meth:`counts` answers at once (else it first loads a big deck)."""
+        from quizzer.services.library import DeckShelf
+
+        return not isinstance(self._decks, DeckShelf) or self._decks.ready(deck_id)
 
     def why_no_cards(self, deck_id: str, pair: Pair) -> str | None:
         """Why ``deck_id`` has no card at all in direction ``pair``, or ``None`` if it has some.

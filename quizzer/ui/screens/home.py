@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -91,7 +92,9 @@ class HomeScreen(QuizzerScreen[None]):
 
     def _initial_choice(self) -> StudyChoice:
         service = self.service
-        decks = service.decks()
+        #: Big decks whose loading failed in the counting worker.
+        self._uncountable: set[str] = set()
+        decks = service.listings()  # names, sizes, languages: no deck is loaded yet
         self._decks = [d.id for d in decks]
         self._languages = {d.id: d.languages for d in decks}
         last = service.last_choice()
@@ -178,21 +181,56 @@ class HomeScreen(QuizzerScreen[None]):
     def _deck_options(self, pair: Pair | None) -> list[Option]:
         service = self.service
         options = []
-        for deck in service.decks():
+        waiting = []
+        for deck in service.listings():
             name = display_text(deck.name, self.rtl_mode)
             line = Content(name)
-            if pair is not None:
+            if pair is not None and deck.id in self._uncountable:
+                line = Content.assemble(
+                    Content(name), "\n", (f"{deck.concepts} concepts · can't be read", "$error")
+                )
+            elif pair is not None and not service.counts_ready(deck.id):
+                # A big deck is loaded and counted off the UI thread: the screen shows now.
+                waiting.append(deck.id)
+                line = Content.assemble(
+                    Content(name),
+                    "\n",
+                    (f"{deck.concepts} concepts · counting…", "$text-muted"),
+                )
+            elif pair is not None:
                 new, due = service.counts(deck.id, pair)
                 line = Content.assemble(
                     Content(name),
                     "\n",
-                    (f"{len(deck)} concepts · ", "$text-muted"),
+                    (f"{deck.concepts} concepts · ", "$text-muted"),
                     (f"{new} new", "$text-accent"),
                     " · ",
                     (f"{due} due", "$text-success" if due else "$text-muted"),
                 )
             options.append(Option(line, id=deck.id))
+        if waiting and pair is not None:
+            self.run_worker(
+                lambda: self._load_for_counts(waiting, pair),
+                thread=True,
+                group="deck-counts",
+                exclusive=True,
+            )
         return options
+
+    def _load_for_counts(self, deck_ids: list[str], pair: Pair) -> None:
+        """Load big decks (in a worker thread), then recount the list on the UI thread."""
+        try:
+            for deck_id in deck_ids:
+                self.service.counts(deck_id, pair)
+        except Exception as exc:  # the file changed or went away since it was listed
+            self._uncountable.update(deck_ids)
+            with contextlib.suppress(RuntimeError):  # the app may be closing
+                self.app.call_from_thread(
+                    self.notify, f"Can't read a deck: {exc}", severity="error"
+                )
+            return
+        with contextlib.suppress(RuntimeError):
+            self.app.call_from_thread(self._refresh_decks)
 
     def _refresh_decks(self) -> None:
         decks = self.query_one("#decks", OptionList)

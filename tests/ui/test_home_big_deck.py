@@ -1,0 +1,70 @@
+"""The home screen lists a big deck from its summary at once and counts it off the UI thread."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from textual.widgets import OptionList
+
+from quizzer.library import decks as library_decks
+from quizzer.library.importer import import_glossaries
+from quizzer.progress import open_store
+from quizzer.services.library import SMALL_DECK, open_shelf
+from quizzer.services.study import StudyService
+from quizzer.ui.app import QuizzerApp
+from quizzer.ui.screens.home import HomeScreen
+
+SIZE = (100, 30)
+
+
+def big_deck(folder: Path) -> None:
+    lines = ["Big", "Many English terms"]
+    for i in range(SMALL_DECK + 1):
+        lines += [f"Term number {i}", f"It is the definition of the term and the number {i}."]
+    glossary = folder / "big.txt"
+    glossary.write_text("\n".join(lines), encoding="utf-8")
+    import_glossaries([glossary], deck="big", into=folder / "decks")
+
+
+def deck_lines(screen: HomeScreen) -> list[str]:
+    options = screen.query_one("#decks", OptionList)
+    return [
+        str(options.get_option_at_index(i).prompt.plain)  # type: ignore[union-attr]
+        for i in range(options.option_count)
+    ]
+
+
+async def test_first_paint_needs_no_big_deck_then_its_counts_arrive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big_deck(tmp_path)
+    shelf = open_shelf(tmp_path / "decks")
+    assert [d.id for d in shelf.listings()][-1] == "big"
+    loading = threading.Event()
+    real_read = library_decks.read_deck
+
+    def slow_read(path: Path):  # the big deck's load waits until the test lets it go
+        if path.stem == "big":
+            assert loading.wait(10)
+        return real_read(path)
+
+    monkeypatch.setattr(library_decks, "read_deck", slow_read)
+    service = StudyService(open_store(tmp_path / "p.json"), shelf)
+    app = QuizzerApp(service)
+    async with app.run_test(size=SIZE) as pilot:
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        lines = deck_lines(home)
+        assert f"{SMALL_DECK + 1} concepts · counting…" in lines[-1]
+        assert all(" new · " in line for line in lines[:-1])  # the bundled decks: counted
+        loading.set()
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if "counting" not in deck_lines(home)[-1]:
+                break
+        assert f"{SMALL_DECK + 1} concepts · " in deck_lines(home)[-1]
+        assert " new · " in deck_lines(home)[-1]
+        await pilot.press("q")
+    service.close()

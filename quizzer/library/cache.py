@@ -23,8 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from quizzer import __version__
-from quizzer.fsutil import atomic_write_text
+from quizzer.errors import InputError
+from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
+
+#: Largest cache entry read (the parse of the largest deck file read, as JSON).
+MAX_ENTRY_BYTES = 512 * 2**20
 
 #: Bump when the cached form changes; old entries are then simply never hit.
 CACHE_FORMAT = 1
@@ -42,8 +46,10 @@ def _entry(key: str, kind: str, directory: Path | None) -> Path:
 
 def _load(key: str, kind: str, directory: Path | None) -> dict[str, Any] | None:
     try:
-        payload = json.loads(_entry(key, kind, directory).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # RecursionError: a deeply nested file
+        raw = read_regular_file(_entry(key, kind, directory), MAX_ENTRY_BYTES, "cache")
+        payload = json.loads(raw.decode("utf-8"))
+    # RecursionError: a deeply nested file; InputError: a FIFO or device planted there
+    except (OSError, ValueError, RecursionError, InputError):
         return None
     if (
         not isinstance(payload, dict)

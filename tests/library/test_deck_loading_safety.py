@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -132,3 +134,25 @@ def test_a_second_load_parses_no_deck_file(tmp_path: Path, monkeypatch: pytest.M
     path.write_text(path.read_text("utf-8") + "\n", encoding="utf-8")
     load_library(decks)
     assert len(parsed) == 1
+
+
+def test_a_fifo_planted_as_a_cache_entry_does_not_hang_loading(tmp_path: Path) -> None:
+    path = tmp_path / "deck.toml"
+    shutil.copyfile(BUNDLED, path)
+    cache = tmp_path / "cache"
+    (cache / "decks").mkdir(parents=True)
+    os.mkfifo(cache / "decks" / f"{deckcache.digest(path.read_bytes())}.json")
+    script = (
+        "import sys; from quizzer.library.decks import read_deck; "
+        "print(len(read_deck(sys.argv[1])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,  # a hang fails the test instead of blocking the suite
+        env={**os.environ, "QUIZZER_CACHE": str(cache)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(len(read_deck(BUNDLED)))

@@ -27,7 +27,7 @@ import dataclasses
 import os
 import zipfile
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
@@ -132,10 +132,15 @@ def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Revi
 
 
 def replay(
-    card_id: str, reviews: Sequence[Review], settings: SchedulerSettings, tz: tzinfo
+    card_id: str,
+    reviews: Sequence[Review],
+    settings: SchedulerSettings,
+    tz: tzinfo,
+    only: Container[str] | None = None,
 ) -> tuple[CardState, list[Review]]:
     """The card's state after its reviews (:func:`quizzer.scheduling.replay.replay_trace`),
-    and each review with the schedule the replay gave it.
+    and each review (those whose id is in ``only``, if given) with the schedule the replay
+    gave it.
 
     Replayed reviews keep their id, time, grade and answer details; phase, intervals,
     due, stability and difficulty are the replay's (an answer that already had a due
@@ -147,6 +152,9 @@ def replay(
     before = CardState.new(CardKey.parse(card_id), trace[0][0].reviewed_at)
     for review, after in trace:
         at = review.reviewed_at
+        if only is not None and review.id not in only:
+            before = after
+            continue
         out.append(
             dataclasses.replace(
                 review,
@@ -210,14 +218,16 @@ class _Merge:
         added: list[Review] = []
         todo = sorted(changed)
         for done, card_id in enumerate(todo, start=1):
-            state, replayed = replay(card_id, by_card[card_id], store.settings, store.tz)
+            state, replayed = replay(
+                card_id, by_card[card_id], store.settings, store.tz, only=new_ids
+            )
             before = store.card(card_id)
             if before is not None:
                 state.suspended = state.suspended or before.suspended
                 state.leech = state.leech or before.leech
                 state.flagged = state.flagged or before.flagged
             states[card_id] = state
-            added.extend(r for r in replayed if r.id in new_ids)
+            added.extend(replayed)
             if self.on_progress and (done % 500 == 0 or done == len(todo)):
                 self.on_progress("replay", done, len(todo))
         for card_id in sorted(suspend):

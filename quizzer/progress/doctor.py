@@ -45,6 +45,7 @@ from quizzer.progress.lock import StoreLock, active_holder
 from quizzer.progress.opening import OpenedStore
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
+from quizzer.progress.values import event_problem
 
 
 def check(path: Path) -> Report:
@@ -205,6 +206,9 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
             prev = previous_journal_path(path)
             if journal.generation(prev) == base_gen and prev.exists():
                 for _, event in journal.scan(prev, 0):
+                    if event_problem(event):
+                        report.losses.append(f"{prev.name}: {event_problem(event)} (skipped)")
+                        continue
                     st.apply(event)
                     replayed += 1
                 if jgen > base_gen + 1:
@@ -286,8 +290,13 @@ def _salvage_journal(path: Path, f: Findings, report: Report, when: str) -> None
     keep = jpath.with_name(f"{jpath.name}.damaged-{when}")
     shutil.copyfile(jpath, keep)
     lines = list(journal.iter_lines(jpath))
-    good = [line if line.endswith(b"\n") else line + b"\n" for _, line, event in lines if event]
-    header_ok = bool(lines) and lines[0][2] is not None and lines[0][2].get("op") == "header"
+    good = [
+        line if line.endswith(b"\n") else line + b"\n"
+        for _, line, event in lines
+        if event is not None and not event_problem(event)
+    ]
+    head = lines[0][2] if lines else None
+    header_ok = head is not None and head.get("op") == "header" and not event_problem(head)
     if not header_ok and not generations.is_v2_journal(path):
         good.insert(0, journal.encode(journal.header_event(_journal_gen(f))))
     atomic_write_bytes(jpath, b"".join(good))
@@ -301,6 +310,7 @@ def _salvage_journal(path: Path, f: Findings, report: Report, when: str) -> None
     held = [i for i in f.bad_lines if i > 1 or not header_like]
     if held:
         report.losses.append(
-            f"{jpath.name}: line(s) {', '.join(map(str, held[:10]))} failed their checksum; "
+            f"{jpath.name}: line(s) {', '.join(map(str, held[:10]))} failed their checksum or "
+            "can't be replayed; "
             f"the answers on them are lost (their bytes are kept in {keep.name})"
         )

@@ -19,6 +19,7 @@ from quizzer.progress.generations import journal_problem
 from quizzer.progress.lock import Holder, read_mark
 from quizzer.progress.snapshot import parse
 from quizzer.progress.state import document_problem, invalid_cards
+from quizzer.progress.values import event_problem
 
 
 @dataclass
@@ -156,8 +157,8 @@ def examine(path: Path, report: Report) -> Findings:
         last_good = good_end = 0
         for index, (_offset, line, event) in enumerate(journal.iter_lines(jpath), start=1):
             f.journal_size += len(line)
-            if event is None:
-                f.bad_lines.append(index)
+            if event is None or event_problem(event):
+                f.bad_lines.append(index)  # a checksummed line that can't be replayed: damage
             else:
                 last_good, good_end = index, f.journal_size
                 f.events += 1

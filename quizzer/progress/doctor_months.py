@@ -22,6 +22,7 @@ from quizzer.progress.events import Event, ReviewData
 from quizzer.progress.files import journal_path, previous_journal_path
 from quizzer.progress.generations import v2_backup_path
 from quizzer.progress.snapshot import AtomicJSONStorage, parse
+from quizzer.progress.values import event_problem
 
 
 @dataclass
@@ -79,7 +80,11 @@ def _journal_events(file: Path) -> list[Event]:
     """The good events of a journal file (damaged lines skipped), ``[]`` if missing."""
     if not file.exists():
         return []
-    return [event for _, _, event in journal.iter_lines(file) if event is not None]
+    return [
+        event
+        for _, _, event in journal.iter_lines(file)
+        if event is not None and not event_problem(event)
+    ]
 
 
 def restore_month(

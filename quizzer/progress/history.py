@@ -27,6 +27,7 @@ from quizzer.progress.files import (
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.monthfile import Manifest, manifest_problem
 from quizzer.progress.snapshot import parse
+from quizzer.progress.values import BAD_VALUE
 from quizzer.scheduling.review import Review
 
 
@@ -105,7 +106,14 @@ def _read_log_once(path: Path, gen: int, manifest: Manifest | None) -> dict[str,
             out[event["review"]["id"]] = event["review"]
         elif is_undo(event):
             out.pop(event["review_id"], None)
-    reviews = [Review.from_dict(plain(d)) for d in out.values()]
+    try:
+        reviews = [Review.from_dict(plain(d)) for d in out.values()]
+    except BAD_VALUE as exc:  # a journal answer with a bad value (month records are checked)
+        raise StoreError(
+            f"the journal is damaged (an answer can't be read: {exc})",
+            hint=f"run `quizzer doctor --db {path}`",
+            path=jpath,
+        ) from exc
     reviews.sort(key=_when)
     return {r.id: r for r in reviews}
 

@@ -40,6 +40,7 @@ from quizzer.progress.lock import StoreLock, read_mark
 from quizzer.progress.outcomes import RecordOutcome
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
+from quizzer.progress.values import event_problem
 from quizzer.scheduling.review import Review
 
 #: The snapshot layout this code writes (see :mod:`quizzer.progress.migrate` for older ones).
@@ -212,6 +213,13 @@ class OpenedStore:
                     path=self.journal_path,
                 )
         for event in result.events:
+            problem = event_problem(event)
+            if problem:  # its checksum verifies, its values don't: damage, not a crash
+                raise StoreError(
+                    f"the journal is damaged ({problem})",
+                    hint=f"run `quizzer doctor --db {self.path}` (a copy is kept)",
+                    path=self.journal_path,
+                )
             self.state.apply(event)
         self.torn_bytes = len(result.torn)
         self.replayed = sum(1 for e in result.events if e.get("op") != "header")

@@ -89,12 +89,9 @@ def undo_problem(entry: Any) -> str | None:
         if entry.get("before") is not None and card_problem(entry["before"]):
             raise ValueError(card_problem(entry["before"]))
         if "bury_id" in entry:
-            bury = entry["bury"]
-            if not isinstance(entry["bury_id"], str) or not isinstance(bury, dict):
-                raise ValueError("the bury is not a record")
-            CardKey.parse(bury["card_id"])
-            aware_time(bury["at"], "bury.at")
-            aware_time(bury["until"], "bury.until")
+            if not isinstance(entry["bury_id"], str):
+                raise ValueError("bury_id is not a text")
+            _bury_ok(entry["bury"])
             return None
         if not isinstance(entry["review_id"], str):
             raise ValueError("review_id is not a text")
@@ -128,3 +125,58 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, KeyError):
         return f"missing {exc.args[0]!r}" if exc.args else "a key is missing"
     return str(exc) or type(exc).__name__
+
+
+def _card_or_none(data: Any, name: str) -> None:
+    if data is not None:
+        problem = card_problem(data)
+        if problem:
+            raise ValueError(f"{name}: {problem}")
+
+
+def _bury_ok(bury: Any) -> None:
+    if not isinstance(bury, dict) or not isinstance(bury["id"], str):
+        raise ValueError("the bury is not a record")
+    CardKey.parse(bury["card_id"])
+    aware_time(bury["at"], "bury.at")
+    aware_time(bury["until"], "bury.until")
+
+
+def event_problem(event: Any) -> str | None:
+    """Why a journal event whose checksum verifies can't be replayed (``None``: it can)."""
+    from quizzer.scheduling.settings import SchedulerSettings
+
+    try:
+        op = event["op"]
+        if "seq" in event:
+            _exact_int(event["seq"], "seq", 0)
+        if op in ("record", "review"):
+            problem = review_problem(event["review"])
+            if problem:
+                raise ValueError(problem)
+            if op == "record":
+                _exact_int(event["card"]["state"], "card.state", 0, 3)
+        elif op in ("undo", "unbury", "state"):
+            CardKey.parse(event["card_id"])
+            if op == "state":
+                _card_or_none(event["state"], "state")
+                if event["state"] is None:
+                    raise ValueError("state is missing")
+            else:
+                _card_or_none(event.get("restore"), "restore")
+                key = "review_id" if op == "undo" else "bury_id"
+                if not isinstance(event[key], str):
+                    raise ValueError(f"{key} is not a text")
+                if op == "undo" and event.get("at") is not None:
+                    aware_time(event["at"], "at")
+        elif op == "bury":
+            _bury_ok(event["bury"])
+        elif op == "settings":
+            SchedulerSettings.from_dict(event["settings"])
+        elif op == "header":
+            _exact_int(event["gen"], "gen", 0)
+        else:
+            raise ValueError(f"unknown op {op!r:.20}")
+    except BAD_VALUE as exc:
+        return f"journal event {_short(event)} is invalid ({_reason(exc)})"
+    return None

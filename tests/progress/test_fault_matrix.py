@@ -33,6 +33,7 @@ import pytest
 
 from quizzer.cli.main import main
 from quizzer.errors import StoreError
+from quizzer.progress import journal
 from tests.progress import store_builder as sb
 
 Damage = Callable[[bytes], bytes | None]  # the new bytes; None deletes the file
@@ -116,11 +117,21 @@ VALUES: dict[str, tuple[str, Damage]] = {
     "negative journal offset": ("p.json", _edit_json(lambda d: _meta(d).update(journal_offset=-5))),
     "schema 0": ("p.json", _edit_json(lambda d: _meta(d).update(schema=0))),
     "snapshot as schema 1": ("p.json", lambda raw: b'{"reviews": {}}'),
+    "journal event grade 9, checksum recomputed": ("p.json.journal", lambda raw: _bad_event(raw)),
     "journal header gen garbage": (
         "p.json.journal",
         lambda raw: b'00000000 {"op":"header","gen":"x"}\n' + raw.split(b"\n", 1)[1],
     ),
 }
+
+
+def _bad_event(raw: bytes) -> bytes:
+    """The journal with its third line's answer graded 9, under a checksum that verifies."""
+    lines = raw.split(b"\n")
+    event = json.loads(lines[2][9:])
+    event["review"]["grade"] = 9
+    lines[2] = journal.encode(event).rstrip(b"\n")
+    return b"\n".join(lines)
 
 
 @pytest.fixture(scope="module")

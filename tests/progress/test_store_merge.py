@@ -77,6 +77,8 @@ def test_store_merge_gives_the_union_the_same_both_ways(two_machines, tmp_path):
     assert len(ids_a) == len(set(ids_a)) == len(set(home_ids) | set(laptop_ids)) == 20
     assert sorted(ids_a) == sorted(ids_b)
     assert states_a == states_b
+    for merged in (a, b):  # every card state is what its log replays to
+        assert main(["doctor", "--check", "--db", str(merged)]) == 0
     # Card 1 was answered on both sides: its state is the replay of the whole union.
     with open_store(a, read_only=True, tz=UTC) as store:
         union = store.reviews(_key(1))

@@ -82,6 +82,7 @@ def bare_genanki(decks: list[Deck], directions, out: Path, timestamp: float) -> 
                 fields.append(html.escape(entry.definition.text, quote=False) if entry else "")
             fields.append(html.escape(concept.acronym or "", quote=False))
             fields.append("seed")
+            fields.extend([""] * (2 * len(LANGUAGES)))  # also seen, audio
             for d in BASE.directions:  # a card where asked for and prompt != answer
                 prompt, answer = (
                     concept.text(d.source, d.sides[0]),
@@ -89,6 +90,7 @@ def bare_genanki(decks: list[Deck], directions, out: Path, timestamp: float) -> 
                 )
                 differ = prompt and answer and prompt.casefold() != answer.casefold()
                 fields.append(GUARD_VALUE if d in wanted and differ else "")
+            fields.extend([""] * (len(FIELD_NAMES) - len(fields)))  # retired fields
             assert len(fields) == len(FIELD_NAMES)
             anki_deck.add_note(
                 genanki.Note(

@@ -274,3 +274,14 @@ def test_fresh_forgets_earlier_exports(tmp_path, exporter):
     assert narrow_in == fresh_in == 3  # en:ru: meaning, term, translate of the one en+ru concept
     assert narrow_checked > narrow_in  # the earlier --all cards' guards were kept
     assert fresh_checked == fresh_in
+
+
+def test_a_record_file_that_is_not_ours_is_left_alone(tmp_path, exporter, capsys):
+    record = tmp_path / "store.json.anki.json"
+    record.write_text('{"something": "else"}')
+    exporter("--deck", "fixture", "--all")
+    assert "is not quizzer's record of exported cards" in capsys.readouterr().err
+    assert record.read_text() == '{"something": "else"}'
+    record.unlink()
+    exporter("--deck", "fixture", "--pair", "en:ru")
+    assert '"meaning en→ru"' in record.read_text()  # written once it is ours to write

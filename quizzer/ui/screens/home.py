@@ -209,7 +209,10 @@ class HomeScreen(QuizzerScreen[None]):
                 )
             options.append(Option(line, id=deck.id))
         if waiting and pair is not None:
-            self.run_worker(
+            # After the paint: the loading thread holds the GIL most of the time, and
+            # started at once it slowed the first paint by seconds.
+            self.call_after_refresh(
+                self.run_worker,
                 lambda: self._load_for_counts(waiting, pair),
                 thread=True,
                 group="deck-counts",

@@ -6,7 +6,8 @@ default, as in Anki) as arguments; nothing reads the clock or the store. What th
 figures mean is in :mod:`quizzer.stats.definitions`; each has a module of its own
 (:mod:`~quizzer.stats.days`, :mod:`~quizzer.stats.retention`,
 :mod:`~quizzer.stats.cards`, :mod:`~quizzer.stats.mastery`,
-:mod:`~quizzer.stats.hardest`, :mod:`~quizzer.stats.groups`) and its dataclass in
+:mod:`~quizzer.stats.hardest`, :mod:`~quizzer.stats.groups`,
+:mod:`~quizzer.stats.sources`) and its dataclass in
 :mod:`~quizzer.stats.figures`; this module puts them together.
 """
 
@@ -40,6 +41,7 @@ from quizzer.stats.groups import (
 from quizzer.stats.hardest import hardest_of
 from quizzer.stats.mastery import mastery
 from quizzer.stats.retention import retention_on
+from quizzer.stats.sources import answer_sources
 from quizzer.stats.totals import card_totals
 
 
@@ -119,5 +121,6 @@ def compute_stats(
         ),
         total_reviews=len(review_list),
         total_cards=len(studied),
+        sources=answer_sources(dated, today),
         concept_names=names,
     )

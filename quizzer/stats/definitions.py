@@ -17,6 +17,9 @@ Definitions (those of Anki's statistics, unless said otherwise):
   the concept's cards whose answer is in that language — what the learner can
   recall *in* that language.
 - A *lapse* is an Again given in the review phase.
+- An answer's *source* is where it was given: a quiz mode (flip, choice, typed,
+  learn) or Anki (``anki``, brought back by ``quizzer merge``). Every figure
+  counts answers from every source alike; only the sources figure tells them apart.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ MATURE_DAYS = 21
 #: The retention windows reported, in study days (today included).
 RETENTION_WINDOWS: tuple[int, ...] = (7, 30, 365)
 HEATMAP_DAYS = 365
+#: The recent window of the answers-by-source figure, in study days (today included).
+RECENT_SOURCE_DAYS = 30
 FORECAST_DAYS = 30
 HARDEST_LIMIT = 10
 

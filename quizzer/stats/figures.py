@@ -184,6 +184,74 @@ class GroupSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceCount:
+    """One source's answers: all time, in the recent window, and how many passed."""
+
+    mode: str
+    reviews: int
+    recent: int
+    passed: int
+
+    @property
+    def correct_rate(self) -> float | None:
+        """The pass rate of the source's answers, ``None`` without any."""
+        return pass_rate(self.passed, self.reviews)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSources:
+    """Answers per source (quiz mode or Anki), all time and over the last ``days`` study days.
+
+    ``counts`` has every known source, in a fixed order, even those without answers.
+    """
+
+    days: int
+    counts: tuple[SourceCount, ...]
+
+    @property
+    def total(self) -> int:
+        """Every answer, whatever its source."""
+        return sum(c.reviews for c in self.counts)
+
+    @property
+    def recent_total(self) -> int:
+        """Every answer of the last ``days`` study days."""
+        return sum(c.recent for c in self.counts)
+
+    @property
+    def used(self) -> tuple[SourceCount, ...]:
+        """The sources with at least one answer."""
+        return tuple(c for c in self.counts if c.reviews)
+
+    def share(self, count: SourceCount) -> float | None:
+        """``count``'s share of all answers (``None`` without answers)."""
+        return count.reviews / self.total if self.total else None
+
+    def recent_share(self, count: SourceCount) -> float | None:
+        """``count``'s share of the recent answers (``None`` without any)."""
+        return count.recent / self.recent_total if self.recent_total else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form: per source, its answers and shares, all time and recent."""
+        return {
+            "recent_days": self.days,
+            "total": self.total,
+            "recent_total": self.recent_total,
+            "by_source": {
+                c.mode: {
+                    "answers": c.reviews,
+                    "share": self.share(c),
+                    "recent_answers": c.recent,
+                    "recent_share": self.recent_share(c),
+                    "passed": c.passed,
+                    "correct_rate": c.correct_rate,
+                }
+                for c in self.counts
+            },
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Stats:
     """Every figure of ``quizzer stats``; :meth:`to_dict` is the ``--json`` form."""
 
@@ -204,6 +272,7 @@ class Stats:
     pairs: tuple[GroupSummary, ...]
     total_reviews: int
     total_cards: int
+    sources: AnswerSources
     concept_names: Mapping[str, str] = field(default_factory=dict)
 
     def retention_for(self, days: int) -> Retention | None:
@@ -257,6 +326,7 @@ class Stats:
             ],
             "languages": [_summary_dict(s) for s in self.languages],
             "pairs": [_summary_dict(s) for s in self.pairs],
+            "sources": self.sources.to_dict(),
         }
 
 

@@ -14,13 +14,21 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.concepts.languages import LANGUAGE_NAMES
-from quizzer.stats.figures import DayCount, Forecast, GroupSummary, Stats
+from quizzer.stats.figures import DayCount, Forecast, GroupSummary, SourceCount, Stats
 
 #: Heatmap glyphs from no answers to the busiest days.
 HEAT_GLYPHS = ("·", "░", "▒", "▓", "█")
 HEAT_STYLES = ("grey50", "green", "green", "bright_green", "bright_green")
 BAR_GLYPHS = " ▁▂▃▄▅▆▇█"
 WEEKDAYS = ("Mon", "", "Wed", "", "Fri", "", "Sun")
+#: How the sources table names each review mode (answers from Anki came by ``quizzer merge``).
+SOURCE_NAMES = {
+    "flip": "Flip",
+    "choice": "Multiple choice",
+    "typed": "Typed",
+    "learn": "Learn",
+    "anki": "Anki",
+}
 
 
 def _days(n: int) -> str:
@@ -280,17 +288,59 @@ def pairs_table(stats: Stats) -> Table:
     return _summary_table("By language pair", "Pair", stats.pairs, _pair_label)
 
 
+def sources_table(stats: Stats) -> Table:
+    """Answers per source: each quiz mode, quizzer's sum when Anki answers are there too,
+    Anki, then all; with the share of all answers, the recent answers and the pass rate.
+
+    No rows without answers (:func:`detail_tables` then leaves it out).
+    """
+    sources = stats.sources
+    t = Table(title="Where answers came from", padding=(0, 1))
+    t.add_column(_t("Source"))
+    for name in ("Answers", "Share", f"{sources.days} days", "Correct"):
+        t.add_column(_t(name), justify="right")
+    total = sources.total
+
+    def row(label: str, counts: Sequence[SourceCount], style: str = "") -> None:
+        reviews = sum(c.reviews for c in counts)
+        passed = sum(c.passed for c in counts)
+        t.add_row(
+            _t(label, style),
+            _t(reviews),
+            _t(percent(reviews / total)),
+            _t(sum(c.recent for c in counts)),
+            _t(percent(passed / reviews)),
+        )
+
+    here = [c for c in sources.used if c.mode != "anki"]
+    anki = [c for c in sources.used if c.mode == "anki"]
+    for c in here:
+        row(SOURCE_NAMES.get(c.mode, c.mode), [c])
+    if here and anki:
+        t.add_section()
+        row("In quizzer", here, "bold")
+    for c in anki:
+        row(SOURCE_NAMES["anki"], [c], "cyan")
+    if anki:
+        t.caption = "Anki: answers brought back by quizzer merge"
+    if total:
+        t.add_section()
+        row("All", sources.used, "bold")
+    return t
+
+
 def detail_tables(stats: Stats) -> list[tuple[str, Table]]:
     """The per-concept and per-language tables, each with its screen id; empty ones left out.
 
-    A deck nobody has answered yet has no language or pair rows, and a header over
-    nothing reads like a bug; the hardest-concepts table stays, saying "no lapses yet".
+    A deck nobody has answered yet has no language, pair or source rows, and a header
+    over nothing reads like a bug; the hardest-concepts table stays, saying "no lapses yet".
     """
     tables = [
         ("stats-mastery", mastery_table(stats)),
         ("stats-hardest", hardest_table(stats)),
         ("stats-languages", languages_table(stats)),
         ("stats-pairs", pairs_table(stats)),
+        ("stats-sources", sources_table(stats)),
     ]
     return [(name, table) for name, table in tables if table.row_count]
 

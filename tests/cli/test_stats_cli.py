@@ -44,6 +44,7 @@ TOP_KEYS = {
     "hardest",
     "languages",
     "pairs",
+    "sources",
     "db",
 }
 

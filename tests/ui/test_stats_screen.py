@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 from datetime import UTC, datetime, timedelta
@@ -45,8 +46,36 @@ def test_stats_screen_snapshot(snap_compare) -> None:
     assert snap_compare(StatsApp(lambda: StatsScreen(stats)), terminal_size=(110, 70))
 
 
+def test_stats_screen_end_shows_where_answers_came_from(snap_compare) -> None:
+    """The bottom of the screen: every fifth answer of the history given in Anki."""
+    history = make_history(seed=42, n_cards=60, days=365)
+    reviews = [
+        dataclasses.replace(r, mode="anki") if i % 5 == 0 else r
+        for i, r in enumerate(history.reviews)
+    ]
+    stats = compute_stats(reviews, history.cards, history.now, history.tz, 4, decks=[make_deck()])
+    anki = next(c for c in stats.sources.counts if c.mode == "anki")
+    assert anki.reviews == len(reviews[::5]) and stats.sources.total == len(reviews)
+
+    async def to_the_end(pilot) -> None:
+        await pilot.press("end")
+        await pilot.pause()
+
+    assert snap_compare(
+        StatsApp(lambda: StatsScreen(stats)), terminal_size=(110, 40), run_before=to_the_end
+    )
+
+
 def _plain(widget: Static) -> str:
     return str(widget.render())
+
+
+def _plain_table(widget: Static) -> str:
+    from rich.console import Console
+
+    console = Console(width=110, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
 
 
 async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
@@ -74,6 +103,10 @@ async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
             assert chart.forecast.total == sum(chart.forecast.days) > 0
             mastery = screen.query_one("#stats-mastery", Static)
             assert mastery.region.height > 0
+            sources = screen.query_one("#stats-sources", Static)
+            flip = next(c for c in screen.stats.sources.counts if c.mode == "flip")
+            assert flip.reviews == screen.stats.sources.total == 18
+            assert "Flip" in _plain_table(sources) and "Anki" not in _plain_table(sources)
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, StatsScreen)
@@ -130,4 +163,5 @@ def test_a_deck_nobody_answered_shows_no_empty_tables() -> None:
     console.print(full_report(stats))
     text = console.export_text()
     assert "By answer language" not in text and "By language pair" not in text
+    assert "Where answers came from" not in text
     assert "Адаптеры" in text and "adaptery" not in text and "no lapses yet" in text

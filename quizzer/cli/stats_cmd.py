@@ -67,9 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Statistics of your progress: today (cards, correct %, time), the streak "
         "of study days, cards by state, true retention over 7/30/365 days (young and mature), "
         "answers per day for the last year (heatmap), cards due in the next 30 days, recall "
-        "probability per concept and language, the hardest concepts, and a summary per "
-        "language and language pair. A study day starts at the store's day-start hour "
-        "(4 AM by default).",
+        "probability per concept and language, the hardest concepts, a summary per "
+        "language and language pair, and where answers came from (each quiz mode, and Anki "
+        "for answers brought back by 'quizzer merge', counted in every figure). A study day "
+        "starts at the store's day-start hour (4 AM by default).",
     )
     p.add_argument("--deck", metavar="NAME", help="only this deck (id or name)")
     p.add_argument("--db", metavar="PATH", help=DB_HELP)

@@ -89,10 +89,13 @@ def _old_store(db: Path) -> list[str]:
     return [r["id"] for r in reviews]
 
 
-def _run_child(
-    db: Path, seed: int, aim: bool, compaction_s: float, rng: random.Random
-) -> list[str]:
-    """Start a child, SIGKILL it (aimed: soon after a compaction starts); its output lines."""
+def _run_child(db: Path, seed: int, aim: str, compaction_s: float, rng: random.Random) -> list[str]:
+    """Start a child, SIGKILL it; its output lines.
+
+    ``aim`` is ``"close"`` (soon after a compaction starts), ``"record"`` (just after an
+    answer starts being recorded: the journal line being written or synced) or ``""``
+    (anywhere).
+    """
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(db), str(seed)],
         stdout=subprocess.PIPE,
@@ -103,12 +106,13 @@ def _run_child(
     assert child.stdout.readline() == b"ready\n", child.stderr.read() if child.stderr else ""
     lines: list[str] = []
     if aim:
-        # Wait for a close to begin, then kill somewhere inside the compaction.
-        while not lines or lines[-1] != "C":
+        # Wait for a close (or an answer) to begin, then kill somewhere inside it.
+        marker = "C" if aim == "close" else "r"
+        while not lines or lines[-1] != marker:
             line = child.stdout.readline()
             assert line, child.stderr.read() if child.stderr else ""
             lines.append(line.decode().strip())
-        time.sleep(rng.uniform(0.0, compaction_s))
+        time.sleep(rng.uniform(0.0, compaction_s if aim == "close" else 0.002))
     else:
         time.sleep(rng.uniform(0.0, 0.25))
     child.send_signal(signal.SIGKILL)
@@ -128,8 +132,10 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_answer(tmp_path: Path) 
     in_compaction = mid_answer = 0
     compaction_times: list[float] = [0.05]
     for kill in range(KILLS):
-        # Two kills in three are aimed at a compaction (close), the rest land anywhere.
-        aim = kill % 3 != 0
+        # Two kills in three are aimed at a compaction (close); of the rest, half are aimed
+        # at an answer being recorded and half land anywhere. Aiming makes "some kills land
+        # inside record()" a fact of every run, not of a lucky one on a quiet machine.
+        aim = "close" if kill % 3 else ("record" if kill % 6 == 3 else "")
         median = sorted(compaction_times)[len(compaction_times) // 2]
         lines = _run_child(db, kill, aim, median, rng)
         pending_undo: str | None = None
@@ -188,8 +194,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_answer(tmp_path: Path) 
         assert sorted(r.id for r in store.reviews()) == sorted(acknowledged)
     months = sorted(p.name for p in (tmp_path / "progress.json.log").glob("*.json"))
     assert len(months) > 12  # the log really spans many month files
-    # Some kills landed inside record() (the journal line being written or synced): the
-    # unaimed kills land anywhere in a loop that spends most of its time there.
+    # Some kills landed inside record() (the journal line being written or synced).
     assert mid_answer >= 1, "no kill landed inside Store.record"
     print(
         f"{len(acknowledged)} answers, {mid_answer} kills inside record(), "

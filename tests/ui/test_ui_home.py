@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from textual.widgets import Select
@@ -154,3 +155,41 @@ async def test_first_run_on_only_a_french_deck_starts_on_french(tmp_path: Path) 
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, StudyScreen) and app.screen.card is not None
+
+
+def _new_count(home: HomeScreen, index: int = 0) -> int:
+    line = str(home.query_one("#decks").get_option_at_index(index).prompt)
+    match = re.search(r"(\d+) new", line)
+    assert match, line
+    return int(match.group(1))
+
+
+async def test_counts_follow_a_session_and_a_new_direction(tmp_path: Path) -> None:
+    """The deck list is counted once at start-up, and recounted when it can have changed:
+    back from a session, and for another direction picked in a Select."""
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        await pilot.pause()
+        # The second bundled deck has fewer concepts (16) than the daily new-card limit, so
+        # its new count for a direction is its unstudied cards in that direction.
+        before = _new_count(home, 1)
+        pair = home.current_pair()
+        assert pair is not None
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen)
+        await pilot.press("space", "3")
+        await pilot.pause()
+        await pilot.press("q", "enter")
+        await pilot.pause()
+        assert app.screen is home
+        assert _new_count(home, 1) == before - 1  # back from the session: recounted
+        # A direction picked in a Select recounts the list; for an impossible one (answer =
+        # prompt) the recount puts the highlighted deck's default direction back.
+        home.query_one("#to-lang", Select).value = pair.prompt_lang
+        home.query_one("#to-side", Select).value = pair.prompt_side
+        await pilot.pause()
+        assert home.current_pair() is not None
+        assert _new_count(home, 1) == before - 1
+        await pilot.press("q")

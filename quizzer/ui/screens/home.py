@@ -180,6 +180,7 @@ class HomeScreen(QuizzerScreen[None]):
 
     def _deck_options(self, pair: Pair | None) -> list[Option]:
         service = self.service
+        self._counted_for = pair
         options = []
         waiting = []
         for deck in service.listings():
@@ -255,7 +256,9 @@ class HomeScreen(QuizzerScreen[None]):
         """Show the new mode's help, or recount the decks for a new direction."""
         if event.select.id == "mode":
             self._show_mode_help()
-        else:
+        elif self.current_pair() != getattr(self, "_counted_for", None):
+            # Every Select posts Changed for its first value when it is mounted: the
+            # list was counted for that direction in compose, so only a new one recounts.
             self._refresh_decks()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -341,9 +344,11 @@ class HomeScreen(QuizzerScreen[None]):
         had it before), so Enter starts the next session; back from the help or
         the statistics, the focus stays where it was.
         """
-        # Back from a session: counts changed.
-        if hasattr(self, "_decks"):
+        # Back from a session: counts changed. (The first resume is the screen's first
+        # show: compose has just counted, and counting again would delay the first paint.)
+        if getattr(self, "_resumed", False):
             self._refresh_decks()
+        self._resumed = True
         if getattr(self, "_studying", False):
             self._studying = False
             self.set_focus(self.query_one("#decks", DeckList))

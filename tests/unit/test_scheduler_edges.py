@@ -114,6 +114,7 @@ def test_fuzzed_review_interval_stays_in_fsrs_range() -> None:
         (timedelta(minutes=59), "59m"),
         (timedelta(hours=1), "1h"),
         (timedelta(hours=5), "5h"),
+        (timedelta(hours=5.5), "6h"),
         (timedelta(hours=23), "23h"),
         (timedelta(days=1), "1d"),
         (timedelta(days=3.5), "4d"),

@@ -7,7 +7,12 @@ import time
 import unicodedata
 from pathlib import Path
 
-from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+from anki.collection import (
+    Collection,
+    ExportAnkiPackageOptions,
+    ImportAnkiPackageOptions,
+    ImportAnkiPackageRequest,
+)
 from factories import concept
 
 from quizzer.anki.model import BASE, FIELD_INDEX, field_name, template_direction
@@ -80,6 +85,19 @@ def import_package(
         ),
     )
     return col.import_anki_package(request).log
+
+
+def export_with_scheduling(
+    col: Collection, out: Path, *, legacy: bool = False, full: bool = False
+) -> Path:
+    """Anki's own ``.apkg`` export of the whole collection with its scheduling (as a learner
+    exports from Anki to bring progress back); ``full`` adds deck presets and media,
+    ``legacy`` writes the pre-2.1.50 format."""
+    options = ExportAnkiPackageOptions(
+        with_scheduling=True, with_deck_configs=full, with_media=full, legacy=legacy
+    )
+    col.export_anki_package(out_path=str(out), options=options, limit=None)
+    return out
 
 
 def recent(seconds_ago: float) -> float:

@@ -17,8 +17,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from anki.collection import Collection, ExportAnkiPackageOptions
-from anki_support import import_package
+from anki.collection import Collection
+from anki_support import export_with_scheduling, import_package
 from factories import ru_bn_deck
 
 from quizzer.anki import export_apkg
@@ -129,13 +129,9 @@ def trip(tmp_path_factory) -> RoundTrip:
             else:  # intraday learning: an epoch second
                 due = datetime.fromtimestamp(card.due, UTC)
                 due_days[card_id] = (study_day(due) - study_day(datetime.now(UTC))).days
-        options = ExportAnkiPackageOptions(
-            with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False
-        )
         apkg, colpkg, legacy = tmp / "anki.apkg", tmp / "anki.colpkg", tmp / "legacy.apkg"
-        col.export_anki_package(out_path=str(apkg), options=options, limit=None)
-        options.legacy = True
-        col.export_anki_package(out_path=str(legacy), options=options, limit=None)
+        export_with_scheduling(col, apkg, full=True)
+        export_with_scheduling(col, legacy, legacy=True, full=True)
         col.export_collection_package(str(colpkg), include_media=True, legacy=False)
     finally:
         col.close()

@@ -11,8 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from anki.collection import Collection, ExportAnkiPackageOptions
-from anki_support import import_package
+from anki.collection import Collection
+from anki_support import export_with_scheduling, import_package
 from factories import ru_bn_deck
 
 from quizzer.anki import export_apkg
@@ -48,11 +48,7 @@ def mixed(tmp_path_factory) -> Path:
             card.start_timer()
             col.sched.answerCard(card, 3)
         col.sched.suspend_cards([col.find_cards("note:quizzer*")[-1]])
-        out = tmp / "mixed.apkg"
-        options = ExportAnkiPackageOptions(
-            with_scheduling=True, with_deck_configs=False, with_media=False, legacy=False
-        )
-        col.export_anki_package(out_path=str(out), options=options, limit=None)
+        out = export_with_scheduling(col, tmp / "mixed.apkg")
     finally:
         col.close()
     return out

@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from anki.collection import Collection, ExportAnkiPackageOptions
-from anki_support import import_package
+from anki.collection import Collection
+from anki_support import export_with_scheduling, import_package
 from factories import ru_bn_deck
 
 from quizzer.anki import export_apkg
@@ -74,11 +74,7 @@ def merged(tmp_path_factory) -> Path:
             assert card is not None
             col.sched.answerCard(card, 3)
         assert col.db.scalar("select count() from revlog") == before + ANKI_ANSWERS
-        apkg = tmp / "anki.apkg"
-        options = ExportAnkiPackageOptions(
-            with_scheduling=True, with_deck_configs=False, with_media=False, legacy=False
-        )
-        col.export_anki_package(out_path=str(apkg), options=options, limit=None)
+        apkg = export_with_scheduling(col, tmp / "anki.apkg")
     finally:
         col.close()
     assert main(["merge", str(apkg), "--db", str(db)]) == 0

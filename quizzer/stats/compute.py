@@ -21,18 +21,9 @@ from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR, study_day
 from quizzer.stats.cards import due_forecast, state_counts
-from quizzer.stats.days import (
-    dated_reviews,
-    per_day,
-    streak_on,
-    today_on,
-)
-from quizzer.stats.definitions import (
-    deck_of,
-)
-from quizzer.stats.figures import (
-    Stats,
-)
+from quizzer.stats.days import per_day, streak_on, today_on
+from quizzer.stats.definitions import deck_of
+from quizzer.stats.figures import Stats
 from quizzer.stats.groups import (
     by_answer_lang,
     by_pair,
@@ -42,7 +33,7 @@ from quizzer.stats.hardest import hardest_of
 from quizzer.stats.mastery import mastery
 from quizzer.stats.retention import retention_on
 from quizzer.stats.sources import answer_sources
-from quizzer.stats.totals import card_totals
+from quizzer.stats.tally import Tally, tally_of
 
 
 def timezone_label(tz: tzinfo | None, now: datetime) -> str:
@@ -75,18 +66,53 @@ def compute_stats(
     parameters: Sequence[float] | None = None,
     timezone_name: str | None = None,
 ) -> Stats:
-    """All figures at once.
+    """All figures at once, from the review log and the card states.
 
     ``decks`` give the concept order and names of the mastery table;
     ``deck_ids`` (if given) keeps only cards and answers of those decks;
     ``parameters`` are the FSRS parameters in use (defaults if ``None``);
     ``timezone_name`` names ``tz`` in the report (default :func:`timezone_label`).
+    The log is summed into a :class:`~quizzer.stats.tally.Tally` first
+    (:func:`stats_from_tally` gives the same figures from a tally kept up to date).
     """
+    _check_clock(now, day_start_hour)
+    return stats_from_tally(
+        tally_of(reviews, tz, day_start_hour),
+        cards,
+        now,
+        tz,
+        day_start_hour,
+        decks=decks,
+        deck_ids=deck_ids,
+        unseen_new=unseen_new,
+        parameters=parameters,
+        timezone_name=timezone_name,
+    )
+
+
+def _check_clock(now: datetime, day_start_hour: int) -> None:
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware (UTC)")
     if not 0 <= day_start_hour <= 23:
         raise ValueError(f"day_start_hour must be 0-23, got {day_start_hour}")
-    review_list = [r for r in reviews if deck_ids is None or deck_of(r.card_id) in deck_ids]
+
+
+def stats_from_tally(
+    tally: Tally,
+    cards: Iterable[CardState],
+    now: datetime,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
+    decks: Sequence[Deck] = (),
+    deck_ids: Collection[str] | None = None,
+    unseen_new: int = 0,
+    parameters: Sequence[float] | None = None,
+    timezone_name: str | None = None,
+) -> Stats:
+    """:func:`compute_stats` from the log's :class:`~quizzer.stats.tally.Tally` (counted in
+    ``tz`` from ``day_start_hour``); :class:`~quizzer.stats.tally.TallyGap` when the tally
+    can't tell today's distinct cards (a ``now`` before its newest answers)."""
+    _check_clock(now, day_start_hour)
     card_list = [c for c in cards if deck_ids is None or deck_of(c.card_id) in deck_ids]
     shown_decks = [d for d in decks if deck_ids is None or d.id in deck_ids]
     concept_uids = [c.uid for d in shown_decks for c in d.concepts]
@@ -94,8 +120,8 @@ def compute_stats(
     langs, rows = mastery(
         card_list, now, concept_uids, parameters, tz=tz, day_start_hour=day_start_hour
     )
-    dated = dated_reviews(review_list, tz, day_start_hour)
-    totals = card_totals(review_list)
+    counts = tally.deck(deck_ids)
+    totals = counts.cards
     today = study_day(now, tz, day_start_hour)
     studied = set(totals) | {c.card_id for c in card_list if c.last_review is not None}
     return Stats(
@@ -104,11 +130,11 @@ def compute_stats(
         day_start_hour=day_start_hour,
         decks=tuple(d.id for d in shown_decks)
         or tuple(sorted(deck_ids or {deck_of(c) for c in studied})),
-        today=today_on(dated, today),
-        streak=streak_on(dated, today),
+        today=today_on(tally, counts, today, deck_ids),
+        streak=streak_on(counts, today),
         states=state_counts(card_list, unseen_new),
-        retention=retention_on(dated, today),
-        heatmap=per_day(dated, today),
+        retention=retention_on(counts, today),
+        heatmap=per_day(counts, today),
         forecast=due_forecast(card_list, now, tz, day_start_hour),
         mastery_languages=langs,
         mastery=rows,
@@ -119,8 +145,8 @@ def compute_stats(
         pairs=group_summaries(
             totals, card_list, now, by_pair, parameters, tz=tz, day_start_hour=day_start_hour
         ),
-        total_reviews=len(review_list),
+        total_reviews=sum(d.reviews for d in counts.days.values()),
         total_cards=len(studied),
-        sources=answer_sources(dated, today),
+        sources=answer_sources(counts, today),
         concept_names=names,
     )

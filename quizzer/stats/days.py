@@ -1,18 +1,22 @@
 """Figures by study day: today's study, the streak and the answers per day (the heatmap).
 
-Each review's study day is computed once (:func:`dated_reviews`) and shared by the figures.
+Each review's study day is computed once (:func:`dated_reviews`) and counted in a
+:class:`~quizzer.stats.tally.Tally`; the figures read the tally.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, date, datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
 
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.definitions import HEATMAP_DAYS, pass_rate
 from quizzer.stats.figures import DayCount, Streak, Today
+
+if TYPE_CHECKING:  # the tally builds on dated_reviews
+    from quizzer.stats.tally import DeckTally, Tally
 
 #: A review with its study day, computed once (time-zone conversion is the costly part).
 Dated = tuple[Review, date]
@@ -69,43 +73,53 @@ def today_stats(
     reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
 ) -> Today:
     """Cards studied, answers, pass rate and time spent on the current study day."""
-    return today_on(dated_reviews(reviews, tz, day_start_hour), study_day(now, tz, day_start_hour))
+    from quizzer.stats.tally import tally_of
+
+    tally = tally_of(reviews, tz, day_start_hour)
+    return today_on(tally, tally.deck(), study_day(now, tz, day_start_hour))
 
 
-def today_on(dated: Iterable[Dated], day: date) -> Today:
-    """:func:`today_stats` over reviews already dated, for the study day ``day``."""
-    cards: set[str] = set()
-    count = passed = time_ms = 0
-    for r, d in dated:
-        if d != day:
-            continue
-        cards.add(r.card_id)
-        count += 1
-        passed += r.passed
-        time_ms += r.duration_ms
-    return Today(day, len(cards), count, passed, pass_rate(passed, count), time_ms)
+def today_on(
+    tally: Tally, deck: DeckTally, day: date, deck_ids: Collection[str] | None = None
+) -> Today:
+    """:func:`today_stats` from a tally: ``deck`` is ``tally``'s summed for ``deck_ids``."""
+    counts = deck.days.get(day.toordinal())
+    if counts is None:
+        return Today(day, 0, 0, 0, None, 0)
+    return Today(
+        day,
+        tally.cards_on(day, deck_ids),
+        counts.reviews,
+        counts.passed,
+        pass_rate(counts.passed, counts.reviews),
+        counts.time_ms,
+    )
 
 
 def streak_stats(
     reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
 ) -> Streak:
     """Current and longest run of consecutive study days with at least one answer."""
-    return streak_on(dated_reviews(reviews, tz, day_start_hour), study_day(now, tz, day_start_hour))
+    from quizzer.stats.tally import tally_of
+
+    tally = tally_of(reviews, tz, day_start_hour).deck()
+    return streak_on(tally, study_day(now, tz, day_start_hour))
 
 
-def streak_on(dated: Iterable[Dated], today: date) -> Streak:
-    """:func:`streak_stats` over reviews already dated, ``today`` being the current study day."""
-    days = {d for _, d in dated if d <= today}  # answers "from the future" don't extend a streak
-    studied_today = today in days
+def streak_on(deck: DeckTally, today: date) -> Streak:
+    """:func:`streak_stats` from a deck's tally, ``today`` being the current study day."""
+    last = today.toordinal()
+    days = {d for d in deck.days if d <= last}  # answers "from the future" don't extend a streak
+    studied_today = last in days
     current = 0
-    cursor = today if studied_today else today - timedelta(days=1)
+    cursor = last if studied_today else last - 1
     while cursor in days:
         current += 1
-        cursor -= timedelta(days=1)
+        cursor -= 1
     longest = run = 0
-    previous: date | None = None
+    previous: int | None = None
     for d in sorted(days):
-        run = run + 1 if previous is not None and d - previous == timedelta(days=1) else 1
+        run = run + 1 if previous is not None and d - previous == 1 else 1
         longest = max(longest, run)
         previous = d
     return Streak(current, longest, studied_today, len(days))
@@ -119,20 +133,18 @@ def reviews_per_day(
     days: int = HEATMAP_DAYS,
 ) -> tuple[DayCount, ...]:
     """One entry per study day for the last ``days`` days, oldest first, today last."""
-    return per_day(
-        dated_reviews(reviews, tz, day_start_hour), study_day(now, tz, day_start_hour), days
-    )
+    from quizzer.stats.tally import tally_of
+
+    tally = tally_of(reviews, tz, day_start_hour).deck()
+    return per_day(tally, study_day(now, tz, day_start_hour), days)
 
 
-def per_day(dated: Iterable[Dated], today: date, days: int = HEATMAP_DAYS) -> tuple[DayCount, ...]:
-    """:func:`reviews_per_day` over reviews already dated, ``today`` being the current study day."""
+def per_day(deck: DeckTally, today: date, days: int = HEATMAP_DAYS) -> tuple[DayCount, ...]:
+    """:func:`reviews_per_day` from a deck's tally, ``today`` being the current study day."""
     first = today - timedelta(days=days - 1)
-    count: Counter[date] = Counter()
-    time_ms: Counter[date] = Counter()
-    for r, d in dated:
-        if first <= d <= today:
-            count[d] += 1
-            time_ms[d] += r.duration_ms
-    return tuple(
-        DayCount(d, count[d], time_ms[d]) for d in (first + timedelta(days=i) for i in range(days))
-    )
+    out = []
+    for i in range(days):
+        d = first + timedelta(days=i)
+        counts = deck.days.get(d.toordinal())
+        out.append(DayCount(d, counts.reviews, counts.time_ms) if counts else DayCount(d, 0, 0))
+    return tuple(out)

@@ -7,9 +7,9 @@ from datetime import date, datetime, tzinfo
 
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
-from quizzer.stats.days import Dated, dated_reviews
-from quizzer.stats.definitions import MATURE_DAYS, RETENTION_WINDOWS
+from quizzer.stats.definitions import RETENTION_WINDOWS
 from quizzer.stats.figures import PassCount, Retention
+from quizzer.stats.tally import DeckTally, tally_of
 
 
 def true_retention(
@@ -20,24 +20,24 @@ def true_retention(
     windows: Sequence[int] = RETENTION_WINDOWS,
 ) -> tuple[Retention, ...]:
     """Pass rate of review-phase answers in each window of study days, young vs mature."""
-    dated = dated_reviews((r for r in reviews if r.phase == "review"), tz, day_start_hour)
-    return retention_on(dated, study_day(now, tz, day_start_hour), windows)
+    tally = tally_of(reviews, tz, day_start_hour).deck()
+    return retention_on(tally, study_day(now, tz, day_start_hour), windows)
 
 
 def retention_on(
-    dated: Iterable[Dated], today: date, windows: Sequence[int] = RETENTION_WINDOWS
+    deck: DeckTally, today: date, windows: Sequence[int] = RETENTION_WINDOWS
 ) -> tuple[Retention, ...]:
-    """:func:`true_retention` over reviews already dated, ``today`` being the current study day."""
-    tallies = {w: {"young": [0, 0], "mature": [0, 0]} for w in windows}
-    for r, d in dated:
-        if r.phase != "review":
-            continue
-        age = (today - d).days
-        kind = "mature" if r.last_interval_days >= MATURE_DAYS else "young"
-        for w in windows:
-            if 0 <= age < w:
-                tallies[w][kind][0 if r.passed else 1] += 1
-    return tuple(
-        Retention(w, PassCount(*tallies[w]["young"]), PassCount(*tallies[w]["mature"]))
-        for w in windows
-    )
+    """:func:`true_retention` from a deck's tally, ``today`` being the current study day."""
+    last = today.toordinal()
+    out = []
+    for w in windows:
+        young, mature = [0, 0], [0, 0]
+        for day in range(last - w + 1, last + 1):
+            counts = deck.days.get(day)
+            if counts is not None:
+                young[0] += counts.young[0]
+                young[1] += counts.young[1]
+                mature[0] += counts.mature[0]
+                mature[1] += counts.mature[1]
+        out.append(Retention(w, PassCount(*young), PassCount(*mature)))
+    return tuple(out)

@@ -15,8 +15,8 @@ from synthetic_history import TZ, make_deck, make_history
 
 from quizzer.scheduling.review import LOG_MODES, Review
 from quizzer.stats.compute import compute_stats
-from quizzer.stats.days import dated_reviews
 from quizzer.stats.sources import answer_sources
+from quizzer.stats.tally import tally_of
 from quizzer.ui.stats_render import detail_tables, sources_table
 
 _ids = count()
@@ -52,7 +52,7 @@ def test_answers_per_source_all_time_and_in_the_last_30_study_days() -> None:
         rev(local(today - timedelta(days=3), 20), "typed"),
         rev(local(today - timedelta(days=3), 21), "learn"),
     ]
-    sources = answer_sources(dated_reviews(log, TZ, 4), today)
+    sources = answer_sources(tally_of(log, TZ, 4).deck(), today)
     assert [c.mode for c in sources.counts] == list(LOG_MODES)
     by = {c.mode: c for c in sources.counts}
     assert (by["anki"].reviews, by["anki"].recent, by["anki"].passed) == (3, 1, 2)

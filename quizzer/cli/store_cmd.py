@@ -82,6 +82,8 @@ def run_doctor(args: argparse.Namespace) -> int:
             f"{path}: a writer is active: {found.writer.describe()}; this is what the store "
             "holds now (its journal included), its session may add to it"
         )
+    for note in found.notes:
+        print(f"note: {note}")
     if found.healthy:
         print(_ok_line(found))
         return 0

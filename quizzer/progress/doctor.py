@@ -22,7 +22,7 @@ from pathlib import Path
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress import doctor_replay, generations, journal, migrate, reviewlog
+from quizzer.progress import aggregates, doctor_replay, generations, journal, migrate, reviewlog
 from quizzer.progress.doctor_findings import (
     Findings,
     Report,
@@ -81,6 +81,7 @@ def _count_with_journal(report: Report) -> None:
     with store:
         report.cards = len(store.state.raw)
         report.pending = store.replayed
+        report.notes += aggregates.cache_notes(store)
 
 
 def repair(path: Path) -> Report:
@@ -92,6 +93,8 @@ def repair(path: Path) -> Report:
     report = _repair(path)
     if report.healthy:
         doctor_replay.rebuild(report)
+    if report.healthy:
+        aggregates.rebuild_cache(report.path, report.actions)
     return report
 
 

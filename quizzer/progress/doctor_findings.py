@@ -37,6 +37,8 @@ class Report:
     writer: Holder | None = None
     #: What a repair could not bring back (answers lost with the damaged bytes).
     losses: list[str] = field(default_factory=list)
+    #: What is worth knowing but is no damage (a statistics cache to be counted again).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def healthy(self) -> bool:

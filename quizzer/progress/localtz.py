@@ -7,8 +7,12 @@ side of a DST change; this asks the C library for the offset at each moment.
 from __future__ import annotations
 
 import calendar
+import os
 import time
+from collections.abc import Mapping
 from datetime import datetime, timedelta, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
 class LocalTimezone(tzinfo):
@@ -42,3 +46,56 @@ class LocalTimezone(tzinfo):
 
     def __repr__(self) -> str:
         return "LocalTimezone()"
+
+
+def system_timezone_name(
+    environ: Mapping[str, str] | None = None, localtime: Path = Path("/etc/localtime")
+) -> str | None:
+    """The IANA name of the system's time zone, or ``None`` when it can't be told.
+
+    From ``$TZ`` when it is an IANA name (``Europe/Paris``, ``:Europe/Paris``;
+    not a POSIX rule like ``CET-1CEST``), else from the ``/etc/localtime``
+    symlink's target (``.../zoneinfo/Europe/Paris``).
+    """
+    env = os.environ if environ is None else environ
+    tz = env.get("TZ")
+    if tz is not None:
+        name = tz.removeprefix(":")
+        if "/zoneinfo/" in name:
+            name = name.split("/zoneinfo/", 1)[1]
+        return name if _is_iana(name) else None  # $TZ rules, even when unnamed
+    try:
+        target = os.readlink(localtime)
+    except OSError:
+        return None
+    if "zoneinfo/" not in target:
+        return None
+    name = target.split("zoneinfo/", 1)[1]
+    return name if _is_iana(name) else None
+
+
+def _is_iana(name: str) -> bool:
+    if not name or name.startswith("/") or ".." in name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return False
+    return True
+
+
+def zone_key(tz: tzinfo) -> str:
+    """A stable name for the rules of ``tz``, to tell whether study days were counted in it.
+
+    An IANA zone by its name; the system's zone by its IANA name when it can be told,
+    else by what the C library says of it; any other zone by its ``repr``.
+    """
+    if isinstance(tz, LocalTimezone):
+        name = system_timezone_name()
+        if name:
+            return name
+        return f"local:{time.tzname}:{time.timezone}:{time.altzone}:{time.daylight}"
+    key = getattr(tz, "key", None)
+    if isinstance(key, str) and key:
+        return key
+    return f"{type(tz).__qualname__}:{tz!r}"

@@ -94,6 +94,8 @@ def append_batch(
         # history: those cards' entries leave the undo stack (kept so by compacting now).
         touched = {state.card_id for state in states}
         store.state.undo = [e for e in store.state.undo if e["card_id"] not in touched]
+        if store._live_tally is not None:
+            store._live_tally.count(reviews)
         log = store._reviews
         if log is not None:
             for review in reviews:

@@ -17,7 +17,7 @@ import time
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from quizzer.errors import StoreError
 from quizzer.progress import compaction, generations, journal, migrate, reviewlog
@@ -42,6 +42,9 @@ from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
 from quizzer.progress.values import event_problem
 from quizzer.scheduling.review import Review
+
+if TYPE_CHECKING:
+    from quizzer.progress.aggregates import Live
 
 #: The snapshot layout this code writes (see :mod:`quizzer.progress.migrate` for older ones).
 SCHEMA_VERSION = migrate.SCHEMA_VERSION
@@ -84,6 +87,8 @@ class OpenedStore:
         self._writer: JournalWriter | None = None
         self._reviews: dict[str, Review] | None = None
         self._reviews_last: datetime | None = None
+        #: The statistics' tally, once asked for, kept up to date (:mod:`.aggregates`).
+        self._live_tally: Live | None = None
         self._header_end = 0
         #: What the latest :meth:`record` / :meth:`record_outcome` did (``None`` before any).
         self.last_outcome: RecordOutcome | None = None
@@ -291,6 +296,9 @@ class OpenedStore:
         assert self._writer is not None
         if self._lock is not None:
             self._lock.verify()
+        from quizzer.progress import aggregates  # the statistics cache, tied to the files
+
+        aggregates.before_compaction(self)
         # 1. The journal's answers into their month files (idempotent: keyed by review id).
         compaction.fold_journal(self.path, self.state)
         # 2. The snapshot of the next generation: from here on the journal counts as absorbed.
@@ -309,6 +317,7 @@ class OpenedStore:
                 hint="close and reopen the store (every answer so far is saved)",
                 path=self.journal_path,
             ) from exc
+        aggregates.after_compaction(self)
 
     def close(self) -> None:
         """Compact if anything was recorded, then release the lock. Safe to call twice."""

@@ -57,12 +57,16 @@ import os
 import random
 from collections.abc import Sequence
 from datetime import tzinfo
+from typing import TYPE_CHECKING
 
 from quizzer.paths import default_db_path
 from quizzer.progress.merging import ProgressCallback, append_batch
 from quizzer.progress.writing import WritingStore
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
+
+if TYPE_CHECKING:
+    from quizzer.stats.tally import Tally
 
 
 class Store(WritingStore):
@@ -83,6 +87,14 @@ class Store(WritingStore):
         See :mod:`quizzer.progress.merging` (``quizzer merge``).
         """
         append_batch(self, reviews, states, on_progress)
+
+    def stats_tally(self, tz: tzinfo | None = None) -> Tally:
+        """The whole log summed for the statistics, study days in ``tz`` (default: the
+        store's zone), from the statistics cache ``P.stats`` when it is still the log's
+        (see :mod:`quizzer.progress.aggregates`), else counted from the log."""
+        from quizzer.progress.aggregates import tally_for
+
+        return tally_for(self, tz)
 
 
 def open_store(

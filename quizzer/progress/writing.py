@@ -91,6 +91,8 @@ class WritingStore(ReadingStore):
         review_dict = review_data(review.to_dict())
         self._append({"op": "record", "review": review_dict, "card": slim_state(new.to_dict())})
         self.state.objs[key.id] = new
+        if self._live_tally is not None:
+            self._live_tally.count([review])
         if self._reviews is not None:
             self._reviews[review.id] = review
             if self._reviews_last is not None and review.reviewed_at < self._reviews_last:
@@ -142,6 +144,8 @@ class WritingStore(ReadingStore):
         )
         if reviews is not None:
             reviews.pop(top["review_id"], None)
+        if self._live_tally is not None:
+            self._live_tally.count([removed], -1)
         return removed
 
     def bury(self, card: CardKey | str, now: datetime) -> Bury:

@@ -7,54 +7,16 @@ zone, day-start hour and FSRS parameters.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, tzinfo
-from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
-from quizzer.progress.localtz import LocalTimezone
-from quizzer.stats.compute import compute_stats, timezone_label
+from quizzer.progress.localtz import LocalTimezone, system_timezone_name
+from quizzer.stats.compute import compute_stats, stats_from_tally, timezone_label
 from quizzer.stats.figures import Stats
-
-
-def system_timezone_name(
-    environ: Mapping[str, str] | None = None, localtime: Path = Path("/etc/localtime")
-) -> str | None:
-    """The IANA name of the system's time zone, or ``None`` when it can't be told.
-
-    From ``$TZ`` when it is an IANA name (``Europe/Paris``, ``:Europe/Paris``;
-    not a POSIX rule like ``CET-1CEST``), else from the ``/etc/localtime``
-    symlink's target (``.../zoneinfo/Europe/Paris``).
-    """
-    env = os.environ if environ is None else environ
-    tz = env.get("TZ")
-    if tz is not None:
-        name = tz.removeprefix(":")
-        if "/zoneinfo/" in name:
-            name = name.split("/zoneinfo/", 1)[1]
-        return name if _is_iana(name) else None  # $TZ rules, even when unnamed
-    try:
-        target = os.readlink(localtime)
-    except OSError:
-        return None
-    if "zoneinfo/" not in target:
-        return None
-    name = target.split("zoneinfo/", 1)[1]
-    return name if _is_iana(name) else None
-
-
-def _is_iana(name: str) -> bool:
-    if not name or name.startswith("/") or ".." in name:
-        return False
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return False
-    return True
+from quizzer.stats.tally import TallyGap
 
 
 def timezone_name(tz: tzinfo | None, now: datetime) -> str:
@@ -121,15 +83,16 @@ def stats_from_store(
         shown = [d for d in decks if d.id in wanted]
     settings = store.settings
     zone = tz if tz is not None else store.tz
-    return compute_stats(
-        store.reviews(),
-        states,
-        now,
-        zone,
-        settings.day_start_hour,
-        decks=shown,
-        deck_ids=wanted,
-        unseen_new=unseen_new(shown, (s.card_id for s in states)),
-        parameters=settings.parameters,
-        timezone_name=timezone_name(zone, now),
-    )
+    args: dict[str, Any] = {
+        "decks": shown,
+        "deck_ids": wanted,
+        "unseen_new": unseen_new(shown, (s.card_id for s in states)),
+        "parameters": settings.parameters,
+        "timezone_name": timezone_name(zone, now),
+    }
+    hour = settings.day_start_hour
+    try:
+        # The log summed, from the statistics cache when it is still the log's.
+        return stats_from_tally(store.stats_tally(zone), states, now, zone, hour, **args)
+    except TallyGap:  # a clock before the newest answers: count that day from the log
+        return compute_stats(store.reviews(), states, now, zone, hour, **args)

@@ -77,7 +77,7 @@ def compute_stats(
     """
     _check_clock(now, day_start_hour)
     return stats_from_tally(
-        tally_of(reviews, tz, day_start_hour),
+        tally_of(reviews, tz, day_start_hour, study_day(now, tz, day_start_hour)),
         cards,
         now,
         tz,

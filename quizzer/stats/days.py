@@ -75,8 +75,9 @@ def today_stats(
     """Cards studied, answers, pass rate and time spent on the current study day."""
     from quizzer.stats.tally import tally_of
 
-    tally = tally_of(reviews, tz, day_start_hour)
-    return today_on(tally, tally.deck(), study_day(now, tz, day_start_hour))
+    today = study_day(now, tz, day_start_hour)
+    tally = tally_of(reviews, tz, day_start_hour, today)
+    return today_on(tally, tally.deck(), today)
 
 
 def today_on(

@@ -4,8 +4,9 @@ Every figure that reads the log (today, the streak, true retention, the heatmap,
 the sources, the hardest concepts, the summaries, the totals) needs only these
 sums, never the answers themselves, so a tally can be kept up to date one answer
 at a time (:meth:`Tally.add`, :meth:`Tally.remove` for an undo) and stored
-between runs as plain data (:meth:`Tally.to_data`). Study days depend on the learner's time zone and day
-start: a tally is only good for the zone and hour it was counted in.
+between runs as plain data (:meth:`Tally.to_data`). Study days depend on the
+learner's time zone and day start: a tally is only good for the zone and hour it
+was counted in.
 
 One figure needs more than sums: today's *distinct* cards. A tally keeps which
 cards were answered on its two newest study days (:attr:`Tally.newest` and the day
@@ -175,6 +176,8 @@ class Tally:
     newest: int | None = None
     #: Study day ordinal -> card id -> answers, for the :data:`CARD_DAYS` newest days.
     card_days: dict[int, Counter[str]] = field(default_factory=dict)
+    #: One more study day ordinal whose distinct cards are kept, however old (not stored).
+    keep_day: int | None = None
 
     def add(self, review: Review, day: date) -> None:
         """Count ``review``, answered on study day ``day``."""
@@ -194,8 +197,10 @@ class Tally:
             del self.decks[deck]
         if self.newest is None or day > self.newest:
             self.newest = day
-            self.card_days = {d: c for d, c in self.card_days.items() if d > day - CARD_DAYS}
-        if day > self.newest - CARD_DAYS:
+            self.card_days = {
+                d: c for d, c in self.card_days.items() if d > day - CARD_DAYS or d == self.keep_day
+            }
+        if day > self.newest - CARD_DAYS or day == self.keep_day:
             cards = self.card_days.setdefault(day, Counter())
             cards[review.card_id] += sign
             if not cards[review.card_id]:
@@ -216,7 +221,7 @@ class Tally:
         ordinal = day.toordinal()
         cards = self.card_days.get(ordinal)
         if cards is None:
-            if self.newest is None or ordinal > self.newest - CARD_DAYS:
+            if self.newest is None or ordinal > self.newest - CARD_DAYS or ordinal == self.keep_day:
                 return 0  # a day this recent with answers would be kept
             raise TallyGap(day)
         return sum(1 for c in cards if deck_ids is None or deck_of(c) in deck_ids)
@@ -243,9 +248,12 @@ class Tally:
         return cls(decks, newest, card_days)
 
 
-def tally_of(reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: int) -> Tally:
-    """The tally of ``reviews``, study days counted in ``tz`` from ``day_start_hour``."""
-    tally = Tally()
+def tally_of(
+    reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: int, today: date | None = None
+) -> Tally:
+    """The tally of ``reviews``, study days counted in ``tz`` from ``day_start_hour``
+    (keeping the distinct cards of ``today`` too, whenever it is)."""
+    tally = Tally(keep_day=today.toordinal() if today else None)
     for review, day in dated_reviews(reviews, tz, day_start_hour):
         tally.add(review, day)
     return tally

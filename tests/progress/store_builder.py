@@ -45,6 +45,7 @@ def build(db: Path, *, july: int = 12, august: int = 20, pending: int = 5) -> li
         for i in range(july):
             ids.append(store.record(card(i), 1 + i % 4, JULY + timedelta(hours=i)).id)
     with open_db(db) as store:
+        store.stats_tally()  # kept up to date from here on, then saved as P.stats at the close
         for i in range(august):
             ids.append(store.record(card(i), 1 + i % 4, AUGUST + timedelta(hours=i)).id)
         ids.append(store.record(card(0), 3, SEPTEMBER - timedelta(days=5)).id)

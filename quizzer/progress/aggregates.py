@@ -36,7 +36,7 @@ from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress import journal, reviewlog
 from quizzer.progress.events import has_review, is_undo, plain
-from quizzer.progress.files import journal_path
+from quizzer.progress.files import journal_path, stats_path
 from quizzer.progress.history import read_log
 from quizzer.progress.localtz import zone_key
 from quizzer.progress.monthfile import Manifest
@@ -54,11 +54,6 @@ _SEAL_TAIL = 256
 _SEAL = b',"seal":'
 #: What a tally that can't be read raises (the file was checked; this is a planted one).
 _BAD = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
-
-
-def stats_path(path: Path) -> Path:
-    """The statistics cache of the store at ``path``."""
-    return path.with_name(path.name + ".stats")
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +265,7 @@ def tally_for(store: OpenedStore, tz: tzinfo | None = None) -> Tally:
 
 def before_compaction(store: OpenedStore) -> None:
     """A compaction is about to rewrite the files the cache is tied to: bring it in memory."""
-    if store._live_tally is None and stats_path(store.path).exists():
+    if store._live_tally is None:
         store._live_tally, _ = current(store.path, key_of(store), store.tz)
 
 

@@ -161,6 +161,11 @@ def log_dir(path: Path) -> Path:
     return reviewlog.log_dir(path)
 
 
+def stats_path(path: Path) -> Path:
+    """The statistics cache of the store at ``path`` (see :mod:`quizzer.progress.aggregates`)."""
+    return path.with_name(path.name + ".stats")
+
+
 def lock_path(path: Path) -> Path:
     """The lock file of the store at ``path``."""
     return path.with_name(path.name + ".lock")

@@ -33,6 +33,7 @@ from quizzer.progress.files import (
     lock_path,
     log_dir,
     previous_journal_path,
+    stats_path,
 )
 from quizzer.progress.journal import JournalDamage, JournalWriter
 from quizzer.progress.localtz import LocalTimezone
@@ -296,9 +297,12 @@ class OpenedStore:
         assert self._writer is not None
         if self._lock is not None:
             self._lock.verify()
-        from quizzer.progress import aggregates  # the statistics cache, tied to the files
+        # The statistics cache is tied to the files rewritten here (loaded only if there is one).
+        cache = self._live_tally is not None or stats_path(self.path).exists()
+        if cache:
+            from quizzer.progress import aggregates
 
-        aggregates.before_compaction(self)
+            aggregates.before_compaction(self)
         # 1. The journal's answers into their month files (idempotent: keyed by review id).
         compaction.fold_journal(self.path, self.state)
         # 2. The snapshot of the next generation: from here on the journal counts as absorbed.
@@ -317,7 +321,8 @@ class OpenedStore:
                 hint="close and reopen the store (every answer so far is saved)",
                 path=self.journal_path,
             ) from exc
-        aggregates.after_compaction(self)
+        if cache:
+            aggregates.after_compaction(self)
 
     def close(self) -> None:
         """Compact if anything was recorded, then release the lock. Safe to call twice."""

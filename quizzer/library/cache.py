@@ -12,6 +12,14 @@ and the home screen list) is kept under the same key, written only once the deck
 been validated, so listing a 50,000-concept deck reads a few hundred bytes instead of
 33 MB of concepts. The deck file stays the only copy of anything: both entries are
 derived from its bytes and rebuilt from them when missing, damaged or stale.
+
+Finding those entries needs the hash of the file's bytes (~0.4 s to read and hash a
+33 MB file). As git's index does, the hash last computed for a file is kept beside its
+``stat`` (path, size, mtime, ctime, inode, device): while the stat is unchanged the
+hash is taken as known and the file is not read. Any change to the stat (an edit, a
+``touch``, a replaced file; ctime can't be set back) means reading and hashing again,
+and a stat recorded less than :data:`RACY_NS` after the file's mtime is not trusted
+(the file could change again within the clock's granularity, as git's "racy clean").
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +40,9 @@ from quizzer.paths import cache_dir
 #: Largest cache entry read (the parse of the largest deck file read, as JSON).
 MAX_ENTRY_BYTES = 512 * 2**20
 
+#: A file modified this close to the moment its stat was recorded is hashed again.
+RACY_NS = 2_000_000_000
+
 #: Bump when the cached form changes; old entries are then simply never hit.
 CACHE_FORMAT = 1
 
@@ -40,6 +53,8 @@ def digest(raw: bytes) -> str:
 
 
 def _entry(key: str, kind: str, directory: Path | None) -> Path:
+    if kind == "stat":  # keyed by the file's path, not its bytes: a folder of their own
+        return (directory or cache_dir()) / "decks" / "stat" / f"{key}.json"
     suffix = "" if kind == "tables" else f".{kind}"
     return (directory or cache_dir()) / "decks" / f"{key}{suffix}.json"
 
@@ -90,3 +105,43 @@ def get_summary(key: str, directory: Path | None = None) -> dict[str, Any] | Non
 def put_summary(key: str, summary: dict[str, Any], directory: Path | None = None) -> None:
     """Remember the summary of a deck file that loaded and validated (best effort, atomic)."""
     _store(key, "summary", summary, directory)
+
+
+def _stamp(path: Path, info: os.stat_result) -> dict[str, Any]:
+    return {
+        "path": os.fsdecode(os.path.abspath(path)),
+        "size": info.st_size,
+        "mtime_ns": info.st_mtime_ns,
+        "ctime_ns": info.st_ctime_ns,
+        "ino": info.st_ino,
+        "dev": info.st_dev,
+    }
+
+
+def _stat_key(path: Path) -> str:
+    return hashlib.blake2b(os.fsencode(os.path.abspath(path)), digest_size=16).hexdigest()
+
+
+def known_digest(path: Path, info: os.stat_result, directory: Path | None = None) -> str | None:
+    """The :func:`digest` of ``path``'s bytes recorded for exactly this ``stat``, if any."""
+    entry = _load(_stat_key(path), "stat", directory)
+    if entry is None or {k: entry.get(k) for k in _STAMP_FIELDS} != _stamp(path, info):
+        return None
+    key, recorded = entry.get("digest"), entry.get("recorded_ns")
+    if not isinstance(key, str) or not isinstance(recorded, int):
+        return None
+    if max(info.st_mtime_ns, info.st_ctime_ns) + RACY_NS > recorded:
+        return None  # racy: the file may have changed since, within the same timestamps
+    return key
+
+
+def remember_digest(
+    path: Path, info: os.stat_result, key: str, directory: Path | None = None
+) -> None:
+    """Record that ``path``, as ``info`` (taken *before* reading it) describes it, hashed
+    to ``key`` (best effort, atomic)."""
+    entry = {**_stamp(path, info), "digest": key, "recorded_ns": time.time_ns()}
+    _store(_stat_key(path), "stat", entry, directory)
+
+
+_STAMP_FIELDS = ("path", "size", "mtime_ns", "ctime_ns", "ino", "dev")

@@ -9,6 +9,8 @@ is a miss, and a miss loads the deck (and so reports its mistakes) as before.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,18 +90,36 @@ def _from_cache(data: dict[str, Any], path: Path, bundled: bool) -> DeckSummary 
     return summary
 
 
+def _cached_summary(key: str, path: Path, bundled: bool) -> DeckSummary | None:
+    cached = deckcache.get_summary(key)
+    return _from_cache(cached, path, bundled) if cached is not None else None
+
+
 def read_summary(path: Path, bundled: bool = False) -> DeckSummary:
-    """The summary of one deck file: from the cache, else by loading (and validating) it."""
+    """The summary of one deck file: from the cache, else by loading (and validating) it.
+
+    While the file's ``stat`` is the one recorded when its bytes were last hashed, the
+    hash is known and the file is not even read (:func:`~quizzer.library.cache.known_digest`).
+    """
     path = Path(path)
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None  # deck_bytes says what is wrong
+    if info is not None and stat.S_ISREG(info.st_mode):
+        known = deckcache.known_digest(path, info)
+        found = _cached_summary(known, path, bundled) if known else None
+        if found is not None:
+            return found
     raw = deck_bytes(path)
     key = deckcache.digest(raw)
-    cached = deckcache.get_summary(key)
-    found = _from_cache(cached, path, bundled) if cached is not None else None
-    if found is not None:
-        return found
-    summary = summarise(deck_from_bytes(raw, path, key=key), path, bundled)
-    deckcache.put_summary(key, summary.to_dict())
-    return summary
+    found = _cached_summary(key, path, bundled)
+    if found is None:
+        found = summarise(deck_from_bytes(raw, path, key=key), path, bundled)
+        deckcache.put_summary(key, found.to_dict())
+    if info is not None and stat.S_ISREG(info.st_mode):
+        deckcache.remember_digest(path, info, key)
+    return found
 
 
 def remember_summary(deck: Deck, raw: bytes, path: Path) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from textual.widgets import Select
 from ui_support import make_app, reviews
 
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
+from quizzer.ui.widgets.picker import Picker
 
 SIZE = (100, 30)
 
@@ -72,7 +72,7 @@ async def test_ctrl_s_starts_from_a_picker_where_enter_opens_it(tmp_path: Path) 
         home = _home(app)
         await pilot.press("f")  # focus the prompt language picker
         await pilot.pause()
-        assert isinstance(app.focused, Select)
+        assert isinstance(app.focused, Picker)
         # The footer must not offer Enter as Start here: Enter opens the picker.
         keys = {b.binding.key: b.binding.description for b in home.active_bindings.values()}
         assert keys.get("ctrl+s") == "Start"
@@ -123,7 +123,7 @@ def _french_deck():
 
 def _pickers(home: HomeScreen) -> tuple:
     return tuple(
-        home.query_one(f"#{n}", Select).value
+        home.query_one(f"#{n}", Picker).value
         for n in ("from-lang", "from-side", "to-lang", "to-side")
     )
 
@@ -166,7 +166,7 @@ def _new_count(home: HomeScreen, index: int = 0) -> int:
 
 async def test_counts_follow_a_session_and_a_new_direction(tmp_path: Path) -> None:
     """The deck list is counted once at start-up, and recounted when it can have changed:
-    back from a session, and for another direction picked in a Select."""
+    back from a session, and for another direction picked in a picker."""
     app = make_app(tmp_path / "p.json")
     async with app.run_test(size=SIZE) as pilot:
         home = _home(app)
@@ -185,10 +185,10 @@ async def test_counts_follow_a_session_and_a_new_direction(tmp_path: Path) -> No
         await pilot.pause()
         assert app.screen is home
         assert _new_count(home, 1) == before - 1  # back from the session: recounted
-        # A direction picked in a Select recounts the list; for an impossible one (answer =
+        # A direction picked in a picker recounts the list; for an impossible one (answer =
         # prompt) the recount puts the highlighted deck's default direction back.
-        home.query_one("#to-lang", Select).value = pair.prompt_lang
-        home.query_one("#to-side", Select).value = pair.prompt_side
+        home.query_one("#to-lang", Picker).value = pair.prompt_lang
+        home.query_one("#to-side", Picker).value = pair.prompt_side
         await pilot.pause()
         assert home.current_pair() is not None
         assert _new_count(home, 1) == before - 1

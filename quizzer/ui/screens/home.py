@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, Label, OptionList, Select
+from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
@@ -20,6 +20,7 @@ from quizzer.scheduling.review import MODES
 from quizzer.study.selection import StudyChoice, default_pair, fits
 from quizzer.ui.app_access import QuizzerScreen
 from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 
@@ -137,8 +138,8 @@ class HomeScreen(QuizzerScreen[None]):
         yield QuizFooter()
 
     @staticmethod
-    def _select(options: Sequence[tuple[str, str]], id: str, value: str) -> Select[str]:
-        return Select(options, id=id, value=value, allow_blank=False, compact=True)
+    def _select(options: Sequence[tuple[str, str]], id: str, value: str) -> Picker:
+        return Picker(options, value, id=id)
 
     #: Narrower than this, the deck list and the pickers share the width.
     NARROW = 80
@@ -157,7 +158,7 @@ class HomeScreen(QuizzerScreen[None]):
     def current_pair(self) -> Pair | None:
         """The chosen direction, or ``None`` (with a message shown) if it makes no sense."""
         values = [
-            self.query_one(f"#{name}", Select).value
+            self.query_one(f"#{name}", Picker).value
             for name in ("from-lang", "from-side", "to-lang", "to-side")
         ]
         error = self.query_one("#pair-error", Label)
@@ -175,7 +176,7 @@ class HomeScreen(QuizzerScreen[None]):
         decks = self.query_one("#decks", OptionList)
         if pair is None or decks.highlighted is None or not self._decks:
             return None
-        mode = str(self.query_one("#mode", Select).value)
+        mode = str(self.query_one("#mode", Picker).value)
         return StudyChoice(self._decks[decks.highlighted], pair, mode)
 
     def _deck_options(self, pair: Pair | None) -> list[Option]:
@@ -247,18 +248,16 @@ class HomeScreen(QuizzerScreen[None]):
             decks.highlighted = 0
 
     def _show_mode_help(self) -> None:
-        mode = str(self.query_one("#mode", Select).value)
+        mode = str(self.query_one("#mode", Picker).value)
         self.query_one("#mode-help", Label).update(_MODE_HELP.get(mode, ""))
 
     # -- events -----------------------------------------------------------
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    def on_picker_changed(self, event: Picker.Changed) -> None:
         """Show the new mode's help, or recount the decks for a new direction."""
-        if event.select.id == "mode":
+        if event.picker.id == "mode":
             self._show_mode_help()
         elif self.current_pair() != getattr(self, "_counted_for", None):
-            # Every Select posts Changed for its first value when it is mounted: the
-            # list was counted for that direction in compose, so only a new one recounts.
             self._refresh_decks()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -270,13 +269,13 @@ class HomeScreen(QuizzerScreen[None]):
         if pair is not None and fits(pair, langs):
             return
         new = default_pair(langs)
-        with self.prevent(Select.Changed):
+        with self.prevent(Picker.Changed):
             for name, value in zip(
                 ("from-lang", "from-side", "to-lang", "to-side"),
                 (new.prompt_lang, new.prompt_side, new.answer_lang, new.answer_side),
                 strict=True,
             ):
-                self.query_one(f"#{name}", Select).value = value
+                self.query_one(f"#{name}", Picker).value = value
         self._refresh_decks()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -306,12 +305,12 @@ class HomeScreen(QuizzerScreen[None]):
 
     def action_swap(self) -> None:
         """Swap prompt and answer."""
-        selects = {n: self.query_one(f"#{n}", Select) for n in ("from-lang", "from-side")}
-        targets = {n: self.query_one(f"#{n}", Select) for n in ("to-lang", "to-side")}
+        selects = {n: self.query_one(f"#{n}", Picker) for n in ("from-lang", "from-side")}
+        targets = {n: self.query_one(f"#{n}", Picker) for n in ("to-lang", "to-side")}
         values = (selects["from-lang"].value, selects["from-side"].value)
         # Changed messages are queued, so a flag around the assignments wouldn't hold
         # them back: prevent them, and recount the decks once.
-        with self.prevent(Select.Changed):
+        with self.prevent(Picker.Changed):
             selects["from-lang"].value = targets["to-lang"].value
             selects["from-side"].value = targets["to-side"].value
             targets["to-lang"].value, targets["to-side"].value = values
@@ -319,12 +318,12 @@ class HomeScreen(QuizzerScreen[None]):
 
     def action_cycle_mode(self) -> None:
         """Next quiz mode."""
-        select = self.query_one("#mode", Select)
+        select = self.query_one("#mode", Picker)
         select.value = MODES[(MODES.index(str(select.value)) + 1) % len(MODES)]
 
     def action_focus_pair(self) -> None:
         """Move the focus to the prompt language."""
-        self.query_one("#from-lang", Select).focus()
+        self.query_one("#from-lang", Picker).focus()
 
     def action_stats(self) -> None:
         """Open the statistics screen."""

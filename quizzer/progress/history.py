@@ -8,15 +8,15 @@ The month files themselves are written by :mod:`quizzer.progress.reviewlog`.
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
 
 from quizzer.errors import StoreError
-from quizzer.progress import journal, reviewlog
-from quizzer.progress.events import Event, ReviewData, has_review, is_undo, plain
+from quizzer.progress import journal, monthfile, reviewlog
+from quizzer.progress.events import Event, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     busy_error,
@@ -29,6 +29,9 @@ from quizzer.progress.monthfile import Manifest, manifest_problem
 from quizzer.progress.snapshot import parse
 from quizzer.progress.values import BAD_VALUE
 from quizzer.scheduling.review import Review
+
+#: The sort key of the log: when the answer was given.
+_ANSWER_TIME = attrgetter("reviewed_at")
 
 
 class ReviewLogStorage(Storage):
@@ -89,32 +92,35 @@ def _read_log_once(path: Path, gen: int, manifest: Manifest | None) -> dict[str,
             events = [event for _, event in journal.scan(jpath, 0)]
         except JournalDamage as exc:
             raise journal_damage_error(path, exc.line) from exc
-    out: dict[str, ReviewData] = {}
+    out: dict[str, Review] = {}
+    read = monthfile.read_answers
     for month in reviewlog.months(path, manifest):
         try:
-            held, _ = reviewlog.read_vouched(path, month, manifest, gen)
+            held, _ = reviewlog.read_vouched(path, month, manifest, gen, read)
         except StoreError:
             # Compacted more than once since our snapshot was read: vouch by the newest one.
             newer = _newer_manifest(path, gen)
             if newer is None:
                 raise
-            held, _ = reviewlog.read_vouched(path, month, *newer)
-        for doc in held:
-            out[doc["id"]] = doc
-    for event in events:
-        if has_review(event):
-            out[event["review"]["id"]] = event["review"]
-        elif is_undo(event):
-            out.pop(event["review_id"], None)
+            held, _ = reviewlog.read_vouched(path, month, *newer, read)
+        for review in held:
+            out[review.id] = review
     try:
-        reviews = [Review.from_dict(plain(d)) for d in out.values()]
+        for event in events:
+            if has_review(event):
+                data = event["review"]
+                out[data["id"]] = Review.from_dict(plain(data))
+            elif is_undo(event):
+                out.pop(event["review_id"], None)
     except BAD_VALUE as exc:  # a journal answer with a bad value (month records are checked)
         raise StoreError(
             f"the journal is damaged (an answer can't be read: {exc})",
             hint=f"run `quizzer doctor --db {path}`",
             path=jpath,
         ) from exc
-    reviews.sort(key=_when)
+    reviews = list(out.values())
+    # Every answer time is aware (Review checks it); months and journal come nearly in order.
+    reviews.sort(key=_ANSWER_TIME)
     return {r.id: r for r in reviews}
 
 
@@ -129,9 +135,3 @@ def _newer_manifest(path: Path, gen: int) -> tuple[Manifest | None, int] | None:
     if newer <= gen or (months is not None and manifest_problem(months)):
         return None
     return months, newer
-
-
-def _when(review: Review) -> datetime:
-    """Sort key: the answer time (a naive one, from an old hand-made store, taken as UTC)."""
-    at = review.reviewed_at
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)

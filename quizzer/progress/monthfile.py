@@ -23,17 +23,20 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from quizzer.errors import StoreError
-from quizzer.progress.events import ReviewData
+from quizzer.progress import logdecoder
+from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.snapshot import dumps, parse
 from quizzer.progress.values import review_problem
+from quizzer.scheduling.review import Review
 
 #: Where the seal starts; the CRC covers every byte before it.
 _SEAL = b',"seal":'
 #: The manifest of a snapshot: month -> [answers it holds, generation that wrote it].
 Manifest = dict[str, list[int]]
+T = TypeVar("T")
 
 
 def encode(month: str, reviews: list[ReviewData], gen: int) -> bytes:
@@ -44,14 +47,16 @@ def encode(month: str, reviews: list[ReviewData], gen: int) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
-class Copy:
+class Copy(Generic[T]):
     """One copy (the month file or its mirror) as read: its answers, its seal's generation.
 
-    ``gen`` is ``None`` for a file written before seals; ``problem`` says why the
-    copy can't be used (``"missing"`` when there is no file).
+    ``reviews`` are the records as dicts (:func:`read_copy`) or as :class:`Review`
+    objects (:func:`read_answers`); ``gen`` is ``None`` for a file written before
+    seals; ``problem`` says why the copy can't be used (``"missing"`` when there is
+    no file).
     """
 
-    reviews: list[ReviewData]
+    reviews: list[T]
     gen: int | None
     problem: str | None
 
@@ -61,18 +66,49 @@ class Copy:
         return self.problem != "missing"
 
 
-def _problem(message: str) -> Copy:
+def _problem(message: str) -> Copy[Any]:
     return Copy([], None, message)
 
 
-def read_copy(file: Path, month: str) -> Copy:
-    """Read one copy of ``month``'s answers, checking its layout, its seal and every record."""
+def _read_bytes(file: Path) -> bytes | Copy[Any]:
     try:
-        raw = file.read_bytes()
+        return file.read_bytes()
     except FileNotFoundError:
         return _problem("missing")
     except OSError as exc:
         return _problem(f"can't read it: {exc.strerror}")
+
+
+def read_copy(file: Path, month: str) -> Copy[ReviewData]:
+    """Read one copy of ``month``'s answers, checking its layout, its seal and every record."""
+    raw = _read_bytes(file)
+    return raw if isinstance(raw, Copy) else _decode(raw, file, month)
+
+
+def read_answers(file: Path, month: str) -> Copy[Review]:
+    """:func:`read_copy` with the answers as :class:`Review` objects (reading the whole log).
+
+    The same checks, made cheap for a file as quizzer writes it: one decoder compiled
+    from :class:`Review`'s own fields (:mod:`quizzer.progress.logdecoder`) checks every
+    value while it builds the objects. Anything it doesn't take as it is (a bad value,
+    an unusual but valid time) is read the careful way, record by record, so what is
+    accepted and the message naming a bad record are the same either way.
+    """
+    raw = _read_bytes(file)
+    if isinstance(raw, Copy):
+        return raw
+    fast = logdecoder.decode(raw)
+    if fast is None:
+        copy = _decode(raw, file, month)
+        if copy.problem:
+            return _problem(copy.problem)
+        return Copy([Review.from_dict(plain(d)) for d in copy.reviews], copy.gen, None)
+    reviews, seal = fast
+    gen, problem = _check_seal(seal, raw, month, len(reviews))
+    return _problem(problem) if problem else Copy(reviews, gen, None)
+
+
+def _decode(raw: bytes, file: Path, month: str) -> Copy[ReviewData]:
     try:
         doc = parse(raw, file)
     except StoreError as exc:
@@ -87,27 +123,35 @@ def read_copy(file: Path, month: str) -> Copy:
         if problem:
             return _problem(f"review log file is damaged (record {key}: {problem})")
         reviews.append(data)
-    gen: int | None = None
-    if "seal" in doc:
-        seal = doc["seal"].get("1") if isinstance(doc["seal"], dict) else None
-        if not isinstance(seal, dict):
-            return _problem("review log file is damaged (its seal is not a record)")
-        cut = raw.rfind(_SEAL)
-        crc = f"{zlib.crc32(raw[:cut]):08x}" if cut > 0 else None
-        if seal.get("crc") != crc:
-            return _problem("review log file is damaged (its checksum doesn't match its bytes)")
-        if seal.get("month") != month or seal.get("count") != len(table):
-            return _problem(
-                f"review log file is damaged (sealed as {seal.get('count')!r} answers of "
-                f"{seal.get('month')!r}, holds {len(table)} of {month})"
-            )
-        gen = seal.get("gen")
-        if isinstance(gen, bool) or not isinstance(gen, int) or gen < 0:
-            return _problem(f"review log file is damaged (seal generation {gen!r:.20})")
-    return Copy(reviews, gen, None)
+    gen, problem = _check_seal(doc.get("seal", logdecoder.NO_SEAL), raw, month, len(table))
+    return _problem(problem) if problem else Copy(reviews, gen, None)
 
 
-def vouch(copy: Copy, month: str, manifest: Manifest | None, gen: int) -> str | None:
+def _check_seal(
+    seal_table: Any, raw: bytes, month: str, count: int
+) -> tuple[int | None, str | None]:
+    """The seal's generation (``None``: no seal), or why the seal doesn't hold."""
+    if seal_table is logdecoder.NO_SEAL:
+        return None, None
+    seal = seal_table.get("1") if isinstance(seal_table, dict) else None
+    if not isinstance(seal, dict):
+        return None, "review log file is damaged (its seal is not a record)"
+    cut = raw.rfind(_SEAL)
+    crc = f"{zlib.crc32(raw[:cut]):08x}" if cut > 0 else None
+    if seal.get("crc") != crc:
+        return None, "review log file is damaged (its checksum doesn't match its bytes)"
+    if seal.get("month") != month or seal.get("count") != count:
+        return None, (
+            f"review log file is damaged (sealed as {seal.get('count')!r} answers of "
+            f"{seal.get('month')!r}, holds {count} of {month})"
+        )
+    gen = seal.get("gen")
+    if isinstance(gen, bool) or not isinstance(gen, int) or gen < 0:
+        return None, f"review log file is damaged (seal generation {gen!r:.20})"
+    return gen, None
+
+
+def vouch(copy: Copy[Any], month: str, manifest: Manifest | None, gen: int) -> str | None:
     """Why ``copy`` can't be trusted next to a snapshot of generation ``gen`` (``None``: it can).
 
     ``manifest`` is the snapshot's ``meta.months`` (``None``: a snapshot from before

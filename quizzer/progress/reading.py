@@ -99,9 +99,8 @@ class ReadingStore(OpenedStore):
         with self._mutex:
             if self._reviews is None:
                 self._reviews = read_log(self.path, self.state.gen, self.state.months)
-                self._reviews_last = max(
-                    (r.reviewed_at for r in self._reviews.values()), default=None
-                )
+                last = next(reversed(self._reviews.values()), None)  # read in time order
+                self._reviews_last = last.reviewed_at if last else None
             elif self._reviews_last is None:
                 # An answer recorded out of time order: sort again.
                 ordered = sorted(self._reviews.values(), key=lambda r: r.reviewed_at)

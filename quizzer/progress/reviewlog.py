@@ -23,16 +23,17 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import monthfile
 from quizzer.progress.events import Event, ReviewData, has_review, is_undo
 
+T = TypeVar("T")
 _MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json(?:\.bak)?$")
 
 
@@ -108,20 +109,26 @@ def _month_error(file: Path, problem: str) -> StoreError:
 
 
 def read_vouched(
-    path: Path, month: str, manifest: monthfile.Manifest | None, gen: int
-) -> tuple[list[ReviewData], int | None]:
+    path: Path,
+    month: str,
+    manifest: monthfile.Manifest | None,
+    gen: int,
+    read: Callable[[Path, str], monthfile.Copy[T]] = monthfile.read_copy,  # type: ignore[assignment]
+) -> tuple[list[T], int | None]:
     """``month``'s answers from the copy that is vouched for (the file, else its mirror).
 
     Returns the answers and the copy's seal generation; :class:`StoreError` naming
     the month file when neither copy is vouched for (a month the manifest lists and
-    no file holds is damage too; a month neither lists nor holds is empty).
+    no file holds is damage too; a month neither lists nor holds is empty). ``read``
+    reads one copy: as dicts (:func:`~quizzer.progress.monthfile.read_copy`) or as
+    :class:`Review` objects (:func:`~quizzer.progress.monthfile.read_answers`).
     """
     file = month_path(path, month)
-    main = monthfile.read_copy(file, month)
+    main = read(file, month)
     problem = monthfile.vouch(main, month, manifest, gen)
     if problem is None:
         return main.reviews, main.gen
-    mirror = monthfile.read_copy(mirror_path(file), month)
+    mirror = read(mirror_path(file), month)
     if monthfile.vouch(mirror, month, manifest, gen) is None:
         return mirror.reviews, mirror.gen
     if not main.exists and not mirror.exists and (manifest is None or month not in manifest):

@@ -78,13 +78,14 @@ def scenarios(tmp: Path) -> Iterator[tuple[str, bytes]]:
     yield "data.edited.out.txt", _cli(tmp, "import", *args).encode()
     yield "data.edited.toml", deck.read_bytes()
 
-    # A merge into a copy of a bundled deck: authored English, corrected seeds kept.
+    # A merge of the edited glossary into a copy of a bundled deck: authored English and
+    # corrected seeds kept, edited seeds updated.
     merged = tmp / "merged"
     merged.mkdir()
     text = (ROOT / "decks" / "training-efficiency.toml").read_text(encoding="utf-8")
     copy = merged / "te-copy.toml"
     copy.write_text(text.replace('id = "training-efficiency"', 'id = "te-copy"', 1), "utf-8")
-    args = [data[0], data[3], "--deck", "te-copy", "--into", str(merged)]
+    args = [data[0], str(edited), "--deck", "te-copy", "--into", str(merged)]
     yield "merge.json", _cli(tmp, "import", *args, "--json").encode()
     yield "merge.toml", copy.read_bytes()
 

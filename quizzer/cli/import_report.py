@@ -69,8 +69,9 @@ def confidence_summary(report: AlignmentReport) -> list[str]:
     """Counts of concepts by status, by confidence band and by method of their entries."""
     total = len(report.concepts)
     statuses = Counter(c.status for c in report.concepts)
-    sure = sum(1 for c in report.concepts if round(c.confidence, 2) >= 1.0)
-    unsure = len(report.unsure)
+    confidences = [c.confidence for c in report.concepts]
+    sure = sum(1 for x in confidences if round(x, 2) >= 1.0)
+    unsure = sum(1 for x in confidences if x < UNSURE_BELOW)  # what report.unsure holds
     likely = total - sure - unsure
     methods = Counter(m.method for c in report.concepts for m in c.matches)
     by_method = ", ".join(f"{method} {n:,}" for method, n in methods.most_common())

@@ -76,7 +76,13 @@ def paren_parts(term: str) -> tuple[str, tuple[str, ...]] | None:
     ``"LoRA (Low-Rank Adaptation/Адаптация)"`` → ``("LoRA", ("Low-Rank Adaptation",
     "Адаптация"))``; ``"x (/)"`` → ``("x", ())``; ``"LLM.int8()"`` → ``None``.
     """
-    found = _CLOSING_PAREN.match(term.strip())
+    term = term.strip()
+    if not term.endswith(")"):
+        # What the pattern needs last; most terms have no parenthesis, and the lazy head
+        # makes a failing match try every split of the term (a fifth of a big import's
+        # naming of concepts went here).
+        return None
+    found = _CLOSING_PAREN.match(term)
     if found is None:
         return None
     return found["head"].strip(), split_alternatives(found["inner"])

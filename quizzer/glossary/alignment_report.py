@@ -39,7 +39,10 @@ class ConceptReport:
     @property
     def confidence(self) -> float:
         """The lowest confidence of the concept's matches (1.0 with none)."""
-        return min((m.confidence for m in self.matches), default=1.0)
+        matches = self.matches
+        if len(matches) == 1:  # most concepts of a one-file import: no generator
+            return matches[0].confidence
+        return min((m.confidence for m in matches), default=1.0)
 
     @property
     def unsure(self) -> bool:

@@ -10,59 +10,58 @@ from __future__ import annotations
 import re
 
 from quizzer.concepts.languages import LANGUAGES
-from quizzer.concepts.term_parts import paren_parts, term_head
+from quizzer.concepts.term_parts import paren_parts
 from quizzer.glossary.slot import Slot
 from quizzer.glossary.slug import slugify
+
+#: The languages each rule tries, in order: a Latin term (English and French first), then a
+#: Latin name in parentheses (canonical order), then a transliteration (Russian, Bengali and
+#: Arabic first).
+_LATIN_ORDER = tuple(dict.fromkeys(("en", "fr", *LANGUAGES)))
+_TRANSLITERATION_ORDER = tuple(dict.fromkeys(("ru", "bn", "ar", *LANGUAGES)))
 
 
 def new_concept_id(slot: Slot, taken: set[str]) -> str:
     """A readable slug for a new concept, not in ``taken``: from its acronym, else its Latin
     (English, French) term, else a Latin name in a parenthesis, else a transliteration."""
-    base = ""
-    if slot.acronym:
-        base = slugify(slot.acronym)
-    if not base:
-        for lang in ("en", "fr", *LANGUAGES):
-            entry = slot.entries.get(lang)
-            if entry is None:
-                continue
-            head = term_head(entry.term.text)
-            if lang in ("en", "fr") or _mostly_latin(head):
-                base = slugify(head)
-                if base:
-                    break
-    if not base:
-        # A Latin name in parentheses ("Адаптация (Low-Rank Adaptation)") reads
-        # better than a transliteration of the head.
-        for lang in LANGUAGES:
-            entry = slot.entries.get(lang)
-            if entry is None:
-                continue
-            for part in _parenthesised(entry.term.text):
-                if _mostly_latin(part):
-                    base = slugify(part)
-                    if base:
-                        break
-            if base:
-                break
-    if not base:
-        for lang in ("ru", "bn", "ar", *LANGUAGES):
-            entry = slot.entries.get(lang)
-            if entry is not None:
-                base = slugify(term_head(entry.term.text))
-                if base:
-                    break
-    base = base or "concept"
+    base = slugify(slot.acronym) if slot.acronym else ""
+    base = base or _from_terms(slot) or "concept"
     candidate, n = base, 2
     while candidate in taken:
         candidate, n = f"{base}-{n}", n + 1
     return candidate
 
 
-def _parenthesised(term: str) -> tuple[str, ...]:
-    """The parts inside a term's parentheses: ``"A (B/C)"`` → ``("B", "C")``."""
-    parts = paren_parts(term)
-    return parts[1] if parts is not None else ()
+def _from_terms(slot: Slot) -> str:
+    """The slug of the first term (or parenthesised name) the rules of
+    :func:`new_concept_id` accept, or ``""``; each term is split only once."""
+    parts: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for lang, entry in slot.entries.items():
+        term = entry.term.text
+        split = paren_parts(term)
+        parts[lang] = split if split is not None else (term.strip(), ())
+    for lang in _LATIN_ORDER:
+        if lang in parts:
+            head = parts[lang][0]
+            if lang in ("en", "fr") or _mostly_latin(head):
+                base = slugify(head)
+                if base:
+                    return base
+    # A Latin name in parentheses ("Адаптация (Low-Rank Adaptation)") reads
+    # better than a transliteration of the head.
+    for lang in LANGUAGES:
+        if lang in parts:
+            for part in parts[lang][1]:
+                if _mostly_latin(part):
+                    base = slugify(part)
+                    if base:
+                        return base
+    for lang in _TRANSLITERATION_ORDER:
+        if lang in parts:
+            base = slugify(parts[lang][0])
+            if base:
+                return base
+    return ""
 
 
 _ASCII_LETTER_RE = re.compile("[A-Za-z]")

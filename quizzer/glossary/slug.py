@@ -58,9 +58,26 @@ def _bengali(text: str) -> str:
     # no letter for the look-aheads), so words are spelt one by one and remembered:
     # terms of a big glossary share their words, and this loop was most of the time a
     # 50,000-entry Bengali import spent naming its concepts.
+    # A run of Bengali digits is such a boundary too (no rule looks past a digit, and a
+    # digit resets the vowel state as a space does): numbered terms ("পদ ১২৩") would
+    # otherwise make every word with a number a new one to spell.
     if " " in text:
-        return " ".join(_bengali_word(word) for word in text.split(" "))
-    return _bengali_word(text)
+        return " ".join(_bengali_numbered(word) for word in text.split(" "))
+    return _bengali_numbered(text)
+
+
+_BN_DIGIT_RUN_RE = re.compile("([০-৯]+)")
+_BN_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+
+
+def _bengali_numbered(word: str) -> str:
+    if _BN_DIGIT_RUN_RE.search(word) is None:
+        return _bengali_word(word)
+    pieces = _BN_DIGIT_RUN_RE.split(word)  # letters, digits, letters, …
+    return "".join(
+        piece.translate(_BN_DIGITS) if k % 2 else _bengali_word(piece)
+        for k, piece in enumerate(pieces)
+    )
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -162,6 +179,9 @@ def fully_transliterable(text: str) -> bool:
     )
 
 
+_NOT_SLUG_RE = re.compile(r"[^a-z0-9]+")
+
+
 def slugify(text: str, max_len: int = 48) -> str:
     """``"Flash Attention"`` → ``"flash-attention"``; other scripts are transliterated.
 
@@ -171,7 +191,7 @@ def slugify(text: str, max_len: int = 48) -> str:
     if not latin.isascii():
         latin = unicodedata.normalize("NFKD", latin)
         latin = "".join(ch for ch in latin if not unicodedata.combining(ch))
-    slug = re.sub(r"[^a-z0-9]+", "-", latin.lower()).strip("-")
+    slug = _NOT_SLUG_RE.sub("-", latin.lower()).strip("-")
     if len(slug) > max_len:
         cut = slug[:max_len]
         slug = cut.rsplit("-", 1)[0] if "-" in cut else cut

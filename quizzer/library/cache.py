@@ -97,6 +97,11 @@ def put(
     _store(key or digest(raw), "tables", tables, directory)
 
 
+def put_tables(key: str, tables: dict[str, Any], directory: Path | None = None) -> None:
+    """:func:`put` for a caller that has the :func:`digest` and has let go of the bytes."""
+    _store(key, "tables", tables, directory)
+
+
 def get_summary(key: str, directory: Path | None = None) -> dict[str, Any] | None:
     """The summary of the valid deck file whose :func:`digest` is ``key``, if cached."""
     return _load(key, "summary", directory)

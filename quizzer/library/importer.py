@@ -39,7 +39,7 @@ from quizzer.library.decks import (
     readable_deck,
     write_deck,
 )
-from quizzer.library.summary import remember_summary
+from quizzer.library.summary import read_summary, remember_summary
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
 #: Files at least this big get a progress bar (when stderr is a terminal).
@@ -293,7 +293,8 @@ def _import(
 
     deck_id, deck_name = _deck_identity(deck, sources[0], files[0])
     _check_deck_id(deck_id)
-    bundled = {read_deck(p).id: p for p in deck_files(bundled_decks_dir())}
+    # The bundled decks' ids from their summaries: loading them is ~0.1 s of each import.
+    bundled = {read_summary(p, bundled=True).id: p for p in deck_files(bundled_decks_dir())}
     if deck_id in bundled:
         raise InputError(
             f"deck id {deck_id!r} belongs to a bundled deck ({bundled[deck_id].name})",
@@ -345,32 +346,39 @@ def _import(
     # Not re-parsed before writing (tomllib takes ~3 s for 50,000 concepts); the tests
     # read every deck the importer writes back through the validating loader.
     text = deckwriter.dumps(result)
-    changed = text != before
+    changed, created = text != before, before is None
+    del before  # the old file's text (a re-import): not needed any more
     written = changed and not dry_run
     if not dry_run:  # a killed import's temp file goes even when nothing is written now
         remove_stale_temps(directory, DECK_SUFFIX)
     if written:
         write_deck(result, target, rendered=text)
-        _remember(result, text, target)
+        # The next load (a re-import, `quizzer decks`, the home screen) finds the deck in
+        # the cache. 50,000 concepts are ~60 MB of text, bytes, tables and JSON: each
+        # copy goes once used, so they are never all held at once.
+        raw = text.encode("utf-8")
+        del text
+        key = deckcache.digest(raw)
+        remember_summary(result, raw, target, key=key)
+        del raw
+        _remember_tables(result, key)
     return ImportResult(
         deck=result,
         path=target,
         report=report,
-        created=before is None,
+        created=created,
         changed=changed,
         written=written,
         new_folder=new_folder,
     )
 
 
-def _remember(deck: Deck, text: str, path: Path) -> None:
-    """Put the deck just written into the deck cache, tables and summary.
+def _remember_tables(deck: Deck, key: str) -> None:
+    """Put the tables of the deck just written (whose bytes' digest is ``key``) in the cache.
 
-    The next load (a re-import, `quizzer decks`, the home screen) then skips parsing
-    the file: tomllib takes ~6 s for 50,000 concepts, the cached JSON ~0.2 s. The
-    tables are the deck's own (``to_dict`` is what the file parses to; a test holds
-    that), and the file remains the copy that counts: a lost cache is rebuilt from it.
+    The next load then skips parsing the file: tomllib takes ~6 s for 50,000 concepts,
+    the cached JSON ~0.2 s. The tables are the deck's own (``to_dict`` is what the file
+    parses to; a test holds that), and the file remains the copy that counts: a lost
+    cache is rebuilt from it.
     """
-    raw = text.encode("utf-8")
-    deckcache.put(raw, deck.to_dict())
-    remember_summary(deck, raw, path)
+    deckcache.put_tables(key, deck.to_dict())

@@ -122,9 +122,10 @@ def read_summary(path: Path, bundled: bool = False) -> DeckSummary:
     return found
 
 
-def remember_summary(deck: Deck, raw: bytes, path: Path) -> None:
-    """Cache the summary of ``deck``, just written as ``raw`` (the importer knows it valid)."""
-    deckcache.put_summary(deckcache.digest(raw), summarise(deck, path, False).to_dict())
+def remember_summary(deck: Deck, raw: bytes, path: Path, *, key: str | None = None) -> None:
+    """Cache the summary of ``deck``, just written as ``raw`` (the importer knows it valid);
+    ``key`` is the :func:`~quizzer.library.cache.digest` of ``raw`` when known."""
+    deckcache.put_summary(key or deckcache.digest(raw), summarise(deck, path, False).to_dict())
 
 
 def library_summaries(user_dir: Path | str | None = None) -> list[DeckSummary]:

@@ -1,4 +1,4 @@
-"""`quizzer import` writes, byte for byte, the deck files and reports it wrote before the speed work.
+"""`quizzer import` writes, byte for byte, the deck files and reports it wrote before the speedups.
 
 The goldens in ``tests/cli/golden/`` were written by main at 961df06 (before issue 12's
 import speed-ups) with ``python tests/cli/test_import_golden.py --write``: the bundled
@@ -19,8 +19,6 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from quizzer.cli.main import main
 

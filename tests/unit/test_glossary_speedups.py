@@ -25,6 +25,20 @@ def test_bengali_is_spelt_word_by_word_as_it_is_whole() -> None:
         assert slug._bengali(line) == slug._bengali_word.__wrapped__(line), line
 
 
+def test_bengali_numbers_are_spelt_apart_as_they_are_in_the_word() -> None:
+    # Digit runs are spelt on their own (numbered terms would otherwise miss the word
+    # cache): random words of letters, signs, virama, nukta, joiners and digits agree.
+    rng = random.Random(11)
+    alphabet = "কখগযড়রঅআইািুে়্\u200d\u200cংঁৎ০১৯ a-"
+    samples = ["পদ ১২৩", "৮-বিট", "ক১", "ক্১", "ক্য১", "১ক", "কো২য়", "অ্যা৩"]
+    samples += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10))) for _ in range(4000)
+    ]
+    for text in samples:
+        assert slug._bengali(text) == slug._bengali_word.__wrapped__(text), repr(text)
+    assert slug.slugify("পদ নম্বর ১২৩") == "pod-nombor-123"
+
+
 def counted_dominant(text: str) -> str | None:
     """The plain rule: count every script's letters, the most (first seen on a tie) wins."""
     counts = scripts.script_counts(text)

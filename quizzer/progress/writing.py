@@ -95,8 +95,9 @@ class WritingStore(ReadingStore):
             self._live_tally.count([review])
         if self._reviews is not None:
             self._reviews[review.id] = review
-            if self._reviews_last is not None and review.reviewed_at < self._reviews_last:
-                self._reviews_last = None  # out of order: sort on the next read
+            if self._reviews_last is None or review.reviewed_at < self._reviews_last:
+                # Out of order, or already marked so: sort on the next read.
+                self._reviews_last = None
             else:
                 self._reviews_last = review.reviewed_at
         return RecordOutcome(

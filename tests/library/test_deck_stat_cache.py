@@ -15,6 +15,7 @@ from quizzer.library import cache as deckcache
 from quizzer.library import summary as summary_module
 from quizzer.library.importer import import_glossaries
 from quizzer.library.summary import read_summary
+from quizzer.paths import bundled_decks_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = sorted((ROOT / "data").glob("00[024]_*.txt"))
@@ -23,7 +24,10 @@ RACY_S = 0.05
 
 
 def stat_entries() -> list[Path]:
-    return sorted((Path(os.environ["QUIZZER_CACHE"]) / "decks" / "stat").glob("*.json"))
+    """The recorded stats of user decks (an import reads the bundled decks' summaries too)."""
+    folder = Path(os.environ["QUIZZER_CACHE"]) / "decks" / "stat"
+    bundled = str(bundled_decks_dir().resolve())
+    return sorted(p for p in folder.glob("*.json") if bundled not in p.read_text("utf-8"))
 
 
 @pytest.fixture

@@ -81,7 +81,7 @@ class QuizzerApp(App[int]):
             return
         from quizzer.ui.screens.stats import StatsScreen
 
-        self.push_screen(StatsScreen(self.service.stats(deck)))
+        self.push_screen(StatsScreen(load=lambda: self.service.stats(deck)))
 
     def on_unmount(self) -> None:
         """Close the study service and restore Rich's cell widths."""

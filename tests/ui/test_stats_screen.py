@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from synthetic_history import make_deck, make_history
 from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from quizzer.cards.card import CardKey, Pair
@@ -92,8 +94,10 @@ async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
     with open_store(path, read_only=True) as store:
         app = StatsApp(lambda: StatsScreen(store=store, deck="synth", decks=[deck]))
         async with app.run_test(size=(110, 60)) as pilot:
+            await _counted(app, pilot)
             screen = app.screen
             assert isinstance(screen, StatsScreen)
+            assert screen.stats is not None
             assert screen.stats.total_reviews == expected == 18
             assert screen.stats.mastery_languages == ("ru",)
             heat = screen.query_one(Heatmap)
@@ -110,6 +114,57 @@ async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, StatsScreen)
+
+
+async def _counted(app: App[None], pilot: Pilot[None]) -> None:
+    """Wait for the screen's worker thread to count the figures, and for them to be shown."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_the_figures_are_counted_off_the_ui_thread_behind_a_loading_line() -> None:
+    stats = fixed_stats()
+    release = threading.Event()
+    threads: list[threading.Thread] = []
+
+    def load() -> Stats:
+        threads.append(threading.current_thread())
+        assert release.wait(10)
+        return stats
+
+    app = StatsApp(lambda: StatsScreen(load=load))
+    async with app.run_test(size=(110, 60)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StatsScreen) and screen.stats is None
+        loading = screen.query_one("#stats-loading", Static)
+        assert "Counting your statistics" in _plain(loading)
+        assert not screen.query("#stats-today")  # no figures yet, and the app still answers
+        await pilot.press("down")
+        release.set()
+        await _counted(app, pilot)
+        assert screen.stats is stats
+        assert threads and threads[0] is not threading.main_thread()
+        assert not screen.query("#stats-loading")
+        assert "Answers" in _plain_table(screen.query_one("#stats-today", Static))
+        assert sum(d.reviews for d in screen.query_one(Heatmap).days) > 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+
+
+async def test_a_store_that_cant_be_read_is_said_on_the_screen() -> None:
+    from quizzer.errors import StoreError
+
+    def load() -> Stats:
+        raise StoreError("review log file is damaged", hint="run `quizzer doctor`")
+
+    app = StatsApp(lambda: StatsScreen(load=load))
+    async with app.run_test(size=(110, 30)) as pilot:
+        await _counted(app, pilot)
+        loading = app.screen.query_one("#stats-loading", Static)
+        assert "can't be shown: review log file is damaged" in _plain(loading)
 
 
 def test_stats_screen_needs_stats_or_store() -> None:
@@ -129,9 +184,9 @@ async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None
     app = make_app(path)
     async with app.run_test(size=(110, 50)) as pilot:
         app.open_stats("training-efficiency")
-        await pilot.pause()
+        await _counted(app, pilot)
         screen = app.screen
-        assert isinstance(screen, StatsScreen)
+        assert isinstance(screen, StatsScreen) and screen.stats is not None
         assert screen.stats.decks == ("training-efficiency",)
         assert screen.stats.total_reviews == 2
         today = study_day(screen.stats.generated_at, None, 4)

@@ -367,7 +367,9 @@ async def test_statistics_from_home_and_from_the_summary(tmp_path: Path) -> None
         assert isinstance(app.screen, SummaryScreen)
         await pilot.press("s")
         await pilot.pause()
-        assert isinstance(app.screen, StatsScreen)
+        await app.workers.wait_for_complete()  # the figures are counted in a worker thread
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen) and app.screen.stats is not None
         assert app.screen.stats.decks == (app.screen_stack[-2].deck_id,)
         assert app.screen.stats.total_reviews == 1
         await pilot.press("escape")

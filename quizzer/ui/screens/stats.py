@@ -1,13 +1,16 @@
 """The statistics screen: the figures of ``quizzer stats``, a due-forecast chart and the heatmap.
 
-Self-contained: give it a :class:`~quizzer.stats.compute.Stats`, or the progress
-store (and optionally a deck id, the decks and the clock) and it computes them.
+Self-contained: give it a :class:`~quizzer.stats.compute.Stats`, a loader that
+counts one, or the progress store (and optionally a deck id, the decks and the
+clock). A loader runs in a worker thread: the screen shows a loading line meanwhile,
+so a big review log never holds up the app.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -16,7 +19,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from quizzer.concepts.deck import Deck
 from quizzer.stats.figures import Stats
@@ -82,35 +87,68 @@ class StatsScreen(Screen[None]):
         deck: str | None = None,
         decks: Sequence[Deck] | None = None,
         now: datetime | None = None,
+        load: Callable[[], Stats] | None = None,
     ) -> None:
-        if stats is None:
+        if stats is None and load is None:
             if store is None:
-                raise TypeError("StatsScreen needs a Stats object or a progress store")
-            stats = _load_stats(store, deck, decks, now)
+                raise TypeError("StatsScreen needs a Stats object, a loader or a progress store")
+            load = partial(_load_stats, store, deck, decks, now)
         super().__init__()
-        self.stats = stats
+        #: The figures (``None`` while they are being counted).
+        self.stats: Stats | None = stats
+        self._load = load
 
     def compose(self) -> ComposeResult:
-        """Compose the heading and the stats tables, heatmap and due chart in a scroll view."""
-        s = self.stats
+        """The figures, or a loading line while a worker thread counts them."""
+        with VerticalScroll(id="stats-body"):
+            if self.stats is not None:
+                yield from self._figures(self.stats)
+            else:
+                yield Static(Text("Statistics", style="bold"), id="stats-heading")
+                yield Static(Text("Counting your statistics…"), id="stats-loading")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Count the figures off the UI thread (a big log takes a while)."""
+        if self.stats is None and self._load is not None:
+            self.run_worker(self._load, name="stats", thread=True, exit_on_error=False)
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Show the figures once counted (or why they can't be)."""
+        if event.worker.name != "stats":
+            return
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Stats):
+            self.stats = event.worker.result
+            body = self.query_one("#stats-body", VerticalScroll)
+            await body.remove_children()
+            await body.mount_all(list(self._figures(self.stats)))
+            self.call_after_refresh(self._fit_rows)
+        elif event.state == WorkerState.ERROR:
+            error = event.worker.error
+            message = getattr(error, "message", None) or str(error)
+            self.query_one("#stats-loading", Static).update(
+                Text(f"The statistics can't be shown: {message}")
+            )
+
+    def _figures(self, s: Stats) -> Iterator[Widget]:
         heading = Text("Statistics", style="bold")
         heading.append(
             f"   decks: {', '.join(s.decks) or 'all'} · day starts {s.day_start_hour}:00",
             style="dim",
         )
-        with VerticalScroll(id="stats-body"):
-            yield Static(heading, id="stats-heading")
-            with Horizontal(classes="stats-row"):
-                yield Static(overview_table(s), id="stats-today")
-                yield Static(states_table(s), id="stats-states")
-            yield Static(retention_table(s), id="stats-retention", classes="stats-table")
-            yield Static(Text("Due in the next 30 days"), classes="stats-title")
-            yield DueChart(s.forecast, id="stats-forecast")
-            yield Static(Text("Answers per day, last 365 days"), classes="stats-title")
-            yield Heatmap(s.heatmap, id="stats-heatmap")
-            for name, table in detail_tables(s):
-                yield Static(table, id=name, classes="stats-table")
-        yield Footer()
+        yield Static(heading, id="stats-heading")
+        yield Horizontal(
+            Static(overview_table(s), id="stats-today"),
+            Static(states_table(s), id="stats-states"),
+            classes="stats-row",
+        )
+        yield Static(retention_table(s), id="stats-retention", classes="stats-table")
+        yield Static(Text("Due in the next 30 days"), classes="stats-title")
+        yield DueChart(s.forecast, id="stats-forecast")
+        yield Static(Text("Answers per day, last 365 days"), classes="stats-title")
+        yield Heatmap(s.heatmap, id="stats-heatmap")
+        for name, table in detail_tables(s):
+            yield Static(table, id=name, classes="stats-table")
 
     def on_resize(self, _event: events.Resize) -> None:
         """Tables side by side only where they fit: else one under the other."""

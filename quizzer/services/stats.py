@@ -17,6 +17,7 @@ from quizzer.progress.localtz import LocalTimezone, system_timezone_name
 from quizzer.stats.compute import compute_stats, stats_from_tally, timezone_label
 from quizzer.stats.figures import Stats
 from quizzer.stats.tally import TallyGap
+from quizzer.study.selection import default_pair
 
 
 def timezone_name(tz: tzinfo | None, now: datetime) -> str:
@@ -37,7 +38,9 @@ def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
 
     Cards come into being when first studied, so "new" means: for every
     language pair the learner has used in a deck, the deck's concepts that
-    have both texts of that pair but no card in the store yet.
+    have both texts of that pair but no card in the store yet. A deck not
+    studied at all counts its cards in the direction the app starts it in
+    (:func:`~quizzer.study.selection.default_pair`): all of them are new.
     """
     studied_ids = set(studied)
     pairs_by_deck: dict[str, set[Pair]] = {}
@@ -49,7 +52,8 @@ def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
         pairs_by_deck.setdefault(key.deck, set()).add(key.pair)
     count = 0
     for deck in decks:
-        for pair in pairs_by_deck.get(deck.id, ()):
+        pairs = pairs_by_deck.get(deck.id) or {default_pair(deck.languages)}
+        for pair in pairs:
             for concept in deck.concepts:
                 if not has_card(concept, pair):
                     continue

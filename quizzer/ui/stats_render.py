@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -130,7 +131,8 @@ def forecast_text(forecast: Forecast, height: int = 6, column: int = 2) -> Text:
         for u in units:
             filled = u - (level - 1) * 8
             glyph = BAR_GLYPHS[max(0, min(8, filled))]
-            out.append((glyph * (column - 1)) + " ", style="cyan")
+            # Two columns a day leave a gap between bars; one (narrow terminals) none.
+            out.append(glyph * max(1, column - 1) + " " * (column > 1), style="cyan")
         out.append("\n")
     axis = "".join(("|" if i % 7 == 0 else " ").ljust(column) for i in range(len(days))).rstrip()
     out.append("   0 " + axis + "\n", style="grey62")
@@ -244,19 +246,40 @@ def hardest_table(stats: Stats) -> Table:
     return t
 
 
+class Fitted:
+    """The ``wide`` renderable where it fits, else the ``narrow`` one (a 60-column terminal)."""
+
+    def __init__(self, wide: RenderableType, narrow: RenderableType) -> None:
+        self.wide = wide
+        self.narrow = narrow
+
+    def _pick(self, console: Console, options: ConsoleOptions) -> RenderableType:
+        # Measured unbounded (a measurement is clamped to the width it is given).
+        unbounded = options.update_width(1 << 16)
+        fits = Measurement.get(console, unbounded, self.wide).maximum <= options.max_width
+        return self.wide if fits else self.narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._pick(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._pick(console, options))
+
+
+#: The summary tables' headings: full, and short for narrow terminals.
+_SUMMARY_HEADINGS = ("Cards", "Answers", "Correct", "Recall now", "Mature", "Time")
+_SHORT_HEADINGS = ("Cards", "Ans.", "Corr.", "Recall", "Mat.", "Time")
+
+
 def _summary_table(
-    title: str, first: str, rows: Sequence[GroupSummary], label: Callable[[str], str]
+    title: str,
+    first: str,
+    rows: Sequence[GroupSummary],
+    label: Callable[[str], str],
+    headings: Sequence[str] = _SUMMARY_HEADINGS,
 ) -> Table:
     t = Table(title=title, padding=(0, 1))
-    for name, justify in [
-        (first, "left"),
-        ("Cards", "right"),
-        ("Answers", "right"),
-        ("Correct", "right"),
-        ("Recall now", "right"),
-        ("Mature", "right"),
-        ("Time", "right"),
-    ]:
+    for name, justify in [(first, "left"), *((h, "right") for h in headings)]:
         t.add_column(_t(name), justify=justify)  # type: ignore[arg-type]
     for s in rows:
         t.add_row(
@@ -276,6 +299,10 @@ def _pair_label(key: str) -> str:
     return f"{LANGUAGE_NAMES.get(a, a)} → {LANGUAGE_NAMES.get(b, b)}"
 
 
+def _code_pair(key: str) -> str:
+    return key.replace(">", "→")
+
+
 def languages_table(stats: Stats) -> Table:
     """Per answer language."""
     return _summary_table(
@@ -286,6 +313,18 @@ def languages_table(stats: Stats) -> Table:
 def pairs_table(stats: Stats) -> Table:
     """Per language pair."""
     return _summary_table("By language pair", "Pair", stats.pairs, _pair_label)
+
+
+def _narrow_summaries(stats: Stats) -> dict[str, Table]:
+    """The summary tables with language codes and short headings, for narrow terminals."""
+    return {
+        "stats-languages": _summary_table(
+            "By answer language", "Lang.", stats.languages, str, _SHORT_HEADINGS
+        ),
+        "stats-pairs": _summary_table(
+            "By language pair", "Pair", stats.pairs, _code_pair, _SHORT_HEADINGS
+        ),
+    }
 
 
 def sources_table(stats: Stats) -> Table:
@@ -329,7 +368,7 @@ def sources_table(stats: Stats) -> Table:
     return t
 
 
-def detail_tables(stats: Stats) -> list[tuple[str, Table]]:
+def detail_tables(stats: Stats) -> list[tuple[str, RenderableType]]:
     """The per-concept and per-language tables, each with its screen id; empty ones left out.
 
     A deck nobody has answered yet has no language, pair or source rows, and a header
@@ -342,7 +381,12 @@ def detail_tables(stats: Stats) -> list[tuple[str, Table]]:
         ("stats-pairs", pairs_table(stats)),
         ("stats-sources", sources_table(stats)),
     ]
-    return [(name, table) for name, table in tables if table.row_count]
+    narrow = _narrow_summaries(stats)
+    return [
+        (name, Fitted(table, narrow[name]) if name in narrow else table)
+        for name, table in tables
+        if table.row_count
+    ]
 
 
 def full_report(stats: Stats) -> Group:
@@ -366,6 +410,6 @@ def full_report(stats: Stats) -> Group:
         heatmap_text(stats.heatmap),
         Text(""),
         Text("Due in the next 30 days", style="bold italic"),
-        forecast_text(stats.forecast),
+        Fitted(forecast_text(stats.forecast), forecast_text(stats.forecast, column=1)),
         *(part for _, table in detail_tables(stats) for part in (Text(""), table)),
     )

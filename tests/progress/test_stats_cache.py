@@ -205,3 +205,17 @@ def _doctor_check(db: Path) -> tuple[int, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         code = main(["doctor", "--check", "--db", str(db)])
     return code, out.getvalue()
+
+
+def test_a_deck_not_studied_yet_counts_its_cards_as_new(tmp_path: Path) -> None:
+    """A fresh store: the deck's cards in the direction the app starts it in are New (not 0)."""
+    from quizzer.cards.card import CardKey, Pair
+
+    db = tmp_path / "p.json"
+    now = datetime(2026, 3, 1, 12, tzinfo=TZ)
+    with _open(db) as store:
+        assert stats_from_store(store, [DECK], now=now).states.new == len(DECK.concepts) == 12
+        pair = Pair("ru", "term", "bn", "definition")
+        store.record(CardKey(DECK.concepts[0].uid, pair), 3, now)
+        states = stats_from_store(store, [DECK], now=now).states
+    assert (states.new, states.learning + states.young) == (11, 1)  # the direction studied

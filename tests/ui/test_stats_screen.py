@@ -220,3 +220,39 @@ def test_a_deck_nobody_answered_shows_no_empty_tables() -> None:
     assert "By answer language" not in text and "By language pair" not in text
     assert "Where answers came from" not in text
     assert "Адаптеры" in text and "adaptery" not in text and "no lapses yet" in text
+
+
+@pytest.mark.parametrize("width", [60, 80, 110])
+def test_the_report_fits_narrow_terminals_without_squeezing_headings(width: int) -> None:
+    """At 60 columns the due chart takes one column a day (it took 65) and the summaries
+    name languages by code under short headings, instead of wrapping and cutting them."""
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from quizzer.ui.stats_render import full_report
+
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(full_report(fixed_stats()))
+    lines = console.export_text().splitlines()
+    assert max(cell_len(line) for line in lines) <= width
+    text = "\n".join(lines)
+    assert "…" not in text  # no heading or label cut short
+    axis = next(line for line in lines if line.strip().startswith("today"))
+    assert axis.split() == ["today", "+7d", "+14d", "+21d", "+28d"]  # on one line
+    heading = next(i for i, line in enumerate(lines) if "By language pair" in line)
+    header_row = lines[heading + 2]
+    if width >= 110:
+        assert "Recall now" in header_row and "English → Bengali" in text
+    else:
+        assert "Recall" in header_row and "en→bn" in text
+
+
+async def test_the_due_chart_takes_one_column_a_day_where_two_dont_fit() -> None:
+    stats = fixed_stats()
+    for size, column in (((60, 20), 1), ((110, 40), 2)):
+        app = StatsApp(lambda: StatsScreen(stats))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            chart = app.screen.query_one(DueChart)
+            assert chart.column == column
+            assert chart.region.width <= size[0]

@@ -33,15 +33,23 @@ class DueChart(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self.forecast = forecast
         self.bar_height = bar_height
+        #: Columns per day: two (a gap between bars), one where two don't fit.
+        self.column = 2
 
     def render(self) -> Text:
         """Render the bar chart of the forecast as plain styled text."""
-        return forecast_text(self.forecast, height=self.bar_height)
+        return forecast_text(self.forecast, height=self.bar_height, column=self.column)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """Return the chart's line count, so the widget is exactly as tall as the chart."""
         return len(self.render().plain.splitlines())
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        """Return the widest chart line, so the widget is exactly as wide as the chart."""
-        return max(len(line) for line in self.render().plain.splitlines())
+        """Return the widest chart line, so the widget is exactly as wide as the chart
+        (one column a day when two don't fit the container)."""
+        self.column = 2
+        wide = max(len(line) for line in self.render().plain.splitlines())
+        if wide + self.styles.padding.width > container.width:
+            self.column = 1
+            return max(len(line) for line in self.render().plain.splitlines())
+        return wide

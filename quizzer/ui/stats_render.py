@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from quizzer.concepts.languages import LANGUAGE_NAMES
 from quizzer.stats.figures import DayCount, Forecast, GroupSummary, SourceCount, Stats
+from quizzer.ui.fitted import Fitted
 
 #: Heatmap glyphs from no answers to the busiest days.
 HEAT_GLYPHS = ("·", "░", "▒", "▓", "█")
@@ -244,26 +244,6 @@ def hardest_table(stats: Stats) -> Table:
     if not stats.hardest:
         t.add_row(_t("no lapses yet", "grey50"), _t(""), _t(""), _t(""))
     return t
-
-
-class Fitted:
-    """The ``wide`` renderable where it fits, else the ``narrow`` one (a 60-column terminal)."""
-
-    def __init__(self, wide: RenderableType, narrow: RenderableType) -> None:
-        self.wide = wide
-        self.narrow = narrow
-
-    def _pick(self, console: Console, options: ConsoleOptions) -> RenderableType:
-        # Measured unbounded (a measurement is clamped to the width it is given).
-        unbounded = options.update_width(1 << 16)
-        fits = Measurement.get(console, unbounded, self.wide).maximum <= options.max_width
-        return self.wide if fits else self.narrow
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self._pick(console, options)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self._pick(console, options))
 
 
 #: The summary tables' headings: full, and short for narrow terminals.

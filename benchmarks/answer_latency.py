@@ -1,23 +1,25 @@
-"""How long recording one answer durably takes, and opening the store, as the collection grows.
+"""How long recording one answer durably takes, reading the whole log and migrating, by size.
 
 For each size (1k, 10k, 100k cards, 10 reviews of history per card) this builds a
-real progress store on disk in the previous layout (schema 2: snapshot of every
-card's state, journal with the full history), opens it once with
-:func:`quizzer.progress.open_store` — which migrates it to schema 3, folding the
-history into the monthly review-log files (``migrate_s``) — then opens the
-migrated store (``open_s``) and records ``--answers`` answers with
-:meth:`Store.record` (each one fsynced before it returns), timing every call,
-and closes it (``close_s``: the compaction). Prints one JSON line per size::
+real progress store on disk in an old layout (schema 2: snapshot of every card's
+state, journal with the full history) and migrates it to the current schema in a
+child process (``migrate_v2_s``, and ``migrate_v2_peak_mb``, the child's peak RSS;
+its peer ``parse_v2_s`` only reads and JSON-parses the schema-2 files). It then
+opens the migrated store (``open_s``) and records ``--answers`` answers with
+:meth:`Store.record` (each one fsynced before it returns), timing every call, and
+closes it (``close_s``: the compaction). Each answer is timed in turn with its two
+peers: ``fsync_floor_*``, the same disk appending one line and fdatasyncing it with
+no quizzer code (the part of an answer's cost no store design can avoid), and, at
+``--anki-sizes`` (default 100k), ``anki_*``: Anki's engine answering a card of a
+collection as big, FSRS on, committed durably (see ``benchmarks/anki_answering.py``
+for what is timed and why that is the fair moment). ``reviews_s`` is reading the
+whole review log (``store.reviews()``, read-only store), interleaved with its peer
+``json_loads_s`` (``json.loads`` of the same month files' bytes); medians of
+``--read-runs``. Prints one JSON line per size, and at 100k cards the speed report's
+``FIGURE`` lines (:mod:`figures`).
 
-    {"cards": 10000, "history_reviews": 100000, "answers": 500, "p50_ms": ..., "p99_ms": ...,
-     "fsync_floor_p50_ms": ..., "open_s": ..., "close_s": ..., "snapshot_mb": ..., ...}
-
-``reviews_s`` is reading the whole review log (``store.reviews()``, read-only store).
-
-``fsync_floor_*`` is the same disk appending one line and fdatasyncing it, with no
-quizzer code: the part of an answer's cost no store design can avoid.
-
-Run: ``.venv/bin/python benchmarks/answer_latency.py [--sizes 1000 10000 100000]``.
+Run: ``.venv/bin/python benchmarks/answer_latency.py [--sizes 1000 10000 100000]``;
+``--quick`` for the speed report's run (100k cards, 200 answers, one read).
 """
 
 from __future__ import annotations
@@ -27,11 +29,16 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import figures
+from anki_answering import AnkiAnswering
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.languages import LANGUAGES
@@ -45,6 +52,8 @@ from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.settings import SchedulerSettings
 
 HISTORY = 10
+#: The migration's goal: a one-time cost on first open, in seconds (see the README's Speed).
+MIGRATE_GOAL_S = 60.0
 START = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
 PAIRS = [Pair(a, "term", b, "definition") for a in LANGUAGES for b in LANGUAGES]
 
@@ -140,42 +149,48 @@ class FsyncFloor:
         return sorted(self.times)
 
 
-def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
-    """Build a store of ``n`` cards, open it, record ``answers`` answers; the numbers."""
+def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, float | int]:
+    """Build a store of ``n`` cards, migrate it, open it, record answers; the numbers.
+
+    Each answer is timed in turn with the disk's floor and, at the sizes asked
+    (``--anki-sizes``), with Anki's engine answering a card of a collection as big.
+    """
     path = directory / f"progress-{n}.json"
     build_v2(path, n)
     v2_journal_mb = journal_path(path).stat().st_size / 1e6
-    t0 = time.perf_counter()
-    with open_store(path, tz=UTC) as migrated:
-        migrate_s = time.perf_counter() - t0
-        assert len(migrated) == n
-    # Keep only what a schema-3 store has (the migration backups would skew the sizes).
+    parse_v2_s = parse_v2(path)
+    migrate_s, migrate_mb = migrate_in_child(path)
+    # Keep only what a schema-4 store has (the migration backups would skew the sizes).
     for leftover in directory.glob(f"{path.name}.*v2.bak"):
         leftover.unlink()
+    anki = AnkiAnswering(directory, n) if n in args.anki_sizes else None
     keys = card_keys(n)
     t0 = time.perf_counter()
     store = open_store(path, tz=UTC, rng=random.Random(3))
     open_s = time.perf_counter() - t0
     rng = random.Random(5)
+    anki_rng = random.Random(6)
     now = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
     times: list[float] = []
     floor = FsyncFloor(directory)
-    for _ in range(answers):
+    for _ in range(args.answers):
         floor.once()
         key = keys[rng.randrange(n)]
         now += timedelta(seconds=7)
         t = time.perf_counter()
         store.record(key, rng.choice((1, 3, 3, 3, 4)), now, Answer(mode="flip", duration_ms=4000))
         times.append(time.perf_counter() - t)
+        if anki is not None:
+            anki.once(anki_rng)
     t0 = time.perf_counter()
     store.close()
     close_s = time.perf_counter() - t0
     times.sort()
     floor_times = floor.close()
-    result = {
+    result: dict[str, float | int] = {
         "cards": n,
         "history_reviews": n * HISTORY,
-        "answers": answers,
+        "answers": args.answers,
         "p50_ms": round(statistics.median(times) * 1000, 3),
         "p99_ms": round(_p99(times) * 1000, 3),
         "max_ms": round(times[-1] * 1000, 3),
@@ -184,6 +199,8 @@ def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
         "open_s": round(open_s, 3),
         "close_s": round(close_s, 3),
         "migrate_v2_s": round(migrate_s, 2),
+        "migrate_v2_peak_mb": round(migrate_mb),
+        "parse_v2_s": round(parse_v2_s, 2),
         "v2_journal_mb": round(v2_journal_mb, 1),
         "snapshot_mb": round(path.stat().st_size / 1e6, 1),
         "journal_bytes_after_close": journal_path(path).stat().st_size,
@@ -191,15 +208,104 @@ def measure(n: int, answers: int, directory: Path) -> dict[str, float | int]:
         "log_mirror_mb": round(_size(log_dir(path), "*.json.bak") / 1e6, 1),
         "months": len(list(log_dir(path).glob("*.json"))),
     }
-    with open_store(path, tz=UTC, read_only=True) as ro:
-        t0 = time.perf_counter()
-        assert len(ro.reviews()) == n * HISTORY + answers
-        result["reviews_s"] = round(time.perf_counter() - t0, 2)
+    if anki is not None:
+        anki_times = anki.close()
+        result["anki_p50_ms"] = round(statistics.median(anki_times) * 1000, 3)
+        result["anki_p99_ms"] = round(_p99(anki_times) * 1000, 3)
+        result["anki_journal_mode"], result["anki_synchronous"] = anki.pragmas  # type: ignore[assignment]
+    reads, peers = [], []
+    for _ in range(args.read_runs):  # interleaved with the peer: the same month files' bytes
+        peers.append(json_only(path))
+        with open_store(path, tz=UTC, read_only=True) as ro:
+            t0 = time.perf_counter()
+            assert len(ro.reviews()) == n * HISTORY + args.answers
+            reads.append(time.perf_counter() - t0)
+    result["reviews_s"] = round(statistics.median(reads), 2)
+    result["json_loads_s"] = round(statistics.median(peers), 2)
     t0 = time.perf_counter()
     with open_store(path, tz=UTC) as again:
         result["reopen_s"] = round(time.perf_counter() - t0, 3)
         assert len(again) == n
     return result
+
+
+#: A child process migrating the store given (its peak memory is the migration's own).
+_MIGRATE = """
+import sys
+from datetime import UTC
+from pathlib import Path
+from quizzer.progress import open_store
+with open_store(Path(sys.argv[1]), tz=UTC) as store:
+    assert len(store)
+"""
+
+
+def migrate_in_child(path: Path) -> tuple[float, float]:
+    """Migrate the store at ``path`` in a fresh process: wall seconds and its peak RSS in MB."""
+    t0 = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", _MIGRATE, str(path)])
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - t0
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode == 0, "the migration failed"
+    return elapsed, usage.ru_maxrss / 1024  # Linux: kilobytes
+
+
+def parse_v2(path: Path) -> float:
+    """The migration's peer: reading and JSON-parsing the schema-2 files, nothing else."""
+    t0 = time.perf_counter()
+    json.loads(path.read_bytes())
+    with open(journal_path(path), "rb") as fh:
+        for line in fh:
+            json.loads(line[9:])  # after the checksum
+    return time.perf_counter() - t0
+
+
+def json_only(path: Path) -> float:
+    """Reading the log's peer: ``json.loads`` of every month file's bytes, nothing else."""
+    t0 = time.perf_counter()
+    for file in sorted(log_dir(path).glob("*.json")):
+        json.loads(file.read_bytes())
+    return time.perf_counter() - t0
+
+
+def emit_figures(row: dict[str, float | int]) -> None:
+    """The speed report's figures of one size (the goals of issue 12 are at 100k cards)."""
+    cards = f"{row['cards'] // 1000}k cards"
+    answers = f"{row['history_reviews'] / 1e6:g}M answers"
+    record = f"record p50, {cards}"
+    figures.emit(
+        record, row["p50_ms"], "append+fdatasync", row["fsync_floor_p50_ms"], unit="ms", goal=1.5
+    )
+    if "anki_p50_ms" in row:
+        figures.emit(
+            record, row["p50_ms"], "Anki answer_card", row["anki_p50_ms"], unit="ms", goal=1.0
+        )
+    figures.emit(
+        f"store.reviews(), {answers}",
+        row["reviews_s"],
+        "json.loads of the month files",
+        row["json_loads_s"],
+        goal=5.0,
+        absolute=True,
+    )
+    figures.emit(
+        f"migrate {answers} peak RSS",
+        row["migrate_v2_peak_mb"],
+        "none",
+        None,
+        unit="MB",
+        goal=500,
+        absolute=True,
+    )
+    figures.emit(
+        f"migrate {answers} time",
+        row["migrate_v2_s"],
+        "read+json-parse the schema-2 files",
+        row["parse_v2_s"],
+        goal=MIGRATE_GOAL_S,
+        absolute=True,
+    )
 
 
 def _size(directory: Path, pattern: str) -> int:
@@ -214,13 +320,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--answers", type=int, default=500)
+    parser.add_argument("--read-runs", type=int, default=3, help="store.reviews() runs per size")
+    parser.add_argument(
+        "--anki-sizes", type=int, nargs="*", default=[100000], help="sizes timed with Anki too"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="the speed report's run: 100k cards, 200 answers, 1 read",
+    )
     parser.add_argument("--dir", type=Path, default=None, help="build dir (default: temp)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.answers, args.read_runs = [100000], 200, 1
     if args.dir is not None:
         args.dir.mkdir(parents=True, exist_ok=True)  # a fresh build dir is fine
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for n in args.sizes:
-            print(json.dumps(measure(n, args.answers, Path(tmp))), flush=True)
+            row = measure(n, args, Path(tmp))
+            print(json.dumps(row), flush=True)
+            if n >= 100000:
+                emit_figures(row)
     return 0
 
 

@@ -8,6 +8,7 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from quizzer.errors import InputError
@@ -134,8 +135,10 @@ def remove_stale_temps(directory: Path, suffix: str, now: float | None = None) -
     return removed
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
+
+    ``data`` may come in pieces (an iterable of bytes), written as they come.
 
     The data goes to a temp file in the same directory, is fsynced, renamed over
     ``path``, and the directory is fsynced so the rename survives a power cut. The
@@ -151,7 +154,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):  # e.g. file systems without Unix modes
             os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                fh.writelines(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -8,6 +8,7 @@ The month files themselves are written by :mod:`quizzer.progress.reviewlog`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -49,14 +50,20 @@ class ReviewLogStorage(Storage):
         raise StoreError("the review log view is read-only; use Store.record/undo")
 
 
-def read_log(path: Path, gen: int, manifest: Manifest | None = None) -> dict[str, Review]:
+def read_log(
+    path: Path,
+    gen: int,
+    manifest: Manifest | None = None,
+    cards: Callable[[str], bool] | None = None,
+) -> dict[str, Review]:
     """The review log of the store at ``path`` whose snapshot has generation ``gen``.
 
     The month files, then the journal's answers and undos (unless the journal is
     of an older generation, i.e. already folded in); deduplicated by review id
     and ordered by answer time (ties: log order). Keyed by review id. Each month
     comes from the copy the snapshot's ``manifest`` vouches for (the file, else its
-    mirror; see :mod:`quizzer.progress.monthfile`).
+    mirror; see :mod:`quizzer.progress.monthfile`). With ``cards``, only the answers
+    of the cards it says yes to (by card id) are kept.
 
     Without the store's lock another process may compact meanwhile (fold the
     journal into the months, then replace the journal). Reading the journal
@@ -68,7 +75,7 @@ def read_log(path: Path, gen: int, manifest: Manifest | None = None) -> dict[str
     for attempt in range(READ_ATTEMPTS):
         before = files_signature(path)[1]
         try:
-            log = _read_log_once(path, gen, manifest)
+            log = _read_log_once(path, gen, manifest, cards)
         except StoreError:
             if files_signature(path)[1] == before:
                 raise
@@ -81,7 +88,9 @@ def read_log(path: Path, gen: int, manifest: Manifest | None = None) -> dict[str
     return log  # complete, if perhaps not the very latest
 
 
-def _read_log_once(path: Path, gen: int, manifest: Manifest | None) -> dict[str, Review]:
+def _read_log_once(
+    path: Path, gen: int, manifest: Manifest | None, cards: Callable[[str], bool] | None
+) -> dict[str, Review]:
     # The journal first, the month files after: a compaction folds the journal into the months
     # before it replaces the journal, so whatever a replaced journal held, the months read
     # afterwards hold it. The journal's events are then laid over the months (its undos win).
@@ -104,12 +113,15 @@ def _read_log_once(path: Path, gen: int, manifest: Manifest | None) -> dict[str,
                 raise
             held, _ = reviewlog.read_vouched(path, month, *newer, read)
         for review in held:
-            out[review.id] = review
+            if cards is None or cards(review.card_id):
+                out[review.id] = review
+        del held
     try:
         for event in events:
             if has_review(event):
                 data = event["review"]
-                out[data["id"]] = Review.from_dict(plain(data))
+                if cards is None or cards(data["card_id"]):
+                    out[data["id"]] = Review.from_dict(plain(data))
             elif is_undo(event):
                 out.pop(event["review_id"], None)
     except BAD_VALUE as exc:  # a journal answer with a bad value (month records are checked)

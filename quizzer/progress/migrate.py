@@ -31,6 +31,9 @@ from quizzer.progress.events import Event, has_review
 
 SCHEMA_VERSION = 4
 
+#: How many logged answers migrating to schema 4 replays per pass over the log.
+REPLAY_BATCH = 200_000
+
 #: The first schema whose journals start with a header line.
 _HEADERS_FROM = 3
 
@@ -201,7 +204,8 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     meta = doc.get("meta", {}).get("1", {})
     offset = int(meta.get("journal_offset", 0))
     st = State.from_document(doc)
-    fold = reviewlog.Fold(packed=True)  # a version-2 journal may hold millions of answers
+    # A version-2 journal may hold millions of answers: they wait on disk, month by month.
+    fold = reviewlog.Fold(spill_to=reviewlog.log_dir(path))
 
     def events() -> Iterator[Event]:
         for end, event in journal.scan(journal_file, 0):
@@ -211,10 +215,12 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
 
     try:
         fold.add_events(events())
+        st.months = {}
+        fold.write(path, st.months, 0)  # sealed as generation 1, the snapshot's below
     except journal.JournalDamage as exc:
         raise _damaged(path, journal_file, exc) from exc
-    st.months = {}
-    fold.write(path, st.months, 0)  # sealed as generation 1, the snapshot's below
+    finally:
+        fold.close()
     backup = journal_file.with_name(journal_file.name + ".v2.bak")
     if journal_file.exists() and not backup.exists():
         reviewlog.keep_link(journal_file, backup)
@@ -256,7 +262,6 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
         for event in tail.events:
             st.apply(event)
         end = tail.end
-    reviews = read_log(path, st.gen, st.months).values()
     # Studied cards only: the memory states the old rule derived. A state at odds with
     # its log in other ways (a card the log alone knows) is the doctor's to report.
     kept = {
@@ -264,9 +269,21 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
         for card_id in list(st.raw)
         if (state := st.get(card_id)) is not None and state.reps > 0
     }
-    for state in compare(reviews, kept, st.settings, tz or LocalTimezone()).fixed:
-        if state.card_id in kept:
-            st.put(state.card_id, card_data(state.to_dict()), state)
+    # A few hundred thousand answers at a time, by card: a million answers in memory at
+    # once would be most of a gigabyte (each pass reads the log again, keeping its cards').
+    logged = sum(entry[0] for entry in (st.months or {}).values())
+    batches = max(1, -(-logged // REPLAY_BATCH))
+    for batch in range(batches):
+
+        def ours(card_id: str, batch: int = batch) -> bool:
+            return hash(card_id) % batches == batch
+
+        reviews = read_log(path, st.gen, st.months, ours).values()
+        mine = {card_id: state for card_id, state in kept.items() if ours(card_id)}
+        for state in compare(reviews, mine, st.settings, tz or LocalTimezone()).fixed:
+            if state.card_id in mine:
+                st.put(state.card_id, card_data(state.to_dict()), state)
+        del reviews
     st.undo = []
     new = st.to_document(end)
     new["meta"]["1"]["migrated_from"] = meta.get("migrated_from", 3)

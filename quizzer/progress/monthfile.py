@@ -21,6 +21,7 @@ its month (an old store: the next compaction that touches the month seals it).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -41,9 +42,28 @@ T = TypeVar("T")
 
 def encode(month: str, reviews: list[ReviewData], gen: int) -> bytes:
     """The bytes of a month file (and of its mirror) holding ``reviews``, sealed by ``gen``."""
-    body = dumps({"reviews": {str(i): r for i, r in enumerate(reviews, start=1)}})[:-1]
-    seal = {"month": month, "count": len(reviews), "gen": gen, "crc": f"{zlib.crc32(body):08x}"}
-    return body + _SEAL + dumps({"1": seal}) + b"}"
+    texts = (dumps(plain(r)) for r in reviews)
+    return b"".join(encode_texts(month, texts, len(reviews), gen))
+
+
+def encode_texts(month: str, texts: Iterable[bytes], count: int, gen: int) -> Iterator[bytes]:
+    """:func:`encode` in pieces, from each review's JSON text (``count`` of them), streamed.
+
+    The CRC is taken as the pieces go, so a million answers are never one string.
+    """
+    head = b'{"reviews":{'
+    crc = zlib.crc32(head)
+    yield head
+    n = 0
+    for n, text in enumerate(texts, start=1):
+        piece = b'%s"%d":%s' % (b"," if n > 1 else b"", n, text)
+        crc = zlib.crc32(piece, crc)
+        yield piece
+    if n != count:
+        raise ValueError(f"{month}: {n} answers to write, {count} announced")
+    crc = zlib.crc32(b"}", crc)
+    seal = {"month": month, "count": count, "gen": gen, "crc": f"{crc:08x}"}
+    yield b"}" + _SEAL + dumps({"1": seal}) + b"}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,19 +19,22 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import monthfile
 from quizzer.progress.events import Event, ReviewData, has_review, is_undo
+from quizzer.progress.snapshot import dumps
+
+if TYPE_CHECKING:
+    from quizzer.progress.monthspill import Merged
 
 T = TypeVar("T")
 _MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json(?:\.bak)?$")
@@ -158,6 +161,13 @@ def write_month(
     atomic_write_bytes(mirror_path(file), data)
 
 
+def write_texts(file: Path, count: int, texts: Callable[[], Iterable[bytes]], gen: int) -> None:
+    """:func:`write_month` streamed from each review's JSON text (``texts()`` is read twice)."""
+    month = _month_of_file(file)
+    atomic_write_bytes(file, monthfile.encode_texts(month, texts(), count, gen))
+    atomic_write_bytes(mirror_path(file), monthfile.encode_texts(month, texts(), count, gen))
+
+
 def mirror_matches(file: Path, reviews: list[ReviewData], gen: int | None) -> bool:
     """Whether the mirror of ``file`` holds exactly ``reviews``, sealed by ``gen``."""
     mirror = monthfile.read_copy(mirror_path(file), _month_of_file(file))
@@ -189,23 +199,23 @@ def keep_link(source: Path, target: Path) -> None:
     os.replace(tmp, target)
 
 
-def _dumps(review: ReviewData) -> str:
-    return json.dumps(review, ensure_ascii=False, separators=(",", ":"))
-
-
 class Fold:
     """What a run of journal events does to the month files: additions and removals.
 
-    ``packed`` keeps each added review as its JSON text until its month is written,
-    about a fifth of the memory of a dict (migrating a million-answer journal).
+    With ``spill`` the added reviews wait on disk, a file per month, until their
+    month is written (:mod:`quizzer.progress.monthspill`): migrating a
+    million-answer journal holds one month's ids and times, not its answers.
     """
 
-    def __init__(self, *, packed: bool = False) -> None:
-        self.packed = packed
-        #: month -> review id -> review (its JSON text when ``packed``).
-        self.adds: dict[str, dict[str, Any]] = {}
+    def __init__(self, *, spill_to: Path | None = None) -> None:
+        from quizzer.progress.monthspill import Spill
+
+        #: month -> review id -> review (without a spill).
+        self.adds: dict[str, dict[str, ReviewData]] = {}
         self.removes: dict[str, set[str]] = {}
         self.unplaced: set[str] = set()  # undone reviews whose month the event doesn't say
+        #: Where added reviews wait (``spill_to``: the log directory), if anywhere.
+        self.spill: Spill | None = Spill(spill_to) if spill_to is not None else None
 
     def add_events(self, events: Iterable[Event]) -> Fold:
         """Fold journal events in (records and imported reviews add, undos remove)."""
@@ -214,8 +224,10 @@ class Fold:
             if has_review(event):
                 review = event["review"]
                 month = month_of(review["reviewed_at"])
-                value = _dumps(review) if self.packed else review
-                self.adds.setdefault(month, {})[review["id"]] = value
+                if self.spill is not None:
+                    self.spill.add(month, review)  # an undo below takes it out when written
+                else:
+                    self.adds.setdefault(month, {})[review["id"]] = review
                 where[review["id"]] = month
             elif is_undo(event):
                 rid = event["review_id"]
@@ -230,7 +242,8 @@ class Fold:
 
     def touched(self) -> set[str]:
         """Months whose files may change."""
-        return {m for m, adds in self.adds.items() if adds} | set(self.removes)
+        spilled = self.spill.months() if self.spill is not None else set()
+        return {m for m, adds in self.adds.items() if adds} | set(self.removes) | spilled
 
     def write(self, path: Path, manifest: monthfile.Manifest | None = None, gen: int = 0) -> int:
         """Apply to the month files under ``path``'s log dir (once: it consumes the additions).
@@ -258,23 +271,51 @@ class Fold:
             if problem and manifest is not None and month in manifest:
                 raise _month_error(file, "review log file is missing (the snapshot lists it)")
             existing = main.reviews
-            adds = self.adds.pop(month, {})  # unpacked one month at a time
-            if self.packed:
-                adds = {rid: json.loads(text) for rid, text in adds.items()}
             gone = self.removes.get(month, set()) | self.unplaced
-            merged = merge(existing, adds, gone)
-            if merged == existing and main.gen is not None and main.exists:
+            folded = self._fold(month, existing, gone)
+            if folded is None and main.gen is not None and main.exists:
                 # Already folded (a compaction redone after a crash): at most the mirror lags.
                 if not mirror_matches(file, existing, main.gen):
                     write_month(file, existing, main.gen, mirror_only=True)
                 if manifest is not None:
                     manifest[month] = [len(existing), main.gen]
                 continue
-            if merged == existing and not existing:
+            if folded is None and not existing:
                 continue  # nothing to write (an undo of an answer this month never held)
-            sort_by_time(merged)
-            write_month(file, merged, gen + 1)
+            if folded is None:  # a month from before seals: sealed as it is
+                sort_by_time(existing)
+                folded = _InMemory(existing)
+            write_texts(file, folded.count, folded.texts, gen + 1)
             if manifest is not None:
-                manifest[month] = [len(merged), gen + 1]
+                manifest[month] = [folded.count, gen + 1]
             written += 1
         return written
+
+    def _fold(
+        self, month: str, existing: list[ReviewData], gone: set[str]
+    ) -> _InMemory | Merged | None:
+        """``month``'s answers after the fold, ``None`` if that changes nothing."""
+        adds = self.adds.pop(month, {})  # taken one month at a time
+        if self.spill is not None and month in self.spill.months():
+            return self.spill.merge(month, existing, gone)
+        merged = merge(existing, adds, gone)
+        if merged == existing:
+            return None
+        sort_by_time(merged)
+        return _InMemory(merged)
+
+    def close(self) -> None:
+        """Remove the spill files, if any (the fold is written or given up)."""
+        if self.spill is not None:
+            self.spill.close()
+
+
+class _InMemory:
+    """A month's answers held as dicts, offered like a spill's :class:`Merged`."""
+
+    def __init__(self, reviews: list[ReviewData]) -> None:
+        self.reviews = reviews
+        self.count = len(reviews)
+
+    def texts(self) -> Iterator[bytes]:
+        return map(dumps, self.reviews)  # type: ignore[arg-type]

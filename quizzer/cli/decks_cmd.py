@@ -8,6 +8,8 @@ Importing and checking deck files (`import`, `validate`) is :mod:`quizzer.cli.im
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from rich.cells import cell_len
@@ -18,10 +20,10 @@ from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import SIDES
+from quizzer.concepts.languages import LANGUAGES, SIDES
 from quizzer.errors import shown
-from quizzer.library.decks import find_deck
-from quizzer.library.summary import DeckSummary, library_summaries
+from quizzer.library.decks import match_deck, read_deck
+from quizzer.library.summary import DeckSummary, library_summaries, validated_tables
 from quizzer.paths import user_decks_dir
 from quizzer.ui.textshape import (
     base_direction,
@@ -49,7 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show a deck's concept records",
         description="Show every concept of a deck: id, acronym, and per language the term, "
         "the definition and where each text came from. In a terminal the lines wrap to its width "
-        "between words; piped, each text stays on one line.",
+        "between words, and a deck of more than "
+        f"{SHOW_LIMIT} concepts shows its first {SHOW_LIMIT} (--all: every one); piped, each "
+        "text stays on one line and every concept is printed.",
     )
     p.add_argument("deck", metavar="DECK", help="deck id or name (see `quizzer decks`)")
     p.add_argument(
@@ -66,7 +70,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "bidi, like tmux), 'terminal' prints it in logical order for terminals that do bidi; "
         "'auto' (default) picks for the terminal, and piped output stays logical",
     )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help=f"in a terminal, show every concept of a deck of more than {SHOW_LIMIT} "
+        "(by default its first ones and how to see the rest; piped output is always whole)",
+    )
     p.set_defaults(func=cmd_show)
+
+
+#: In a terminal, a deck bigger than this shows its first concepts only (without --all):
+#: 50,000 concepts scrolling past are of no use there, and took seconds to lay out.
+SHOW_LIMIT = 200
 
 
 # -- decks -----------------------------------------------------------------------------------
@@ -201,22 +216,74 @@ def _append_wrapped(
     out.append("\n")
 
 
-def render_deck(deck: Deck, *, rtl: str = "terminal", width: int = 0, wrap: bool = False) -> Text:
+def plain_lines(
+    deck_id: str,
+    name: str,
+    concepts: Iterable[Mapping[str, Any]],
+    count: int,
+    shape: Callable[[str], str] = str,
+) -> Iterator[str]:
+    """The `quizzer show` text, one line at a time, unwrapped (each text on one line).
+
+    ``concepts`` are concept tables as the deck file holds them (a valid deck's cached
+    parse, or :meth:`Concept.to_dict`), so a big deck is printed without building its
+    concepts; ``shape`` turns a text into what is printed (``--rtl app``: shaped lines).
+    """
+    yield f"{name}  ({deck_id}, {count} concepts)\n"
+    for concept in concepts:
+        acronym = concept.get("acronym")
+        yield f"\n{concept['id']}  {acronym}\n" if acronym else f"\n{concept['id']}\n"
+        for lang in LANGUAGES:
+            entry = concept.get(lang)
+            if entry is None:
+                continue
+            for side in SIDES:
+                record = entry[side]
+                label = f"  {lang} {side:<10} "
+                yield f"{label}{shape(record['text'])}  [{_source_label(record)}]\n"
+                if record["source"] == "corrected":
+                    original = shape(record.get("original") or "")
+                    yield f"  {'':<13} was: {original}  ({record.get('reason')})\n"
+
+
+def _app_shape(width: int) -> Callable[[str], str]:
+    """``--rtl app`` unwrapped: right-to-left texts wrapped, shaped and reordered line by
+    line, continuation lines indented under the label column."""
+
+    def shape(text: str) -> str:
+        if not has_rtl(text):
+            return text
+        lines = visual_lines(text, max(width - _LABEL_CELLS, 20), "app")
+        return ("\n" + " " * _LABEL_CELLS).join(lines)
+
+    return shape
+
+
+def render_deck(
+    deck: Deck,
+    *,
+    rtl: str = "terminal",
+    width: int = 0,
+    wrap: bool = False,
+    total: int | None = None,
+) -> Text:
     """The human-readable `quizzer show` output, as one literal :class:`Text`.
 
     ``rtl`` is ``terminal`` (texts in logical order) or ``app`` (right-to-left texts
     wrapped to ``width`` cells, shaped and in visual order, for terminals without bidi).
     With ``wrap`` (a terminal) every line fits in ``width`` cells; without it (piped) each
-    text stays on one line.
+    text stays on one line (:func:`plain_lines`). ``total`` is the deck's size when
+    ``deck`` holds only its first concepts.
     """
+    count = len(deck) if total is None else total
+    if not wrap:
+        shape = _app_shape(width) if rtl == "app" else str
+        concepts = (c.to_dict() for c in deck)
+        return Text("".join(plain_lines(deck.id, deck.name, concepts, count, shape)))
     out = Text()
-    if wrap:
-        title = f"{deck.name}  ({deck.id}, {len(deck)} concepts)"
-        out.append("\n".join(wrap_cells(title, width)), style="bold")
-        out.append("\n")
-    else:
-        out.append(deck.name, style="bold")
-        out.append(f"  ({deck.id}, {len(deck)} concepts)\n")
+    title = f"{deck.name}  ({deck.id}, {count} concepts)"
+    out.append("\n".join(wrap_cells(title, width)), style="bold")
+    out.append("\n")
     for concept in deck:
         out.append("\n")
         out.append(concept.id, style="bold cyan")
@@ -232,35 +299,57 @@ def render_deck(deck: Deck, *, rtl: str = "terminal", width: int = 0, wrap: bool
                 label = f"  {lang} {side:<10} "
                 style = "bold" if side == "term" else ""
                 corrected = text.source.kind == "corrected"
-                if wrap:
-                    _append_wrapped(out, label, text.text, style, source, rtl=rtl, width=width)
-                    if corrected:
-                        original, reason = text.source.original or "", f"({text.source.reason})"
-                        was = f"{'':<15} was: "
-                        _append_wrapped(out, was, original, "", reason, rtl=rtl, width=width)
-                    continue
-                out.append(label, style="dim")
-                _append_lines(out, text.text, style, rtl, width)
-                out.append(f"  {source}", style="dim")
-                out.append("\n")
+                _append_wrapped(out, label, text.text, style, source, rtl=rtl, width=width)
                 if corrected:
-                    out.append(f"  {'':<13} was: ", style="dim")
-                    _append_lines(out, text.source.original or "", "", rtl, width)
-                    out.append(f"  ({text.source.reason})\n", style="dim")
+                    original, reason = text.source.original or "", f"({text.source.reason})"
+                    was = f"{'':<15} was: "
+                    _append_wrapped(out, was, original, "", reason, rtl=rtl, width=width)
     return out
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """`quizzer show DECK`."""
-    deck = find_deck(args.deck).deck
+    """`quizzer show DECK`: a big deck's valid cached parse is printed as it is (piped), or
+    its first :data:`SHOW_LIMIT` concepts (in a terminal, without ``--all``)."""
+    summary = match_deck(library_summaries(), args.deck)
     if args.json:
-        print_json([concept_json(c) for c in deck])
+        print_json([concept_json(c) for c in read_deck(summary.path)])
+        return 0
+    console = text_console()
+    rtl = "terminal"
+    if args.rtl == "app" or (args.rtl == "auto" and console.is_terminal):
+        rtl = resolve_rtl_mode(args.rtl)
+    tables = validated_tables(summary)
+    if not console.is_terminal and rtl == "terminal" and tables is not None:
+        # Piped: plain lines straight from the cached parse (50,000 concepts in ~0.1 s).
+        lines = plain_lines(summary.id, summary.name, tables["concepts"], summary.concepts)
+        chunk: list[str] = []
+        for line in lines:  # a few large writes: one per line cost more than the rest
+            chunk.append(line)
+            if len(chunk) >= 4096:
+                sys.stdout.write("".join(chunk))
+                chunk.clear()
+        sys.stdout.write("".join(chunk))
+        sys.stdout.flush()
+        return 0
+    bounded = console.is_terminal and not args.all and summary.concepts > SHOW_LIMIT
+    if bounded and tables is not None:
+        first = tables["concepts"][:SHOW_LIMIT]
+        concepts = tuple(Concept.from_dict(item, summary.id) for item in first)
+        deck = Deck(id=summary.id, name=summary.name, concepts=concepts)
     else:
-        console = text_console()
-        rtl = "terminal"
-        if args.rtl == "app" or (args.rtl == "auto" and console.is_terminal):
-            rtl = resolve_rtl_mode(args.rtl)
-        # A terminal gets lines that fit its width; piped output keeps each text on one line.
-        shown = render_deck(deck, rtl=rtl, width=console.width, wrap=console.is_terminal)
-        console.print(shown, end="")
+        deck = read_deck(summary.path)
+        if bounded:
+            deck = Deck(id=deck.id, name=deck.name, concepts=deck.concepts[:SHOW_LIMIT])
+    # A terminal gets lines that fit its width; piped output keeps each text on one line.
+    text = render_deck(
+        deck, rtl=rtl, width=console.width, wrap=console.is_terminal, total=summary.concepts
+    )
+    console.print(text, end="")
+    if bounded:
+        more = summary.concepts - SHOW_LIMIT
+        note = (
+            f"\n… and {more} more concepts: `quizzer show {summary.id} --all` shows every "
+            f"one, `quizzer show {summary.id} | less` pages them"
+        )
+        console.print(Text("\n".join(wrap_cells(note, console.width)), style="dim"))
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,9 @@ class DeckSummary:
     sources: dict[str, int]
     path: Path
     bundled: bool
+    #: The :func:`~quizzer.library.cache.digest` of the file's bytes when the summary was
+    #: read ("" if unknown): the key of its cached, validated tables.
+    key: str = field(default="", compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The cached form (without the path and the bundled flag, which the caller knows)."""
@@ -92,7 +95,8 @@ def _from_cache(data: dict[str, Any], path: Path, bundled: bool) -> DeckSummary 
 
 def _cached_summary(key: str, path: Path, bundled: bool) -> DeckSummary | None:
     cached = deckcache.get_summary(key)
-    return _from_cache(cached, path, bundled) if cached is not None else None
+    found = _from_cache(cached, path, bundled) if cached is not None else None
+    return replace(found, key=key) if found is not None else None
 
 
 def read_summary(path: Path, bundled: bool = False) -> DeckSummary:
@@ -115,11 +119,31 @@ def read_summary(path: Path, bundled: bool = False) -> DeckSummary:
     key = deckcache.digest(raw)
     found = _cached_summary(key, path, bundled)
     if found is None:
-        found = summarise(deck_from_bytes(raw, path, key=key), path, bundled)
+        found = replace(summarise(deck_from_bytes(raw, path, key=key), path, bundled), key=key)
         deckcache.put_summary(key, found.to_dict())
     if info is not None and stat.S_ISREG(info.st_mode):
         deckcache.remember_digest(path, info, key)
     return found
+
+
+def validated_tables(summary: DeckSummary) -> dict[str, Any] | None:
+    """The cached parse of the deck file ``summary`` was read from, or ``None``.
+
+    A summary is cached only once its file validated, under the same hash as the
+    file's parsed tables: those tables are a valid deck and can be shown as they are,
+    without building (and validating again) every concept.
+    """
+    if not summary.key:
+        return None
+    tables = deckcache.get(b"", key=summary.key)
+    if (
+        tables is None
+        or tables.get("id") != summary.id
+        or not isinstance(tables.get("concepts"), list)
+        or len(tables["concepts"]) != summary.concepts
+    ):
+        return None
+    return tables
 
 
 def remember_summary(deck: Deck, raw: bytes, path: Path, *, key: str | None = None) -> None:

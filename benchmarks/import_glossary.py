@@ -1,36 +1,42 @@
 """Import speed: `quizzer import` of a big glossary next to Anki's engine importing the same CSV.
 
 Run: ``.venv/bin/python benchmarks/import_glossary.py [--sizes 12500 50000] [--runs 5]``
-(``--sizes 12500 50000 200000`` for the linearity check; ``--stages`` adds an in-process
-breakdown of the quizzer import).
+(``--sizes 12500 50000 200000`` for the linearity check, sizes over 50,000 get at most
+``--big-runs`` runs; ``--quick`` is ``--sizes 12500 50000 --runs 3``; ``--stages`` adds an
+in-process breakdown of the quizzer import).
 
 For each size, ``benchmarks/big_glossary.py`` writes a Bengali glossary (and the same
 entries as a two-column CSV) into a temp dir. Then, ``--runs`` times and interleaved
 so both see the same machine load, three whole processes are timed from spawn to exit:
 
-* ``quizzer import FILE --into NEW_DIR`` with its default human report (to a pipe);
+* ``quizzer import FILE --into NEW_DIR`` with its default human report (to a file);
 * the same command again into the same dir: re-importing the unchanged file;
 * Anki's engine (the ``anki`` package, a test dependency) creating a collection and
   importing the CSV with ``Collection.import_csv``, then closing it.
 
+Each process's peak resident memory is the kernel's own account of it (``os.wait4``).
 Prints one line per size: medians (wall seconds) of each, the ratios import/Anki and
-re-import/import, and microseconds per entry with its ratio to the smallest size (near
-1.0 when time grows linearly). The machine is shared: only the ratios mean much.
+re-import/import, microseconds per entry with its ratio to the smallest size (near 1.0
+when time grows linearly), and the peak RSS of the first import and of Anki's. Then one
+``FIGURE`` line per figure (:mod:`figures`). The machine is shared: only the ratios mean much.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import big_glossary
+import figures
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,43 +52,69 @@ assert len(log.log.new) == int(sys.argv[2]), len(log.log.new)
 """
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
-    """Wall seconds of one process, from spawn to exit (it must succeed)."""
-    start = time.perf_counter()
-    done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, check=False)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{argv[:4]} failed:\n{done.stderr.decode(errors='replace')}")
-    return elapsed
+@dataclass
+class Runs:
+    """Wall seconds and peak RSS (MB) of each run of one command."""
+
+    seconds: list[float] = field(default_factory=list)
+    rss_mb: list[float] = field(default_factory=list)
+
+    def run(self, argv: list[str], env: dict[str, str]) -> None:
+        """Run ``argv`` once (it must succeed), recording its wall time and peak RSS."""
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            start = time.perf_counter()
+            child = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=out, stderr=err)
+            _pid, status, usage = os.wait4(child.pid, 0)
+            elapsed = time.perf_counter() - start
+            child.returncode = os.waitstatus_to_exitcode(status)
+            if child.returncode != 0:
+                err.seek(0)
+                raise SystemExit(f"{argv[:4]} failed:\n{err.read().decode(errors='replace')}")
+        self.seconds.append(elapsed)
+        self.rss_mb.append(usage.ru_maxrss / 1024)  # kilobytes on Linux
+
+    @property
+    def median(self) -> float:
+        """Median wall seconds."""
+        return statistics.median(self.seconds)
+
+    @property
+    def rss(self) -> float:
+        """Median peak RSS in MB."""
+        return statistics.median(self.rss_mb)
 
 
-def bench_size(n: int, runs: int, tmp: Path) -> tuple[float, float, float]:
-    """Medians of (import, re-import, Anki) for an ``n``-entry glossary."""
+def bench_size(n: int, runs: int, tmp: Path) -> tuple[Runs, Runs, Runs]:
+    """(import, re-import, Anki) runs for an ``n``-entry glossary."""
     glossary, table = tmp / f"glossary_{n}.txt", tmp / f"glossary_{n}.csv"
     big_glossary.write(glossary, n, table)
     env = {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}"), "COLUMNS": "100"}
     env["PYTHONPATH"] = str(ROOT)
     quizzer = [sys.executable, "-m", "quizzer", "import", str(glossary), "--deck", "big"]
     anki = [sys.executable, "-c", ANKI_PEER, str(table), str(n)]
-    first, again, peer = [], [], []
+    first, again, peer = Runs(), Runs(), Runs()
     for run in range(runs):
         into = tmp / f"decks_{n}_{run}"
-        first.append(timed([*quizzer, "--into", str(into)], env))
-        again.append(timed([*quizzer, "--into", str(into)], env))
-        peer.append(timed(anki, env))
-    return statistics.median(first), statistics.median(again), statistics.median(peer)
+        first.run([*quizzer, "--into", str(into)], env)
+        again.run([*quizzer, "--into", str(into)], env)
+        peer.run(anki, env)
+        shutil.rmtree(into)
+    shutil.rmtree(tmp / f"cache_{n}", ignore_errors=True)
+    return first, again, peer
 
 
 def stages(n: int, tmp: Path) -> None:
     """In-process seconds of each stage of one import (single run, GC paused as the
     importer pauses it)."""
     import gc
+    import json
 
     from quizzer.concepts import deckwriter
     from quizzer.glossary.align import align
     from quizzer.glossary.entries import SourceEntry, SourceFile
     from quizzer.glossary.language_id import tag_entries
     from quizzer.glossary.parse import decode, parse
+    from quizzer.library.summary import summarise
 
     path = tmp / f"glossary_{n}.txt"
     times: dict[str, float] = {}
@@ -105,8 +137,13 @@ def stages(n: int, tmp: Path) -> None:
     source = SourceFile(path.name, glossary.title, entries)
     deck, _report = align([source], deck_id="big", deck_name="Big")
     t = step("align", t)
-    deckwriter.dumps(deck)
-    step("render", t)
+    raw = deckwriter.dumps(deck).encode("utf-8")
+    t = step("render", t)
+    summarise(deck, path, False)
+    t = step("summary", t)
+    json.dumps(deck.to_dict(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    step("cached tables", t)
+    del raw
     gc.enable()
     print(f"  stages at {n:,}: " + ", ".join(f"{k} {v:.2f} s" for k, v in times.items()))
 
@@ -115,30 +152,80 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[12_500, 50_000])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--big-runs", type=int, default=2, help="at most this many runs for sizes over 50,000"
+    )
+    parser.add_argument("--quick", action="store_true", help="--sizes 12500 50000 --runs 3")
     parser.add_argument("--stages", action="store_true", help="add an in-process breakdown")
     args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.runs = [12_500, 50_000], 3
     print(
-        f"{'entries':>8} {'import':>8} {'anki csv':>9} {'ratio':>6} {'re-import':>10} "
-        f"{'ratio':>6} {'us/entry':>9} {'linear':>7}"
+        f"{'entries':>8} {'runs':>4} {'import':>8} {'anki csv':>9} {'ratio':>6} "
+        f"{'re-import':>10} {'ratio':>6} {'us/entry':>9} {'linear':>7} {'RSS MB':>7} "
+        f"{'anki MB':>8}"
     )
-    base: float | None = None
+    results: dict[int, tuple[Runs, Runs, Runs]] = {}
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         for n in args.sizes:
-            first, again, peer = bench_size(n, args.runs, tmp)
-            per_entry = first / n
-            base = base or per_entry
+            runs = args.runs if n <= 50_000 else min(args.runs, args.big_runs)
+            first, again, peer = results[n] = bench_size(n, runs, tmp)
+            base = results[args.sizes[0]][0].median / args.sizes[0]
+            per_entry = first.median / n
             print(
-                f"{n:>8} {first:>7.2f}s {peer:>8.2f}s {first / peer:>6.2f} {again:>9.2f}s "
-                f"{again / first:>6.2f} {per_entry * 1e6:>9.1f} {per_entry / base:>7.2f}",
+                f"{n:>8} {runs:>4} {first.median:>7.2f}s {peer.median:>8.2f}s "
+                f"{first.median / peer.median:>6.2f} {again.median:>9.2f}s "
+                f"{again.median / first.median:>6.2f} {per_entry * 1e6:>9.1f} "
+                f"{per_entry / base:>7.2f} {first.rss:>7.0f} {peer.rss:>8.0f}",
                 flush=True,
             )
             if args.stages:
                 stages(n, tmp)
     print(
-        f"medians of {args.runs} interleaved runs; ratio = quizzer / peer "
-        "(import / Anki CSV import; re-import / import)"
+        "medians of interleaved runs; ratio = quizzer / peer "
+        "(import / Anki CSV import; re-import / import); RSS = peak resident memory"
     )
+    emit_figures(results, args.sizes)
+
+
+def _label(n: int) -> str:
+    return f"{n / 1000:g}k"
+
+
+def emit_figures(results: dict[int, tuple[Runs, Runs, Runs]], sizes: list[int]) -> None:
+    """The FIGURE lines: at 50,000 entries (else the largest size) and the linearity."""
+    n = 50_000 if 50_000 in results else max(results)
+    first, again, peer = results[n]
+    figures.emit(
+        f"import {_label(n)} (default report)",
+        first.median,
+        "Anki import_csv",
+        peer.median,
+        goal=1.0,
+    )
+    figures.emit(
+        f"re-import {_label(n)} / import", again.median, "first import", first.median, goal=1.0
+    )
+    figures.emit(
+        f"import {_label(n)} peak RSS",
+        first.rss,
+        "Anki import_csv",
+        peer.rss,
+        unit="MB",
+        goal=300,
+        absolute=True,
+    )
+    small, large = min(sizes), max(sizes)
+    if large > small:
+        figures.emit(
+            f"import µs/entry {_label(large)} vs {_label(small)}",
+            results[large][0].median / large * 1e6,
+            f"{_label(small)} µs/entry",
+            results[small][0].median / small * 1e6,
+            unit="µs",
+            goal=1.2,
+        )
 
 
 if __name__ == "__main__":

@@ -80,7 +80,7 @@ class Aligner:
             claimed.add(id(slot))
 
         # 1. the mapping file
-        for i, e in enumerate(entries):
+        for i, e in enumerate(entries if self.mapping else ()):
             cid = self.mapping.get((e.file, e.term_line))
             if cid is None:
                 continue
@@ -121,17 +121,18 @@ class Aligner:
             hits = [s for s in candidates if id(s) not in claimed and s.can_take(e, any_file)]
             return hits[0] if len(hits) == 1 else None
 
-        for i, e in enumerate(entries):
+        # (Each pass only when its index has something: a first import has no slots yet.)
+        for i, e in enumerate(entries if by_text else ()):
             if chosen[i] is None:
                 hit = unique(by_text.get((e.lang, e.term), []), e, any_file=True)
                 if hit is not None:
                     claim(i, hit, "text", 1.0)
-        for i, e in enumerate(entries):
+        for i, e in enumerate(entries if by_line else ()):
             if chosen[i] is None:
                 hit = unique(by_line.get((e.lang, e.file, e.term_line), []), e)
                 if hit is not None:
                     claim(i, hit, "provenance", 1.0)
-        for i, e in enumerate(entries):
+        for i, e in enumerate(entries if by_acronym else ()):
             if chosen[i] is None and e.acronym:
                 hit = unique(by_acronym.get(e.acronym.casefold(), []), e)
                 if hit is not None:
@@ -176,21 +177,21 @@ class Aligner:
                     slot.likely.extend(candidates)
 
         sequence_out: list[Slot] = []
+        filled: set[tuple[int, str]] = set()  # (slot, language) this file put an entry into
         for i, e in enumerate(entries):
             slot, method, confidence = chosen[i]  # type: ignore[misc]
             self._apply(slot, e)
             slot.matches.append(Match(e, method, confidence))
             self.slot_by_key[(e.file, e.term_line)] = slot
             sequence_out.append(slot)
+            filled.add((id(slot), e.lang))
         self.sequences[source.file] = sequence_out
         # Texts an earlier import took from this file that it no longer holds are kept
         # (progress hangs off them) but reported, so the user can remove them by hand.
         for slot in self.slots:
             for lang, held in slot.entries.items():
                 src = held.term.source
-                if src.file == source.file and not any(
-                    m.entry.file == source.file and m.entry.lang == lang for m in slot.matches
-                ):
+                if src.file == source.file and (id(slot), lang) not in filled:
                     now = self.slot_by_key.get((source.file, src.line or 0))
                     if now is not None and now is not slot:
                         # The file still has that line, but its entry went elsewhere (a
@@ -347,8 +348,10 @@ class Aligner:
                 status = "unchanged"
             else:
                 status = "updated"
-            likely = tuple(dict.fromkeys(c.id or "" for c in slot.likely if c is not slot))
-            likely = tuple(cid for cid in likely if cid)
+            likely: tuple[str, ...] = ()
+            if slot.likely:
+                named = dict.fromkeys(c.id or "" for c in slot.likely if c is not slot)
+                likely = tuple(cid for cid in named if cid)
             reports.append(ConceptReport(concept.id, status, tuple(slot.matches), likely))
         deck = Deck(id=deck_id, name=deck_name, concepts=tuple(concepts))
         return deck, AlignmentReport(tuple(reports), tuple(self.notes))

@@ -208,8 +208,14 @@ def parse(
     content: list[tuple[int, str]] = []  # (1-based line, stripped text)
     blocks: list[list[int]] = [[]]  # runs of non-blank lines, to locate a missing line
     step = max(1, total // 100)
+    # Every line checked at once (two C-level scans); only a file with a bad line is
+    # checked line by line, to name the first one.
+    clean = max(map(len, raw_lines)) <= MAX_LINE_CHARS and not _CONTROL_RE.search(
+        " ".join(raw_lines)
+    )
     for number, raw in enumerate(raw_lines, start=1):
-        _check_line(raw, number)
+        if not clean:
+            _check_line(raw, number)
         stripped = raw.strip()
         if stripped:
             content.append((number, stripped))

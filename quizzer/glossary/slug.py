@@ -61,23 +61,23 @@ def _bengali(text: str) -> str:
     # A run of Bengali digits is such a boundary too (no rule looks past a digit, and a
     # digit resets the vowel state as a space does): numbered terms ("পদ ১২৩") would
     # otherwise make every word with a number a new one to spell.
-    if " " in text:
-        return " ".join(_bengali_numbered(word) for word in text.split(" "))
-    return _bengali_numbered(text)
+    if _BN_DIGIT_RUN_RE.search(text) is None:
+        return _bengali_words(text)
+    pieces = _BN_DIGIT_RUN_RE.split(text)  # words, digits, words, …
+    return "".join(
+        piece.translate(_BN_DIGITS) if k % 2 else _bengali_words(piece)
+        for k, piece in enumerate(pieces)
+    )
 
 
 _BN_DIGIT_RUN_RE = re.compile("([০-৯]+)")
 _BN_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 
 
-def _bengali_numbered(word: str) -> str:
-    if _BN_DIGIT_RUN_RE.search(word) is None:
-        return _bengali_word(word)
-    pieces = _BN_DIGIT_RUN_RE.split(word)  # letters, digits, letters, …
-    return "".join(
-        piece.translate(_BN_DIGITS) if k % 2 else _bengali_word(piece)
-        for k, piece in enumerate(pieces)
-    )
+def _bengali_words(text: str) -> str:
+    if " " in text:
+        return " ".join(_bengali_word(word) for word in text.split(" "))
+    return _bengali_word(text)
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -1,4 +1,4 @@
-"""Launch time: from starting `quizzer study` to the first card on screen, with a 10k-card store.
+"""Launch time: the home screen, `quizzer study` to its first card, `decks` and `show`, at scale.
 
 Runs the real command in a real terminal (a private tmux server, 100×30) and
 polls the screen every 5 ms until the first card's prompt is drawn; the time
@@ -26,8 +26,15 @@ deck cache is as a user's import leaves it). With ``--screen home`` the launch i
 ``quizzer`` (the home screen) up to its first paint with counts ("N concepts · …
 new"), on the bundled decks alone, or with the big deck beside them.
 
-Run: ``.venv/bin/python benchmarks/launch_time.py [--sizes 0 10000] [--runs 7]
-[--big-deck 50000] [--screen study|home]``.
+Without ``--sizes``, the script measures the five opening figures of issue 12 (goal 2)
+in one run and prints each through ``benchmarks/figures.py``: the home screen on the
+bundled decks alone (goal ×1.3 the bare app), the home screen and ``quizzer study`` to
+the first card with a 50,000-concept deck and a 100,000-card store (×1.5), and
+``quizzer decks`` and ``quizzer show big`` (piped) with that deck (under 1 s; next to
+``python -c pass`` for context). ``--quick`` does it with 3 runs each (the one-run report).
+
+Run: ``.venv/bin/python benchmarks/launch_time.py [--quick] [--runs 7]``, or one scenario:
+``[--sizes 0 10000] [--big-deck 50000] [--screen study|home]``.
 """
 
 from __future__ import annotations
@@ -45,7 +52,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from quizzer.scheduling.answer import Answer
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import figures
 
 ROOT = Path(__file__).resolve().parents[1]
 SOCKET = f"quizzer-launch-{os.getpid()}"
@@ -104,6 +112,7 @@ def build_store(path: Path, cards: int) -> None:
     from datetime import UTC, datetime, timedelta
 
     from quizzer.progress import open_store
+    from quizzer.scheduling.answer import Answer
 
     if cards:
         module = _answer_latency()
@@ -212,34 +221,32 @@ def one_launch(
 
 
 def in_process(db: Path, decks: Path) -> dict[str, float]:
-    """Imports, store open and app-to-first-card timed inside one fresh interpreter."""
+    """The study launch timed inside one fresh interpreter along its real path (``quizzer
+    study ...``: the CLI, the deck shelf and the store opened, then the app up to the first
+    card); CPU seconds beside wall seconds, as this machine is shared."""
     code = f"""
-import time, json, asyncio
-t0 = time.perf_counter()
+import time, json, asyncio, os
+os.environ["QUIZZER_DB"], os.environ["QUIZZER_DECKS"] = {str(db)!r}, {str(decks)!r}
+c0, t0 = time.process_time(), time.perf_counter()
+from quizzer.cli.main import main
 from quizzer.ui.app import QuizzerApp
-from quizzer.services.study import StudyService
-from quizzer.study.selection import StudyChoice
-from quizzer.library.decks import load_library
-from quizzer.progress import open_store
-from quizzer.cards.card import Pair
-t1 = time.perf_counter()
-decks = [d.deck for d in load_library({str(decks)!r})]
-store = open_store({str(db)!r})
-t2 = time.perf_counter()
-app = QuizzerApp(StudyService(store, decks), start=StudyChoice({BENCH_DECK!r},
-    Pair("en", "term", "ru", "definition"), "flip"))
-async def run():
-    async with app.run_test(size=(100, 30)) as pilot:
-        while type(app.screen).__name__ != "StudyScreen" or app.screen.card is None:
-            await pilot.pause(0.001)
-        await pilot.pause()
-        global due
-        due = app.screen.session.left
-t3 = time.perf_counter()
-asyncio.run(run())
-t4 = time.perf_counter()
-print(json.dumps({{"imports_s": t1 - t0, "decks_and_store_open_s": t2 - t1,
-                  "app_to_first_card_s": t4 - t3, "cards_in_queue": due}}))
+marks = {{}}
+def run(self):
+    marks["open"] = (time.process_time() - c0, time.perf_counter() - t0)
+    async def go():
+        async with self.run_test(size=(100, 30)) as pilot:
+            while type(self.screen).__name__ != "StudyScreen" or self.screen.card is None:
+                await pilot.pause(0.001)
+            await pilot.pause()
+            marks["due"] = self.screen.session.left
+    asyncio.run(go())
+    marks["card"] = (time.process_time() - c0, time.perf_counter() - t0)
+QuizzerApp.run = run
+main({ARGS!r})
+print(json.dumps({{"imports_decks_and_store_open_s": marks["open"][1],
+                  "to_first_card_s": marks["card"][1],
+                  "cpu_imports_decks_and_store_open_s": marks["open"][0],
+                  "cpu_to_first_card_s": marks["card"][0], "cards_in_queue": marks["due"]}}))
 """
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
@@ -280,15 +287,119 @@ print(json.dumps({{"imports_s": t1 - t0, "decks_and_store_open_s": t2 - t1,
     return {k: round(v, 3) for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
 
+def cli_times(decks: Path, args: list[str], runs: int) -> tuple[float, float]:
+    """Median wall seconds of ``quizzer ARGS`` (output to /dev/null, as piped) and of a bare
+    ``python -c pass`` interleaved with it (the interpreter's own start, for context)."""
+    env = {**os.environ, "QUIZZER_DECKS": str(decks)}
+    cmd = [sys.executable, "-m", "quizzer", *args]
+    bare = [sys.executable, "-c", "pass"]
+
+    def once(argv: list[str]) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(argv, env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t0
+
+    once(cmd)  # warm the caches (and the deck's stat entry)
+    ours: list[float] = []
+    peer: list[float] = []
+    for _ in range(runs):
+        ours.append(once(cmd))
+        peer.append(once(bare))
+    return statistics.median(ours), statistics.median(peer)
+
+
+def launches(db: Path, decks: Path, screen: str, runs: int) -> tuple[list[float], list[float]]:
+    """``runs`` launches of quizzer interleaved with as many of the bare app (one warm-up)."""
+    one_launch(db, decks, 0, screen=screen)  # warm the OS and bytecode caches
+    times: list[float] = []
+    bare: list[float] = []
+    for i in range(runs):  # interleaved, so both see the same machine load
+        times.append(one_launch(db, decks, 2 * i + 1, screen=screen))
+        bare.append(one_launch(db, decks, 2 * i + 2, bare=True))
+    return sorted(times), bare
+
+
+def scenario(
+    db: Path, decks: Path, screen: str, cards: int, big: int, runs: int
+) -> dict[str, object]:
+    """One launch figure: medians of quizzer and the bare app, and the in-process breakdown."""
+    times, bare = launches(db, decks, screen, runs)
+    median = statistics.median(times)
+    return {
+        "screen": screen,
+        "big_deck_concepts": big,
+        "cards": cards,
+        "runs": runs,
+        "median_s": round(median, 3),
+        "min_s": round(times[0], 3),
+        "max_s": round(times[-1], 3),
+        "bare_textual_median_s": round(statistics.median(bare), 3),
+        "ratio_to_bare": round(median / statistics.median(bare), 2),
+        **(in_process(db, decks) if screen == "study" else in_process_home(db, decks)),
+    }
+
+
+def _emit_launch(name: str, result: dict[str, object], goal: float) -> None:
+    print(json.dumps(result), flush=True)
+    figures.emit(
+        name,
+        float(result["median_s"]),  # type: ignore[arg-type]
+        "bare Textual app",
+        float(result["bare_textual_median_s"]),  # type: ignore[arg-type]
+        goal=goal,
+    )
+
+
+def suite(tmp: Path, runs: int, big: int, cards: int) -> None:
+    """The five opening figures of issue 12 in one run (goal 2)."""
+    study_decks, home_decks = tmp / "decks", tmp / "home-decks"
+    per = len(_answer_latency().PAIRS)
+    write_bench_deck(study_decks, max(1, -(-cards // per)))
+    home_decks.mkdir()
+    empty_db, db = tmp / "progress-0.json", tmp / f"progress-{cards}.json"
+    build_store(empty_db, 0)
+    result = scenario(empty_db, home_decks, "home", 0, 0, runs)
+    _emit_launch("home, bundled decks only", result, 1.3)
+    import_big_deck(study_decks, big, tmp)
+    os.link(study_decks / "big.toml", home_decks / "big.toml")
+    build_store(db, cards)
+    label = f"{big // 1000}k deck + {cards // 1000}k-card store"
+    _emit_launch(f"home, {label}", scenario(db, home_decks, "home", cards, big, runs), 1.5)
+    result = scenario(db, study_decks, "study", cards, big, runs)
+    _emit_launch(f"study to first card, {label}", result, 1.5)
+    for figure, argv in (
+        (f"decks, {big // 1000}k deck", ["decks"]),
+        (f"show, {big // 1000}k deck (piped)", ["show", "big"]),
+    ):
+        ours, peer = cli_times(home_decks, argv, runs)
+        print(
+            json.dumps(
+                {
+                    "command": argv,
+                    "median_s": round(ours, 3),
+                    "python_pass_median_s": round(peer, 3),
+                }
+            ),
+            flush=True,
+        )
+        figures.emit(figure, ours, "python -c pass", peer, goal=1.0, absolute=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[0, 10000])
+    parser.add_argument("--sizes", type=int, nargs="+", help="one scenario: these store sizes")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--big-deck", type=int, default=0, metavar="N")
     parser.add_argument("--screen", choices=("study", "home"), default="study")
+    parser.add_argument(
+        "--quick", action="store_true", help="the five figures with 3 runs each (one-run report)"
+    )
     args = parser.parse_args(argv)
     try:
         with tempfile.TemporaryDirectory(prefix="quizzer-launch-") as tmp:
+            if args.sizes is None:  # the report: every figure of goal 2
+                suite(Path(tmp), 3 if args.quick else args.runs, args.big_deck or 50_000, 100_000)
+                return 0
             decks = Path(tmp) / "decks"
             per = len(_answer_latency().PAIRS)
             write_bench_deck(decks, max(1, -(-max(args.sizes) // per)))
@@ -300,32 +411,11 @@ def main(argv: list[str] | None = None) -> int:
             for cards in args.sizes:
                 db = Path(tmp) / f"progress-{cards}.json"
                 build_store(db, cards)
-                one_launch(db, decks, 0, screen=args.screen)  # warm the OS and bytecode caches
-                times: list[float] = []
-                bare: list[float] = []
-                for i in range(args.runs):  # interleaved, so both see the same machine load
-                    times.append(one_launch(db, decks, 2 * i + 1, screen=args.screen))
-                    bare.append(one_launch(db, decks, 2 * i + 2, bare=True))
-                times.sort()
-                median = statistics.median(times)
-                result = {
-                    "screen": args.screen,
-                    "big_deck_concepts": args.big_deck,
-                    "cards": cards,
-                    "runs": args.runs,
-                    "median_s": round(median, 3),
-                    "min_s": round(times[0], 3),
-                    "max_s": round(times[-1], 3),
-                    "target_s": 0.6,
-                    "bare_textual_median_s": round(statistics.median(bare), 3),
-                    "ratio_to_bare": round(median / statistics.median(bare), 2),
-                    **(
-                        in_process(db, decks)
-                        if args.screen == "study"
-                        else in_process_home(db, decks)
-                    ),
-                }
-                print(json.dumps(result), flush=True)
+                result = scenario(db, decks, args.screen, cards, args.big_deck, args.runs)
+                goal = 1.3 if args.screen == "home" and not args.big_deck else 1.5
+                _emit_launch(
+                    f"{args.screen}, {cards} cards, big deck {args.big_deck}", result, goal
+                )
     finally:
         tmux("kill-server")
     return 0

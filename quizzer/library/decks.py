@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
+from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
@@ -81,6 +83,45 @@ def _cached_deck(raw: bytes, text: str, key: str) -> Deck | None:
         return deckfile.from_dict(tables, text)
     except Exception:  # anything wrong with an entry means: parse the file
         return None
+
+
+def _valid_text(table: Mapping[str, Any]) -> Text:
+    source = Provenance(
+        table["source"],
+        table.get("file"),
+        table.get("line"),
+        table.get("original"),
+        table.get("reason"),
+    )
+    return Text(table["text"], source)
+
+
+def deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
+    """The deck of a deck file's parse that has already validated, built without checking
+    it again (:func:`~quizzer.concepts.deck.from_dict` checks every field of every text).
+
+    Only for tables known valid: a cached parse whose summary is cached too (see
+    :func:`quizzer.library.summary.validated_tables`). Studying a 50,000-concept deck
+    builds it in about half the time.
+    """
+    deck_id = tables["id"]
+    with gc_paused():
+        concepts = tuple(
+            Concept(
+                id=item["id"],
+                deck=deck_id,
+                acronym=item.get("acronym"),
+                entries={
+                    lang: Entry(
+                        _valid_text(item[lang]["term"]), _valid_text(item[lang]["definition"])
+                    )
+                    for lang in LANGUAGES
+                    if lang in item
+                },
+            )
+            for item in tables["concepts"]
+        )
+    return Deck(deck_id, tables["name"], concepts, tables.get("description", ""))
 
 
 def _parsed_deck(raw: bytes, text: str, key: str) -> Deck:

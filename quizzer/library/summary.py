@@ -126,6 +126,16 @@ def read_summary(path: Path, bundled: bool = False) -> DeckSummary:
     return found
 
 
+def unchanged_since(summary: DeckSummary) -> bool:
+    """Whether the deck file still has the bytes ``summary`` was read from (by its stat,
+    as :func:`read_summary` knows them; ``False`` when that can't be told)."""
+    try:
+        info = os.stat(summary.path)
+    except OSError:
+        return False
+    return bool(summary.key) and deckcache.known_digest(summary.path, info) == summary.key
+
+
 def validated_tables(summary: DeckSummary) -> dict[str, Any] | None:
     """The cached parse of the deck file ``summary`` was read from, or ``None``.
 

@@ -64,9 +64,7 @@ class DeckShelf(Mapping[str, Deck]):
         with lock:
             deck = self._loaded.get(deck_id)
             if deck is None:
-                from quizzer.library.decks import read_deck
-
-                deck = read_deck(summary.path)
+                deck = _load(summary)
                 self._loaded[deck_id] = deck
             return deck
 
@@ -89,6 +87,16 @@ class DeckShelf(Mapping[str, Deck]):
     def ready(self, deck_id: str) -> bool:
         """Whether the deck is loaded or small enough to load at once."""
         return deck_id in self._loaded or self._summaries[deck_id].concepts <= SMALL_DECK
+
+
+def _load(summary: DeckSummary) -> Deck:
+    """The deck of ``summary``: from its validated cached parse while the file is as it was
+    listed (same stat), else read and validated from the file."""
+    from quizzer.library.decks import deck_from_valid_tables, read_deck
+    from quizzer.library.summary import unchanged_since, validated_tables
+
+    tables = validated_tables(summary) if unchanged_since(summary) else None
+    return deck_from_valid_tables(tables) if tables is not None else read_deck(summary.path)
 
 
 def open_shelf(user_dir: Path | str | None = None) -> DeckShelf:

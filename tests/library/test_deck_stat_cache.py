@@ -110,3 +110,50 @@ def test_a_deleted_summary_is_rebuilt_from_the_file(deck: Path) -> None:
     for entry in (Path(os.environ["QUIZZER_CACHE"]) / "decks").glob("*.summary.json"):
         entry.unlink()
     assert read_summary(deck) == expected
+
+
+def test_a_validated_cached_parse_builds_the_same_deck(deck: Path, tmp_path: Path) -> None:
+    from factories import concept
+
+    from quizzer.concepts.concept import Entry, Provenance, Text
+    from quizzer.concepts.deck import Deck
+    from quizzer.library.decks import deck_from_valid_tables, read_deck, write_deck
+    from quizzer.library.summary import validated_tables
+
+    # Every kind of field: corrected text, acronym, several languages, a description.
+    fixed = Text(
+        "Fixed", Provenance("corrected", file="g.txt", line=3, original="Fxd", reason="typo")
+    )
+    first = concept("mixed", "a", {"en": ("A", "Def a."), "ru": ("А", "Опр.")}, acronym="AA")
+    first = first.with_entry("en", Entry(fixed, first.entries["en"].definition))
+    mixed = Deck("mixed", "Mixed", (first, concept("mixed", "b", {"fr": ("B", "Déf b.")})), "Desc")
+    path = tmp_path / "mixed.toml"
+    write_deck(mixed, path)
+    for one in (deck, path):
+        summary = read_summary(one)  # validates the file and caches its parse and summary
+        tables = validated_tables(summary)
+        assert tables is not None
+        assert deck_from_valid_tables(tables) == read_deck(one)
+    assert read_deck(path) == mixed
+
+
+def test_the_shelf_builds_an_unchanged_deck_from_the_cache_and_reads_an_edited_one(
+    deck: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quizzer.library import decks as decks_module
+    from quizzer.services.library import DeckShelf
+
+    expected = decks_module.read_deck(deck)
+    summary = read_summary(deck)
+    with monkeypatch.context() as patch:
+
+        def refuse(path: Path) -> object:
+            raise AssertionError("the deck file was read")
+
+        patch.setattr(decks_module, "read_deck", refuse)
+        assert DeckShelf([summary])["ai"] == expected
+    # Edited after it was listed: the shelf reads the file, not the cache of the old bytes.
+    text = deck.read_text(encoding="utf-8")
+    cut = text.rindex("[[concepts]]")
+    deck.write_text(text[:cut], encoding="utf-8")
+    assert len(DeckShelf([summary])["ai"]) == len(expected) - 1

@@ -30,7 +30,7 @@ from quizzer.stats.groups import (
     group_summaries,
 )
 from quizzer.stats.hardest import hardest_of
-from quizzer.stats.mastery import mastery
+from quizzer.stats.mastery import mastery, recalls
 from quizzer.stats.retention import retention_on
 from quizzer.stats.sources import answer_sources
 from quizzer.stats.tally import Tally, tally_of
@@ -117,8 +117,15 @@ def stats_from_tally(
     shown_decks = [d for d in decks if deck_ids is None or d.id in deck_ids]
     concept_uids = [c.uid for d in shown_decks for c in d.concepts]
     names = {c.uid: c.label for d in shown_decks for c in d.concepts}
+    recall = recalls(card_list, now, parameters, tz=tz, day_start_hour=day_start_hour)
     langs, rows = mastery(
-        card_list, now, concept_uids, parameters, tz=tz, day_start_hour=day_start_hour
+        card_list,
+        now,
+        concept_uids,
+        parameters,
+        tz=tz,
+        day_start_hour=day_start_hour,
+        card_recall=recall,
     )
     counts = tally.deck(deck_ids)
     totals = counts.cards
@@ -140,10 +147,24 @@ def stats_from_tally(
         mastery=rows,
         hardest=hardest_of(totals),
         languages=group_summaries(
-            totals, card_list, now, by_answer_lang, parameters, tz=tz, day_start_hour=day_start_hour
+            totals,
+            card_list,
+            now,
+            by_answer_lang,
+            parameters,
+            tz=tz,
+            day_start_hour=day_start_hour,
+            card_recall=recall,
         ),
         pairs=group_summaries(
-            totals, card_list, now, by_pair, parameters, tz=tz, day_start_hour=day_start_hour
+            totals,
+            card_list,
+            now,
+            by_pair,
+            parameters,
+            tz=tz,
+            day_start_hour=day_start_hour,
+            card_recall=recall,
         ),
         total_reviews=sum(d.reviews for d in counts.days.values()),
         total_cards=len(studied),

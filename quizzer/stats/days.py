@@ -32,41 +32,49 @@ def _offset_s(tz: tzinfo | None, timestamp: int) -> int:
     return int(offset.total_seconds()) if offset is not None else 0
 
 
-def dated_reviews(reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: int) -> list[Dated]:
-    """Each review with its study day: :func:`study_day`'s rule, computed faster.
+class StudyDays:
+    """:func:`study_day`'s rule for many moments in one zone, computed faster.
 
     Converting every answer to local time is most of the cost of the statistics
     (more so with the system zone, which asks the C library each time). The
     offset is looked up once per UTC day instead, and used for the whole day
     when it is the same at both ends of it; a day with a change of offset
-    (daylight saving time) falls back to :func:`study_day` for each answer.
+    (daylight saving time) falls back to :func:`study_day` for each moment.
     """
-    offsets: dict[int, int | None] = {}
-    days: dict[int, date] = {}
-    shift = day_start_hour * 3600
-    dated: list[Dated] = []
-    for r in reviews:
-        moment = r.reviewed_at
+
+    def __init__(self, tz: tzinfo | None, day_start_hour: int) -> None:
+        self.tz = tz
+        self.day_start_hour = day_start_hour
+        self._shift = day_start_hour * 3600
+        self._offsets: dict[int, int | None] = {}
+        self._days: dict[int, date] = {}
+
+    def of(self, moment: datetime) -> date:
+        """The study day of ``moment``."""
         if moment.tzinfo is None:  # study_day says what's wrong with it
-            dated.append((r, study_day(moment, tz, day_start_hour)))
-            continue
+            return study_day(moment, self.tz, self.day_start_hour)
         stamp = moment.timestamp()
         utc_day = int(stamp // _DAY_S)
+        offsets = self._offsets
         if utc_day in offsets:
             offset = offsets[utc_day]
         else:
-            first = _offset_s(tz, utc_day * _DAY_S)
-            offset = first if first == _offset_s(tz, utc_day * _DAY_S + _DAY_S - 1) else None
-            offsets[utc_day] = offset
+            first = _offset_s(self.tz, utc_day * _DAY_S)
+            last = _offset_s(self.tz, utc_day * _DAY_S + _DAY_S - 1)
+            offset = offsets[utc_day] = first if first == last else None
         if offset is None:
-            dated.append((r, study_day(moment, tz, day_start_hour)))
-        else:
-            local_day = int((stamp + offset - shift) // _DAY_S)
-            day = days.get(local_day)
-            if day is None:
-                day = days[local_day] = date.fromordinal(_EPOCH_ORDINAL + local_day)
-            dated.append((r, day))
-    return dated
+            return study_day(moment, self.tz, self.day_start_hour)
+        local_day = int((stamp + offset - self._shift) // _DAY_S)
+        day = self._days.get(local_day)
+        if day is None:
+            day = self._days[local_day] = date.fromordinal(_EPOCH_ORDINAL + local_day)
+        return day
+
+
+def dated_reviews(reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: int) -> list[Dated]:
+    """Each review with its study day (:class:`StudyDays`: :func:`study_day`'s rule, faster)."""
+    days = StudyDays(tz, day_start_hour)
+    return [(r, days.of(r.reviewed_at)) for r in reviews]
 
 
 def today_stats(

@@ -14,7 +14,7 @@ from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
 from quizzer.stats.definitions import MATURE_DAYS, card_key, pass_rate
 from quizzer.stats.figures import GroupSummary
-from quizzer.stats.mastery import card_retrievability
+from quizzer.stats.mastery import recalls
 from quizzer.stats.totals import CardTotals, card_totals
 
 
@@ -27,9 +27,13 @@ def group_summaries(
     *,
     tz: tzinfo | None,
     day_start_hour: int = DEFAULT_DAY_START_HOUR,
+    card_recall: Mapping[str, float] | None = None,
 ) -> tuple[GroupSummary, ...]:
     """Figures per group; ``group`` names a card key's group (:func:`by_answer_lang`, ...);
-    recall counts study days in ``tz`` from ``day_start_hour``."""
+    recall counts study days in ``tz`` from ``day_start_hour`` (``card_recall``: each card's,
+    :func:`~quizzer.stats.mastery.recalls`, when already counted)."""
+    if card_recall is None:
+        card_recall = recalls(cards, now, parameters, tz=tz, day_start_hour=day_start_hour)
     card_sets: dict[str, set[str]] = defaultdict(set)
     n_reviews: Counter[str] = Counter()
     passed: Counter[str] = Counter()
@@ -51,7 +55,7 @@ def group_summaries(
             continue
         g = group(key)
         card_sets[g].add(card.card_id)
-        value = card_retrievability(card, now, parameters, tz=tz, day_start_hour=day_start_hour)
+        value = card_recall.get(card.card_id)
         if value is not None:
             recall[g].append(value)
         if not card.suspended and card.phase == "review" and card.scheduled_days >= MATURE_DAYS:

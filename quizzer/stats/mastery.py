@@ -6,7 +6,7 @@ The mean FSRS retrievability of the cards answered in each language.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULT_PARAMETERS
@@ -15,6 +15,7 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import elapsed_study_days
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
+from quizzer.stats.days import StudyDays
 from quizzer.stats.definitions import card_key
 from quizzer.stats.figures import MasteryCell, MasteryRow
 
@@ -55,6 +56,27 @@ def card_retrievability(
     return retrievability(card.stability, elapsed, parameters)
 
 
+def recalls(
+    cards: Iterable[CardState],
+    now: datetime,
+    parameters: Sequence[float] | None = None,
+    *,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
+) -> dict[str, float]:
+    """Each reviewed card's retrievability at ``now`` (:func:`card_retrievability`, for
+    many cards at once: the study days counted by :class:`~quizzer.stats.days.StudyDays`)."""
+    days = StudyDays(tz, day_start_hour)
+    today = days.of(now)
+    out: dict[str, float] = {}
+    for card in cards:
+        if card.stability is None or card.last_review is None:
+            continue
+        elapsed = max(0, (today - days.of(card.last_review)).days)
+        out[card.card_id] = retrievability(card.stability, elapsed, parameters)
+    return out
+
+
 def mastery(
     cards: Iterable[CardState],
     now: datetime,
@@ -63,20 +85,23 @@ def mastery(
     *,
     tz: tzinfo | None,
     day_start_hour: int = DEFAULT_DAY_START_HOUR,
+    card_recall: Mapping[str, float] | None = None,
 ) -> tuple[tuple[str, ...], tuple[MasteryRow, ...]]:
     """Concept × answer-language table of mean retrievability now (study days in ``tz``).
 
+    ``card_recall`` is :func:`recalls` of ``cards`` when already counted.
     Rows follow ``concept_uids`` (concepts never studied get empty rows), then any
     other concept seen in ``cards`` in sorted order. Returns (languages, rows),
     the languages being those with at least one studied card, in canonical order.
     """
+    cards = list(cards)
+    if card_recall is None:
+        card_recall = recalls(cards, now, parameters, tz=tz, day_start_hour=day_start_hour)
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for card in cards:
         key = card_key(card.card_id)
-        if key is None:
-            continue
-        r = card_retrievability(card, now, parameters, tz=tz, day_start_hour=day_start_hour)
-        if r is None:
+        r = card_recall.get(card.card_id)
+        if key is None or r is None:
             continue
         sums[key.concept_uid][key.pair.answer_lang].append(r)
     langs = tuple(lang for lang in LANGUAGES if any(lang in row for row in sums.values()))

@@ -7,7 +7,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from quizzer.stats.figures import Forecast
-from quizzer.ui.stats_render import forecast_text
+from quizzer.ui.stats_charts import forecast_text
 
 
 class DueChart(Widget):

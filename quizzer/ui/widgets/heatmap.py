@@ -9,7 +9,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from quizzer.stats.figures import DayCount
-from quizzer.ui.stats_render import heatmap_text
+from quizzer.ui.stats_charts import heatmap_text
 
 
 class Heatmap(Widget):

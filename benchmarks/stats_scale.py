@@ -39,11 +39,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import figures  # noqa: E402
+import figures
 
-from quizzer.cards.card import CardKey, Pair  # noqa: E402
-from quizzer.scheduling.card_state import CardState  # noqa: E402
-from quizzer.scheduling.review import Review  # noqa: E402
+from quizzer.cards.card import CardKey, Pair
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Review
 
 PAIRS = (
     Pair("en", "term", "bn", "term"),

@@ -193,3 +193,24 @@ async def test_counts_follow_a_session_and_a_new_direction(tmp_path: Path) -> No
         assert home.current_pair() is not None
         assert _new_count(home, 1) == before - 1
         await pilot.press("q")
+
+
+async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path) -> None:
+    from quizzer.ui.screens.help import HelpScreen
+    from quizzer.ui.widgets.quiz_footer import QuizFooter
+
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        await pilot.pause()
+        footer = home.query_one(QuizFooter)
+        (help_key,) = [k for k in footer.entries if k.description == "Help"]
+        await pilot.click(QuizFooter, offset=(help_key.start + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        # The footer follows the focus: a picker's open list shows how to close it.
+        await pilot.press("f", "enter")
+        await pilot.pause()
+        assert "Close menu" in [k.description for k in home.query_one(QuizFooter).entries]

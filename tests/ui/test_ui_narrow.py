@@ -29,6 +29,7 @@ from quizzer.ui.screens.home import DeckList, HomeScreen
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 SIZES = [pytest.param((60, 20), id="60x20"), pytest.param((80, 24), id="80x24")]
 NARROW = (60, 20)
@@ -143,12 +144,15 @@ async def test_home_pickers_start_and_footer_fit_at_60x20(tmp_path: Path) -> Non
         for name in ("from-lang", "from-side", "to-lang", "to-side", "mode", "mode-help"):
             assert _inside(home.query_one(f"#{name}")), name
         assert _label_fits(home.query_one("#start", Button))
-        from textual.widgets._footer import FooterKey
-
-        keys = list(home.query(FooterKey))
+        footer = home.query_one(QuizFooter)
+        keys = footer.entries
         assert {k.description for k in keys} >= {"Start", "Mode", "Stats", "Help", "Quit", "Theme"}
+        assert _inside(footer)
+        for key in keys:  # every key drawn whole within the footer's width
+            assert key.end <= footer.size.width, key.description
+        drawn = str(footer.render())
         for key in keys:
-            assert _inside(key), key.description
+            assert f"{key.key_display} {key.description}" in drawn, key.description
 
 
 async def test_help_scrolls_to_every_key_at_60x20(tmp_path: Path) -> None:

@@ -62,22 +62,15 @@ def _bengali(text: str) -> str:
     # digit resets the vowel state as a space does): numbered terms ("পদ ১২৩") would
     # otherwise make every word with a number a new one to spell.
     if _BN_DIGIT_RUN_RE.search(text) is None:
-        return _bengali_words(text)
+        return " ".join(map(_bengali_word, text.split(" ")))
     pieces = _BN_DIGIT_RUN_RE.split(text)  # words, digits, words, …
-    return "".join(
-        piece.translate(_BN_DIGITS) if k % 2 else _bengali_words(piece)
-        for k, piece in enumerate(pieces)
-    )
+    pieces[1::2] = [digits.translate(_BN_DIGITS) for digits in pieces[1::2]]
+    pieces[::2] = [" ".join(map(_bengali_word, words.split(" "))) for words in pieces[::2]]
+    return "".join(pieces)
 
 
 _BN_DIGIT_RUN_RE = re.compile("([০-৯]+)")
 _BN_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
-
-
-def _bengali_words(text: str) -> str:
-    if " " in text:
-        return " ".join(_bengali_word(word) for word in text.split(" "))
-    return _bengali_word(text)
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -164,6 +157,8 @@ def transliterate(text: str) -> str:
         return text
     if _BENGALI_RE.search(text):
         text = _bengali(text)
+        if text.isascii():  # the table maps other scripts' letters only
+            return text
     return text.translate(_TABLE)
 
 

@@ -97,9 +97,13 @@ def put(
     _store(key or digest(raw), "tables", tables, directory)
 
 
-def put_tables(key: str, tables: dict[str, Any], directory: Path | None = None) -> None:
-    """:func:`put` for a caller that has the :func:`digest` and has let go of the bytes."""
-    _store(key, "tables", tables, directory)
+def put_tables_json(key: str, tables_json: str, directory: Path | None = None) -> None:
+    """:func:`put` for a caller that has the :func:`digest` and the tables as compact JSON
+    already (:mod:`quizzer.concepts.tables_json`): the same entry, without building them."""
+    payload = {"format": CACHE_FORMAT, "version": __version__}
+    head = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # as _store writes
+    with contextlib.suppress(OSError):
+        atomic_write_text(_entry(key, "tables", directory), f'{head[:-1]},"tables":{tables_json}}}')
 
 
 def get_summary(key: str, directory: Path | None = None) -> dict[str, Any] | None:

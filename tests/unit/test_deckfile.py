@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from quizzer.concepts import deck as deckfile
-from quizzer.concepts import deckwriter
+from quizzer.concepts import deckwriter, tables_json
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
 from quizzer.errors import InputError
@@ -270,3 +271,31 @@ def test_header_fits_any_deck_not_only_the_bundled_ones() -> None:
     assert "data/" not in deckfile.HEADER and " us" not in deckfile.HEADER
     assert "glossary file, named with its line" in deckfile.HEADER
     assert deckfile.dumps(Deck("empty", "Empty")).startswith(deckfile.HEADER)
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        pytest.param(tricky_deck(), id="tricky"),
+        pytest.param(tricky_deck(controls=True), id="tricky-controls"),
+        pytest.param(deckfile.loads(GOOD), id="good"),
+        pytest.param(_tiny(), id="tiny"),
+        pytest.param(Deck("empty", "Empty", description='Ein "Deck"\tmit\\'), id="empty"),
+        *(
+            pytest.param(deckfile.loads(p.read_text(encoding="utf-8")), id=p.name)
+            for p in sorted(DECKS.glob("*.toml"))
+        ),
+    ],
+)
+def test_fast_tables_json_matches_json_dumps(deck: Deck) -> None:
+    expected = json.dumps(deck.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    assert tables_json.dumps(deck) == expected
+
+
+def test_tables_json_falls_back_for_what_it_does_not_render() -> None:
+    odd = Text("x", Provenance("seed", file="f.txt", line=True))  # type: ignore[arg-type]
+    deck = Deck("odd", "Odd", (Concept("a", "odd", None, {"en": Entry(odd, odd)}),))
+    assert '"line":true' in tables_json.dumps(deck)
+    assert tables_json.dumps(deck) == json.dumps(
+        deck.to_dict(), ensure_ascii=False, separators=(",", ":")
+    )

@@ -1,0 +1,72 @@
+"""A deck's tables as compact JSON, byte-identical to ``json.dumps`` of :meth:`Deck.to_dict`.
+
+The deck cache keeps what a deck file parses to as JSON. For the deck an import just
+wrote, building the tables (~200,000 dicts for 50,000 concepts) only to hand them to
+``json.dumps`` took as long as rendering the deck file; this writes the same text
+straight from the deck, each string escaped by the json module's own encoder, so the
+two can't differ (``tests/unit/test_deckfile.py`` compares them). A deck holding
+anything but ints for line numbers falls back to ``json.dumps``.
+"""
+
+from __future__ import annotations
+
+import json
+from json.encoder import encode_basestring  # the C escaper json.dumps uses (no ASCII escapes)
+
+from quizzer.concepts.concept import Text
+from quizzer.concepts.deck import FORMAT_VERSION, Deck
+from quizzer.concepts.languages import LANGUAGES
+
+_q = encode_basestring
+
+
+class _NotPlain(Exception):
+    """A value this writer doesn't render as json.dumps would (a bool or float line)."""
+
+
+def _text(text: Text) -> str:
+    src = text.source
+    out = f'{{"text":{_q(text.text)},"source":{_q(src.kind)}'
+    if src.file is not None:
+        out += f',"file":{_q(src.file)}'
+    if src.line is not None:
+        if type(src.line) is not int:
+            raise _NotPlain
+        out += f',"line":{src.line}'
+    if src.original is not None:
+        out += f',"original":{_q(src.original)}'
+    if src.reason is not None:
+        out += f',"reason":{_q(src.reason)}'
+    return out + "}"
+
+
+def dumps(deck: Deck) -> str:
+    """``json.dumps(deck.to_dict(), ensure_ascii=False, separators=(",", ":"))``, faster."""
+    try:
+        return _render(deck)
+    except (_NotPlain, TypeError):  # json.dumps says what is wrong, if anything
+        return json.dumps(deck.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+def _render(deck: Deck) -> str:
+    out = [f'{{"format":{FORMAT_VERSION},"id":{_q(deck.id)},"name":{_q(deck.name)}']
+    if deck.description:
+        out.append(f',"description":{_q(deck.description)}')
+    out.append(',"concepts":[')
+    first = True
+    for concept in deck.concepts:
+        item = f'{{"id":{_q(concept.id)}' if first else f',{{"id":{_q(concept.id)}'
+        first = False
+        if concept.acronym:
+            item += f',"acronym":{_q(concept.acronym)}'
+        entries = concept.entries
+        for lang in LANGUAGES:  # canonical order, as Concept.to_dict writes them
+            entry = entries.get(lang)
+            if entry is not None:
+                item += (
+                    f',"{lang}":{{"term":{_text(entry.term)},'
+                    f'"definition":{_text(entry.definition)}}}'
+                )
+        out.append(item + "}")
+    out.append("]}")
+    return "".join(out)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -102,7 +103,7 @@ def _read_log_once(
         except JournalDamage as exc:
             raise journal_damage_error(path, exc.line) from exc
     out: dict[str, Review] = {}
-    read = monthfile.read_answers
+    read = partial(monthfile.read_answers, cards=cards)  # only their answers, a slice at a time
     for month in reviewlog.months(path, manifest):
         try:
             held, _ = reviewlog.read_vouched(path, month, manifest, gen, read)
@@ -113,9 +114,7 @@ def _read_log_once(
                 raise
             held, _ = reviewlog.read_vouched(path, month, *newer, read)
         for review in held:
-            if cards is None or cards(review.card_id):
-                out[review.id] = review
-        del held
+            out[review.id] = review
     try:
         for event in events:
             if has_review(event):

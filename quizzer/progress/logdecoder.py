@@ -17,6 +17,7 @@ time with a lowercase ``z`` or more than six digits of fractions, which
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -37,6 +38,14 @@ _CARD_IDS: set[str] = set()
 _CARD_IDS_KEPT = 500_000
 
 
+#: A slice of a month's table decoded at a time when only some cards are kept (bytes).
+PIECE = 4_000_000
+_TABLE = b'{"reviews":{'
+_SEAL = b',"seal":'
+#: Where one record ends and the next begins, in a table as quizzer writes it.
+_BOUNDARY = re.compile(rb'\},"\d+":\{')
+
+
 @cache
 def _decoder() -> Any:
     import msgspec
@@ -45,35 +54,84 @@ def _decoder() -> Any:
         reviews: dict[str, Review]
         seal: Any = msgspec.UNSET
 
-    return msgspec.json.Decoder(MonthDoc), msgspec.UNSET, (msgspec.DecodeError,)
+    decoders = (msgspec.json.Decoder(MonthDoc), msgspec.json.Decoder(dict[str, Review]))
+    return decoders, msgspec.json.Decoder(), msgspec.UNSET, (msgspec.DecodeError,)
 
 
-def decode(raw: bytes) -> tuple[list[Review], Any] | None:
-    """The answers of a month file and its ``seal`` table, or ``None``: read it carefully.
+def decode(
+    raw: bytes, cards: Callable[[str], bool] | None = None
+) -> tuple[list[Review], Any, int] | None:
+    """The answers of a month file, its ``seal`` table and how many answers it holds.
 
-    ``None`` when anything is not as quizzer writes it; the seal is returned as it
-    is (:data:`NO_SEAL` when the document has none), for the caller to verify.
+    ``None`` when anything is not as quizzer writes it: read it carefully. The seal is
+    returned as it is (:data:`NO_SEAL` when the document has none), for the caller to
+    verify. With ``cards``, only the answers of the cards it says yes to are returned
+    (every record is still checked), and the table is decoded a slice at a time.
     """
     if _LOWER_Z in raw or _LONG_FRACTION.search(raw):
         return None
-    decoder, unset, errors = _decoder()
+    (whole, table), any_value, unset, errors = _decoder()
     try:
-        doc = decoder.decode(raw)
+        if cards is not None and (found := _in_pieces(raw, table, any_value, cards)):
+            return found
+        doc = whole.decode(raw)
     except errors:  # DecodeError, and ValidationError (its subclass): a record to name
         return None
     except (ValueError, TypeError, OverflowError):  # raised by Review.__post_init__
         return None
     reviews = list(doc.reviews.values())
+    if not _ids_ok(reviews):
+        return None
+    held = len(reviews)
+    if cards is not None:
+        reviews = [r for r in reviews if cards(r.card_id)]
+    return reviews, NO_SEAL if doc.seal is unset else doc.seal, held
+
+
+def _ids_ok(reviews: list[Review]) -> bool:
     known = _CARD_IDS
     for review in reviews:
         if not review.id:
-            return None
+            return False
         if review.card_id not in known:
             try:
                 CardKey.parse(review.card_id)
             except ValueError:
-                return None
+                return False
             if len(known) >= _CARD_IDS_KEPT:
                 known.clear()
             known.add(review.card_id)
-    return reviews, NO_SEAL if doc.seal is unset else doc.seal
+    return True
+
+
+def _in_pieces(
+    raw: bytes, table: Any, any_value: Any, cards: Callable[[str], bool]
+) -> tuple[list[Review], Any, int] | None:
+    """:func:`decode` of a sealed table a slice of records at a time (``None``: not one).
+
+    A slice ends where a record does (``},"N":{``); one that ends inside a text
+    instead fails to decode (its text is cut), and so does the whole read. Keys must
+    run 1, 2, 3… as quizzer writes them, so that no record counts twice.
+    """
+    cut = raw.rfind(_SEAL)
+    if not raw.startswith(_TABLE) or cut < 0 or raw[cut - 1 : cut] != b"}" or raw[-1:] != b"}":
+        return None
+    seal = any_value.decode(raw[cut + len(_SEAL) : -1])
+    kept: list[Review] = []
+    held = 0
+    start, end = len(_TABLE), cut - 1
+    while start < end:
+        stop = end
+        if end - start > PIECE:
+            found = _BOUNDARY.search(raw, start + PIECE, end)
+            stop = found.start() + 1 if found else end
+        piece = table.decode(b"{" + raw[start:stop] + b"}")
+        reviews = list(piece.values())
+        if list(piece) != [str(n) for n in range(held + 1, held + len(piece) + 1)]:
+            return None
+        if not _ids_ok(reviews):
+            return None
+        held += len(reviews)
+        kept += [r for r in reviews if cards(r.card_id)]
+        start = stop + 1  # past the comma
+    return kept, seal, held

@@ -21,7 +21,7 @@ its month (an old store: the next compaction that touches the month seals it).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -79,6 +79,13 @@ class Copy(Generic[T]):
     reviews: list[T]
     gen: int | None
     problem: str | None
+    #: How many answers the file holds when ``reviews`` are only some (``None``: all).
+    held: int | None = None
+
+    @property
+    def count(self) -> int:
+        """How many answers the copy holds."""
+        return len(self.reviews) if self.held is None else self.held
 
     @property
     def exists(self) -> bool:
@@ -105,27 +112,36 @@ def read_copy(file: Path, month: str) -> Copy[ReviewData]:
     return raw if isinstance(raw, Copy) else _decode(raw, file, month)
 
 
-def read_answers(file: Path, month: str) -> Copy[Review]:
+def read_answers(
+    file: Path, month: str, cards: Callable[[str], bool] | None = None
+) -> Copy[Review]:
     """:func:`read_copy` with the answers as :class:`Review` objects (reading the whole log).
 
     The same checks, made cheap for a file as quizzer writes it: one decoder compiled
     from :class:`Review`'s own fields (:mod:`quizzer.progress.logdecoder`) checks every
     value while it builds the objects. Anything it doesn't take as it is (a bad value,
     an unusual but valid time) is read the careful way, record by record, so what is
-    accepted and the message naming a bad record are the same either way.
+    accepted and the message naming a bad record are the same either way. With
+    ``cards`` only the answers of the cards it says yes to are kept (every record is
+    still checked), a slice of the file at a time.
     """
     raw = _read_bytes(file)
     if isinstance(raw, Copy):
         return raw
-    fast = logdecoder.decode(raw)
+    fast = logdecoder.decode(raw, cards)
     if fast is None:
         copy = _decode(raw, file, month)
         if copy.problem:
             return _problem(copy.problem)
-        return Copy([Review.from_dict(plain(d)) for d in copy.reviews], copy.gen, None)
-    reviews, seal = fast
-    gen, problem = _check_seal(seal, raw, month, len(reviews))
-    return _problem(problem) if problem else Copy(reviews, gen, None)
+        answers = [Review.from_dict(plain(d)) for d in copy.reviews]
+        if cards is None:
+            return Copy(answers, copy.gen, None)
+        return Copy([r for r in answers if cards(r.card_id)], copy.gen, None, len(answers))
+    reviews, seal, held = fast
+    gen, problem = _check_seal(seal, raw, month, held)
+    if problem:
+        return _problem(problem)
+    return Copy(reviews, gen, None, None if cards is None else held)
 
 
 def _decode(raw: bytes, file: Path, month: str) -> Copy[ReviewData]:
@@ -193,9 +209,9 @@ def vouch(copy: Copy[Any], month: str, manifest: Manifest | None, gen: int) -> s
             f"review log file is not vouched for (generation {copy.gen}; the snapshot of "
             f"generation {gen} doesn't list {month})"
         )
-    if [len(copy.reviews), copy.gen] != list(entry):
+    if [copy.count, copy.gen] != list(entry):
         return (
-            f"review log file is not vouched for (it holds {len(copy.reviews)} answers of "
+            f"review log file is not vouched for (it holds {copy.count} answers of "
             f"generation {copy.gen}; the snapshot lists {entry[0]} of generation {entry[1]})"
         )
     return None

@@ -41,6 +41,7 @@ _GONE = object()
 
 
 def _write(tmp_path: Path, reviews: list[dict[str, Any]]) -> Path:
+    tmp_path.mkdir(exist_ok=True)
     file = tmp_path / f"{MONTH}.json"
     file.write_bytes(monthfile.encode(MONTH, reviews, 3))  # type: ignore[arg-type]
     return file
@@ -133,3 +134,38 @@ def test_a_file_that_is_no_table_of_reviews_is_the_same_damage(tmp_path: Path):
     fast, careful = _both(file)
     assert fast.problem is None and fast.gen is None and fast.reviews == []
     assert monthfile.read_answers(tmp_path / "missing.json", MONTH).problem == "missing"
+
+
+def _odd_cards(card_id: str) -> bool:
+    return card_id.endswith("c1|ru:term>bn:definition")
+
+
+@pytest.mark.parametrize("piece", [1, 300, 10**9])
+def test_keeping_some_cards_reads_a_slice_at_a_time_and_keeps_exactly_theirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
+):
+    monkeypatch.setattr(logdecoder, "PIECE", piece)  # 1 byte: a slice per record
+    reviews = [_review(i) for i in range(30)]
+    reviews[4]["typed"] = 'a},"9":{"id":"fake"'  # a record boundary inside a text
+    file = _write(tmp_path, reviews)
+    some = monthfile.read_answers(file, MONTH, _odd_cards)
+    every = monthfile.read_answers(file, MONTH)
+    assert some.problem is None and some.gen == 3 and some.count == every.count == 30
+    assert some.reviews == [r for r in every.reviews if _odd_cards(r.card_id)]
+    assert len(some.reviews) == 10
+    assert monthfile.vouch(some, MONTH, {MONTH: [30, 3]}, 3) is None  # by what the file holds
+    assert "holds 30 answers" in (monthfile.vouch(some, MONTH, {MONTH: [10, 3]}, 3) or "")
+    plain = _write(tmp_path / "plain", [_review(i) for i in range(30)])
+    fast = logdecoder.decode(plain.read_bytes(), _odd_cards)  # the slices themselves, no fallback
+    assert fast is not None and fast[2] == 30 and len(fast[0]) == 10
+
+
+def test_keeping_some_cards_still_checks_every_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(logdecoder, "PIECE", 200)
+    bad = _review(7, grade=0, card_id="demo/c2|ru:term>bn:definition")  # not a kept card
+    file = _write(tmp_path, [_review(1), bad, _review(3)])
+    some = monthfile.read_answers(file, MONTH, _odd_cards)
+    assert some.problem == monthfile.read_copy(file, MONTH).problem
+    assert "record 2" in (some.problem or "") and "grade" in (some.problem or "")

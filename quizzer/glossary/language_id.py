@@ -96,6 +96,12 @@ class Guess:
         return self.lang in LANGUAGES
 
 
+# The usual verdicts, made once (a guess is a frozen value; 50,000 entries need no copies).
+_BENGALI = Guess("bn", "Beng", "Bengali script")
+_ARABIC = Guess("ar", "Arab", "Arabic script")
+_RUSSIAN = Guess("ru", "Cyrl", "Cyrillic script")
+
+
 def language_name(code: str) -> str:
     """A readable name for a language code, ours or not."""
     from quizzer.concepts.languages import LANGUAGE_NAMES
@@ -111,7 +117,7 @@ def _arabic_script_language(text: str) -> Guess:
         return Guess("ur", "Arab", "Arabic script with Urdu letters (ٹ ڈ ڑ ں ے)")
     if persian > arabic:
         return Guess("fa", "Arab", "Arabic script with Persian letters (پ چ ژ گ ی ک)")
-    return Guess("ar", "Arab", "Arabic script")
+    return _ARABIC
 
 
 def _cyrillic_language(text: str) -> Guess:
@@ -124,7 +130,7 @@ def _cyrillic_language(text: str) -> Guess:
         ru = sum(1 for w in words if w in RUSSIAN_WORDS)
         if bg >= 2 and bg > ru:
             return Guess("bg", "Cyrl", "Cyrillic without ы/э/ё, with Bulgarian function words")
-    return Guess("ru", "Cyrl", "Cyrillic script")
+    return _RUSSIAN
 
 
 def _latin_language(text: str) -> Guess:
@@ -145,7 +151,7 @@ def identify_text(text: str) -> Guess:
     if script == "Beng":
         if any(letter in text for letter in _ASSAMESE_LETTERS):  # substring search: fast
             return Guess("as", "Beng", "Bengali script with Assamese letters (ৰ ৱ)")
-        return Guess("bn", "Beng", "Bengali script")
+        return _BENGALI
     if script == "Arab":
         return _arabic_script_language(text)
     if script == "Cyrl":

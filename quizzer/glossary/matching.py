@@ -338,7 +338,7 @@ class Aligner:
             ordered = slot.entries
             if len(ordered) > 1:
                 ordered = {lang: ordered[lang] for lang in LANGUAGES if lang in ordered}
-            concept = Concept(id=slot.id or "", deck=deck_id, acronym=slot.acronym, entries=ordered)
+            concept = Concept(slot.id or "", deck_id, slot.acronym, ordered)
             concepts.append(concept)
             if not slot.matches:
                 continue

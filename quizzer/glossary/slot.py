@@ -52,7 +52,7 @@ def seed_text(new: str, old: Text | None, file: str, line: int, notes: list[str]
         notes.append(
             f"{file}:{line}: the seed text changed, so the correction made to it was dropped"
         )
-    return Text(new, Provenance("seed", file=file, line=line))
+    return Text(new, Provenance("seed", file, line))
 
 
 def same_concept(a: Concept, b: Concept) -> bool:

@@ -87,19 +87,12 @@ def read_glossary(
             )
     except (GlossaryError, LanguageIdError) as exc:
         raise exc.to_input_error(path) from exc
+    name = path.name  # a property that splits the path: once, not per entry
     entries = tuple(
-        SourceEntry(
-            file=path.name,
-            index=e.index,
-            lang=code,
-            term=e.term,
-            definition=e.definition,
-            term_line=e.term_line,
-            definition_line=e.definition_line,
-        )
+        SourceEntry(name, e.index, code, e.term, e.definition, e.term_line, e.definition_line)
         for e, code in zip(glossary.entries, langs, strict=True)
     )
-    return SourceFile(file=path.name, title=glossary.title, entries=entries)
+    return SourceFile(file=name, title=glossary.title, entries=entries)
 
 
 Tick = Callable[[int, int], None]

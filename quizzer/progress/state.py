@@ -27,7 +27,7 @@ from quizzer.progress.events import (
 )
 from quizzer.progress.migrate import SCHEMA_VERSION
 from quizzer.progress.monthfile import Manifest, manifest_problem
-from quizzer.progress.values import card_problem, recent_problem, undo_problem
+from quizzer.progress.values import card_problem, checked_card, recent_problem, undo_problem
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.settings import SchedulerSettings
 
@@ -246,8 +246,8 @@ class State:
             data = self.raw.get(card_id)
             if data is None:
                 return None
-            problem = card_problem(data)
-            if problem:
+            checked, problem = checked_card(data)
+            if checked is None:
                 # Built lazily, so damage shows here, in whatever command touches the card.
                 where = self.source or "the progress store"
                 raise StoreError(
@@ -255,7 +255,7 @@ class State:
                     hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
                     path=self.source,
                 )
-            obj = CardState.from_dict(data)
+            obj = checked
             self.objs[card_id] = obj
         return obj
 

@@ -65,6 +65,12 @@ def review_problem(data: Any) -> str | None:
 
 def card_problem(data: Any) -> str | None:
     """Why ``data`` is not a card state as quizzer writes it (``None``: it is one)."""
+    return checked_card(data)[1]
+
+
+def checked_card(data: Any) -> tuple[CardState | None, str | None]:
+    """``data`` read as a card state, or ``None`` and why it is not one as quizzer writes it
+    (read once: checking it builds the state anyway)."""
     try:
         if not isinstance(data, dict):
             raise ValueError("not an object")
@@ -75,10 +81,9 @@ def card_problem(data: Any) -> str | None:
         for name in ("reps", "lapses"):
             if name in data:
                 _exact_int(data[name], name, 0)
-        CardState.from_dict(data)
+        return CardState.from_dict(data), None
     except BAD_VALUE as exc:
-        return f"card state {_short(data)} is invalid ({_reason(exc)})"
-    return None
+        return None, f"card state {_short(data)} is invalid ({_reason(exc)})"
 
 
 def undo_problem(entry: Any) -> str | None:

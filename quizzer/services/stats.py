@@ -15,6 +15,7 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.progress.localtz import LocalTimezone, system_timezone_name
 from quizzer.stats.compute import compute_stats, stats_from_tally, timezone_label
+from quizzer.stats.definitions import card_key
 from quizzer.stats.figures import Stats
 from quizzer.stats.tally import TallyGap
 from quizzer.study.selection import default_pair
@@ -45,9 +46,8 @@ def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
     studied_ids = set(studied)
     pairs_by_deck: dict[str, set[Pair]] = {}
     for card_id in studied_ids:
-        try:
-            key = CardKey.parse(card_id)
-        except ValueError:
+        key = card_key(card_id)  # parsed once per card (cached), as the figures do
+        if key is None:
             continue
         pairs_by_deck.setdefault(key.deck, set()).add(key.pair)
     count = 0

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime, tzinfo
 
 from quizzer.scheduling.card_state import CardState
-from quizzer.scheduling.studyday import study_day
+from quizzer.stats.days import StudyDays
 from quizzer.stats.definitions import FORECAST_DAYS, MATURE_DAYS
 from quizzer.stats.figures import Forecast, StateCounts
 
@@ -48,13 +48,14 @@ def due_forecast(
 
     New and suspended cards have no due date for this purpose and are left out.
     """
-    today = study_day(now, tz, day_start_hour)
+    study_days = StudyDays(tz, day_start_hour)  # study_day's rule, for many cards
+    today = study_days.of(now)
     buckets = [0] * days
     overdue = 0
     for card in cards:
         if card.suspended or card.is_new:
             continue
-        offset = (study_day(card.due, tz, day_start_hour) - today).days
+        offset = (study_days.of(card.due) - today).days
         if offset < 0:
             overdue += 1
             offset = 0

@@ -594,3 +594,35 @@ def test_decks_table_lines_up_a_bengali_deck_name(decks: Path) -> None:
         )
     finally:
         restore_cell_widths()
+
+
+LOADED_BY = """
+import json, sys
+from quizzer.cli.main import main
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("command", [["decks"], ["show", "quantization"]])
+def test_decks_and_show_load_no_store_or_other_commands(
+    command: list[str], decks: Path, tmp_path: Path
+) -> None:
+    """Listing or showing decks reads summaries only: the store and the other commands'
+    modules (statistics, Anki, import) are never imported for it (issue 12: under 1 s)."""
+    env = {**os.environ, "QUIZZER_CACHE": str(tmp_path / "cache"), "QUIZZER_DB": "/nonexistent"}
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED_BY, *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0, done.stderr
+    assert done.stdout.strip(), "nothing printed"
+    loaded = set(report["modules"])
+    for heavy in ("quizzer.progress", "quizzer.cli.stats_cmd", "quizzer.cli.export_cmd"):
+        assert heavy not in loaded, heavy

@@ -54,17 +54,16 @@ class AnkiAnswering:
             HISTORY,
             json.dumps({"s": 20.0, "d": 5.0, "dr": 0.9, "lrt": now_ms // 1000 - 20 * 86400}),
         )
-        rows = [
-            (now_ms - (HISTORY - j) * 20 * DAY_MS + k, cid, -1, 3, 20, 10, 2500, 3000, 1)
-            for k, cid in enumerate(self.card_ids)
-            for j in range(HISTORY)
-        ]
-        col.db.executemany(
+        # One statement, so one commit: row by row, each insert would be a durable commit.
+        col.db.execute(
             "insert into revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type)"
-            " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
+            " select ? + row_number() over (order by c.id, h.n), c.id, -1, 3, 20, 10, 2500, 3000, 1"
+            " from cards c, (with recursive h(n) as (select 1 union all select n + 1 from h"
+            " where n < ?) select n from h) h",
+            now_ms - HISTORY * 20 * DAY_MS,
+            HISTORY,
         )
-        del rows
+        assert col.db.scalar("select count() from revlog") == n * HISTORY
         col.db.execute("pragma wal_checkpoint(truncate)")  # the build flushed, as quizzer's is
         #: Anki's own connection settings: ("wal", 2) means each commit fsyncs the WAL.
         self.pragmas = (col.db.scalar("pragma journal_mode"), col.db.scalar("pragma synchronous"))

@@ -24,10 +24,9 @@ log implies (:func:`progress_from_reviews`).
 
 from __future__ import annotations
 
+import io
 import json
-import shutil
 import sqlite3
-import tempfile
 import zipfile
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -42,6 +41,9 @@ from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling import studyday
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import CardPhase, Review
+
+#: The collection's name inside a package.
+_COLLECTION = "collection.anki2"
 
 #: Anki's hour at which a study day begins (its default "next day starts at").
 ROLLOVER_HOUR = 4
@@ -299,27 +301,25 @@ def fill_package(
     *,
     tz: tzinfo | None = None,
 ) -> FillCounts:
-    """:func:`fill_progress` on an ``.apkg`` already on disk (rewritten atomically)."""
+    """:func:`fill_progress` on an ``.apkg`` already on disk (rewritten atomically).
+
+    The collection is filled in memory, not in a temp folder: a killed run leaves
+    nothing behind but the package as it was (issue 14 item 14).
+    """
     path = Path(path)
-    with tempfile.TemporaryDirectory(prefix="quizzer-apkg-") as tmp:
-        db_path = Path(tmp) / "collection.anki2"
-        with zipfile.ZipFile(path) as archive:
-            infos = archive.infolist()
-            with archive.open("collection.anki2") as src, db_path.open("wb") as dst:
-                shutil.copyfileobj(src, dst)
-            others = {i.filename: archive.read(i) for i in infos if i.filename != db_path.name}
-        conn = sqlite3.connect(db_path)
-        try:
-            counts = fill_progress(conn, progress, reviews, tz=tz)
-        finally:
-            conn.close()
-        out = Path(tmp) / "out.apkg"
-        with zipfile.ZipFile(out, "w") as archive:
-            for info in infos:
-                if info.filename == db_path.name:
-                    data = db_path.read_bytes()
-                else:
-                    data = others[info.filename]
-                archive.writestr(info, data, compress_type=info.compress_type)
-        atomic_write_bytes(path, out.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        infos = archive.infolist()
+        entries = {info.filename: archive.read(info) for info in infos}
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(entries[_COLLECTION])
+        counts = fill_progress(conn, progress, reviews, tz=tz)
+        entries[_COLLECTION] = conn.serialize()
+    finally:
+        conn.close()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for info in infos:
+            archive.writestr(info, entries[info.filename], compress_type=info.compress_type)
+    atomic_write_bytes(path, out.getvalue())
     return counts

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
-from quizzer.fsutil import atomic_write_text
+from quizzer.errors import InputError
+from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
@@ -29,6 +30,9 @@ from quizzer.study.session import Session
 
 #: Where the theme chosen with Ctrl+T is kept.
 THEME_KEY = "ui.theme"
+
+#: The largest preferences file read: it holds a few choices, far less than this.
+MAX_PREFS_BYTES = 1 << 20
 
 if TYPE_CHECKING:
     from quizzer.progress import Store
@@ -257,9 +261,14 @@ class StudyService:
     def _prefs_path(self) -> Path:
         return Path(self.store.path).with_name(Path(self.store.path).name + ".ui.json")
 
-    def _read_prefs(self) -> dict[str, Any]:
+    def _read_prefs(self) -> dict[str, Any] | None:
+        """The remembered preferences: ``{}`` if the file is missing or damaged, ``None`` if
+        what is there is no preferences file (a FIFO, which would block the app forever,
+        or an oversized file): it is neither read nor replaced."""
         try:
-            data = json.loads(self._prefs_path.read_text(encoding="utf-8"))
+            data = json.loads(read_regular_file(self._prefs_path, MAX_PREFS_BYTES, "preferences"))
+        except InputError:
+            return None
         except (OSError, ValueError, RecursionError):
             return {}
         return data if isinstance(data, dict) else {}
@@ -268,7 +277,7 @@ class StudyService:
         getter = getattr(self.store, "get_setting", None)
         if callable(getter):
             return getter(key)
-        return self._read_prefs().get(key)
+        return (self._read_prefs() or {}).get(key)
 
     def _set(self, key: str, value: Any) -> None:
         setter = getattr(self.store, "set_setting", None)
@@ -278,6 +287,8 @@ class StudyService:
         if getattr(self.store, "read_only", False):
             return
         prefs = self._read_prefs()
+        if prefs is None:
+            return
         prefs[key] = value
         text = json.dumps(prefs, ensure_ascii=False, indent=1)
         # Best effort: a choice that can't be remembered must not stop the session.

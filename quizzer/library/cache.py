@@ -13,6 +13,12 @@ been validated, so listing a 50,000-concept deck reads a few hundred bytes inste
 33 MB of concepts. The deck file stays the only copy of anything: both entries are
 derived from its bytes and rebuilt from them when missing, damaged or stale.
 
+A third entry under that key, ``<key>.rendered.json``, records that the file's bytes are
+exactly what the deck writer renders from the cached tables (the importer wrote them so,
+or rendered and compared them): a re-import whose result equals that deck then knows the
+file unchanged without rendering it (:mod:`quizzer.library.merge_target`). A missing or
+damaged record only means rendering and comparing again.
+
 Finding those entries needs the hash of the file's bytes (~0.4 s to read and hash a
 33 MB file). As git's index does, the hash last computed for a file is kept beside its
 ``stat`` (path, size, mtime, ctime, inode, device): while the stat is unchanged the
@@ -104,6 +110,19 @@ def put_tables_json(key: str, tables_json: str, directory: Path | None = None) -
     head = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # as _store writes
     with contextlib.suppress(OSError):
         atomic_write_text(_entry(key, "tables", directory), f'{head[:-1]},"tables":{tables_json}}}')
+
+
+def put_rendered(key: str, deck_id: str, concepts: int, directory: Path | None = None) -> None:
+    """Record that the deck file whose bytes' :func:`digest` is ``key`` is, byte for byte,
+    what quizzer's deck writer renders from the tables cached under ``key`` (the importer
+    wrote it so, or rendered and compared it); best effort, atomic."""
+    _store(key, "rendered", {"id": deck_id, "concepts": concepts}, directory)
+
+
+def is_rendered(key: str, deck_id: str, concepts: int, directory: Path | None = None) -> bool:
+    """Whether :func:`put_rendered` recorded ``key`` for this deck id and concept count."""
+    entry = _load(key, "rendered", directory)
+    return entry is not None and entry.get("id") == deck_id and entry.get("concepts") == concepts
 
 
 def get_summary(key: str, directory: Path | None = None) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from quizzer.concepts import deckwriter, tables_json
+from quizzer.concepts import tables_json
 from quizzer.concepts.concept import SLUG_RE
 from quizzer.concepts.deck import Deck, DeckFormatError, check_name
 from quizzer.concepts.languages import LANGUAGES
@@ -32,14 +32,8 @@ from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
 from quizzer.library import cache as deckcache
-from quizzer.library.decks import (
-    DECK_SUFFIX,
-    deck_files,
-    gc_paused,
-    read_deck,
-    readable_deck,
-    write_deck,
-)
+from quizzer.library.decks import DECK_SUFFIX, deck_files, gc_paused, write_deck
+from quizzer.library.merge_target import find_target, merge, remember_rendered
 from quizzer.library.summary import read_summary, remember_summary
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
@@ -204,27 +198,6 @@ def _check_deck_id(deck_id: str) -> None:
         )
 
 
-def _target(deck_id: str, into: Path) -> tuple[Path, Deck | None]:
-    """The user deck file for ``deck_id`` and its deck: an existing file holding it, else
-    a new ``<id>.toml`` (and ``None``)."""
-    files = deck_files(into)
-    for path in files:
-        if path.stem == deck_id:
-            found = read_deck(path)
-            if found.id != deck_id:
-                raise InputError(
-                    f"this file holds deck {found.id!r}, not {deck_id!r}",
-                    hint=f"import with --deck {found.id} to merge into it, or choose another name",
-                    path=path,
-                )
-            return path, found
-    for path in files:
-        other = readable_deck(path)  # another deck's broken file is no reason to stop here
-        if other is not None and other.id == deck_id:
-            return path, other
-    return into / f"{deck_id}{DECK_SUFFIX}", None
-
-
 def import_glossaries(
     paths: Sequence[Path | str],
     *,
@@ -306,8 +279,7 @@ def _import(
         raise InputError("is not a directory", hint="give --into a folder", path=directory)
     new_folder = not directory.exists()
     try:
-        target, existing = _target(deck_id, directory)
-        before = target.read_bytes().decode("utf-8-sig") if existing is not None else None
+        target, existing = find_target(deck_id, directory)
     except OSError as exc:
         raise InputError(
             f"can't read the deck folder: {exc.strerror or exc}",
@@ -315,44 +287,27 @@ def _import(
             path=exc.filename if exc.filename is not None else directory,
         ) from exc
 
-    entries = sum(len(source.entries) for source in sources)
-    try:
-        with _status(f"aligning {entries:,} entries", show_progress and entries >= 5_000):
-            result, report = align(
-                sources,
-                deck_id=deck_id,
-                deck_name=existing.name if existing else deck_name,
-                existing=existing,
-                mapping=overrides,
-            )
-    except MappingError as exc:
-        # An entry of the mapping file that matches nothing: point at its line there.
-        file, line = exc.key if exc.key else ("", 0)
-        raise InputError(
-            exc.message,
-            hint=exc.hint,
-            path=Path(mapping) if mapping else None,
-            line=mapping_at.get((file, str(line))),
-        ) from exc
-    except AlignError as exc:
-        where = seen.get(exc.file or "") or (Path(mapping) if mapping else None)
-        raise exc.to_input_error(where) from exc
-    if existing is not None:
-        result = Deck(
-            id=result.id,
-            name=result.name,
-            concepts=result.concepts,
-            description=existing.description,
+    def align_into(into: Deck | None) -> tuple[Deck, AlignmentReport]:
+        return _align(
+            sources,
+            deck_id=deck_id,
+            deck_name=into.name if into else deck_name,
+            existing=into,
+            overrides=overrides,
+            mapping=Path(mapping) if mapping is not None else None,
+            mapping_at=mapping_at,
+            seen=seen,
+            show_progress=show_progress,
         )
-    # Not re-parsed before writing (tomllib takes ~3 s for 50,000 concepts); the tests
-    # read every deck the importer writes back through the validating loader.
-    text = deckwriter.dumps(result)
-    changed, created = text != before, before is None
-    del before  # the old file's text (a re-import): not needed any more
+
+    merged = merge(existing, align_into)
+    result, report, text, changed = merged.deck, merged.report, merged.text, merged.changed
+    del merged
     written = changed and not dry_run
     if not dry_run:  # a killed import's temp file goes even when nothing is written now
         remove_stale_temps(directory, DECK_SUFFIX)
     if written:
+        assert text is not None  # a changed deck comes with its text
         write_deck(result, target, rendered=text)
         # The next load (a re-import, `quizzer decks`, the home screen) finds the deck in
         # the cache. 50,000 concepts are ~60 MB of text, bytes, tables and JSON: each
@@ -363,15 +318,61 @@ def _import(
         remember_summary(result, raw, target, key=key)
         del raw
         _remember_tables(result, key)
+        remember_rendered(key, result)
     return ImportResult(
         deck=result,
         path=target,
         report=report,
-        created=created,
+        created=existing is None,
         changed=changed,
         written=written,
         new_folder=new_folder,
     )
+
+
+def _align(
+    sources: Sequence[SourceFile],
+    *,
+    deck_id: str,
+    deck_name: str,
+    existing: Deck | None,
+    overrides: dict[tuple[str, int], str],
+    mapping: Path | None,
+    mapping_at: dict[tuple[str, str], int],
+    seen: dict[str, Path],
+    show_progress: bool,
+) -> tuple[Deck, AlignmentReport]:
+    """Align ``sources`` into ``existing`` (or a new deck); alignment errors become
+    :class:`InputError`s naming the glossary file, or the mapping file and its line."""
+    entries = sum(len(source.entries) for source in sources)
+    try:
+        with _status(f"aligning {entries:,} entries", show_progress and entries >= 5_000):
+            result, report = align(
+                sources,
+                deck_id=deck_id,
+                deck_name=deck_name,
+                existing=existing,
+                mapping=overrides,
+            )
+    except MappingError as exc:
+        # An entry of the mapping file that matches nothing: point at its line there.
+        file, line = exc.key if exc.key else ("", 0)
+        raise InputError(
+            exc.message,
+            hint=exc.hint,
+            path=mapping,
+            line=mapping_at.get((file, str(line))),
+        ) from exc
+    except AlignError as exc:
+        raise exc.to_input_error(seen.get(exc.file or "") or mapping) from exc
+    if existing is not None:
+        result = Deck(
+            id=result.id,
+            name=result.name,
+            concepts=result.concepts,
+            description=existing.description,
+        )
+    return result, report
 
 
 def _remember_tables(deck: Deck, key: str) -> None:

@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python benchmarks/import_glossary.py [--sizes 12500 50000] [--runs 5]``
 (``--sizes 12500 50000 200000`` for the linearity check, sizes over 50,000 get at most
 ``--big-runs`` runs; ``--quick`` is ``--sizes 12500 50000 --runs 3``; ``--stages`` adds an
-in-process breakdown of the quizzer import).
+in-process breakdown of the quizzer import; ``--against DIR`` also times the import and
+re-import of another checkout of quizzer, say main's, interleaved with these: before/after).
 
 For each size, ``benchmarks/big_glossary.py`` writes a Bengali glossary (and the same
 entries as a two-column CSV) into a temp dir. Then, ``--runs`` times and interleaved
@@ -84,23 +85,32 @@ class Runs:
         return statistics.median(self.rss_mb)
 
 
-def bench_size(n: int, runs: int, tmp: Path) -> tuple[Runs, Runs, Runs]:
-    """(import, re-import, Anki) runs for an ``n``-entry glossary."""
+def bench_size(
+    n: int, runs: int, tmp: Path, against: Path | None = None
+) -> tuple[Runs, Runs, Runs, tuple[Runs, Runs] | None]:
+    """(import, re-import, Anki) runs for an ``n``-entry glossary, and (import, re-import)
+    runs of the checkout ``against`` when given."""
     glossary, table = tmp / f"glossary_{n}.txt", tmp / f"glossary_{n}.csv"
     big_glossary.write(glossary, n, table)
-    env = {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}"), "COLUMNS": "100"}
-    env["PYTHONPATH"] = str(ROOT)
     quizzer = [sys.executable, "-m", "quizzer", "import", str(glossary), "--deck", "big"]
     anki = [sys.executable, "-c", ANKI_PEER, str(table), str(n)]
-    first, again, peer = Runs(), Runs(), Runs()
+    trees = [(ROOT, Runs(), Runs())]
+    if against is not None:
+        trees.append((against, Runs(), Runs()))
+    peer = Runs()
     for run in range(runs):
-        into = tmp / f"decks_{n}_{run}"
-        first.run([*quizzer, "--into", str(into)], env)
-        again.run([*quizzer, "--into", str(into)], env)
-        peer.run(anki, env)
-        shutil.rmtree(into)
-    shutil.rmtree(tmp / f"cache_{n}", ignore_errors=True)
-    return first, again, peer
+        for number, (tree, first, again) in enumerate(trees):
+            env = {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}_{number}")}
+            env.update(COLUMNS="100", PYTHONPATH=str(tree))
+            into = tmp / f"decks_{n}_{run}_{number}"
+            first.run([*quizzer, "--into", str(into)], env)
+            again.run([*quizzer, "--into", str(into)], env)
+            shutil.rmtree(into)
+        peer.run(anki, {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}_0")})
+    for number in range(len(trees)):
+        shutil.rmtree(tmp / f"cache_{n}_{number}", ignore_errors=True)
+    (_root, first, again), *other = trees
+    return first, again, peer, (other[0][1], other[0][2]) if other else None
 
 
 def stages(n: int, tmp: Path) -> None:
@@ -157,6 +167,13 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="--sizes 12500 50000 --runs 3")
     parser.add_argument("--stages", action="store_true", help="add an in-process breakdown")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="DIR",
+        help="another quizzer checkout (e.g. main's) whose import and re-import are timed "
+        "interleaved with these: before/after in one run",
+    )
     args = parser.parse_args()
     if args.quick:
         args.sizes, args.runs = [12_500, 50_000], 3
@@ -170,7 +187,8 @@ def main() -> None:
         tmp = Path(folder)
         for n in args.sizes:
             runs = args.runs if n <= 50_000 else min(args.runs, args.big_runs)
-            first, again, peer = results[n] = bench_size(n, runs, tmp)
+            first, again, peer, before = bench_size(n, runs, tmp, args.against)
+            results[n] = first, again, peer
             base = results[args.sizes[0]][0].median / args.sizes[0]
             per_entry = first.median / n
             print(
@@ -180,6 +198,15 @@ def main() -> None:
                 f"{per_entry / base:>7.2f} {first.rss:>7.0f} {peer.rss:>8.0f}",
                 flush=True,
             )
+            if before is not None:
+                print(
+                    f"{'':>8} {'':>4} {before[0].median:>7.2f}s {'':>9} "
+                    f"{before[0].median / peer.median:>6.2f} {before[1].median:>9.2f}s "
+                    f"{before[1].median / before[0].median:>6.2f} {'':>9} {'':>7} "
+                    f"{before[0].rss:>7.0f}   <- {args.against} (re-import RSS "
+                    f"{before[1].rss:.0f} MB; here {again.rss:.0f} MB)",
+                    flush=True,
+                )
             if args.stages:
                 stages(n, tmp)
     print(

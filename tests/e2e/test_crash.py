@@ -12,6 +12,7 @@ when the kill came may be there too, unprinted.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import signal
@@ -116,9 +117,29 @@ def _run_child(db: Path, seed: int, aim: str, compaction_s: float, rng: random.R
     else:
         time.sleep(rng.uniform(0.0, 0.25))
     child.send_signal(signal.SIGKILL)
-    out, err = child.communicate()
+    child.wait()
+    # The rest is read through the buffered reader readline used: communicate() reads the
+    # pipe's descriptor directly, and lost the lines readline had already buffered (under
+    # load, an acknowledgement "+ id" went missing and its answer looked unacknowledged).
+    out, err = child.stdout.read(), child.stderr.read() if child.stderr else b""
+    child.stdout.close()
+    if child.stderr:
+        child.stderr.close()
     assert child.returncode == -signal.SIGKILL, err.decode()
-    return lines + out.decode().splitlines()
+    lines += out.decode().splitlines()
+    _check_protocol(lines)
+    return lines
+
+
+#: Each of these lines is followed by its partner, unless the kill came in between.
+_PARTNER = {"r": "+", "?": "-", "C": "c"}
+
+
+def _check_protocol(lines: list[str]) -> None:
+    """The child's output is complete: no acknowledgement (nor undo, nor close) went unread."""
+    tags = [line.partition(" ")[0] for line in lines]
+    for i, (tag, after) in enumerate(itertools.pairwise(tags)):
+        assert tag not in _PARTNER or after == _PARTNER[tag], f"line {i}: {lines[i : i + 2]}"
 
 
 @pytest.mark.slow

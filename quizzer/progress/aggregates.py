@@ -109,7 +109,7 @@ def month_seals(path: Path) -> dict[str, str | None]:
     return seals
 
 
-def _journal_tie(path: Path, end: int | None = None) -> dict[str, Any]:
+def journal_tie(path: Path, end: int | None = None) -> dict[str, Any]:
     """The journal's generation, its length (or ``end``) and the CRC-32 of that much of it."""
     jpath = journal_path(path)
     try:
@@ -170,7 +170,7 @@ def current(path: Path, key: Key, tz: tzinfo) -> tuple[Live | None, str]:
         return None, "out of date (the review log's months changed)"
     jtie = tie.get("journal")
     end = jtie.get("end") if isinstance(jtie, dict) else None
-    if not isinstance(end, int) or end < 0 or _journal_tie(path, end) != jtie:
+    if not isinstance(end, int) or end < 0 or journal_tie(path, end) != jtie:
         return None, "out of date (the journal changed)"
     live = Live(doc["tally"], key, tz, doc["undoable"])
     added: dict[str, dict[str, Any]] = {}
@@ -199,9 +199,9 @@ def from_log(
     Also returns the tie to save it with, ``None`` when the log changed while it was
     read (another process writing: the tally is right, but not provably of these files).
     """
-    before = (month_seals(path), _journal_tie(path))
+    before = (month_seals(path), journal_tie(path))
     reviews = read_log(path, gen, manifest)
-    after = (month_seals(path), _journal_tie(path))
+    after = (month_seals(path), journal_tie(path))
     undoable = {e["review_id"]: e["review"] for e in undo if "review" in e}
     journal_reviews = (
         plain(event["review"])
@@ -227,7 +227,7 @@ def save(path: Path, live: Live, tie: dict[str, Any] | None = None) -> bool:
     time). Returns whether it was written.
     """
     if tie is None:
-        tie = _tie(live.key, month_seals(path), _journal_tie(path))
+        tie = _tie(live.key, month_seals(path), journal_tie(path))
     try:
         atomic_write_bytes(stats_path(path), encode(live.tally, tie, live.undoable))
     except OSError:

@@ -13,9 +13,11 @@ from typing import Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
+from quizzer.progress.figurecache import digest_for
 from quizzer.progress.localtz import LocalTimezone, system_timezone_name
-from quizzer.stats.compute import compute_stats, stats_from_tally, timezone_label
+from quizzer.stats.compute import compute_stats, timezone_label
 from quizzer.stats.definitions import card_key
+from quizzer.stats.digest import stats_of
 from quizzer.stats.figures import Stats
 from quizzer.stats.tally import TallyGap
 from quizzer.study.selection import default_pair
@@ -78,25 +80,36 @@ def stats_from_store(
     """
     now = now or datetime.now(UTC)
     wanted = set(deck_ids) if deck_ids is not None else None
-    states = list(store.cards())
-    if wanted is None:
-        # Without a choice, the decks the learner studies (all of them before any study).
-        studied = {s.card_id.split("/", 1)[0] for s in states}
-        shown = [d for d in decks if d.id in studied] or list(decks)
-    else:
-        shown = [d for d in decks if d.id in wanted]
     settings = store.settings
     zone = tz if tz is not None else store.tz
-    args: dict[str, Any] = {
-        "decks": shown,
-        "deck_ids": wanted,
-        "unseen_new": unseen_new(shown, (s.card_id for s in states)),
-        "parameters": settings.parameters,
-        "timezone_name": timezone_name(zone, now),
-    }
     hour = settings.day_start_hour
+    name = timezone_name(zone, now)
     try:
-        # The log summed, from the statistics cache when it is still the log's.
-        return stats_from_tally(store.stats_tally(zone), states, now, zone, hour, **args)
+        # The day's figures from the cache when they are still the store's (else counted from
+        # the card states and the log's tally, and cached).
+        digest = digest_for(store, now, zone, wanted)
     except TallyGap:  # a clock before the newest answers: count that day from the log
-        return compute_stats(store.reviews(), states, now, zone, hour, **args)
+        states = list(store.cards())
+        shown = _shown(decks, wanted, {s.card_id.split("/", 1)[0] for s in states})
+        return compute_stats(
+            store.reviews(),
+            states,
+            now,
+            zone,
+            hour,
+            decks=shown,
+            deck_ids=wanted,
+            unseen_new=unseen_new(shown, (s.card_id for s in states)),
+            parameters=settings.parameters,
+            timezone_name=name,
+        )
+    shown = _shown(decks, wanted, set(digest.state_ids))
+    studied = (card_id for d in shown for card_id in digest.state_ids.get(d.id, ()))
+    return stats_of(digest, now, hour, name, shown, wanted, unseen_new(shown, studied))
+
+
+def _shown(decks: Sequence[Deck], wanted: set[str] | None, studied: set[str]) -> list[Deck]:
+    """The decks the figures are of: those asked for, else those studied (else all)."""
+    if wanted is None:
+        return [d for d in decks if d.id in studied] or list(decks)
+    return [d for d in decks if d.id in wanted]

@@ -8,31 +8,21 @@ figures mean is in :mod:`quizzer.stats.definitions`; each has a module of its ow
 :mod:`~quizzer.stats.cards`, :mod:`~quizzer.stats.mastery`,
 :mod:`~quizzer.stats.hardest`, :mod:`~quizzer.stats.groups`,
 :mod:`~quizzer.stats.sources`) and its dataclass in
-:mod:`~quizzer.stats.figures`; this module puts them together.
+:mod:`~quizzer.stats.figures`; :mod:`~quizzer.stats.digest` puts those of one study day
+together, and this module adds the decks' part.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR, study_day
-from quizzer.stats.cards import due_forecast, state_counts
-from quizzer.stats.days import per_day, streak_on, today_on
-from quizzer.stats.definitions import deck_of
+from quizzer.stats.digest import digest_of, stats_of
 from quizzer.stats.figures import Stats
-from quizzer.stats.groups import (
-    by_answer_lang,
-    by_pair,
-    group_summaries,
-)
-from quizzer.stats.hardest import hardest_of
-from quizzer.stats.mastery import mastery, recalls
-from quizzer.stats.retention import retention_on
-from quizzer.stats.sources import answer_sources
 from quizzer.stats.tally import Tally, tally_of
 
 
@@ -113,61 +103,13 @@ def stats_from_tally(
     ``tz`` from ``day_start_hour``); :class:`~quizzer.stats.tally.TallyGap` when the tally
     can't tell today's distinct cards (a ``now`` before its newest answers)."""
     _check_clock(now, day_start_hour)
-    card_list = [c for c in cards if deck_ids is None or deck_of(c.card_id) in deck_ids]
-    shown_decks = [d for d in decks if deck_ids is None or d.id in deck_ids]
-    concept_uids = [c.uid for d in shown_decks for c in d.concepts]
-    names = {c.uid: c.label for d in shown_decks for c in d.concepts}
-    recall = recalls(card_list, now, parameters, tz=tz, day_start_hour=day_start_hour)
-    langs, rows = mastery(
-        card_list,
+    digest = digest_of(tally, cards, now, tz, day_start_hour, deck_ids, parameters)
+    return stats_of(
+        digest,
         now,
-        concept_uids,
-        parameters,
-        tz=tz,
-        day_start_hour=day_start_hour,
-        card_recall=recall,
-    )
-    counts = tally.deck(deck_ids)
-    totals = counts.cards
-    today = study_day(now, tz, day_start_hour)
-    studied = set(totals) | {c.card_id for c in card_list if c.last_review is not None}
-    return Stats(
-        generated_at=now.astimezone(UTC),
-        timezone=timezone_name or timezone_label(tz, now),
-        day_start_hour=day_start_hour,
-        decks=tuple(d.id for d in shown_decks)
-        or tuple(sorted(deck_ids or {deck_of(c) for c in studied})),
-        today=today_on(tally, counts, today, deck_ids),
-        streak=streak_on(counts, today),
-        states=state_counts(card_list, unseen_new),
-        retention=retention_on(counts, today),
-        heatmap=per_day(counts, today),
-        forecast=due_forecast(card_list, now, tz, day_start_hour),
-        mastery_languages=langs,
-        mastery=rows,
-        hardest=hardest_of(totals),
-        languages=group_summaries(
-            totals,
-            card_list,
-            now,
-            by_answer_lang,
-            parameters,
-            tz=tz,
-            day_start_hour=day_start_hour,
-            card_recall=recall,
-        ),
-        pairs=group_summaries(
-            totals,
-            card_list,
-            now,
-            by_pair,
-            parameters,
-            tz=tz,
-            day_start_hour=day_start_hour,
-            card_recall=recall,
-        ),
-        total_reviews=sum(d.reviews for d in counts.days.values()),
-        total_cards=len(studied),
-        sources=answer_sources(counts, today),
-        concept_names=names,
+        day_start_hour,
+        timezone_name or timezone_label(tz, now),
+        decks,
+        deck_ids,
+        unseen_new,
     )

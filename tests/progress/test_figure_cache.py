@@ -1,0 +1,133 @@
+"""The day's figures cache ``P.figures`` (issue 12.3): served only while it is the store's.
+
+Real stores on disk (:mod:`tests.synthetic_history` through ``merge_batch``). Each
+time, the figures equal :func:`compute_stats` over the whole log read back
+(``_same``), and whether the cache was served or counted again is seen by counting
+the calls of :func:`quizzer.stats.digest.digest_of`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from quizzer.progress import figurecache
+from quizzer.progress.figurecache import figures_path
+from quizzer.services.stats import stats_from_store
+from quizzer.stats import digest as digest_module
+from tests.progress.test_stats_cache import DECK, _doctor_check, _filled, _open, _same
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times the figures were counted (not served from the cache)."""
+    calls: list[int] = []
+    real = digest_module.digest_of
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(figurecache, "digest_of", counting)
+    return calls
+
+
+def test_served_within_a_day_counted_again_after_answers_undo_compaction_day_and_zone(
+    tmp_path: Path, counted: list[int]
+) -> None:
+    db = tmp_path / "p.json"
+    now = _filled(db, seed=11)
+    with _open(db, read_only=True) as reader:
+        _same(reader, now)
+        assert len(counted) == 1 and figures_path(db).exists()
+        _same(reader, now + timedelta(hours=1))  # the same study day: served
+        assert len(counted) == 1
+    with _open(db, read_only=True) as reader:  # another process, same files: served
+        _same(reader, now)
+    assert len(counted) == 1
+
+    with _open(db) as store:
+        _same(store, now)  # a writer holds the same states: served
+        assert len(counted) == 1
+        card = next(store.cards())
+        store.record(card.card_id, 1, now + timedelta(minutes=5))
+        _same(store, now + timedelta(minutes=6))  # a new answer: counted
+        assert len(counted) == 2
+        assert store.undo() is not None
+        _same(store, now + timedelta(minutes=7))  # taken back: counted
+        assert len(counted) == 3
+        store.record(card.card_id, 4, now + timedelta(minutes=8))
+    with _open(db, read_only=True) as reader:  # compacted at the close: other files
+        _same(reader, now + timedelta(minutes=9))
+        assert len(counted) == 4
+        _same(reader, now + timedelta(days=1))  # a new study day
+        assert len(counted) == 5
+        _same(reader, now + timedelta(days=1), tz=ZoneInfo("America/Sao_Paulo"))  # another zone
+        assert len(counted) == 6
+        _same(reader, now + timedelta(days=1))  # the file holds one day's figures: counted
+        assert len(counted) == 7
+    with _open(db) as store:
+        store.set_settings(replace(store.settings, day_start_hour=0))  # another day start
+        _same(store, now + timedelta(days=1))
+        assert len(counted) == 8
+        params = store.settings.parameters
+        store.set_settings(replace(store.settings, parameters=(*params[:20], 0.3)))
+        _same(store, now + timedelta(days=1))  # other FSRS parameters (another decay)
+    assert len(counted) == 9
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda raw: raw[: len(raw) // 2],
+        lambda raw: raw[:60] + bytes([raw[60] ^ 1]) + raw[61:],
+        lambda raw: b"quizzer-figures 1 %08x\n{}" % 0,
+        lambda raw: b"",
+        None,  # deleted
+    ],
+    ids=["half", "flipped", "planted", "emptied", "deleted"],
+)
+def test_a_damaged_or_deleted_figures_file_is_counted_again_silently(
+    tmp_path: Path, counted: list[int], damage: Any
+) -> None:
+    db = tmp_path / "p.json"
+    now = _filled(db, seed=12)
+    with _open(db, read_only=True) as reader:
+        _same(reader, now)
+    file = figures_path(db)
+    if damage is None:
+        file.unlink()
+    else:
+        file.write_bytes(damage(file.read_bytes()))
+    said = _doctor_check(db)[1]
+    assert "figures" not in said  # nothing to repair: it is only counted again
+    with _open(db, read_only=True) as reader:
+        _same(reader, now)
+        assert len(counted) == 2
+        _same(reader, now)  # written anew, and served
+    assert len(counted) == 2
+
+
+def test_a_reader_opened_before_an_answer_never_passes_its_states_off_as_newer(
+    tmp_path: Path, counted: list[int]
+) -> None:
+    """A reader that opened before a writer answered counts its own (older) card states
+    against the newer log; a later reader, with the newer states, must not be served that."""
+    db = tmp_path / "p.json"
+    now = _filled(db, seed=13)
+    later = now + timedelta(minutes=2)
+    with _open(db) as writer:
+        with _open(db, read_only=True) as early:
+            card = next(c for c in writer.cards() if c.phase == "review" and not c.suspended)
+            writer.record(card.card_id, 1, now + timedelta(minutes=1))  # a lapse: relearning
+            early_states = asdict(stats_from_store(early, [DECK], now=later).states)
+        assert len(counted) == 1 and figures_path(db).exists()
+        with _open(db, read_only=True) as late:
+            late_states = _same(late, later)["states"]
+        assert len(counted) == 2
+    assert late_states["relearning"] == early_states["relearning"] + 1

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from quizzer import __version__
+from quizzer.cli import gc_pause
 from quizzer.errors import QuizzerError, StoreError, shown
 
 #: Command modules, in the order their commands appear in ``--help``.
@@ -71,6 +72,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words and words[0].startswith("-") and words[0] not in ("-h", "--help", "--version"):
         # `quizzer --db PATH` and the like: options of the home screen.
         argv = words = ["home", *words]
+    if not words or words[0] in QUIZ_COMMANDS:
+        # Until the quiz's first paint (the app resumes it): see quizzer.cli.gc_pause.
+        gc_pause.pause()
+    try:
+        return _run(words, argv)
+    finally:
+        gc_pause.resume()
+
+
+def _run(words: list[str], argv: Sequence[str] | None) -> int:
     quiz = ONE_MODULE_COMMANDS.get(words[0]) if words else QUIZ_COMMANDS["home"]
     parser = build_parser((quiz,) if quiz else COMMAND_MODULES)
     args = parser.parse_args(argv)

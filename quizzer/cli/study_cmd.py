@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from quizzer.cards.card import Pair
+from quizzer.cli import gc_pause
 from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
@@ -166,7 +167,7 @@ def run_study(args: argparse.Namespace) -> int:
     except BaseException:
         service.close()
         raise
-    app = QuizzerApp(service, start=choice, rtl_mode=rtl)
+    app = QuizzerApp(service, start=choice, rtl_mode=rtl, on_first_paint=gc_pause.resume)
     app.run()
     service.close()
     return app.return_code or 0
@@ -177,7 +178,7 @@ def run_home(args: argparse.Namespace) -> int:
     from quizzer.ui.app import QuizzerApp
 
     service, rtl = _open(args)
-    app = QuizzerApp(service, rtl_mode=rtl)
+    app = QuizzerApp(service, rtl_mode=rtl, on_first_paint=gc_pause.resume)
     app.run()
     service.close()
     return app.return_code or 0

@@ -24,9 +24,7 @@ from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
 from quizzer.scheduling.scheduler import format_interval
-from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
-from quizzer.study.session import Session
 
 #: Where the theme chosen with Ctrl+T is kept.
 THEME_KEY = "ui.theme"
@@ -38,6 +36,7 @@ if TYPE_CHECKING:
     from quizzer.progress import Store
     from quizzer.services.library import DeckListing
     from quizzer.stats.figures import Stats
+    from quizzer.study.flow import StudyFlow
 
 
 def utcnow() -> datetime:
@@ -221,6 +220,10 @@ class StudyService:
             queue = self.store.due_cards(deck, [choice.pair], now)
             rounds = learn_rounds(queue, deck.concepts)
             return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
+        # Imported here: the home screen opens the service but no session (~10 ms).
+        from quizzer.study.flow import SessionFlow, queue_kinds
+        from quizzer.study.session import Session
+
         stage: Any = choice.mode
         # The queue tells learning from due cards, for the header's counts.
         kinds = queue_kinds(scheduler.due_queue(now))

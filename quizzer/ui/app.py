@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
@@ -18,7 +19,8 @@ STATS_MODULE = "quizzer.ui.screens.stats"
 
 
 class QuizzerApp(App[int]):
-    """The quiz. ``start`` skips the home screen and opens a study session directly."""
+    """The quiz. ``start`` skips the home screen and opens a study session directly;
+    ``on_first_paint`` is called once the first screen is painted."""
 
     CSS_PATH = "quizzer.tcss"
     TITLE = "quizzer"
@@ -35,10 +37,12 @@ class QuizzerApp(App[int]):
         start: StudyChoice | None = None,
         rtl_mode: str = "app",
         theme: str | None = None,
+        on_first_paint: Callable[[], None] | None = None,
     ) -> None:
         super().__init__()
         self.service = service
         self.start = start
+        self.on_first_paint = on_first_paint
         self.rtl_mode = rtl_mode
         if theme is None:
             # Ctrl+T's last choice, if this Textual still has that theme.
@@ -63,6 +67,9 @@ class QuizzerApp(App[int]):
             from quizzer.ui.screens.home import HomeScreen
 
             self.push_screen(HomeScreen())
+        if self.on_first_paint is not None:
+            # Forwarded to that screen: run after its first repaint.
+            self.call_after_refresh(self.on_first_paint)
 
     def action_toggle_dark(self) -> None:
         """Switch between the light and the dark theme."""

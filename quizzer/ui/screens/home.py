@@ -24,11 +24,12 @@ from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 
-def _lang_options(rtl_mode: str) -> list[tuple[str, str]]:
-    """Language names for the pickers; native names shaped like every other text."""
+def _lang_options() -> list[tuple[str, str]]:
+    """Language names for the pickers, with their native names (the pickers shape them
+    like every other text, when drawn)."""
     out = []
     for code in LANGUAGES:
-        name, native = LANGUAGE_NAMES[code], display_text(NATIVE_NAMES[code], rtl_mode)
+        name, native = LANGUAGE_NAMES[code], NATIVE_NAMES[code]
         out.append((name if native == name else f"{name} · {native}", code))
     return out
 
@@ -114,7 +115,7 @@ class HomeScreen(QuizzerScreen[None]):
         # list focused, filled and highlighted.
         last = self._initial_choice()
         pair = last.pair
-        langs = _lang_options(self.rtl_mode)
+        langs = _lang_options()
         yield Label("quizzer · choose a deck, a direction and a mode", id="home-title")
         with Horizontal(id="home-body"):
             with Vertical(id="deck-panel"):
@@ -137,9 +138,9 @@ class HomeScreen(QuizzerScreen[None]):
                 yield Button("Start (Enter · ^s)", id="start", variant="primary", compact=True)
         yield QuizFooter()
 
-    @staticmethod
-    def _select(options: Sequence[tuple[str, str]], id: str, value: str) -> Picker:
-        return Picker(options, value, id=id)
+    def _select(self, options: Sequence[tuple[str, str]], id: str, value: str) -> Picker:
+        mode = self.rtl_mode
+        return Picker(options, value, id=id, shape=lambda text: display_text(text, mode))
 
     #: Narrower than this, the deck list and the pickers share the width.
     NARROW = 80

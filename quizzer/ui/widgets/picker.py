@@ -12,7 +12,7 @@ Escape closes it.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from textual import events
@@ -100,7 +100,10 @@ class Picker(Widget, can_focus=True):
     """One line showing the chosen option's label and ``▼``; opens its list on demand.
 
     ``options`` are ``(label, value)`` pairs; ``value`` must be one of them. Setting
-    :attr:`value` to another one posts :class:`Picker.Changed`.
+    :attr:`value` to another one posts :class:`Picker.Changed`. ``shape`` prepares a
+    label for display (e.g. joins Arabic letters), only when it is drawn: shaping one
+    Arabic name costs ~12 ms of imports and set-up, and the first paint shows only the
+    chosen label.
     """
 
     DEFAULT_CSS = """
@@ -134,7 +137,14 @@ class Picker(Widget, can_focus=True):
             """The picker that changed."""
             return self.picker
 
-    def __init__(self, options: Sequence[tuple[str, str]], value: str, *, id: str) -> None:
+    def __init__(
+        self,
+        options: Sequence[tuple[str, str]],
+        value: str,
+        *,
+        id: str,
+        shape: Callable[[str], str] | None = None,
+    ) -> None:
         super().__init__(id=id)
         self._options = list(options)
         self._labels = dict((v, label) for label, v in self._options)
@@ -142,6 +152,17 @@ class Picker(Widget, can_focus=True):
             raise ValueError(f"{value!r} is not one of the options")
         self._value = value
         self._list: PickerList | None = None
+        self._shape = shape
+        self._shaped: dict[str, str] = {}
+
+    def _shown(self, label: str) -> str:
+        """``label`` as drawn (shaped once, then remembered)."""
+        if self._shape is None:
+            return label
+        shown = self._shaped.get(label)
+        if shown is None:
+            shown = self._shaped[label] = self._shape(label)
+        return shown
 
     @property
     def value(self) -> str:
@@ -167,13 +188,16 @@ class Picker(Widget, can_focus=True):
         """The chosen label, then an arrow at the right edge."""
         arrow = "▲" if self.expanded else "▼"
         room = max(0, self.content_region.width - 2)
-        label = Content(self._labels[self._value]).truncate(room, ellipsis=True, pad=True)
+        label = Content(self._shown(self._labels[self._value]))
+        label = label.truncate(room, ellipsis=True, pad=True)
         return Content.assemble(label, " ", (arrow, "$foreground 50%"))
 
     def action_open(self) -> None:
         """Open the list (mounting it the first time), the chosen option highlighted."""
         if self._list is None:
-            options = [Option(Content(label), id=value) for label, value in self._options]
+            options = [
+                Option(Content(self._shown(label)), id=value) for label, value in self._options
+            ]
             self._list = PickerList(options)
             self.mount(self._list)
         else:

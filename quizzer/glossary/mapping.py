@@ -133,6 +133,8 @@ def check_mapping(
     definition line is refused with the term's line to write instead), and — when
     ``concept_ids`` is given — one of those ids (the deck's and the ones the import makes).
     """
+    if not mapping:
+        return  # (most imports: no need to index every entry of every file)
     names = [f.file for f in files]
     terms: dict[Key, str] = {}
     definitions: dict[Key, int] = {}

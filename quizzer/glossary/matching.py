@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 
 from quizzer.concepts.concept import Concept, Entry
 from quizzer.concepts.deck import Deck
@@ -50,7 +51,7 @@ class Aligner:
                     if src.file and src.line:
                         lines.setdefault(src.file, []).append((src.line, slot))
             for file, pairs in lines.items():
-                self.sequences[file] = [s for _line, s in sorted(pairs, key=lambda p: p[0])]
+                self.sequences[file] = [s for _line, s in sorted(pairs, key=itemgetter(0))]
 
     def _provisional(self, cid: str, file: str) -> Slot | None:
         """The slot an earlier file of this import started for concept ``cid``.
@@ -107,11 +108,12 @@ class Aligner:
         by_acronym: dict[str, list[Slot]] = {}
         for slot in self.slots:
             for lang, held in slot.entries.items():
-                texts = {held.term.text, held.term.source.original}
-                for text in texts:
-                    if text:
-                        by_text.setdefault((lang, text), []).append(slot)
                 src = held.term.source
+                text, original = held.term.text, src.original
+                if text:
+                    by_text.setdefault((lang, text), []).append(slot)
+                if original and original != text:
+                    by_text.setdefault((lang, original), []).append(slot)
                 if src.file and src.line:
                     by_line.setdefault((lang, src.file, src.line), []).append(slot)
             if slot.acronym:
@@ -127,13 +129,15 @@ class Aligner:
                 hit = unique(by_text.get((e.lang, e.term), []), e, any_file=True)
                 if hit is not None:
                     claim(i, hit, "text", 1.0)
-        for i, e in enumerate(entries if by_line else ()):
-            if chosen[i] is None:
-                hit = unique(by_line.get((e.lang, e.file, e.term_line), []), e)
-                if hit is not None:
-                    claim(i, hit, "provenance", 1.0)
-        for i, e in enumerate(entries if by_acronym else ()):
-            if chosen[i] is None and e.acronym:
+        # (Later passes look only at the entries still open: none, re-importing a file.)
+        for i in [i for i in range(n) if chosen[i] is None] if by_line else ():
+            e = entries[i]
+            hit = unique(by_line.get((e.lang, e.file, e.term_line), []), e)
+            if hit is not None:
+                claim(i, hit, "provenance", 1.0)
+        for i in [i for i in range(n) if chosen[i] is None] if by_acronym else ():
+            e = entries[i]
+            if e.acronym:
                 hit = unique(by_acronym.get(e.acronym.casefold(), []), e)
                 if hit is not None:
                     claim(i, hit, "acronym", 0.95)
@@ -154,20 +158,24 @@ class Aligner:
             likely = self._segment_align(source, chosen, claimed, claim)
 
         # 6. new concepts
-        open_langs = {
-            lang
-            for s in self.slots
-            if id(s) not in claimed
-            for lang in LANGUAGES
-            if lang not in s.entries
-        }
-        for i, e in enumerate(entries):
-            if chosen[i] is None:
-                slot = Slot(None, None, {})
-                self.slots.append(slot)
-                # Sure when no earlier concept could have taken it (e.g. the first file).
-                sure = first or e.lang not in open_langs
-                chosen[i] = (slot, "new", 1.0 if sure else 0.5)
+        pending = [i for i in range(n) if chosen[i] is None]
+        open_langs = (
+            {
+                lang
+                for s in self.slots
+                if id(s) not in claimed
+                for lang in LANGUAGES
+                if lang not in s.entries
+            }
+            if pending and not first
+            else set()
+        )
+        for i in pending:
+            slot = Slot(None, None, {})
+            self.slots.append(slot)
+            # Sure when no earlier concept could have taken it (e.g. the first file).
+            sure = first or entries[i].lang not in open_langs
+            chosen[i] = (slot, "new", 1.0 if sure else 0.5)
 
         if ref is None:
             for i, candidates in likely.items():
@@ -313,7 +321,9 @@ class Aligner:
         definition = seed_text(
             e.definition, old.definition if old else None, e.file, e.definition_line, self.notes
         )
-        slot.entries[e.lang] = Entry(term=term, definition=definition)
+        if old is None or term is not old.term or definition is not old.definition:
+            slot.entries[e.lang] = Entry(term=term, definition=definition)
+        # (else the entry is unchanged: kept as it is, the very object the deck had)
         if slot.acronym is None and e.acronym:
             slot.acronym = e.acronym
 
@@ -338,16 +348,21 @@ class Aligner:
             ordered = slot.entries
             if len(ordered) > 1:
                 ordered = {lang: ordered[lang] for lang in LANGUAGES if lang in ordered}
+            original = slot.original
             concept = Concept(slot.id or "", deck_id, slot.acronym, ordered)
+            if original is None:
+                status = "new"
+            elif same_concept(original, concept):
+                status = "unchanged"
+                if original.deck == deck_id:
+                    # The deck's own concept, the same in every field: kept as that object,
+                    # so an unchanged deck compares with the existing one by identity.
+                    concept = original
+            else:
+                status = "updated"
             concepts.append(concept)
             if not slot.matches:
                 continue
-            if slot.original is None:
-                status = "new"
-            elif same_concept(slot.original, concept):
-                status = "unchanged"
-            else:
-                status = "updated"
             likely: tuple[str, ...] = ()
             if slot.likely:
                 named = dict.fromkeys(c.id or "" for c in slot.likely if c is not slot)

@@ -20,7 +20,7 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.glossary.alignment_report import AlignmentReport, ConceptReport, Match
 from quizzer.glossary.concept_ids import new_concept_id
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
-from quizzer.glossary.slot import Slot, same_concept, seed_text
+from quizzer.glossary.slot import Slot, seed_text
 
 
 class Aligner:
@@ -103,21 +103,15 @@ class Aligner:
 
         # 2. same text, 3. same file and line, 4. same acronym — looked up in indexes of the
         # slots as they stand before this file, so a merge stays linear in the deck size.
+        # (Claims don't change the slots' texts, so each index is built when first needed.)
         by_text: dict[tuple[str, str], list[Slot]] = {}
-        by_line: dict[tuple[str, str, int], list[Slot]] = {}
-        by_acronym: dict[str, list[Slot]] = {}
         for slot in self.slots:
             for lang, held in slot.entries.items():
-                src = held.term.source
-                text, original = held.term.text, src.original
+                text, original = held.term.text, held.term.source.original
                 if text:
                     by_text.setdefault((lang, text), []).append(slot)
                 if original and original != text:
                     by_text.setdefault((lang, original), []).append(slot)
-                if src.file and src.line:
-                    by_line.setdefault((lang, src.file, src.line), []).append(slot)
-            if slot.acronym:
-                by_acronym.setdefault(slot.acronym.casefold(), []).append(slot)
 
         def unique(candidates: list[Slot], e: SourceEntry, any_file: bool = False) -> Slot | None:
             hits = [s for s in candidates if id(s) not in claimed and s.can_take(e, any_file)]
@@ -126,18 +120,22 @@ class Aligner:
         # (Each pass only when its index has something: a first import has no slots yet.)
         for i, e in enumerate(entries if by_text else ()):
             if chosen[i] is None:
-                hit = unique(by_text.get((e.lang, e.term), []), e, any_file=True)
-                if hit is not None:
-                    claim(i, hit, "text", 1.0)
+                candidates = by_text.get((e.lang, e.term))
+                if candidates:
+                    hit = unique(candidates, e, any_file=True)
+                    if hit is not None:
+                        claim(i, hit, "text", 1.0)
         # (Later passes look only at the entries still open: none, re-importing a file.)
-        for i in [i for i in range(n) if chosen[i] is None] if by_line else ():
+        pending = [i for i in range(n) if chosen[i] is None]
+        by_line, by_acronym = self._line_and_acronym_indexes() if pending else ({}, {})
+        for i in pending if by_line else ():
             e = entries[i]
             hit = unique(by_line.get((e.lang, e.file, e.term_line), []), e)
             if hit is not None:
                 claim(i, hit, "provenance", 1.0)
-        for i in [i for i in range(n) if chosen[i] is None] if by_acronym else ():
+        for i in pending if by_acronym else ():
             e = entries[i]
-            if e.acronym:
+            if chosen[i] is None and e.acronym:
                 hit = unique(by_acronym.get(e.acronym.casefold(), []), e)
                 if hit is not None:
                     claim(i, hit, "acronym", 0.95)
@@ -210,6 +208,21 @@ class Aligner:
                             f"{source.file}: concept {slot.id!r} kept its {lang} texts from "
                             f"line {src.line}, which the file no longer has"
                         )
+
+    def _line_and_acronym_indexes(
+        self,
+    ) -> tuple[dict[tuple[str, str, int], list[Slot]], dict[str, list[Slot]]]:
+        """The slots by (language, file, line) of each term, and by acronym (casefolded)."""
+        by_line: dict[tuple[str, str, int], list[Slot]] = {}
+        by_acronym: dict[str, list[Slot]] = {}
+        for slot in self.slots:
+            for lang, held in slot.entries.items():
+                src = held.term.source
+                if src.file and src.line:
+                    by_line.setdefault((lang, src.file, src.line), []).append(slot)
+            if slot.acronym:
+                by_acronym.setdefault(slot.acronym.casefold(), []).append(slot)
+        return by_line, by_acronym
 
     def _segment_align(
         self,
@@ -349,17 +362,16 @@ class Aligner:
             if len(ordered) > 1:
                 ordered = {lang: ordered[lang] for lang in LANGUAGES if lang in ordered}
             original = slot.original
-            concept = Concept(slot.id or "", deck_id, slot.acronym, ordered)
             if original is None:
                 status = "new"
-            elif same_concept(original, concept):
-                status = "unchanged"
-                if original.deck == deck_id:
-                    # The deck's own concept, the same in every field: kept as that object,
-                    # so an unchanged deck compares with the existing one by identity.
-                    concept = original
             else:
-                status = "updated"
+                status = "unchanged" if slot.unchanged(ordered) else "updated"
+            if status == "unchanged" and original is not None and original.deck == deck_id:
+                # The deck's own concept, the same in every field: kept as that object, so
+                # an unchanged deck compares with the existing one by identity.
+                concept = original
+            else:
+                concept = Concept(slot.id or "", deck_id, slot.acronym, ordered)
             concepts.append(concept)
             if not slot.matches:
                 continue

@@ -7,6 +7,7 @@ which keeps a correction the user made while the seed it corrected is unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
@@ -29,10 +30,23 @@ class Slot:
     def can_take(self, entry: SourceEntry, any_file: bool = False) -> bool:
         """A slot takes one text per language per import: free, or already this file's
         (an edit) — or any file's when ``any_file`` (the texts are identical)."""
-        if any(m.entry.lang == entry.lang for m in self.matches):
-            return False
-        held = self.entries.get(entry.lang)
+        lang = entry.lang
+        for m in self.matches:  # (a loop, not any(): called for every entry of an import)
+            if m.entry.lang == lang:
+                return False
+        held = self.entries.get(lang)
         return held is None or any_file or held.term.source.file == entry.file
+
+    def unchanged(self, entries: Mapping[str, Entry]) -> bool:
+        """Whether the slot, with ``entries`` as its texts, is its original concept as it
+        was: the same id, acronym and entries, in the same order."""
+        original = self.original
+        return (
+            original is not None
+            and original.id == self.id
+            and original.acronym == self.acronym
+            and list(original.entries.items()) == list(entries.items())
+        )
 
 
 def seed_text(new: str, old: Text | None, file: str, line: int, notes: list[str]) -> Text:
@@ -53,12 +67,3 @@ def seed_text(new: str, old: Text | None, file: str, line: int, notes: list[str]
             f"{file}:{line}: the seed text changed, so the correction made to it was dropped"
         )
     return Text(new, Provenance("seed", file, line))
-
-
-def same_concept(a: Concept, b: Concept) -> bool:
-    """Whether two concept records are equal, entries in the same order."""
-    return (
-        a.id == b.id
-        and a.acronym == b.acronym
-        and list(a.entries.items()) == list(b.entries.items())
-    )

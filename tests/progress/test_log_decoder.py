@@ -4,6 +4,7 @@ still damage naming the file's record. Real sealed month files on disk."""
 
 from __future__ import annotations
 
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,7 @@ def test_a_valid_record_the_decoder_treats_differently_reads_as_the_careful_read
     assert [r.reviewed_at for r in fast.reviews] == [
         Review.from_dict(d).reviewed_at for d in careful.reviews
     ]
+    assert all(r.reviewed_at.tzinfo is UTC for r in fast.reviews)  # converted, as Review does
 
 
 def test_the_seal_is_verified_on_the_fast_path_too(tmp_path: Path):
@@ -169,3 +171,35 @@ def test_keeping_some_cards_still_checks_every_record(
     some = monthfile.read_answers(file, MONTH, _odd_cards)
     assert some.problem == monthfile.read_copy(file, MONTH).problem
     assert "record 2" in (some.problem or "") and "grade" in (some.problem or "")
+
+
+@pytest.mark.parametrize("cards", [None, _odd_cards])
+def test_the_answers_built_fast_are_plain_reviews_that_behave_as_built_by_hand(
+    tmp_path: Path, cards: Any
+):
+    file = _write(tmp_path, [_review(i) for i in range(6)])
+    fast = monthfile.read_answers(file, MONTH, cards)
+    assert fast.reviews and all(type(r) is Review for r in fast.reviews)
+    by_hand = [Review.from_dict(d) for d in monthfile.read_copy(file, MONTH).reviews]
+    if cards is not None:
+        by_hand = [r for r in by_hand if cards(r.card_id)]
+    assert fast.reviews == by_hand and {hash(r.id) for r in fast.reviews}
+    with pytest.raises(AttributeError):  # frozen, as Review(...) builds it
+        fast.reviews[0].grade = 4  # type: ignore[misc]
+    assert all(r.reviewed_at.tzinfo is by_hand[0].reviewed_at.tzinfo for r in fast.reviews)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_decoding_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path, on: bool):
+    import gc
+
+    good = _write(tmp_path, [_review(i) for i in range(3)]).read_bytes()
+    bad = _write(tmp_path / "bad", [_review(1, grade=9)]).read_bytes()
+    (gc.enable if on else gc.disable)()
+    try:
+        assert logdecoder.decode(good) is not None
+        assert gc.isenabled() is on
+        assert logdecoder.decode(bad) is None  # given up: the careful reading names it
+        assert gc.isenabled() is on
+    finally:
+        gc.enable()

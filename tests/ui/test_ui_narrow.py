@@ -29,6 +29,7 @@ from quizzer.ui.screens.home import DeckList, HomeScreen
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 SIZES = [pytest.param((60, 20), id="60x20"), pytest.param((80, 24), id="80x24")]
@@ -117,7 +118,7 @@ def _inside(widget, container=None) -> bool:
     return widget.screen.region.contains_region(region) and outer.contains_region(region)
 
 
-def _label_fits(button: Button) -> bool:
+def _label_fits(button: Button | LineButton) -> bool:
     """The button's label is on one line, whole."""
     label = button.label.plain if hasattr(button.label, "plain") else str(button.label)
     return _inside(button) and button.size.height == 1 and button.content_size.width > len(label)
@@ -143,7 +144,7 @@ async def test_home_pickers_start_and_footer_fit_at_60x20(tmp_path: Path) -> Non
         assert isinstance(home, HomeScreen)
         for name in ("from-lang", "from-side", "to-lang", "to-side", "mode", "mode-help"):
             assert _inside(home.query_one(f"#{name}")), name
-        assert _label_fits(home.query_one("#start", Button))
+        assert _label_fits(home.query_one("#start", LineButton))
         footer = home.query_one(QuizFooter)
         keys = footer.entries
         assert {k.description for k in keys} >= {"Start", "Mode", "Stats", "Help", "Quit", "Theme"}

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, Label, OptionList
+from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
@@ -20,6 +20,7 @@ from quizzer.scheduling.review import MODES
 from quizzer.study.selection import StudyChoice, default_pair, fits
 from quizzer.ui.app_access import QuizzerScreen
 from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
@@ -135,7 +136,7 @@ class HomeScreen(QuizzerScreen[None]):
                 yield self._select([(m, m) for m in MODES], "mode", last.mode)
                 yield Label(_MODE_HELP.get(last.mode, ""), id="mode-help", markup=False)
                 yield Label("", id="pair-error", markup=False)
-                yield Button("Start (Enter · ^s)", id="start", variant="primary", compact=True)
+                yield LineButton("Start (Enter · ^s)", id="start")
         yield QuizFooter()
 
     def _select(self, options: Sequence[tuple[str, str]], id: str, value: str) -> Picker:
@@ -284,7 +285,7 @@ class HomeScreen(QuizzerScreen[None]):
         event.stop()
         self.action_start()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_line_button_pressed(self, event: LineButton.Pressed) -> None:
         """Start studying when the start button is pressed."""
         if event.button.id == "start":
             event.stop()

@@ -20,6 +20,7 @@ import json
 import os
 from collections.abc import Iterator
 from datetime import datetime
+from json.encoder import encode_basestring
 from operator import itemgetter
 from pathlib import Path
 from typing import BinaryIO
@@ -27,9 +28,18 @@ from typing import BinaryIO
 from quizzer.progress.events import ReviewData
 from quizzer.progress.reviewlog import timestamp
 
+#: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, the encoder built once
+#: (``dumps`` with options builds one per call: a third of spilling a million answers).
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
 
 def _text(value: object) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _ENCODE(value).encode("utf-8")
+
+
+def _string(value: object) -> bytes:
+    """:func:`_text` of an answer's time or id: the same bytes, a text without the dispatch."""
+    return encode_basestring(value).encode("utf-8") if type(value) is str else _text(value)
 
 
 class Merged:
@@ -60,7 +70,7 @@ class Spill:
             self.directory.mkdir(parents=True, exist_ok=True)
             name = f".{month}.spill.{os.getpid()}.tmp"
             fh = self._files[month] = open(self.directory / name, "w+b")  # noqa: SIM115
-        at, rid = _text(review["reviewed_at"]), _text(review["id"])
+        at, rid = _string(review["reviewed_at"]), _string(review["id"])
         fh.write(b"%s\t%s\t%s\n" % (at, rid, _text(review)))
 
     def months(self) -> set[str]:

@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
 from quizzer.errors import StoreError
-from quizzer.progress import compaction, generations, journal, migrate, reviewlog
+from quizzer.progress import cardindex, compaction, generations, journal, migrate, reviewlog
 from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -144,7 +144,8 @@ class OpenedStore:
         raise busy_error(self.path)
 
     def _load(self) -> None:
-        doc = self._storage.read()
+        snapshot = self._storage.read_lazily()
+        doc = snapshot.doc
         if doc is None and not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         version = migrate.schema_of(doc) if doc is not None else SCHEMA_VERSION
@@ -171,7 +172,7 @@ class OpenedStore:
                     path=self.path,
                 )
             doc = migrate.migrate(self.path, doc, version, self.tz)
-        self.state = State.from_document(doc, self.path) if doc else State()
+        self.state = State.from_document(doc, self.path, snapshot.lazy) if doc else State()
         self.state.source = self.path
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
         if doc is None:
@@ -249,6 +250,8 @@ class OpenedStore:
             self._mark()
         if doc is None or self.replayed > COMPACT_AFTER:
             self.compact()
+        elif snapshot.lazy is None and snapshot.raw is not None and version == SCHEMA_VERSION:
+            cardindex.write_for(self.path, snapshot.raw, doc)  # none fitted: read it fast next time
 
     def _start_journal(self) -> None:
         """Begin a journal of the state's generation, keeping the old one as ``.journal.prev``."""

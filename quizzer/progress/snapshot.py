@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,19 @@ from tinydb.storages import Storage
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
+from quizzer.progress import cardindex
+from quizzer.progress.cardtable import LazyCards
+from quizzer.progress.migrate import SCHEMA_VERSION, schema_of
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A snapshot as read: its document (only its head when ``lazy``: the cards are read
+    from ``lazy`` as asked for), and its bytes (``None`` for both: no file)."""
+
+    doc: dict[str, Any] | None
+    lazy: LazyCards | None
+    raw: bytes | None
 
 
 class AtomicJSONStorage(Storage):
@@ -28,23 +42,43 @@ class AtomicJSONStorage(Storage):
         self.path = Path(path)
         self.read_only = read_only
 
-    def read(self) -> dict[str, Any] | None:
-        """The whole document, ``None`` if there is no file; :class:`StoreError` if damaged."""
+    def read_bytes(self) -> bytes | None:
+        """The file's bytes, ``None`` if there is no file."""
         try:
-            raw = self.path.read_bytes()
+            return self.path.read_bytes()
         except FileNotFoundError:
             return None
         except OSError as exc:
             raise StoreError(
                 f"can't read the progress store: {exc.strerror}", path=self.path
             ) from exc
-        return parse(raw, self.path)
+
+    def read(self) -> dict[str, Any] | None:
+        """The whole document, ``None`` if there is no file; :class:`StoreError` if damaged."""
+        raw = self.read_bytes()
+        return None if raw is None else parse(raw, self.path)
+
+    def read_lazily(self) -> Snapshot:
+        """The document, with its cards left unread when the card index fits the file
+        (:mod:`quizzer.progress.cardindex`); else parsed whole, as :meth:`read`."""
+        raw = self.read_bytes()
+        if raw is None:
+            return Snapshot(None, None, None)
+        spans = cardindex.load(self.path, raw)
+        if spans is not None:
+            head = parse(raw[: spans.cards_open] + b"{}}", self.path)
+            if schema_of(head) == SCHEMA_VERSION:
+                return Snapshot(head, LazyCards(raw, spans, self.path), raw)
+        return Snapshot(parse(raw, self.path), None, raw)
 
     def write(self, data: dict[str, Any]) -> None:
-        """Replace the file atomically (temp file, fsync, rename, directory fsync)."""
+        """Replace the file atomically (temp file, fsync, rename, directory fsync), then
+        keep its card index."""
         if self.read_only:
             raise StoreError("the progress store is open read-only", path=self.path)
-        atomic_write_bytes(self.path, dumps(data))
+        raw = dumps(data)
+        atomic_write_bytes(self.path, raw)
+        cardindex.write_for(self.path, raw, data)
 
     def close(self) -> None:
         """Nothing stays open between reads and writes."""

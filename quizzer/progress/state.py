@@ -10,12 +10,14 @@ checks of a snapshot document's layout (:func:`document_problem`,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
+from quizzer.progress.cardtable import CardTable, LazyCards
 from quizzer.progress.events import (
     BuryData,
     CardData,
@@ -153,7 +155,13 @@ def document_problem(doc: Any) -> str | None:
             SchedulerSettings.from_dict(settings)
         except (TypeError, ValueError, AttributeError) as exc:
             return f"the scheduler settings are invalid ({exc})"
-    for data in doc.get("cards", {}).values():
+    return cards_problem(doc.get("cards", {}))
+
+
+def cards_problem(cards: dict[str, Any]) -> str | None:
+    """What is wrong with the layout of a snapshot's cards table: a record that is not an
+    object with a string ``card_id`` (``None``: nothing)."""
+    for data in cards.values():
         if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
             return f"card record {data!r:.60} has no card id"
     return None
@@ -178,7 +186,7 @@ class State:
     """
 
     def __init__(self) -> None:
-        self.raw: dict[str, CardData] = {}
+        self._cards = CardTable()
         self.objs: dict[str, CardState] = {}
         self.settings = SchedulerSettings()
         self.undo: list[UndoEntry] = []
@@ -193,12 +201,25 @@ class State:
         #: :mod:`quizzer.progress.monthfile`); ``None`` for a snapshot from before manifests.
         self.months: Manifest | None = None
 
+    @property
+    def raw(self) -> CardTable:
+        """Every card's stored state by card id (read from the snapshot as asked for)."""
+        return self._cards
+
+    @raw.setter
+    def raw(self, cards: Mapping[str, CardData]) -> None:
+        self._cards = CardTable(dict(cards))
+
     @classmethod
-    def from_document(cls, doc: dict[str, Any], source: Path | None = None) -> State:
+    def from_document(
+        cls, doc: dict[str, Any], source: Path | None = None, lazy: LazyCards | None = None
+    ) -> State:
         """Load a current-schema snapshot document.
 
         Checks the layout (``ValueError`` naming what is wrong), not each card
-        state: those are built on first use (see :meth:`get`).
+        state: those are built on first use (see :meth:`get`). With ``lazy``, ``doc``
+        is the snapshot's head (its cards table empty) and the cards are read from
+        ``lazy`` as they are asked for (see :mod:`quizzer.progress.cardtable`).
         """
         problem = document_problem(doc)
         if problem:
@@ -216,7 +237,10 @@ class State:
         settings = doc.get("settings", {}).get("1")
         if settings:
             st.settings = SchedulerSettings.from_dict(settings)
-        st.raw = {d["card_id"]: d for d in doc.get("cards", {}).values()}
+        if lazy is not None:
+            st._cards = CardTable(lazy=lazy, check=cards_problem)
+        else:
+            st._cards = CardTable({d["card_id"]: d for d in doc.get("cards", {}).values()})
         return st
 
     def to_document(self, journal_offset: int) -> dict[str, Any]:

@@ -155,7 +155,7 @@ def test_a_store_that_cant_be_read_is_a_clear_error(
     def refused(self: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(journal_path(db)))
 
-    monkeypatch.setattr(opening.AtomicJSONStorage, "read", refused)
+    monkeypatch.setattr(opening.AtomicJSONStorage, "read_lazily", refused)
     with pytest.raises(StoreError) as caught:
         sb.open_db(db)
     assert caught.value.message == "can't open the progress store: Permission denied"

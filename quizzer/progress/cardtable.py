@@ -1,0 +1,176 @@
+"""The card states of a store by card id, read from the snapshot's bytes as they are asked for.
+
+:class:`CardTable` is a mapping of card id → stored card state (a :class:`CardData`
+dict). Opened over a snapshot with its card index (:mod:`quizzer.progress.cardindex`),
+it parses one card's record when that card is first asked for; anything that needs
+every card (iterating, counting, writing the next snapshot) first parses the whole
+cards table, with the same layout checks as a snapshot read whole, then replays the
+changes made meanwhile in their order. Without an index it is a plain dict.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, ItemsView, Iterator, KeysView, MutableMapping, ValuesView
+from pathlib import Path
+from typing import Any, cast
+
+from quizzer.errors import StoreError
+from quizzer.progress.cardindex import Spans, doc_key
+from quizzer.progress.events import CardData
+
+
+class LazyCards:
+    """A snapshot's bytes and its card index: single records, or the whole table, on demand."""
+
+    def __init__(self, raw: bytes, spans: Spans, source: Path | None) -> None:
+        self.raw = raw
+        self.spans = spans
+        self.source = source
+
+    def _damaged(self, what: str) -> StoreError:
+        where = self.source or "the progress store"
+        return StoreError(
+            f"progress store is damaged ({what})",
+            hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
+            path=self.source,
+        )
+
+    def record(self, card_id: str) -> CardData | None:
+        """The stored state of ``card_id`` (unchecked, as :meth:`State.get` checks it)."""
+        span = self.spans.find(doc_key(card_id))
+        if span is None:
+            return None
+        try:
+            data = json.loads(self.raw[span[0] : span[1]])
+        except (ValueError, RecursionError) as exc:
+            raise self._damaged(f"card record of {card_id!r:.60} unreadable: {exc}") from exc
+        if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
+            raise self._damaged(f"card record {data!r:.60} has no card id")
+        # Another card id with the same numeric key: not this card (the snapshot keys by it).
+        return cast(CardData, data) if data["card_id"] == card_id else None
+
+    def whole(self, check: Callable[[Any], str | None]) -> dict[str, CardData]:
+        """Every card record by card id, the table's layout checked by ``check`` (what is
+        wrong with it, ``None``: nothing)."""
+        start = self.spans.cards_open
+        try:
+            cards = json.loads(self.raw[start : len(self.raw) - 1])
+        except (ValueError, RecursionError) as exc:
+            raise self._damaged(f"the cards table is unreadable: {exc}") from exc
+        problem = check(cards) if isinstance(cards, dict) else "the cards table is not a table"
+        if problem:
+            raise self._damaged(problem)
+        return {d["card_id"]: d for d in cards.values()}
+
+
+class CardTable(MutableMapping[str, CardData]):
+    """Card id → stored card state; lazily read from ``lazy`` when one is given."""
+
+    def __init__(
+        self,
+        data: dict[str, CardData] | None = None,
+        lazy: LazyCards | None = None,
+        check: Callable[[Any], str | None] | None = None,
+    ) -> None:
+        self._data: dict[str, CardData] = data if data is not None else {}
+        self._lazy = lazy
+        self._check = check or (lambda doc: None)
+        #: Records read (or set, ``None``: removed) since opening, while still lazy.
+        self._seen: dict[str, CardData | None] = {}
+        #: Every change while lazy, in order: replayed on the whole table when it is read.
+        self._changes: list[tuple[str, CardData | None]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def lazy(self) -> bool:
+        """Whether the whole table is still unread."""
+        return self._lazy is not None
+
+    def _whole(self) -> dict[str, CardData]:
+        with self._lock:
+            lazy = self._lazy
+            if lazy is None:
+                return self._data
+            data = lazy.whole(self._check)
+            for card_id, seen in self._seen.items():
+                if seen is not None and card_id in data:
+                    data[card_id] = seen  # keep the very objects already handed out
+            for card_id, change in self._changes:
+                if change is None:
+                    data.pop(card_id, None)
+                else:
+                    data[card_id] = change
+            self._data, self._lazy = data, None
+            self._seen, self._changes = {}, []
+            return data
+
+    def __getitem__(self, card_id: str) -> CardData:
+        lazy = self._lazy
+        if lazy is None:
+            return self._data[card_id]
+        with self._lock:
+            if self._lazy is None:
+                return self._data[card_id]
+            if card_id in self._seen:
+                found = self._seen[card_id]
+            else:
+                found = lazy.record(card_id)
+                self._seen[card_id] = found
+        if found is None:
+            raise KeyError(card_id)
+        return found
+
+    def __setitem__(self, card_id: str, data: CardData) -> None:
+        with self._lock:
+            if self._lazy is None:
+                self._data[card_id] = data
+                return
+            self._seen[card_id] = data
+            self._changes.append((card_id, data))
+
+    def __delitem__(self, card_id: str) -> None:
+        self[card_id]  # KeyError when absent, as a dict
+        with self._lock:
+            if self._lazy is None:
+                del self._data[card_id]
+                return
+            self._seen[card_id] = None
+            self._changes.append((card_id, None))
+
+    def __contains__(self, card_id: object) -> bool:
+        if not isinstance(card_id, str):
+            return False
+        try:
+            self[card_id]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def get(self, card_id: str, default: Any = None) -> Any:  # noqa: D102 - as a dict's
+        if self._lazy is None:
+            return self._data.get(card_id, default)
+        try:
+            return self[card_id]
+        except KeyError:
+            return default
+
+    # Whole-table views straight from the dict (not one __getitem__ per card).
+    def keys(self) -> KeysView[str]:  # noqa: D102
+        return self._whole().keys()
+
+    def values(self) -> ValuesView[CardData]:  # noqa: D102
+        return self._whole().values()
+
+    def items(self) -> ItemsView[str, CardData]:  # noqa: D102
+        return self._whole().items()
+
+    def __repr__(self) -> str:
+        return f"CardTable({'lazy' if self.lazy else len(self._data)})"

@@ -172,5 +172,9 @@ class CardTable(MutableMapping[str, CardData]):
     def items(self) -> ItemsView[str, CardData]:  # noqa: D102
         return self._whole().items()
 
+    def __reduce__(self) -> tuple[type[CardTable], tuple[dict[str, CardData]]]:
+        # Pickled (hashed, copied) as the whole table: the same for a lazy and a read one.
+        return CardTable, (self._whole(),)
+
     def __repr__(self) -> str:
         return f"CardTable({'lazy' if self.lazy else len(self._data)})"

@@ -113,11 +113,15 @@ def fix_cell_widths() -> int:
     from rich._unicode_data import load
 
     changed: set[int] = set()
+    seen: list[object] = []
     for version in ("auto", "latest"):
         table = load(version)
         widths = table.widths
         # Typed a Sequence, but a list: shared by every caller of load(), patched in place.
         assert isinstance(widths, list)
+        if any(widths is done for done in seen):
+            continue  # "auto" is usually "latest": one scan of its 6,000 zero widths is enough
+        seen.append(widths)
         marks = set(_zero_width_spacing_marks(widths))
         if marks:
             _originals.append((widths, list(widths)))

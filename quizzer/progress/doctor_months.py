@@ -99,19 +99,25 @@ def restore_month(
     base: list[ReviewData] = copy.reviews if trusted else []
     if not trusted:
         _keep_aside(mirror, stamp, actions)
-    fold = reviewlog.Fold()
-    for jfile in (v2_backup_path(path), previous_journal_path(path), journal_path(path)):
-        fold.add_events(_journal_events(jfile))
+    # The journals of the snapshot's generation and before, whose answers the manifest
+    # counts; then the journal since the snapshot, with answers it does not count yet.
+    earlier = [
+        *_journal_events(v2_backup_path(path)),
+        *_journal_events(previous_journal_path(path)),
+    ]
+    fold = reviewlog.Fold().add_events(earlier)
+    counted = len(reviewlog.merge(base, fold.adds.get(month, {}), fold.removes.get(month, set())))
+    fold.add_events(_journal_events(journal_path(path)))
     merged = reviewlog.merge(base, fold.adds.get(month, {}), fold.removes.get(month, set()))
     reviewlog.sort_by_time(merged)
     reviewlog.write_month(file, merged, found.gen)
     source = f"its mirror {mirror.name}" if trusted else "no copy that verifies"
     actions.append(f"restored {len(merged)} answers of {month} from {source} and the journals kept")
     listed = (found.manifest or {}).get(month)
-    if not trusted and (listed is None or listed[0] > len(base)):
+    if not trusted and (listed is None or listed[0] > counted):
         held = f"{listed[0]} answers" if listed else "an unknown number of answers"
         losses.append(
-            f"{month}: the snapshot listed {held}; {len(merged)} were found in the journals "
+            f"{month}: the snapshot listed {held}; {counted} were found in the journals "
             "kept, the rest are lost (the damaged copies are kept)"
         )
 

@@ -1,10 +1,10 @@
 """How long ``quizzer stats`` takes to compute its figures, and ``quizzer optimize`` to fit.
 
-Builds an in-memory review log (10 answers per card over a year, random
-grades) for each size and times :func:`quizzer.stats.compute.compute_stats`
-(median of ``--repeat`` runs) in a named zone (``ZoneInfo``, Europe/Paris) and
-in the store's default zone (``LocalTimezone``: the system's, through libc, as
-``quizzer stats`` runs without a configured zone), and
+Builds an in-memory review log for each size (:mod:`review_history`: 10 answers per
+card over a year, random grades, five directions, every source) and times
+:func:`quizzer.stats.compute.compute_stats` (median of ``--repeat`` runs) in a named
+zone (``ZoneInfo``, Europe/Paris) and in the store's default zone (``LocalTimezone``:
+the system's, through libc, as ``quizzer stats`` runs without a configured zone), and
 :func:`quizzer.scheduling.optimizer.optimize` (once). Prints one JSON line per size::
 
     {"cards": 10000, "reviews": 100000, "stats_median_s": ..., "stats_local_tz_median_s": ...,
@@ -17,58 +17,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
+import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from quizzer.cards.card import CardKey, Pair
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from review_history import history
+
 from quizzer.progress.localtz import LocalTimezone
-from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.optimizer import optimize
-from quizzer.scheduling.review import Review
 from quizzer.stats.compute import compute_stats
 
 TZ = ZoneInfo("Europe/Paris")
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
-PAIR = Pair("en", "term", "bn", "definition")
-
-
-def build(n_cards: int, per_card: int, rng: random.Random) -> tuple[list[Review], list[CardState]]:
-    reviews: list[Review] = []
-    cards: list[CardState] = []
-    for i in range(n_cards):
-        key = CardKey(f"bench/c{i}", PAIR)
-        moment = NOW - timedelta(days=365, minutes=rng.randrange(0, 1440 * 30))
-        interval = 0.0
-        for j in range(per_card):
-            grade = rng.choices((1, 2, 3, 4), (0.15, 0.1, 0.65, 0.1))[0]
-            phase = "new" if j == 0 else ("review" if interval >= 1 else "learning")
-            reviews.append(
-                Review(
-                    id=f"{i}-{j}",
-                    card_id=key.id,
-                    reviewed_at=moment,
-                    grade=grade,  # type: ignore[arg-type]
-                    mode="flip",
-                    duration_ms=rng.randrange(1000, 10000),
-                    phase=phase,  # type: ignore[arg-type]
-                    last_interval_days=interval,
-                )
-            )
-            interval = 0.0 if grade == 1 else max(1.0, interval * 2.2)
-            moment += timedelta(days=interval or 0.01)
-        cards.append(
-            CardState.studied(
-                key.id,
-                "review",
-                moment,
-                stability=max(interval, 0.5),
-                last_review=reviews[-1].reviewed_at,
-            )
-        )
-    return reviews, cards
 
 
 def main() -> None:
@@ -77,9 +43,8 @@ def main() -> None:
     parser.add_argument("--per-card", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    rng = random.Random(1)
     for size in args.sizes:
-        reviews, cards = build(size, args.per_card, rng)
+        reviews, cards = history(size, args.per_card, NOW, days=365, seed=1)
         times: dict[str, list[float]] = {"zoneinfo": [], "local": []}
         for _ in range(args.repeat):
             for name, tz in (("zoneinfo", TZ), ("local", LocalTimezone())):

@@ -5,11 +5,14 @@ Builds a real progress store on disk with ``--answers`` answers (default 1,000,0
 through the store's own bulk path (``Store.merge_batch``, what ``quizzer merge``
 uses), once: it is kept in ``$TMPDIR/quizzer-stats-scale-<answers>/`` and reused by
 later runs (``--rebuild`` makes it again). The first ``quizzer stats`` after building
-counts the figures from the whole log and leaves the statistics cache ``P.stats``
-(timed and printed, not a figure); then, interleaved, ``--runs`` times each:
+counts the figures from the whole log and leaves the statistics cache ``P.stats`` and
+the day's figures ``P.figures`` (timed and printed, not a figure); then, interleaved,
+``--runs`` times each:
 
 - ``quizzer stats --db P`` as a whole process (to a pipe), next to ``python -c pass``
   (the interpreter's own start, the floor of any command);
+- ``quizzer stats`` with ``P.figures`` deleted first (printed as ``recount``, not a
+  figure): the figures counted from the card states and ``P.stats``, as after an answer;
 - the stats screen: a process that opens the store, pushes the app's ``StatsScreen``
   (figures counted in its worker thread) in a headless Textual app and exits once the
   figures are on the screen, next to a bare Textual app that exits on its first paint.
@@ -18,8 +21,12 @@ Medians; figures through :mod:`benchmarks.figures` ("quizzer stats, 1M answers" 
 "stats screen figures ready, 1M answers", each bound to 1.0 s absolute). Also prints
 ``store.reviews()`` (the whole log read) once, for comparison (not with ``--quick``).
 
-Run: ``.venv/bin/python benchmarks/stats_scale.py [--answers 1000000] [--runs 7] [--quick]``
-(``--quick``: 3 runs each).
+``--against DIR`` times another checkout's ``quizzer stats`` and stats screen on the
+same store, interleaved with these (before/after in one run; printed, not figures).
+The children write bytecode, as an installed package has it.
+
+Run: ``.venv/bin/python benchmarks/stats_scale.py [--answers 1000000] [--runs 7] [--quick]
+[--against DIR]`` (``--quick``: 3 runs each).
 """
 
 from __future__ import annotations
@@ -27,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -40,62 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import figures
+from review_history import history
 
-from quizzer.cards.card import CardKey, Pair
-from quizzer.scheduling.card_state import CardState
-from quizzer.scheduling.review import Review
-
-PAIRS = (
-    Pair("en", "term", "bn", "term"),
-    Pair("ru", "term", "bn", "definition"),
-    Pair("ar", "definition", "en", "term"),
-    Pair("fr", "term", "ru", "term"),
-    Pair("bn", "term", "ar", "term"),
-)
 PER_CARD = 50
-MODES = ("flip", "choice", "typed", "learn", "anki")
-
-
-def history(answers: int, end: datetime) -> tuple[list[Review], list[CardState]]:
-    """``answers`` answers of ``answers // 50`` cards over the two years before ``end``."""
-    rng = random.Random(12)
-    reviews: list[Review] = []
-    cards: list[CardState] = []
-    start = end - timedelta(days=730)
-    for i in range(answers // PER_CARD):
-        key = CardKey(f"bench/concept-{i // len(PAIRS):05d}", PAIRS[i % len(PAIRS)])
-        moment = start + timedelta(minutes=rng.randrange(0, 1440 * 60))
-        step = (end - moment) / PER_CARD
-        interval = 0.0
-        for j in range(PER_CARD):
-            grade = rng.choices((1, 2, 3, 4), (0.12, 0.1, 0.68, 0.1))[0]
-            phase = "new" if j == 0 else ("review" if interval >= 1 else "learning")
-            reviews.append(
-                Review(
-                    id=f"b{i:06d}-{j:02d}",
-                    card_id=key.id,
-                    reviewed_at=moment,
-                    grade=grade,  # type: ignore[arg-type]
-                    mode=MODES[(i + j) % len(MODES)],  # type: ignore[arg-type]
-                    duration_ms=rng.randrange(1000, 12000),
-                    phase=phase,  # type: ignore[arg-type]
-                    last_interval_days=interval,
-                    interval_days=max(interval, 1.0),
-                )
-            )
-            interval = 0.0 if grade == 1 else min(max(1.0, interval * 2.0), 60.0)
-            moment += step * rng.uniform(0.6, 1.0)
-        cards.append(
-            CardState.studied(
-                key.id,
-                "review",
-                moment + timedelta(days=interval or 1),
-                stability=max(interval, 0.5),
-                last_review=reviews[-1].reviewed_at,
-            )
-        )
-    reviews.sort(key=lambda r: r.reviewed_at)
-    return reviews, cards
 
 
 def build(folder: Path, answers: int, rebuild: bool) -> Path:
@@ -114,7 +67,7 @@ def build(folder: Path, answers: int, rebuild: bool) -> Path:
         else:
             file.unlink()
     t0 = time.perf_counter()
-    reviews, cards = history(answers, datetime.now(UTC) - timedelta(hours=1))
+    reviews, cards = history(answers // PER_CARD, PER_CARD, datetime.now(UTC) - timedelta(hours=1))
     made = time.perf_counter() - t0
     with open_store(db) as store:
         store.merge_batch(reviews, cards)
@@ -126,7 +79,9 @@ def build(folder: Path, answers: int, rebuild: bool) -> Path:
 
 def _timed(command: list[str], env: dict[str, str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
+    # Run from the checkout timed: ``python -m`` looks in the working folder first.
+    cwd = env["PYTHONPATH"]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
     return time.perf_counter() - t0
 
 
@@ -177,6 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="3 runs each")
     parser.add_argument("--rebuild", action="store_true", help="build the store again")
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="another checkout: its `quizzer stats` and stats screen timed interleaved too",
+    )
     parser.add_argument("--screen-child", metavar="DB", help=argparse.SUPPRESS)
     parser.add_argument("--bare-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -192,9 +152,14 @@ def main(argv: list[str] | None = None) -> int:
     db = build(folder, args.answers, args.rebuild)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     env["QUIZZER_CACHE"] = str(folder / "cache")
+    # Bytecode is written, as for an installed package (the first run below writes it).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     python = sys.executable
     stats_cmd = [python, "-m", "quizzer", "stats", "--db", str(db)]
     first = _timed(stats_cmd, env)  # counts from the log when there is no cache yet
+    other_env = dict(env, PYTHONPATH=str(Path(args.against).resolve())) if args.against else env
+    if args.against:
+        _timed(stats_cmd, other_env)
     from quizzer.progress import open_store
 
     with open_store(db, read_only=True) as store:
@@ -209,11 +174,18 @@ def main(argv: list[str] | None = None) -> int:
         "pass": [python, "-c", "pass"],
         "screen": [python, here, "--screen-child", str(db)],
         "bare": [python, here, "--bare-child"],
+        "recount": stats_cmd,
     }
+    if args.against:
+        theirs = str(Path(args.against).resolve() / "benchmarks" / "stats_scale.py")
+        commands["against_stats"] = stats_cmd
+        commands["against_screen"] = [python, theirs, "--screen-child", str(db)]
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, command in commands.items():
-            times[name].append(_timed(command, env))
+            if name == "recount":
+                db.with_name(db.name + ".figures").unlink(missing_ok=True)
+            times[name].append(_timed(command, other_env if "against" in name else env))
     med = {name: statistics.median(values) for name, values in times.items()}
     print(
         json.dumps(

@@ -41,6 +41,10 @@ ONE_MODULE_COMMANDS: dict[str, str] = {
     # Anki and statistics modules would double what they cost (~0.2 s of imports).
     "decks": "quizzer.cli.decks_cmd",
     "show": "quizzer.cli.decks_cmd",
+    # Statistics, the optimizer and the log export: no doctor, Anki or import modules.
+    "stats": "quizzer.cli.stats_cmd",
+    "optimize": "quizzer.cli.stats_cmd",
+    "log": "quizzer.cli.stats_cmd",
 }
 
 

@@ -125,7 +125,9 @@ def digest_for(
         cached = read(store.path, key, tie)
         if cached is not None:
             return cached
-        states = list(store.cards())
+        # The states themselves, not copies (``store.cards()``): counting only reads them.
+        state = store.state
+        states = [st for st in map(state.get, list(state.raw)) if st is not None]
     tally = tally_for(store, tz)
     settings = store.settings
     digest = digest_of(

@@ -40,7 +40,7 @@ from quizzer.stats.figures import (
     Streak,
     Today,
 )
-from quizzer.stats.groups import by_answer_lang, by_pair, group_summaries
+from quizzer.stats.groups import by_answer_lang, by_pair, summaries_by
 from quizzer.stats.hardest import hardest_of
 from quizzer.stats.mastery import mastery, recalls
 from quizzer.stats.retention import retention_on
@@ -185,19 +185,7 @@ def digest_of(
     totals = counts.cards
     today = study_day(now, tz, day_start_hour)
     studied = set(totals) | {c.card_id for c in card_list if c.last_review is not None}
-    groups = {
-        name: group_summaries(
-            totals,
-            card_list,
-            now,
-            group,
-            parameters,
-            tz=tz,
-            day_start_hour=day_start_hour,
-            card_recall=recall,
-        )
-        for name, group in (("languages", by_answer_lang), ("pairs", by_pair))
-    }
+    languages, pairs = summaries_by(totals, card_list, recall, (by_answer_lang, by_pair))
     return Digest(
         day=today,
         today=today_on(tally, counts, today, deck_ids),
@@ -209,8 +197,8 @@ def digest_of(
         mastery_languages=langs,
         mastery={row.concept_uid: row.cells for row in rows},
         hardest=hardest_of(totals),
-        languages=groups["languages"],
-        pairs=groups["pairs"],
+        languages=languages,
+        pairs=pairs,
         total_reviews=sum(d.reviews for d in counts.days.values()),
         total_cards=len(studied),
         sources=answer_sources(counts, today),

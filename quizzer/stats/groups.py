@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
-from typing import Any
 
-from quizzer.cards.card import CardKey
+from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
@@ -22,67 +21,99 @@ def group_summaries(
     totals: Mapping[str, CardTotals],
     cards: Sequence[CardState],
     now: datetime,
-    group: Any,
+    group: Callable[[Pair], str],
     parameters: Sequence[float] | None,
     *,
     tz: tzinfo | None,
     day_start_hour: int = DEFAULT_DAY_START_HOUR,
     card_recall: Mapping[str, float] | None = None,
 ) -> tuple[GroupSummary, ...]:
-    """Figures per group; ``group`` names a card key's group (:func:`by_answer_lang`, ...);
+    """Figures per group; ``group`` names a language pair's group (:func:`by_answer_lang`, ...);
     recall counts study days in ``tz`` from ``day_start_hour`` (``card_recall``: each card's,
     :func:`~quizzer.stats.mastery.recalls`, when already counted)."""
     if card_recall is None:
         card_recall = recalls(cards, now, parameters, tz=tz, day_start_hour=day_start_hour)
-    card_sets: dict[str, set[str]] = defaultdict(set)
-    n_reviews: Counter[str] = Counter()
-    passed: Counter[str] = Counter()
-    time_ms: Counter[str] = Counter()
-    recall: dict[str, list[float]] = defaultdict(list)
-    mature: Counter[str] = Counter()
+    return summaries_by(totals, cards, card_recall, (group,))[0]
+
+
+def summaries_by(
+    totals: Mapping[str, CardTotals],
+    cards: Sequence[CardState],
+    card_recall: Mapping[str, float],
+    groups: Sequence[Callable[[Pair], str]],
+) -> tuple[tuple[GroupSummary, ...], ...]:
+    """:func:`group_summaries` for each of ``groups`` at once: the cards are counted per
+    language pair first (each card looked at once), then each group sums its pairs'."""
+    pairs: dict[Pair, _PairCounts] = {}
     for card_id, t in totals.items():
         key = card_key(card_id)
         if key is None:
             continue
-        g = group(key)
-        card_sets[g].add(card_id)
-        n_reviews[g] += t.reviews
-        passed[g] += t.passed
-        time_ms[g] += t.time_ms
+        counts = pairs.get(key.pair) or pairs.setdefault(key.pair, _PairCounts())
+        counts.card_ids.add(card_id)
+        counts.reviews += t.reviews
+        counts.passed += t.passed
+        counts.time_ms += t.time_ms
     for card in cards:
         key = card_key(card.card_id)
         if key is None or (card.is_new and card.last_review is None):
             continue
-        g = group(key)
-        card_sets[g].add(card.card_id)
+        counts = pairs.get(key.pair) or pairs.setdefault(key.pair, _PairCounts())
+        counts.card_ids.add(card.card_id)
         value = card_recall.get(card.card_id)
         if value is not None:
-            recall[g].append(value)
+            counts.recall.append(value)
         if not card.suspended and card.phase == "review" and card.scheduled_days >= MATURE_DAYS:
-            mature[g] += 1
-    return tuple(
-        GroupSummary(
-            key=g,
-            cards=len(card_sets[g]),
-            reviews=n_reviews[g],
-            passed=passed[g],
-            correct_rate=pass_rate(passed[g], n_reviews[g]),
-            recall=(sum(recall[g]) / len(recall[g])) if recall[g] else None,
-            mature=mature[g],
-            time_ms=time_ms[g],
+            counts.mature += 1
+    return tuple(_summaries(pairs, group) for group in groups)
+
+
+class _PairCounts:
+    """One language pair's cards (a card is of one pair: the pairs' cards never overlap)."""
+
+    __slots__ = ("card_ids", "mature", "passed", "recall", "reviews", "time_ms")
+
+    def __init__(self) -> None:
+        self.card_ids: set[str] = set()
+        self.reviews = self.passed = self.time_ms = self.mature = 0
+        self.recall: list[float] = []
+
+
+def _summaries(
+    pairs: Mapping[Pair, _PairCounts], group: Callable[[Pair], str]
+) -> tuple[GroupSummary, ...]:
+    grouped: dict[str, list[_PairCounts]] = defaultdict(list)
+    for pair, counts in pairs.items():
+        grouped[group(pair)].append(counts)
+    out = []
+    for g in sorted(grouped, key=_group_order):
+        parts = grouped[g]
+        reviews = sum(c.reviews for c in parts)
+        passed = sum(c.passed for c in parts)
+        recall = [r for c in parts for r in c.recall]
+        out.append(
+            GroupSummary(
+                key=g,
+                cards=sum(len(c.card_ids) for c in parts),
+                reviews=reviews,
+                passed=passed,
+                correct_rate=pass_rate(passed, reviews),
+                recall=(sum(recall) / len(recall)) if recall else None,
+                mature=sum(c.mature for c in parts),
+                time_ms=sum(c.time_ms for c in parts),
+            )
         )
-        for g in sorted(card_sets, key=_group_order)
-    )
+    return tuple(out)
 
 
-def by_answer_lang(key: CardKey) -> str:
+def by_answer_lang(pair: Pair) -> str:
     """The group of a card by answer language: ``"bn"``."""
-    return key.pair.answer_lang
+    return pair.answer_lang
 
 
-def by_pair(key: CardKey) -> str:
+def by_pair(pair: Pair) -> str:
     """The group of a card by language pair: ``"ru>bn"``."""
-    return f"{key.pair.prompt_lang}>{key.pair.answer_lang}"
+    return f"{pair.prompt_lang}>{pair.answer_lang}"
 
 
 def _group_order(key: str) -> tuple[int, ...]:

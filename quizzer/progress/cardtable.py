@@ -10,7 +10,9 @@ changes made meanwhile in their order. Without an index it is a plain dict.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import pickle
 import threading
 from collections.abc import Callable, ItemsView, Iterator, KeysView, MutableMapping, ValuesView
 from pathlib import Path
@@ -81,6 +83,10 @@ class CardTable(MutableMapping[str, CardData]):
         self._seen: dict[str, CardData | None] = {}
         #: Every change while lazy, in order: replayed on the whole table when it is read.
         self._changes: list[tuple[str, CardData | None]] = []
+        #: Every change since the snapshot (``None``: not read from one), and the snapshot's
+        #: hash once it is read whole: what :meth:`fingerprint` hashes.
+        self._since: list[tuple[str, CardData | None]] | None = [] if lazy else None
+        self._origin: bytes | None = None
         self._lock = threading.Lock()
 
     @property
@@ -94,6 +100,7 @@ class CardTable(MutableMapping[str, CardData]):
             if lazy is None:
                 return self._data
             data = lazy.whole(self._check)
+            self._origin = _snapshot_hash(lazy.raw)
             for card_id, seen in self._seen.items():
                 if seen is not None and card_id in data:
                     data[card_id] = seen  # keep the very objects already handed out
@@ -124,6 +131,8 @@ class CardTable(MutableMapping[str, CardData]):
 
     def __setitem__(self, card_id: str, data: CardData) -> None:
         with self._lock:
+            if self._since is not None:
+                self._since.append((card_id, data))
             if self._lazy is None:
                 self._data[card_id] = data
                 return
@@ -133,6 +142,8 @@ class CardTable(MutableMapping[str, CardData]):
     def __delitem__(self, card_id: str) -> None:
         self[card_id]  # KeyError when absent, as a dict
         with self._lock:
+            if self._since is not None:
+                self._since.append((card_id, None))
             if self._lazy is None:
                 del self._data[card_id]
                 return
@@ -172,9 +183,25 @@ class CardTable(MutableMapping[str, CardData]):
     def items(self) -> ItemsView[str, CardData]:  # noqa: D102
         return self._whole().items()
 
+    def fingerprint(self) -> str:
+        """A hash of the table's contents (equal hashes: equal tables), without reading a
+        lazy table whole: a table from a snapshot is hashed by the snapshot's bytes and the
+        changes since, lazy or read whole; any other by its records."""
+        with self._lock:
+            if self._since is None:
+                return _snapshot_hash(pickle.dumps(self._data, protocol=5)).hex()
+            origin = self._origin if self._lazy is None else _snapshot_hash(self._lazy.raw)
+            assert origin is not None  # read whole from a snapshot: hashed then
+            changes = pickle.dumps(self._since, protocol=5)
+            return _snapshot_hash(origin + changes).hex()
+
     def __reduce__(self) -> tuple[type[CardTable], tuple[dict[str, CardData]]]:
         # Pickled (hashed, copied) as the whole table: the same for a lazy and a read one.
         return CardTable, (self._whole(),)
 
     def __repr__(self) -> str:
         return f"CardTable({'lazy' if self.lazy else len(self._data)})"
+
+
+def _snapshot_hash(raw: bytes) -> bytes:
+    return hashlib.blake2b(raw, digest_size=16).digest()

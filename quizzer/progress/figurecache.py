@@ -6,7 +6,7 @@ only with the card states, the review log, and the study day. This file keeps th
 digest of the last ``quizzer stats`` (or stats screen) with what it was counted
 from, its tie:
 
-- a BLAKE2 hash of the card states as the store holds them (so a reader that opened
+- a hash of the card states as the store holds them (so a reader that opened
   the store before another process answered never passes its older states off as
   the newer files');
 - the review log's tie, as the statistics cache ``P.stats`` has it
@@ -24,9 +24,7 @@ counted from the store, so nothing is ever only here.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import pickle
 import zlib
 from collections.abc import Collection
 from datetime import datetime, tzinfo
@@ -71,8 +69,7 @@ def _key(
 
 def _cards_hash(store: ReadingStore) -> str:
     """A hash of the card states the store holds (equal hashes: equal states)."""
-    raw = pickle.dumps(store.state.raw, protocol=5)
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    return store.state.raw.fingerprint()
 
 
 def _log_tie(path: Path) -> dict[str, Any]:

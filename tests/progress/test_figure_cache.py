@@ -131,3 +131,26 @@ def test_a_reader_opened_before_an_answer_never_passes_its_states_off_as_newer(
             late_states = _same(late, later)["states"]
         assert len(counted) == 2
     assert late_states["relearning"] == early_states["relearning"] + 1
+
+
+def test_the_card_states_hash_is_the_same_lazy_or_read_whole_and_moves_with_a_change(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "p.json"
+    now = _filled(db, seed=14)
+    with _open(db):
+        pass  # a writer leaves the card index: later opens read card records lazily
+    with _open(db, read_only=True) as reader:
+        table = reader.state.raw
+        assert table.lazy
+        lazy = table.fingerprint()
+        assert len(list(table)) == 30 and not table.lazy  # read whole
+        assert table.fingerprint() == lazy
+    with _open(db) as store:
+        assert store.state.raw.fingerprint() == lazy
+        card = next(store.cards())
+        store.record(card.card_id, 3, now + timedelta(minutes=1))
+        moved = store.state.raw.fingerprint()
+        assert moved != lazy
+        list(store.state.raw)
+        assert store.state.raw.fingerprint() == moved

@@ -85,7 +85,15 @@ def _cached_deck(raw: bytes, text: str, key: str) -> Deck | None:
         return None
 
 
+#: The provenance of a text that has only a kind (``authored``), shared: it is immutable.
+_KIND_ONLY: dict[str, Provenance] = {}
+
+
 def _valid_text(table: Mapping[str, Any]) -> Text:
+    if len(table) == 2:  # text and source: most authored decks' every text
+        kind = table["source"]
+        source = _KIND_ONLY.get(kind) or _KIND_ONLY.setdefault(kind, Provenance(kind))
+        return Text(table["text"], source)
     source = Provenance(
         table["source"],
         table.get("file"),

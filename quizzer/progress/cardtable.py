@@ -14,7 +14,15 @@ import hashlib
 import json
 import pickle
 import threading
-from collections.abc import Callable, ItemsView, Iterator, KeysView, MutableMapping, ValuesView
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    MutableMapping,
+    ValuesView,
+)
 from pathlib import Path
 from typing import Any, cast
 
@@ -41,17 +49,28 @@ class LazyCards:
 
     def record(self, card_id: str) -> CardData | None:
         """The stored state of ``card_id`` (unchecked, as :meth:`State.get` checks it)."""
-        span = self.spans.find(doc_key(card_id))
-        if span is None:
-            return None
+        return self.records([card_id])[card_id]
+
+    def records(self, card_ids: Iterable[str]) -> dict[str, CardData | None]:
+        """The stored states of ``card_ids`` (``None``: never studied), parsed as one."""
+        found = {card_id: self.spans.find(doc_key(card_id)) for card_id in card_ids}
+        spans = [span for span in found.values() if span is not None]
+        raw = self.raw
         try:
-            data = json.loads(self.raw[span[0] : span[1]])
+            records = iter(json.loads(b"[" + b",".join(raw[a:b] for a, b in spans) + b"]"))
         except (ValueError, RecursionError) as exc:
-            raise self._damaged(f"card record of {card_id!r:.60} unreadable: {exc}") from exc
-        if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
-            raise self._damaged(f"card record {data!r:.60} has no card id")
-        # Another card id with the same numeric key: not this card (the snapshot keys by it).
-        return cast(CardData, data) if data["card_id"] == card_id else None
+            raise self._damaged(f"a card record is unreadable: {exc}") from exc
+        out: dict[str, CardData | None] = {}
+        for card_id, span in found.items():
+            if span is None:
+                out[card_id] = None
+                continue
+            data = next(records)
+            if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
+                raise self._damaged(f"card record {data!r:.60} has no card id")
+            # Another card id with the same numeric key: not this card (the snapshot keys by it).
+            out[card_id] = cast(CardData, data) if data["card_id"] == card_id else None
+        return out
 
     def whole(self, check: Callable[[Any], str | None]) -> dict[str, CardData]:
         """Every card record by card id, the table's layout checked by ``check`` (what is
@@ -128,6 +147,17 @@ class CardTable(MutableMapping[str, CardData]):
         if found is None:
             raise KeyError(card_id)
         return found
+
+    def prefetch(self, card_ids: Iterable[str]) -> None:
+        """Read the records of ``card_ids`` at once (a deck's cards, before its queue)."""
+        lazy = self._lazy
+        if lazy is None:
+            return
+        with self._lock:
+            if self._lazy is None:
+                return
+            wanted = [card_id for card_id in dict.fromkeys(card_ids) if card_id not in self._seen]
+            self._seen.update(lazy.records(wanted))
 
     def __setitem__(self, card_id: str, data: CardData) -> None:
         with self._lock:

@@ -69,6 +69,8 @@ class ReadingStore(OpenedStore):
             for pair in pairs
             if has_card(concept, pair)
         ]
+        # One parse of the records these cards and today's answers need (a lazy table).
+        self.state.raw.prefetch([k.id for k in candidates] + [r[1] for r in self.state.recent])
         states: dict[str, CardState] = {}
         for key in candidates:
             st = self.state.get(key.id)

@@ -44,10 +44,15 @@ class AtomicJSONStorage(Storage):
 
     def read_bytes(self) -> bytes | None:
         """The file's bytes, ``None`` if there is no file."""
+        return self._read()[0]
+
+    def _read(self) -> tuple[bytes | None, os.stat_result | None]:
+        """The file's bytes and its ``stat`` as read (``None``: no file)."""
         try:
-            return self.path.read_bytes()
+            with open(self.path, "rb") as fh:
+                return fh.read(), os.fstat(fh.fileno())
         except FileNotFoundError:
-            return None
+            return None, None
         except OSError as exc:
             raise StoreError(
                 f"can't read the progress store: {exc.strerror}", path=self.path
@@ -61,10 +66,10 @@ class AtomicJSONStorage(Storage):
     def read_lazily(self) -> Snapshot:
         """The document, with its cards left unread when the card index fits the file
         (:mod:`quizzer.progress.cardindex`); else parsed whole, as :meth:`read`."""
-        raw = self.read_bytes()
+        raw, info = self._read()
         if raw is None:
             return Snapshot(None, None, None)
-        spans = cardindex.load(self.path, raw)
+        spans = cardindex.load(self.path, raw, info)
         if spans is not None:
             head = parse(raw[: spans.cards_open] + b"{}}", self.path)
             if schema_of(head) == SCHEMA_VERSION:

@@ -17,7 +17,7 @@ import pytest
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
 from quizzer.errors import StoreError
-from quizzer.progress import open_store
+from quizzer.progress import cardindex, open_store
 from quizzer.progress.cardindex import index_path
 from quizzer.progress.snapshot import AtomicJSONStorage
 from tests.factories import ru_bn_deck
@@ -149,3 +149,25 @@ def test_a_bad_value_under_a_fitting_index_is_damage_named_and_found_by_the_doct
     assert str(caught.value.path) == str(db)
     assert main(["doctor", "--check", "--db", str(db)]) != 0
     assert "due has no UTC offset" in capsys.readouterr().out
+
+
+def test_the_snapshot_is_hashed_unless_its_stat_is_the_recorded_one_and_older_than_the_index(
+    template: Path, tmp_path: Path
+) -> None:
+    db = _copy(template, tmp_path / "store")
+    raw = db.read_bytes()
+    doc = json.loads(raw)
+    info = db.stat()
+    spans = cardindex.scan(raw, doc)
+    assert spans is not None and len(spans) == len(doc["cards"])
+    data = cardindex.encode(raw, spans, info)
+    other = raw[:-3] + b"  }"  # same size, other bytes
+    after = info.st_ctime_ns + 1
+    assert cardindex.decode(data, raw) is not None  # hashed: these bytes
+    assert cardindex.decode(data, other) is None  # hashed: not these
+    # The recorded stat, changed before the index was written: taken as these bytes unread.
+    assert cardindex.decode(data, other, info, after) is not None
+    # Racy (the index no newer than the change) or another stat: hashed again.
+    assert cardindex.decode(data, other, info, info.st_ctime_ns) is None
+    (tmp_path / "touched").write_bytes(raw)
+    assert cardindex.decode(data, other, (tmp_path / "touched").stat(), after + 10**12) is None

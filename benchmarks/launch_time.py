@@ -34,7 +34,10 @@ the first card with a 50,000-concept deck and a 100,000-card store (×1.5), and
 ``python -c pass`` for context). ``--quick`` does it with 3 runs each (the one-run report).
 
 Run: ``.venv/bin/python benchmarks/launch_time.py [--quick] [--runs 7]``, or one scenario:
-``[--sizes 0 10000] [--big-deck 50000] [--screen study|home]``.
+``[--sizes 0 10000] [--big-deck 50000] [--screen study|home]``. ``--against DIR`` also
+launches another checkout's quizzer (``git worktree add --detach DIR <commit>``) in the
+same interleaved loop, on the same store and decks, and prints its median and in-process
+breakdown beside these: before and after a change, in one run.
 """
 
 from __future__ import annotations
@@ -170,7 +173,12 @@ HOME_PAINTED = re.compile(r"\d+ concepts · \d+ new")
 
 
 def one_launch(
-    db: Path, decks: Path, index: int, bare: bool = False, screen: str = "study"
+    db: Path,
+    decks: Path,
+    index: int,
+    bare: bool = False,
+    screen: str = "study",
+    root: Path = ROOT,
 ) -> float:
     """Seconds from spawning quizzer (or, with ``bare``, a one-screen Textual app) to its
     first card on screen (``screen="home"``: to the home screen's first counted deck)."""
@@ -193,7 +201,7 @@ def one_launch(
         "100",
         "-y",
         "30",
-        f"cd {shlex.quote(str(ROOT))} && env {env} {cmd}",
+        f"cd {shlex.quote(str(root))} && env {env} {cmd}",
     )
     while True:
         pane = tmux("capture-pane", "-p", "-t", session)
@@ -221,7 +229,7 @@ def one_launch(
     return elapsed
 
 
-def in_process(db: Path, decks: Path) -> dict[str, float]:
+def in_process(db: Path, decks: Path, root: Path = ROOT) -> dict[str, float]:
     """The study launch timed inside one fresh interpreter along its real path (``quizzer
     study ...``: the CLI, the deck shelf and the store opened, then the app up to the first
     card); CPU seconds beside wall seconds, as this machine is shared."""
@@ -250,12 +258,12 @@ print(json.dumps({{"imports_decks_and_store_open_s": marks["open"][1],
                   "cpu_to_first_card_s": marks["card"][0], "cards_in_queue": marks["due"]}}))
 """
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
     )
     return {k: round(v, 3) for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
 
-def in_process_home(db: Path, decks: Path) -> dict[str, float]:
+def in_process_home(db: Path, decks: Path, root: Path = ROOT) -> dict[str, float]:
     """The home screen's launch timed inside one fresh interpreter, along its real path
     (``quizzer`` with no command): the CLI and Textual imports, opening the deck shelf and
     the store (with their imports), and the app up to the home screen with its counts."""
@@ -283,7 +291,7 @@ print(json.dumps({{"imports_s": t1 - t0, "decks_and_store_open_s": t2 - t1,
                   "app_to_home_s": t3 - t2}}))
 """
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
     )
     return {k: round(v, 3) for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
@@ -309,23 +317,40 @@ def cli_times(decks: Path, args: list[str], runs: int) -> tuple[float, float]:
     return statistics.median(ours), statistics.median(peer)
 
 
-def launches(db: Path, decks: Path, screen: str, runs: int) -> tuple[list[float], list[float]]:
-    """``runs`` launches of quizzer interleaved with as many of the bare app (one warm-up)."""
+def launches(
+    db: Path, decks: Path, screen: str, runs: int, against: Path | None = None
+) -> tuple[list[float], list[float], list[float]]:
+    """``runs`` launches of quizzer interleaved with as many of the bare app (one warm-up),
+    and with ``against``, as many of that checkout's quizzer (before/after in one run)."""
     one_launch(db, decks, 0, screen=screen)  # warm the OS and bytecode caches
+    if against is not None:
+        one_launch(db, decks, 0, screen=screen, root=against)
     times: list[float] = []
     bare: list[float] = []
-    for i in range(runs):  # interleaved, so both see the same machine load
-        times.append(one_launch(db, decks, 2 * i + 1, screen=screen))
-        bare.append(one_launch(db, decks, 2 * i + 2, bare=True))
-    return sorted(times), bare
+    theirs: list[float] = []
+    for i in range(runs):  # interleaved, so all see the same machine load
+        times.append(one_launch(db, decks, 3 * i + 1, screen=screen))
+        bare.append(one_launch(db, decks, 3 * i + 2, bare=True))
+        if against is not None:
+            theirs.append(one_launch(db, decks, 3 * i + 3, screen=screen, root=against))
+    return sorted(times), bare, theirs
 
 
 def scenario(
-    db: Path, decks: Path, screen: str, cards: int, big: int, runs: int
+    db: Path, decks: Path, screen: str, cards: int, big: int, runs: int, against: Path | None = None
 ) -> dict[str, object]:
-    """One launch figure: medians of quizzer and the bare app, and the in-process breakdown."""
-    times, bare = launches(db, decks, screen, runs)
+    """One launch figure: medians of quizzer and the bare app, and the in-process breakdown
+    (with ``against``: that checkout's median and breakdown too)."""
+    times, bare, theirs = launches(db, decks, screen, runs, against)
     median = statistics.median(times)
+    other: dict[str, object] = {}
+    if against is not None:
+        breakdown = in_process if screen == "study" else in_process_home
+        other = {
+            "against": str(against),
+            "against_median_s": round(statistics.median(theirs), 3),
+            "against_breakdown": breakdown(db, decks, root=against),
+        }
     return {
         "screen": screen,
         "big_deck_concepts": big,
@@ -337,6 +362,7 @@ def scenario(
         "bare_textual_median_s": round(statistics.median(bare), 3),
         "ratio_to_bare": round(median / statistics.median(bare), 2),
         **(in_process(db, decks) if screen == "study" else in_process_home(db, decks)),
+        **other,
     }
 
 
@@ -351,7 +377,7 @@ def _emit_launch(name: str, result: dict[str, object], goal: float) -> None:
     )
 
 
-def suite(tmp: Path, runs: int, big: int, cards: int) -> None:
+def suite(tmp: Path, runs: int, big: int, cards: int, against: Path | None = None) -> None:
     """The five opening figures of issue 12 in one run (goal 2)."""
     study_decks, home_decks = tmp / "decks", tmp / "home-decks"
     per = len(_answer_latency().PAIRS)
@@ -359,14 +385,15 @@ def suite(tmp: Path, runs: int, big: int, cards: int) -> None:
     home_decks.mkdir()
     empty_db, db = tmp / "progress-0.json", tmp / f"progress-{cards}.json"
     build_store(empty_db, 0)
-    result = scenario(empty_db, home_decks, "home", 0, 0, runs)
+    result = scenario(empty_db, home_decks, "home", 0, 0, runs, against)
     _emit_launch("home, bundled decks only", result, 1.3)
     import_big_deck(study_decks, big, tmp)
     os.link(study_decks / "big.toml", home_decks / "big.toml")
     build_store(db, cards)
     label = f"{big // 1000}k deck + {cards // 1000}k-card store"
-    _emit_launch(f"home, {label}", scenario(db, home_decks, "home", cards, big, runs), 1.5)
-    result = scenario(db, study_decks, "study", cards, big, runs)
+    result = scenario(db, home_decks, "home", cards, big, runs, against)
+    _emit_launch(f"home, {label}", result, 1.5)
+    result = scenario(db, study_decks, "study", cards, big, runs, against)
     _emit_launch(f"study to first card, {label}", result, 1.5)
     for figure, argv in (
         (f"decks, {big // 1000}k deck", ["decks"]),
@@ -395,6 +422,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick", action="store_true", help="the five figures with 3 runs each (one-run report)"
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="DIR",
+        help="another checkout (e.g. `git worktree add --detach DIR main~3`): its launches "
+        "timed interleaved with these, on the same store and decks (before/after in one run)",
+    )
     args = parser.parse_args(argv)
     # A user's second launch runs quizzer from its cached bytecode (the first one writes it);
     # with PYTHONDONTWRITEBYTECODE set (as on this machine) the warm-up launch can't, and
@@ -403,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="quizzer-launch-") as tmp:
             if args.sizes is None:  # the report: every figure of goal 2
-                suite(Path(tmp), 3 if args.quick else args.runs, args.big_deck or 50_000, 100_000)
+                runs = 3 if args.quick else args.runs
+                suite(Path(tmp), runs, args.big_deck or 50_000, 100_000, args.against)
                 return 0
             decks = Path(tmp) / "decks"
             per = len(_answer_latency().PAIRS)
@@ -416,7 +451,9 @@ def main(argv: list[str] | None = None) -> int:
             for cards in args.sizes:
                 db = Path(tmp) / f"progress-{cards}.json"
                 build_store(db, cards)
-                result = scenario(db, decks, args.screen, cards, args.big_deck, args.runs)
+                result = scenario(
+                    db, decks, args.screen, cards, args.big_deck, args.runs, args.against
+                )
                 goal = 1.3 if args.screen == "home" and not args.big_deck else 1.5
                 _emit_launch(
                     f"{args.screen}, {cards} cards, big deck {args.big_deck}", result, goal

@@ -433,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
     # A user's second launch runs quizzer from its cached bytecode (the first one writes it);
     # with PYTHONDONTWRITEBYTECODE set (as on this machine) the warm-up launch can't, and
     # every launch would compile quizzer's ~70 modules from source (~0.1 s CPU).
-    compileall.compile_dir(ROOT / "quizzer", quiet=1)
+    for root in (ROOT, *([args.against] if args.against else [])):  # both sides alike
+        compileall.compile_dir(root / "quizzer", quiet=1)
     try:
         with tempfile.TemporaryDirectory(prefix="quizzer-launch-") as tmp:
             if args.sizes is None:  # the report: every figure of goal 2

@@ -26,15 +26,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from quizzer.progress.events import ReviewData
+from quizzer.progress.journal import compact_json
 from quizzer.progress.reviewlog import timestamp
-
-#: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, the encoder built once
-#: (``dumps`` with options builds one per call: a third of spilling a million answers).
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def _text(value: object) -> bytes:
-    return _ENCODE(value).encode("utf-8")
+    # json.dumps with options builds an encoder per call: a third of spilling a million answers.
+    return compact_json(value).encode("utf-8")
 
 
 def _string(value: object) -> bytes:

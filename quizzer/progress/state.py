@@ -55,6 +55,24 @@ def slim_state(state: dict[str, Any]) -> SlimCard:
     return cast(SlimCard, slim)
 
 
+def slim_of(state: CardState) -> SlimCard:
+    """:func:`slim_state` of ``state.to_dict()``, without writing out the times it drops
+    (recording an answer: a tenth of its own work)."""
+    card = state.card
+    slim: dict[str, Any] = {
+        "state": int(card.state.value),
+        "step": card.step,
+        "reps": state.reps,
+        "lapses": state.lapses,
+    }
+    for name in ("leech", "flagged", "suspended"):
+        if getattr(state, name):
+            slim[name] = getattr(state, name)
+    if state.buried_until is not None:
+        slim["buried_until"] = state.buried_until.isoformat()
+    return cast(SlimCard, slim)
+
+
 def full_state(slim: SlimCard, review: ReviewData, before: CardData | None) -> CardData:
     """Inverse of :func:`slim_state`, given the review and the card's previous state."""
     return {

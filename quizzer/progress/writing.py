@@ -13,7 +13,7 @@ from quizzer.cards.card import CardKey
 from quizzer.progress.events import card_data, plain, review_data
 from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.reading import ReadingStore, card_key
-from quizzer.progress.state import slim_state
+from quizzer.progress.state import slim_of
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer, answered_review, review_id
 from quizzer.scheduling.card_state import CardState
@@ -75,7 +75,8 @@ class WritingStore(ReadingStore):
             return outcome
 
     def _record(self, key: CardKey, grade: Grade, now: datetime, answer: Answer) -> RecordOutcome:
-        before = self.state.get(key.id)
+        card_id = key.id  # built from its parts at each use
+        before = self.state.get(card_id)
         outcome = scheduling.answer(
             before or CardState.new(key, now),
             grade,
@@ -86,11 +87,11 @@ class WritingStore(ReadingStore):
         )
         new = outcome.state
         # A random salt: two processes may answer the same card in the same millisecond.
-        rid = review_id(key.id, now, secrets.token_hex(4))
-        review = answered_review(rid, key.id, grade, now, answer, outcome)
+        rid = review_id(card_id, now, secrets.token_hex(4))
+        review = answered_review(rid, card_id, grade, now, answer, outcome)
         review_dict = review_data(review.to_dict())
-        self._append({"op": "record", "review": review_dict, "card": slim_state(new.to_dict())})
-        self.state.objs[key.id] = new
+        self._append({"op": "record", "review": review_dict, "card": slim_of(new)})
+        self.state.objs[card_id] = new
         if self._live_tally is not None:
             self._live_tally.count([review])
         if self._reviews is not None:

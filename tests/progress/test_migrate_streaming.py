@@ -157,7 +157,8 @@ def test_the_schema_4_replay_in_batches_gives_the_states_of_one_pass(
 
 
 @pytest.mark.parametrize(
-    "value", ["2026-01-30T23:00:00+00:00", 'r\t"1"\n\\', "ভালো \x00\x1f\u2028", "", 7, None]
+    "value",
+    ["2026-01-30T23:00:00+00:00", 'r\t"1"\n\\', "ভালো \x00\x1f\u2028", "", 7, None, 1e-7, 1e22],
 )
 def test_a_spilled_time_or_id_is_the_json_text_dumps_gives(value: object) -> None:
     from quizzer.progress import journal, monthspill
@@ -165,6 +166,6 @@ def test_a_spilled_time_or_id_is_the_json_text_dumps_gives(value: object) -> Non
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
     assert monthspill._string(value) == monthspill._text(value) == text
     assert b"\t" not in text and b"\n" not in text  # a spill line's separators stay its own
-    event = {"op": "review", "review": {"id": value, "typed": 'ভালো\t"x"'}, "seq": 1.5e-7}
+    event = {"op": "review", "review": {"id": value, "x": [1.5e-7, float("nan"), True]}, "seq": 2}
     line = journal.encode(event)  # type: ignore[arg-type]
     assert line[9:-1] == json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()

@@ -199,3 +199,33 @@ def test_a_settings_change_is_kept(db: Path) -> None:
         assert store.settings.learning_steps_s == (3600,)
     with sb.open_db(db) as store:
         assert store.settings.learning_steps_s == (3600,)
+
+
+def test_the_slim_state_a_record_writes_is_the_one_of_the_full_state(db: Path) -> None:
+    """``slim_of`` (what recording writes) against ``slim_state`` of ``to_dict`` (the rule)."""
+    import random
+
+    from quizzer.cards.card import CardKey
+    from quizzer.progress import journal
+    from quizzer.progress.state import slim_of, slim_state
+    from quizzer.scheduling import scheduler
+    from quizzer.scheduling.card_state import CardState
+
+    rng = random.Random(4)
+    key = CardKey.parse("demo/c1|ru:term>bn:definition")
+    st, now, seen = CardState.new(key, NOW), NOW, 0
+    for i in range(60):
+        st = scheduler.answer(st, rng.choice((1, 1, 2, 3, 4)), now, SchedulerSettings()).state
+        now = max(now + timedelta(minutes=1), st.due)
+        st.leech, st.flagged, st.suspended = (i % 3 == 0), (i % 4 == 1), (i % 5 == 2)
+        st.buried_until = now + timedelta(hours=3) if i % 6 == 3 else None
+        assert slim_of(st) == slim_state(st.to_dict())
+        assert list(slim_of(st)) == list(slim_state(st.to_dict()))  # the same line, too
+        seen |= 1 << st.card.state.value
+    assert seen == 0b1110  # learning, review and relearning states were all written
+    with sb.open_db(db) as store:
+        store.record(key, 1, NOW)
+        store.set_suspended(key, True, NOW)
+        store.record(key, 3, NOW + timedelta(minutes=1))
+        lines = [e for _, e in journal.scan(store.journal_path) if e["op"] == "record"]
+    assert lines[-1]["card"]["suspended"] is True and "leech" not in lines[-1]["card"]

@@ -22,12 +22,15 @@ import shutil
 from collections.abc import Iterator
 from datetime import tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import fsync_dir
 from quizzer.progress import journal
 from quizzer.progress.events import Event, has_review
+
+if TYPE_CHECKING:
+    from quizzer.progress.state import State
 
 SCHEMA_VERSION = 4
 
@@ -264,11 +267,8 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
         end = tail.end
     # Studied cards only: the memory states the old rule derived. A state at odds with
     # its log in other ways (a card the log alone knows) is the doctor's to report.
-    kept = {
-        card_id: state
-        for card_id in list(st.raw)
-        if (state := st.get(card_id)) is not None and state.reps > 0
-    }
+    # Every state is checked here, once; a batch's are built again for its pass.
+    studied = [card_id for card_id in list(st.raw) if _studied(st, card_id)]
     # A few hundred thousand answers at a time, by card: a million answers in memory at
     # once would be most of a gigabyte (each pass reads the log again, keeping its cards').
     logged = sum(entry[0] for entry in (st.months or {}).values())
@@ -279,15 +279,29 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
             return hash(card_id) % batches == batch
 
         reviews = read_log(path, st.gen, st.months, ours).values()
-        mine = {card_id: state for card_id, state in kept.items() if ours(card_id)}
+        mine = {
+            card_id: state
+            for card_id in studied
+            if ours(card_id) and (state := st.get(card_id)) is not None
+        }
         for state in compare(reviews, mine, st.settings, tz or LocalTimezone()).fixed:
             if state.card_id in mine:
-                st.put(state.card_id, card_data(state.to_dict()), state)
+                st.put(state.card_id, card_data(state.to_dict()))
         del reviews
+        # Only a batch's card states are objects at a time (the document keeps their data).
+        for card_id in mine:
+            st.objs.pop(card_id, None)
     st.undo = []
     new = st.to_document(end)
     new["meta"]["1"]["migrated_from"] = meta.get("migrated_from", 3)
     return new
+
+
+def _studied(st: State, card_id: str) -> bool:
+    """Whether the card has answers (its state checked, and not kept as an object)."""
+    state = st.get(card_id)
+    st.objs.pop(card_id, None)
+    return state is not None and state.reps > 0
 
 
 _STEPS = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}

@@ -7,10 +7,11 @@ The month files themselves are written by :mod:`quizzer.progress.reviewlog`.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, le
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,9 @@ def _read_log_once(
             hint=f"run `quizzer doctor --db {path}`",
             path=jpath,
         ) from exc
+    times = list(map(_ANSWER_TIME, out.values()))
+    if all(map(le, times, itertools.islice(times, 1, None))):
+        return out  # months in order, each in time order, then the journal's: as it is
     reviews = list(out.values())
     # Every answer time is aware (Review checks it); months and journal come nearly in order.
     reviews.sort(key=_ANSWER_TIME)

@@ -15,7 +15,8 @@ so both see the same machine load, three whole processes are timed from spawn to
 * Anki's engine (the ``anki`` package, a test dependency) creating a collection and
   importing the CSV with ``Collection.import_csv``, then closing it.
 
-Each process's peak resident memory is the kernel's own account of it (``os.wait4``).
+Each process's peak resident memory and CPU time are the kernel's own account of it
+(``os.wait4``): on a loaded machine the CPU seconds compare better than the wall times.
 Prints one line per size: medians (wall seconds) of each, the ratios import/Anki and
 re-import/import, microseconds per entry with its ratio to the smallest size (near 1.0
 when time grows linearly), and the peak RSS of the first import and of Anki's. Then one
@@ -55,16 +56,18 @@ assert len(log.log.new) == int(sys.argv[2]), len(log.log.new)
 
 @dataclass
 class Runs:
-    """Wall seconds and peak RSS (MB) of each run of one command."""
+    """Wall seconds, CPU seconds and peak RSS (MB) of each run of one command."""
 
     seconds: list[float] = field(default_factory=list)
     rss_mb: list[float] = field(default_factory=list)
+    cpu_seconds: list[float] = field(default_factory=list)
 
-    def run(self, argv: list[str], env: dict[str, str]) -> None:
-        """Run ``argv`` once (it must succeed), recording its wall time and peak RSS."""
+    def run(self, argv: list[str], env: dict[str, str], cwd: Path = ROOT) -> None:
+        """Run ``argv`` once in ``cwd`` (it must succeed), recording its wall time, CPU time
+        and peak RSS. (``python -m`` imports from ``cwd`` first, whatever ``PYTHONPATH`` says.)"""
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             start = time.perf_counter()
-            child = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=out, stderr=err)
+            child = subprocess.Popen(argv, env=env, cwd=cwd, stdout=out, stderr=err)
             _pid, status, usage = os.wait4(child.pid, 0)
             elapsed = time.perf_counter() - start
             child.returncode = os.waitstatus_to_exitcode(status)
@@ -73,11 +76,17 @@ class Runs:
                 raise SystemExit(f"{argv[:4]} failed:\n{err.read().decode(errors='replace')}")
         self.seconds.append(elapsed)
         self.rss_mb.append(usage.ru_maxrss / 1024)  # kilobytes on Linux
+        self.cpu_seconds.append(usage.ru_utime + usage.ru_stime)
 
     @property
     def median(self) -> float:
         """Median wall seconds."""
         return statistics.median(self.seconds)
+
+    @property
+    def cpu(self) -> float:
+        """Median CPU seconds (user + system): what a loaded machine's wall time hides."""
+        return statistics.median(self.cpu_seconds)
 
     @property
     def rss(self) -> float:
@@ -103,8 +112,8 @@ def bench_size(
             env = {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}_{number}")}
             env.update(COLUMNS="100", PYTHONPATH=str(tree))
             into = tmp / f"decks_{n}_{run}_{number}"
-            first.run([*quizzer, "--into", str(into)], env)
-            again.run([*quizzer, "--into", str(into)], env)
+            first.run([*quizzer, "--into", str(into)], env, tree)
+            again.run([*quizzer, "--into", str(into)], env, tree)
             shutil.rmtree(into)
         peer.run(anki, {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}_0")})
     for number in range(len(trees)):
@@ -198,6 +207,12 @@ def main() -> None:
                 f"{per_entry / base:>7.2f} {first.rss:>7.0f} {peer.rss:>8.0f}",
                 flush=True,
             )
+            print(
+                f"{'':>8} {'':>4} CPU: import {first.cpu:.2f} s, re-import {again.cpu:.2f} s "
+                f"(ratio {again.cpu / first.cpu:.2f}), Anki {peer.cpu:.2f} s "
+                f"(import / Anki {first.cpu / peer.cpu:.2f})",
+                flush=True,
+            )
             if before is not None:
                 print(
                     f"{'':>8} {'':>4} {before[0].median:>7.2f}s {'':>9} "
@@ -205,6 +220,12 @@ def main() -> None:
                     f"{before[1].median / before[0].median:>6.2f} {'':>9} {'':>7} "
                     f"{before[0].rss:>7.0f}   <- {args.against} (re-import RSS "
                     f"{before[1].rss:.0f} MB; here {again.rss:.0f} MB)",
+                    flush=True,
+                )
+                print(
+                    f"{'':>8} {'':>4} CPU: import {before[0].cpu:.2f} s, re-import "
+                    f"{before[1].cpu:.2f} s (ratio {before[1].cpu / before[0].cpu:.2f})   <- "
+                    f"{args.against}",
                     flush=True,
                 )
             if args.stages:

@@ -36,13 +36,20 @@ def import_ai(capsys: pytest.CaptureFixture[str], files: list[Path]) -> tuple[in
     return run(capsys, "import", *map(str, files), "--deck", "ai")
 
 
-def test_an_unchanged_reimport_is_told_without_rendering_the_deck(
-    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def imported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, decks: Path
+) -> tuple[list[Path], Path, bytes]:
+    """The glossaries' copies imported as deck ``ai``: the copies, its file and its bytes."""
     files = glossaries(tmp_path)
     assert import_ai(capsys, files)[0] == 0
     path = decks / "ai.toml"
-    original = path.read_bytes()
+    return files, path, path.read_bytes()
+
+
+def test_an_unchanged_reimport_is_told_without_rendering_the_deck(
+    decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files, path, original = imported(capsys, tmp_path, decks)
     marker = cache_dir() / f"{deckcache.digest(original)}.rendered.json"
     assert marker.is_file()  # the import recorded its file as the rendering of its tables
 
@@ -73,10 +80,7 @@ def test_an_unchanged_reimport_is_told_without_rendering_the_deck(
 def test_a_cached_parse_that_is_no_valid_deck_is_never_merged_into(
     decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str, edited: bool
 ) -> None:
-    files = glossaries(tmp_path)
-    assert import_ai(capsys, files)[0] == 0
-    path = decks / "ai.toml"
-    original = path.read_bytes()
+    files, path, original = imported(capsys, tmp_path, decks)
     entry = cache_dir() / f"{deckcache.digest(original)}.json"
     payload = json.loads(entry.read_text(encoding="utf-8"))
     term = payload["tables"]["concepts"][0]["bn"]["term"]

@@ -18,6 +18,9 @@ Files next to the store path ``P`` (default ``progress.json``):
     the last compaction, one fsynced line each.
 ``P.bak``, ``P.journal.prev``
     the previous snapshot and the previous journal generation (hard links).
+``P.cards.idx``
+    the card index, a cache: where each card's record sits in the snapshot, so opening
+    parses only the cards it touches (see :mod:`quizzer.progress.cardindex`).
 ``P.lock``
     held while a process writes the store; names that process and marks the journal's
     acknowledged end (see :meth:`~quizzer.progress.lock.StoreLock.mark`).

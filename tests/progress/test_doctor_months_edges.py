@@ -132,3 +132,30 @@ def test_a_sound_mirror_that_differs_from_its_month_is_rewritten(db: Path) -> No
     assert "rewrote 2026-08.json.bak from 2026-08.json" in report.actions
     assert not any("kept the damaged" in a for a in report.actions)  # nothing damaged
     assert mirror.read_bytes() == file.read_bytes()
+
+
+def test_a_damaged_month_is_restored_from_its_sound_mirror(db: Path) -> None:
+    file, _mirror = _copies(db, "2026-08")
+    august = _ids(file, "2026-08")
+    file.write_bytes(b"garbage")
+    assert doctor.check(db).problems == [f"{file}: {AUGUST_BAD}"]
+    report = doctor.repair(db)
+    assert _unstamped(report.actions)[:2] == [
+        "kept the damaged 2026-08.json as 2026-08.json.damaged-STAMP",
+        "restored 20 answers of 2026-08 from its mirror 2026-08.json.bak and the journals kept",
+    ]
+    assert report.losses == []
+    assert _ids(file, "2026-08") == august
+
+
+def test_a_damaged_month_the_manifest_does_not_list_is_reported_as_an_unknown_loss(
+    db: Path,
+) -> None:
+    file, mirror = _copies(db, "2026-10")
+    file.write_bytes(b"garbage")
+    mirror.write_bytes(b"garbage")
+    report = doctor.repair(db)
+    assert report.losses == [
+        "2026-10: the snapshot listed an unknown number of answers; 0 were found in the "
+        "journals kept, the rest are lost (the damaged copies are kept)"
+    ]

@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = 4
 
-#: How many logged answers migrating to schema 4 replays per pass over the log. A pass holds
-#: ~1.5 kB an answer (the answers, their replay, the decoder's slice) on top of the card
-#: states: 200,000 peaked at ~620 MB migrating 1M answers of 100k cards; each pass more
-#: reads the log again (~7 s a million answers).
+#: How many logged answers migrating to schema 4 replays per pass over the log. Migrating 1M
+#: answers of 100k cards peaked at 623 MB with 200,000, at 570 MB with 100,000 (the rest is
+#: the card states, old and new, held at once); each pass more reads the log again (~7 s of
+#: CPU a million answers).
 REPLAY_BATCH = 100_000
 
 #: The first schema whose journals start with a header line.

@@ -40,6 +40,7 @@ from quizzer.progress.files import journal_path, stats_path
 from quizzer.progress.history import read_log
 from quizzer.progress.localtz import zone_key
 from quizzer.progress.monthfile import Manifest
+from quizzer.progress.sealedfile import BAD_DOCUMENT, seal, unseal
 from quizzer.scheduling.review import Review
 from quizzer.stats.tally import Tally, add_one, tally_of
 
@@ -53,7 +54,7 @@ VERSION = 1
 _SEAL_TAIL = 256
 _SEAL = b',"seal":'
 #: What a tally that can't be read raises (the file was checked; this is a planted one).
-_BAD = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+_BAD = BAD_DOCUMENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +122,8 @@ def journal_tie(path: Path, end: int | None = None) -> dict[str, Any]:
 
 
 def encode(tally: Tally, tie: dict[str, Any], undoable: dict[str, dict[str, Any]]) -> bytes:
-    """The file's bytes: a header line (magic, version, CRC-32 of the body), then the body."""
-    body = json.dumps(
-        {"tie": tie, "undoable": undoable, "tally": tally.to_data()},
-        ensure_ascii=False,
-        separators=(",", ":"),
-    ).encode("utf-8")
-    return b"%s %d %08x\n" % (MAGIC, VERSION, zlib.crc32(body)) + body
+    """The file's bytes (``sealedfile.seal``): the tie, the undoable answers and the tally."""
+    return seal(MAGIC, VERSION, {"tie": tie, "undoable": undoable, "tally": tally.to_data()})
 
 
 def read(path: Path) -> tuple[dict[str, Any] | None, str]:
@@ -138,14 +134,10 @@ def read(path: Path) -> tuple[dict[str, Any] | None, str]:
         return None, "missing"
     except OSError as exc:
         return None, f"can't be read ({exc.strerror})"
-    head, _, body = raw.partition(b"\n")
-    parts = head.split(b" ")
-    if len(parts) != 3 or parts[0] != MAGIC or parts[1] != str(VERSION).encode():
-        return None, "not a statistics cache of this version"
-    if parts[2] != b"%08x" % zlib.crc32(body):
-        return None, "damaged (its checksum doesn't match its bytes)"
+    doc, why = unseal(raw, MAGIC, VERSION)
+    if doc is None:
+        return None, "not a statistics cache of this version" if why == "wrong kind" else why
     try:
-        doc = json.loads(body)
         doc["tally"] = Tally.from_data(doc["tally"])
         if not isinstance(doc["tie"], dict) or not isinstance(doc["undoable"], dict):
             raise ValueError("no tie")

@@ -24,8 +24,6 @@ counted from the store, so nothing is ever only here.
 from __future__ import annotations
 
 import contextlib
-import json
-import zlib
 from collections.abc import Collection
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -35,6 +33,7 @@ from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress.aggregates import journal_tie, month_seals, tally_for
 from quizzer.progress.files import store_exists
 from quizzer.progress.localtz import zone_key
+from quizzer.progress.sealedfile import BAD_DOCUMENT, seal, unseal
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.digest import Digest, digest_of
 
@@ -44,8 +43,6 @@ if TYPE_CHECKING:
 #: The first bytes of the file; the version of its layout follows.
 MAGIC = b"quizzer-figures"
 VERSION = 1
-#: What a digest that can't be read raises (the file was checked; this is a planted one).
-_BAD = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 
 
 def figures_path(path: Path) -> Path:
@@ -77,13 +74,8 @@ def _log_tie(path: Path) -> dict[str, Any]:
 
 
 def encode(key: dict[str, Any], tie: dict[str, Any], digest: Digest) -> bytes:
-    """The file's bytes: a header line (magic, version, CRC-32 of the body), then the body."""
-    body = json.dumps(
-        {"key": key, "tie": tie, "digest": digest.to_data()},
-        ensure_ascii=False,
-        separators=(",", ":"),
-    ).encode("utf-8")
-    return b"%s %d %08x\n" % (MAGIC, VERSION, zlib.crc32(body)) + body
+    """The file's bytes (``sealedfile.seal``): the key, the tie and the digest."""
+    return seal(MAGIC, VERSION, {"key": key, "tie": tie, "digest": digest.to_data()})
 
 
 def read(path: Path, key: dict[str, Any], tie: dict[str, Any]) -> Digest | None:
@@ -92,18 +84,12 @@ def read(path: Path, key: dict[str, Any], tie: dict[str, Any]) -> Digest | None:
         raw = figures_path(path).read_bytes()
     except OSError:
         return None
-    head, _, body = raw.partition(b"\n")
-    parts = head.split(b" ")
-    if len(parts) != 3 or parts[0] != MAGIC or parts[1] != str(VERSION).encode():
-        return None
-    if parts[2] != b"%08x" % zlib.crc32(body):
-        return None
+    doc, _why = unseal(raw, MAGIC, VERSION)
     try:
-        doc = json.loads(body)
-        if doc["key"] != key or doc["tie"] != tie:
+        if doc is None or doc["key"] != key or doc["tie"] != tie:
             return None
         return Digest.from_data(doc["digest"])
-    except (*_BAD, UnicodeDecodeError):
+    except BAD_DOCUMENT:
         return None
 
 

@@ -1,0 +1,38 @@
+"""The sealed format of the store's cache files: what is trusted and what is refused."""
+
+from __future__ import annotations
+
+import zlib
+
+from quizzer.progress.sealedfile import seal, unseal
+
+DOC = {"tie": {"gen": 3}, "tally": [1, 2, 3], "text": "ফ্লিপ কার্ড — بطاقة"}
+
+
+def test_a_sealed_document_reads_back_equal() -> None:
+    raw = seal(b"quizzer-x", 2, DOC)
+    assert raw.startswith(b"quizzer-x 2 ")
+    assert unseal(raw, b"quizzer-x", 2) == (DOC, "ok")
+
+
+def test_another_kind_or_version_is_refused() -> None:
+    raw = seal(b"quizzer-x", 2, DOC)
+    assert unseal(raw, b"quizzer-y", 2) == (None, "wrong kind")
+    assert unseal(raw, b"quizzer-x", 3) == (None, "wrong kind")
+    assert unseal(b"", b"quizzer-x", 2) == (None, "wrong kind")
+
+
+def test_a_changed_body_is_damage() -> None:
+    raw = bytearray(seal(b"quizzer-x", 2, DOC))
+    raw[-3] ^= 0x01
+    doc, why = unseal(bytes(raw), b"quizzer-x", 2)
+    assert doc is None
+    assert "checksum" in why
+
+
+def test_a_body_that_is_not_json_is_damage_even_with_its_checksum() -> None:
+    body = b'{"tie": '
+    raw = b"quizzer-x 2 %08x\n" % zlib.crc32(body) + body
+    doc, why = unseal(raw, b"quizzer-x", 2)
+    assert doc is None
+    assert why.startswith("damaged (")

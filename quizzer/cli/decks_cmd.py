@@ -230,17 +230,21 @@ def plain_lines(
     concepts; ``shape`` turns a text into what is printed (``--rtl app``: shaped lines).
     """
     yield f"{name}  ({deck_id}, {count} concepts)\n"
+    # Labels made once and no call for the plain shape: a 50,000-concept deck is 150,000
+    # lines, and per-line work is most of `quizzer show big | less`.
+    labels = [(lang, [(side, f"  {lang} {side:<10} ") for side in SIDES]) for lang in LANGUAGES]
+    plain = shape is str
     for concept in concepts:
         acronym = concept.get("acronym")
         yield f"\n{concept['id']}  {acronym}\n" if acronym else f"\n{concept['id']}\n"
-        for lang in LANGUAGES:
+        for lang, sides in labels:
             entry = concept.get(lang)
             if entry is None:
                 continue
-            for side in SIDES:
+            for side, label in sides:
                 record = entry[side]
-                label = f"  {lang} {side:<10} "
-                yield f"{label}{shape(record['text'])}  [{_source_label(record)}]\n"
+                text = record["text"] if plain else shape(record["text"])
+                yield f"{label}{text}  [{_source_label(record)}]\n"
                 if record["source"] == "corrected":
                     original = shape(record.get("original") or "")
                     yield f"  {'':<13} was: {original}  ({record.get('reason')})\n"

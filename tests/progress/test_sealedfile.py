@@ -12,6 +12,8 @@ DOC = {"tie": {"gen": 3}, "tally": [1, 2, 3], "text": "ফ্লিপ কার
 def test_a_sealed_document_reads_back_equal() -> None:
     raw = seal(b"quizzer-x", 2, DOC)
     assert raw.startswith(b"quizzer-x 2 ")
+    # The body is UTF-8, not \u escapes: a person reading a kept copy sees the texts.
+    assert "ফ্লিপ কার্ড — بطاقة".encode() in raw
     assert unseal(raw, b"quizzer-x", 2) == (DOC, "ok")
 
 
@@ -27,7 +29,7 @@ def test_a_changed_body_is_damage() -> None:
     raw[-3] ^= 0x01
     doc, why = unseal(bytes(raw), b"quizzer-x", 2)
     assert doc is None
-    assert "checksum" in why
+    assert why == "damaged (its checksum doesn't match its bytes)"
 
 
 def test_a_body_that_is_not_json_is_damage_even_with_its_checksum() -> None:

@@ -171,3 +171,15 @@ def test_the_snapshot_is_hashed_unless_its_stat_is_the_recorded_one_and_older_th
     assert cardindex.decode(data, other, info, info.st_ctime_ns) is None
     (tmp_path / "touched").write_bytes(raw)
     assert cardindex.decode(data, other, (tmp_path / "touched").stat(), after + 10**12) is None
+
+
+def test_a_document_in_another_key_order_gets_no_index() -> None:
+    # The spans are found by the layout snapshot.dumps writes; any other order of the same
+    # tables is not that layout, even when its cards are a table and its last bytes fit.
+    doc = {"cards": {}, "meta": {"schema": 4}, "settings": {}}
+    raw = json.dumps(doc, separators=(",", ":")).encode()
+    assert raw.endswith(b"}}")
+    assert cardindex.scan(raw, doc) is None
+    same_order = {"meta": {"schema": 4}, "settings": {}, "cards": {}}
+    spans = cardindex.scan(json.dumps(same_order, separators=(",", ":")).encode(), same_order)
+    assert spans is not None and len(spans) == 0

@@ -225,10 +225,6 @@ class CardTable(MutableMapping[str, CardData]):
             changes = pickle.dumps(self._since, protocol=5)
             return _snapshot_hash(origin + changes).hex()
 
-    def __reduce__(self) -> tuple[type[CardTable], tuple[dict[str, CardData]]]:
-        # Pickled (hashed, copied) as the whole table: the same for a lazy and a read one.
-        return CardTable, (self._whole(),)
-
     def __repr__(self) -> str:
         return f"CardTable({'lazy' if self.lazy else len(self._data)})"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,4 +59,10 @@ def default_pair(languages: Sequence[str] = ()) -> Pair:
 
 def fits(pair: Pair, languages: Sequence[str]) -> bool:
     """Whether a deck with ``languages`` (unknown when empty) has both languages of ``pair``."""
-    return not languages or {pair.prompt_lang, pair.answer_lang} <= set(languages)
+    return has_languages(languages, (pair.prompt_lang, pair.answer_lang))
+
+
+def has_languages(languages: Sequence[str], wanted: Iterable[str]) -> bool:
+    """Whether a deck with ``languages`` (unknown when empty) has every language ``wanted``
+    (also for a prompt and answer that aren't a valid :class:`Pair` yet)."""
+    return not languages or set(wanted) <= set(languages)

@@ -185,14 +185,43 @@ async def test_counts_follow_a_session_and_a_new_direction(tmp_path: Path) -> No
         await pilot.pause()
         assert app.screen is home
         assert _new_count(home, 1) == before - 1  # back from the session: recounted
-        # A direction picked in a picker recounts the list; for an impossible one (answer =
-        # prompt) the recount puts the highlighted deck's default direction back.
-        home.query_one("#to-lang", Picker).value = pair.prompt_lang
-        home.query_one("#to-side", Picker).value = pair.prompt_side
+        # A direction picked in a picker recounts the list (the studied concept is
+        # buried today in every direction, so Russian shows one fewer too).
+        home.query_one("#to-lang", Picker).value = "ru"
         await pilot.pause()
-        assert home.current_pair() is not None
-        assert _new_count(home, 1) == before - 1
+        russian = home.current_pair()
+        assert russian is not None and russian.answer_lang == "ru"
+        assert home._counted_for == russian
+        assert _new_count(home, 1) == home.service.counts(home._decks[1], russian)[0]
         await pilot.press("q")
+
+
+async def test_prompt_equal_to_answer_on_the_way_keeps_the_pickers(tmp_path: Path) -> None:
+    """Turning en definition → en term into en term → en definition passes through
+    en term → en term: the pickers keep what was picked, the message says why Start
+    can't start, and the next change makes a direction again."""
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=SIZE) as pilot:
+        home = _home(app)
+        assert _pickers(home) == ("en", "definition", "en", "term")
+        counts = str(home.query_one("#decks").get_option_at_index(0).prompt)
+        home.query_one("#from-side", Picker).value = "term"
+        await pilot.pause()
+        assert _pickers(home) == ("en", "term", "en", "term")
+        assert "same text" in str(home.query_one("#pair-error").render())
+        assert str(home.query_one("#decks").get_option_at_index(0).prompt) == counts
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is home  # nothing to study in that direction
+        home.query_one("#to-side", Picker).value = "definition"
+        await pilot.pause()
+        assert _pickers(home) == ("en", "term", "en", "definition")
+        assert str(home.query_one("#pair-error").render()) == ""
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        study = app.screen
+        assert isinstance(study, StudyScreen)
+        assert study.choice.pair == home.current_pair()
 
 
 async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path) -> None:

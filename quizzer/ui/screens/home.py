@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
 from quizzer.scheduling.review import MODES
-from quizzer.study.selection import StudyChoice, default_pair, fits
+from quizzer.study.selection import StudyChoice, default_pair, fits, has_languages
 from quizzer.ui.app_access import QuizzerScreen
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.line_button import LineButton
@@ -259,7 +259,11 @@ class HomeScreen(QuizzerScreen[None]):
         """Show the new mode's help, or recount the decks for a new direction."""
         if event.picker.id == "mode":
             self._show_mode_help()
-        elif self.current_pair() != getattr(self, "_counted_for", None):
+            return
+        pair = self.current_pair()  # shows or clears the "same text" message
+        # Prompt = answer is a step on the way (set the prompt's side, then the answer's):
+        # keep what the learner picked and the last counts, and wait for the next change.
+        if pair is not None and pair != getattr(self, "_counted_for", None):
             self._refresh_decks()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -267,9 +271,9 @@ class HomeScreen(QuizzerScreen[None]):
         if event.option_list.id != "decks" or not self._decks:
             return
         langs = self._languages.get(self._decks[event.option_index], ())
-        pair = self.current_pair()
-        if pair is not None and fits(pair, langs):
-            return
+        chosen = [str(self.query_one(f"#{n}", Picker).value) for n in ("from-lang", "to-lang")]
+        if has_languages(langs, chosen):
+            return  # (a pair with prompt = answer stays as picked, with its message)
         new = default_pair(langs)
         with self.prevent(Picker.Changed):
             for name, value in zip(

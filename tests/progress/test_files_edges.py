@@ -1,0 +1,152 @@
+"""Each rule of "is this file a quizzer store" on its own (``progress.files``), with real files.
+
+``test_store_signature.py`` checks the rules as a whole (a store of every version is ours, a
+foreign file is refused untouched); here each table name, companion suffix and sniffing limit
+is checked alone, so that a rule that stopped accepting or refusing what it should is noticed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from quizzer.errors import StoreError
+from quizzer.progress import files, journal
+
+#: How much of a journal or a damaged snapshot is looked at (``files._SNIFF_BYTES``).
+SNIFF = 64 * 1024
+EVENT = journal.encode(journal.header_event(1))
+FOREIGN = b'{"name": "my-app", "version": "1.0.0"}'
+
+
+def _store(tmp_path: Path, snapshot: bytes | None) -> Path:
+    db = tmp_path / "p.json"
+    if snapshot is not None:
+        db.write_bytes(snapshot)
+    return db
+
+
+@pytest.mark.parametrize("table", ["meta", "settings", "cards", "reviews"])
+def test_a_snapshot_of_any_one_of_our_tables_is_ours(tmp_path: Path, table: str) -> None:
+    db = _store(tmp_path, json.dumps({table: {}}).encode())
+    assert files.is_ours(db)
+    assert files.check_store_path(db) == db
+
+
+def test_a_snapshot_of_all_our_tables_and_tinydbs_default_is_ours(tmp_path: Path) -> None:
+    tables = ["meta", "settings", "cards", "reviews", "_default"]
+    db = _store(tmp_path, json.dumps({t: {} for t in tables}).encode())
+    assert files.is_ours(db)
+
+
+def test_tinydbs_default_table_goes_with_ours_but_alone_is_anyones(tmp_path: Path) -> None:
+    db = _store(tmp_path, b'{"_default": {}, "cards": {}}')
+    assert files.is_ours(db)
+    db.write_bytes(b'{"_default": {"1": {"x": 1}}}')  # any TinyDB file of another program
+    assert not files.is_ours(db)
+    with pytest.raises(StoreError, match="not a quizzer progress store"):
+        files.check_store_path(db)
+
+
+def test_one_of_our_tables_beside_a_foreign_one_is_not_ours(tmp_path: Path) -> None:
+    db = _store(tmp_path, b'{"cards": {}, "name": "my-app"}')
+    assert not files.is_ours(db)
+
+
+def test_our_meta_record_makes_a_snapshot_ours_whatever_else_it_holds(tmp_path: Path) -> None:
+    # A newer version's snapshot may hold tables this one doesn't know: its meta names it.
+    db = _store(tmp_path, b'{"meta": {"1": {"schema": 9}}, "decks_v9": {}}')
+    assert files.is_ours(db)
+    for not_meta in (
+        b'{"meta": {"1": {"version": 9}}, "decks_v9": {}}',  # no schema in the record
+        b'{"meta": {"2": {"schema": 9}}, "decks_v9": {}}',  # not the first record
+        b'{"meta": {"1": 9}, "decks_v9": {}}',  # the record is not a document
+        b'{"other": {"1": {"schema": 9}}, "decks_v9": {}}',  # not the meta table
+    ):
+        db.write_bytes(not_meta)
+        assert not files.is_ours(db), not_meta
+
+
+@pytest.mark.parametrize("table", ["meta", "settings", "cards", "reviews"])
+def test_a_cut_short_snapshot_is_ours_by_its_first_table_name(tmp_path: Path, table: str) -> None:
+    db = _store(tmp_path, b' \n{ "%s" :{"1":{"schema":3,"gen":2,"journal_of' % table.encode())
+    assert files.is_ours(db)
+    db.write_bytes(b'{"title": {"1":{"schema":3,"gen":2,"journal_of')
+    assert not files.is_ours(db)
+
+
+def test_a_damaged_snapshot_is_sniffed_only_in_its_first_64_kib(tmp_path: Path) -> None:
+    head = b'{"cards":'
+    db = _store(tmp_path, b" " * (SNIFF - len(head)) + head + b'{"1":[cut')
+    assert files.is_ours(db)  # the table name and its colon end at the limit
+    db.write_bytes(b" " * (SNIFF - len(head) + 1) + head + b'{"1":[cut')
+    assert not files.is_ours(db)  # one byte later: the colon is past it
+
+
+@pytest.mark.parametrize(
+    "suffix", [".bak", ".journal.prev", ".log", ".v1.bak", ".v2.bak", ".journal.v2.bak"]
+)
+def test_each_companion_of_ours_makes_the_file_beside_it_ours(tmp_path: Path, suffix: str) -> None:
+    db = _store(tmp_path, b"\x00garbled beyond recognition")
+    assert not files.is_ours(db)
+    companion = tmp_path / ("p.json" + suffix)
+    if suffix == ".log":
+        companion.mkdir()
+    else:
+        companion.write_bytes(b"")
+    assert files.is_ours(db)
+    assert files.check_store_path(db) == db
+
+
+def test_a_journal_is_ours_by_any_of_its_first_50_lines(tmp_path: Path) -> None:
+    db = _store(tmp_path, FOREIGN)
+    jpath = files.journal_path(db)
+    jpath.write_bytes(b"not ours\n" * 49 + EVENT)
+    assert files.is_ours(db)
+    jpath.write_bytes(b"not ours\n" * 50 + EVENT)
+    assert not files.is_ours(db)
+    jpath.write_bytes(EVENT + b"not ours\n" * 60)
+    assert files.is_ours(db)
+
+
+def test_a_journal_is_sniffed_only_in_its_first_64_kib(tmp_path: Path) -> None:
+    db = _store(tmp_path, FOREIGN)
+    jpath = files.journal_path(db)
+    body = len(EVENT) - 1  # a line is an event without its newline too
+    jpath.write_bytes(b"x" * (SNIFF - body - 1) + b"\n" + EVENT)
+    assert files.is_ours(db)  # the event's last byte is the limit's last
+    jpath.write_bytes(b"x" * (SNIFF - body) + b"\n" + EVENT)
+    assert not files.is_ours(db)  # one byte later: the event is cut, its checksum fails
+    jpath.write_bytes(b"x" * (SNIFF + 10) + b"\n" + EVENT)
+    assert not files.is_ours(db)  # a first line longer than the limit hides the rest
+
+
+def test_a_journal_of_someone_elses_lines_does_not_make_a_file_ours(tmp_path: Path) -> None:
+    db = _store(tmp_path, FOREIGN)
+    files.journal_path(db).write_bytes(EVENT[:-2] + b"\n")  # checksum fails: not an event
+    assert not files.is_ours(db)
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").is_file(), reason="needs Linux /proc")
+def test_a_file_that_cannot_be_read_is_not_taken_for_ours(tmp_path: Path) -> None:
+    # /proc/self/mem is a regular file whose first read fails (EIO), even for root, whom
+    # chmod doesn't stop: it stands for any store file that can't be read.
+    db = _store(tmp_path, FOREIGN)
+    os.symlink("/proc/self/mem", files.journal_path(db))
+    assert not files.is_ours(db)
+    files.journal_path(db).unlink()
+    db.unlink()
+    os.symlink("/proc/self/mem", db)
+    assert not files.is_ours(db)
+    with pytest.raises(StoreError, match="not a quizzer progress store"):
+        files.check_store_path(db)
+
+
+def test_a_folder_is_never_ours_even_beside_a_companion(tmp_path: Path) -> None:
+    folder = tmp_path / "p.json"
+    folder.mkdir()
+    (tmp_path / "p.json.bak").write_bytes(b"")
+    assert not files.is_ours(folder)

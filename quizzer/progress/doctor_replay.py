@@ -163,7 +163,7 @@ def rebuild(report: Report) -> None:
     try:
         with open_store(report.path) as store:
             cmp = recompute(store)
-            report.cards = report.cards or len(store.state.raw)
+            report.cards = len(store.state.raw)  # what the store holds after the rebuild
     except StoreError as exc:
         report.problems.append(f"can't rebuild card states from the review log: {exc.message}")
         return

@@ -8,6 +8,7 @@ language and are not counted.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections import Counter
@@ -43,48 +44,78 @@ _NON_LETTERS = (
 )
 
 
-def _expand(ranges: str) -> list[int]:
-    """Code points of a character-class body like ``"a-z\u00c0"``."""
-    points: list[int] = []
+def _spans(ranges: str) -> list[tuple[int, int]]:
+    """Code point spans (first, last) of a character-class body like ``"a-z\u00c0"``."""
+    spans: list[tuple[int, int]] = []
     i = 0
     while i < len(ranges):
         if i + 2 < len(ranges) and ranges[i + 1] == "-":
-            points.extend(range(ord(ranges[i]), ord(ranges[i + 2]) + 1))
+            spans.append((ord(ranges[i]), ord(ranges[i + 2])))
             i += 3
         else:
-            points.append(ord(ranges[i]))
+            spans.append((ord(ranges[i]), ord(ranges[i])))
             i += 1
-    return points
+    return spans
 
 
-# Counting letters per script with one str.translate (each letter becomes its script's
-# marker) and a str.count per script: ~20x faster than a regex per script, which matters
-# for 50,000-entry glossaries. The markers are ASCII control characters, which the table
-# deletes from the input, so the result is a one-byte-per-character string whose
-# characters are interned by CPython: counting it is about 3x faster than counting
-# private-use markers.
-_MARKERS = {name: chr(1 + k) for k, (name, _chars) in enumerate(_SCRIPTS)}
-_SCRIPT_NAME_OF = {marker: name for name, marker in _MARKERS.items()}
+def _without(spans: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` minus the code points of ``holes``, sorted, touching spans joined."""
+    out: list[tuple[int, int]] = []
+    for first, last in spans:
+        pieces = [(first, last)]
+        for hole_first, hole_last in holes:
+            pieces = [
+                piece
+                for a, b in pieces
+                for piece in ((a, min(b, hole_first - 1)), (max(a, hole_last + 1), b))
+                if piece[0] <= piece[1]
+            ]
+        out.extend(pieces)
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(out):  # in order, touching spans joined
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+# The letters of each script as code point spans, digits and signs taken out. The spans
+# are computed, not every code point listed: the table of all ~45,000 letters took a
+# tenth of a second to build at every start, for a lookup a bisection does as well.
+_LETTER_SPANS: dict[str, list[tuple[int, int]]] = {
+    name: _without(_spans(chars), _spans(_NON_LETTERS)) for name, chars in _SCRIPTS
+}
+_SPAN_STARTS: list[int] = []
+_SPAN_SCRIPT: list[tuple[int, str]] = []  # (last code point, script) of each span, by start
+for _first, _last, _name in sorted(
+    (first, last, name) for name, spans in _LETTER_SPANS.items() for first, last in spans
+):
+    _SPAN_STARTS.append(_first)
+    _SPAN_SCRIPT.append((_last, _name))
+
+
+def script_of(ch: str) -> str | None:
+    """The script of a letter (``None`` for a digit, a sign or an unlisted character)."""
+    point = ord(ch)
+    k = bisect.bisect_right(_SPAN_STARTS, point) - 1
+    if k < 0 or _SPAN_SCRIPT[k][0] < point:
+        return None
+    return _SPAN_SCRIPT[k][1]
+
+
+def _letter_script(ch: str) -> str:
+    """:func:`script_of` a character known to be a letter of one of the scripts."""
+    return _SPAN_SCRIPT[bisect.bisect_right(_SPAN_STARTS, ord(ch)) - 1][1]
 
 
 class DeletingTable(dict[int, "str | None"]):
-    """A ``str.translate`` table that deletes every character it doesn't list.
-
-    The script table maps letters to their script's marker, so digits, spaces and
-    symbols go; the letter table of :mod:`quizzer.glossary.function_words` keeps only
-    the letters it weighs.
-    """
+    """A ``str.translate`` table that deletes every character it doesn't list (the letter
+    table of :mod:`quizzer.glossary.function_words` keeps only the letters it weighs)."""
 
     def __missing__(self, key: int) -> None:
         return None
 
-
-_SCRIPT_TABLE = DeletingTable.fromkeys(range(128))  # ASCII non-letters: deleted, no lookup miss
-for _name, _chars in _SCRIPTS:
-    for _point in _expand(_chars):
-        _SCRIPT_TABLE[_point] = _MARKERS[_name]
-for _point in _expand(_NON_LETTERS):
-    _SCRIPT_TABLE[_point] = None
 
 SCRIPT_NAMES: dict[str, str] = {
     "Beng": "Bengali",
@@ -111,32 +142,26 @@ SCRIPT_NAMES: dict[str, str] = {
 
 
 def script_counts(text: str) -> Counter[str]:
-    """How many letters of each script ``text`` has."""
-    marked = text.translate(_SCRIPT_TABLE)  # only script markers remain
-    return Counter({_SCRIPT_NAME_OF[m]: n for m, n in Counter(marked).items()})
+    """How many letters of each script ``text`` has (in the order of their first letter)."""
+    counts: Counter[str] = Counter()
+    for ch in text:
+        script = script_of(ch)
+        if script is not None:
+            counts[script] += 1
+    return counts
 
 
-def _class_body(points: list[int]) -> str:
-    """A regex character-class body for these code points, as ranges."""
-    spans: list[list[int]] = []
-    for point in sorted(points):
-        if spans and point == spans[-1][1] + 1:
-            spans[-1][1] = point
-        else:
-            spans.append([point, point])
+def _class_body(spans: list[tuple[int, int]]) -> str:
+    """A regex character-class body for these code point spans."""
     return "".join(
         re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
         for a, b in spans
     )
 
 
-# The letters of each script as regex classes, made from the table itself (so both ways of
-# counting agree): finding which scripts a text has and counting their letters this way
-# is about half the time of translating every character through the table.
-_LETTERS_OF: dict[str, str] = {
-    name: _class_body([p for p, m in _SCRIPT_TABLE.items() if m == marker])
-    for name, marker in _MARKERS.items()
-}
+# The letters of each script as regex classes: finding which scripts a text has and
+# counting their letters this way is about half the time of looking at every character.
+_LETTERS_OF: dict[str, str] = {name: _class_body(spans) for name, spans in _LETTER_SPANS.items()}
 _ANY_LETTER_RE = re.compile(f"[{''.join(_LETTERS_OF.values())}]")
 _RUN_RE = {name: re.compile(f"[{body}]+") for name, body in _LETTERS_OF.items()}
 
@@ -154,12 +179,12 @@ def dominant_script(text: str) -> str | None:
         return None
     # The scripts present, in the order of their first letter: each search looks for a
     # letter of a script not found yet. Most texts are in one script: one search settles it.
-    found = [_SCRIPT_NAME_OF[_SCRIPT_TABLE[ord(letter.group())]]]  # type: ignore[index]
+    found = [_letter_script(letter.group())]
     while len(found) < len(_LETTERS_OF):
         letter = _letters_not_of(frozenset(found)).search(text, letter.start())
         if letter is None:
             break
-        found.append(_SCRIPT_NAME_OF[_SCRIPT_TABLE[ord(letter.group())]])  # type: ignore[index]
+        found.append(_letter_script(letter.group()))
     if len(found) == 1:
         return found[0]
     counts = [len(text) - len(_RUN_RE[name].sub("", text)) for name in found]

@@ -70,3 +70,32 @@ def test_an_unwritable_cache_dir_only_costs_speed(
     blocker.write_text("a file where the cache folder should be", encoding="utf-8")
     monkeypatch.setenv("QUIZZER_CACHE", str(blocker))
     assert len(read_deck(BUNDLED)) == 16
+
+
+def test_big_entries_decode_alike_and_a_damaged_one_is_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Entries of BIG_ENTRY_BYTES and more are decoded by msgspec, with the collector paused:
+    # the same tables as the json module gives, the collector left as it was, and a
+    # damaged entry is still only a miss.
+    import gc
+
+    path = tmp_path / "deck.toml"
+    shutil.copyfile(BUNDLED, path)
+    expected = read_deck(path)
+    raw = path.read_bytes()
+    small = deckcache.get(raw)
+    monkeypatch.setattr(deckcache, "BIG_ENTRY_BYTES", 0)
+    assert gc.isenabled()
+    assert deckcache.get(raw) == small == deckfile.parse(raw.decode("utf-8"))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert deckcache.get(raw) == small
+        assert not gc.isenabled()  # a caller's pause is kept
+    finally:
+        gc.enable()
+    (entry,) = _cache_entries()
+    entry.write_bytes(entry.read_bytes()[:-40])
+    assert deckcache.get(raw) is None
+    assert read_deck(path) == expected

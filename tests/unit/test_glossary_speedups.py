@@ -55,3 +55,16 @@ def test_dominant_script_fast_path_agrees_with_counting() -> None:
     for text in samples:
         assert scripts.dominant_script(text) == counted_dominant(text), repr(text)
     assert Counter(scripts.dominant_script(line) for line in LINES)["Beng"] > 50
+
+
+def test_script_of_agrees_with_the_letter_classes_everywhere() -> None:
+    # The letter spans (bisected per character) and the regex classes made from them
+    # (searched per text) are two views of one table: they agree on every code point.
+    for point in range(0x11000):
+        ch = chr(point)
+        expected = next((n for n, run in scripts._RUN_RE.items() if run.fullmatch(ch)), None)
+        assert scripts.script_of(ch) == expected, hex(point)
+        assert (scripts._ANY_LETTER_RE.fullmatch(ch) is not None) == (expected is not None)
+    assert [scripts.script_of(ch) for ch in "aকЖب১।5 "] == [
+        "Latn", "Beng", "Cyrl", "Arab", None, None, None, None,
+    ]  # fmt: skip

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC
 from pathlib import Path
 
 import pytest
 
 from quizzer.errors import StoreError
-from quizzer.progress import files, journal
+from quizzer.progress import files, journal, open_store
 
 #: How much of a journal or a damaged snapshot is looked at (``files._SNIFF_BYTES``).
 SNIFF = 64 * 1024
@@ -150,3 +151,42 @@ def test_a_folder_is_never_ours_even_beside_a_companion(tmp_path: Path) -> None:
     folder.mkdir()
     (tmp_path / "p.json.bak").write_bytes(b"")
     assert not files.is_ours(folder)
+
+
+def test_the_lock_of_a_store_is_the_file_named_after_it(tmp_path: Path) -> None:
+    # The name people are told about (``P.lock``; the doctor's messages name it too).
+    db = tmp_path / "p.json"
+    assert files.lock_path(db) == tmp_path / "p.json.lock"
+    with open_store(db, tz=UTC):
+        assert (tmp_path / "p.json.lock").is_file()
+
+
+def test_the_signature_sees_files_replaced_but_not_a_journal_appended_to(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    assert files.files_signature(db) == (None, None)
+    db.write_bytes(b'{"cards": {}}')
+    jpath = files.journal_path(db)
+    jpath.write_bytes(EVENT)
+    first = files.files_signature(db)
+    assert files.files_signature(db) == first
+    with open(jpath, "ab") as fh:  # a writer's answer: readers read on, it is no compaction
+        fh.write(EVENT)
+    assert files.files_signature(db) == first
+    new = tmp_path / "new.journal"
+    new.write_bytes(EVENT)
+    os.replace(new, jpath)  # a compaction's new journal, by rename
+    second = files.files_signature(db)
+    assert second != first and second[0] == first[0]
+    new = tmp_path / "new.json"
+    new.write_bytes(b'{"cards": {"1": {}}}')
+    os.replace(new, db)  # a compaction's new snapshot, by rename
+    assert files.files_signature(db)[0] != second[0]
+
+
+def test_a_reader_kept_out_by_compactions_is_told_to_try_again(tmp_path: Path) -> None:
+    err = files.busy_error(tmp_path / "p.json")
+    assert err.message == (
+        "the progress store kept changing while it was read (another quizzer process is saving it)"
+    )
+    assert err.hint == "try again in a moment"
+    assert err.path == tmp_path / "p.json"

@@ -293,16 +293,23 @@ def detail_tables(stats: Stats) -> list[tuple[str, RenderableType]]:
     ]
 
 
+def report_heading(stats: Stats) -> Fitted:
+    """The report's first line: the title, the decks and when a study day starts; where that
+    doesn't fit, the title and each of the others on a line of its own (never a word cut off
+    onto a line alone)."""
+    decks = f"decks: {', '.join(stats.decks) or 'all'}"
+    day = f"day starts {stats.day_start_hour}:00 ({stats.timezone})"
+    wide = Text("quizzer statistics", style="bold", no_wrap=True)
+    wide.append(f"   {decks}   {day}", style="grey62")
+    narrow = Text("quizzer statistics", style="bold")
+    narrow.append(f"\n{decks}\n{day}", style="grey62")
+    return Fitted(wide, narrow)
+
+
 def full_report(stats: Stats) -> Group:
     """Everything, top to bottom, for the terminal."""
-    title = Text("quizzer statistics", style="bold")
-    title.append(
-        f"   decks: {', '.join(stats.decks) or 'all'}   day starts {stats.day_start_hour}:00 "
-        f"({stats.timezone})",
-        style="grey62",
-    )
     return Group(
-        title,
+        report_heading(stats),
         Text(""),
         overview_table(stats),
         Text(""),

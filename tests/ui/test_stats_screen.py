@@ -247,6 +247,35 @@ def test_the_report_fits_narrow_terminals_without_squeezing_headings(width: int)
         assert "Recall" in header_row and "en→bn" in text
 
 
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_the_report_heading_keeps_its_parts_whole_at_any_width(width: int) -> None:
+    """The heading (title, decks, day start and zone) is one line where it fits; else the
+    title, the decks and the day start each get a line (at 80 columns the zone used to
+    wrap onto a line of its own)."""
+    from rich.console import Console
+
+    from quizzer.ui.stats_render import full_report
+
+    stats = dataclasses.replace(
+        fixed_stats(), decks=("quantization", "training-efficiency"), timezone="Europe/Paris"
+    )
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(full_report(stats))
+    lines = console.export_text().splitlines()
+    day = "day starts 4:00 (Europe/Paris)"
+    if width >= 120:
+        assert lines[0].rstrip() == (
+            f"quizzer statistics   decks: quantization, training-efficiency   {day}"
+        )
+    else:
+        assert [line.rstrip() for line in lines[:3]] == [
+            "quizzer statistics",
+            "decks: quantization, training-efficiency",
+            day,
+        ]
+    assert lines[3 if width < 120 else 1].strip() == ""
+
+
 async def test_the_due_chart_takes_one_column_a_day_where_two_dont_fit() -> None:
     stats = fixed_stats()
     for size, column in (((60, 20), 1), ((110, 40), 2)):

@@ -262,7 +262,11 @@ def before_compaction(store: OpenedStore) -> None:
 
 
 def after_compaction(store: OpenedStore) -> None:
-    """Write the writer's tally, tied to the files the compaction left (if it is still good)."""
+    """Write the writer's tally, tied to the files the compaction left (if it is still good),
+    and tie the day's figures cache's card facts to the new snapshot."""
+    from quizzer.progress import figurecache  # it builds on this module
+
+    figurecache.after_compaction(store)
     live: Live | None = store._live_tally
     if live is None or live.key != key_of(store):
         store._live_tally = None

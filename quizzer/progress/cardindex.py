@@ -71,6 +71,9 @@ class Spans:
     keys: array[int]
     starts: array[int]
     ends: array[int]
+    #: The CRC-32 of the snapshot's bytes, when read from an index that fits them (the
+    #: figure cache names the snapshot by it instead of hashing its bytes again).
+    crc: int | None = None
 
     def find(self, key: int) -> tuple[int, int] | None:
         """The ``(start, end)`` of the record under ``key``, ``None`` if there is none."""
@@ -171,7 +174,8 @@ def decode(
     arrays = [array("q") for _ in range(3)]
     for i, arr in enumerate(arrays):
         arr.frombytes(body[8 * count * i : 8 * count * (i + 1)])
-    return Spans(cards_open, *arrays)
+    keys, starts, ends = arrays
+    return Spans(cards_open, keys, starts, ends, crc=crc)
 
 
 def load(path: Path, raw: bytes, info: os.stat_result | None = None) -> Spans | None:

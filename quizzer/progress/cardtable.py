@@ -105,7 +105,7 @@ class CardTable(MutableMapping[str, CardData]):
         #: Every change since the snapshot (``None``: not read from one), and the snapshot's
         #: hash once it is read whole: what :meth:`fingerprint` hashes.
         self._since: list[tuple[str, CardData | None]] | None = [] if lazy else None
-        self._origin: bytes | None = None
+        self._origin: str | None = None
         self._lock = threading.Lock()
 
     @property
@@ -119,7 +119,7 @@ class CardTable(MutableMapping[str, CardData]):
             if lazy is None:
                 return self._data
             data = lazy.whole(self._check)
-            self._origin = _snapshot_hash(lazy.raw)
+            self._origin = _origin_of(lazy)
             for card_id, seen in self._seen.items():
                 if seen is not None and card_id in data:
                     data[card_id] = seen  # keep the very objects already handed out
@@ -213,17 +213,32 @@ class CardTable(MutableMapping[str, CardData]):
     def items(self) -> ItemsView[str, CardData]:  # noqa: D102
         return self._whole().items()
 
-    def fingerprint(self) -> str:
-        """A hash of the table's contents (equal hashes: equal tables), without reading a
-        lazy table whole: a table from a snapshot is hashed by the snapshot's bytes and the
-        changes since, lazy or read whole; any other by its records."""
+    def fingerprint(self) -> tuple[str, list[tuple[str, str]]]:
+        """What the table holds, without reading a lazy table whole: ``(origin, steps)``.
+
+        A table from a snapshot: ``origin`` names the snapshot's bytes (by the CRC-32 its
+        card index holds, checked against them when the index was read, else by a hash),
+        and ``steps`` has one ``(card_id, hash)`` per change since, in order, each hash
+        chained over the origin and every change up to it (so a table whose first ``k``
+        steps equal another's changed the same way to there: its later steps name the
+        cards it changed since). Any other table: a hash of its records, no steps. Equal
+        last hashes (the origin without steps): equal tables, lazy or read whole.
+        """
         with self._lock:
             if self._since is None:
-                return _snapshot_hash(pickle.dumps(self._data, protocol=5)).hex()
-            origin = self._origin if self._lazy is None else _snapshot_hash(self._lazy.raw)
-            assert origin is not None  # read whole from a snapshot: hashed then
-            changes = pickle.dumps(self._since, protocol=5)
-            return _snapshot_hash(origin + changes).hex()
+                return _snapshot_hash(pickle.dumps(self._data, protocol=5)).hex(), []
+            origin = self._origin if self._lazy is None else _origin_of(self._lazy)
+            assert origin is not None  # read whole from a snapshot: named then
+            since = list(self._since)
+        steps: list[tuple[str, str]] = []
+        last = origin.encode()
+        for card_id, data in since:
+            # Canonical JSON: a change replayed from the journal hashes as the one made live.
+            change = json.dumps([card_id, data], sort_keys=True, default=repr).encode()
+            last = _snapshot_hash(last + change)
+            steps.append((card_id, last.hex()))
+            last = last.hex().encode()
+        return origin, steps
 
     def __repr__(self) -> str:
         return f"CardTable({'lazy' if self.lazy else len(self._data)})"
@@ -231,3 +246,12 @@ class CardTable(MutableMapping[str, CardData]):
 
 def _snapshot_hash(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
+
+
+def _origin_of(lazy: LazyCards) -> str:
+    """The name of a snapshot's bytes: their size and CRC-32 from the card index that fits
+    them (what the index itself trusts them by), else a hash of the bytes."""
+    crc = lazy.spans.crc
+    if crc is not None:
+        return f"crc32:{len(lazy.raw)}:{crc:08x}"
+    return _snapshot_hash(lazy.raw).hex()

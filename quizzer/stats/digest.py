@@ -21,7 +21,7 @@ from typing import Any
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.studyday import study_day
-from quizzer.stats.cards import due_forecast, state_counts
+from quizzer.stats.cardfacts import CardFact, bucket_counts, facts_of, forecast_on, recalls_on
 from quizzer.stats.days import per_day, streak_on, today_on
 from quizzer.stats.definitions import deck_of
 from quizzer.stats.figures import (
@@ -40,9 +40,9 @@ from quizzer.stats.figures import (
     Streak,
     Today,
 )
-from quizzer.stats.groups import by_answer_lang, by_pair, summaries_by
+from quizzer.stats.groups import by_answer_lang, by_pair, summaries_of
 from quizzer.stats.hardest import hardest_of
-from quizzer.stats.mastery import mastery, recalls
+from quizzer.stats.mastery import mastery_of
 from quizzer.stats.retention import retention_on
 from quizzer.stats.sources import answer_sources
 from quizzer.stats.tally import Tally
@@ -172,28 +172,42 @@ def digest_of(
 
     :class:`~quizzer.stats.tally.TallyGap` when the tally can't tell that day's distinct
     cards (a ``now`` before its newest answers)."""
-    card_list = list(cards)
+    facts = facts_of(cards, tz, day_start_hour)
+    return digest_from(tally, facts, study_day(now, tz, day_start_hour), deck_ids, parameters)
+
+
+def digest_from(
+    tally: Tally,
+    facts: Mapping[str, CardFact],
+    today: date,
+    deck_ids: Collection[str] | None = None,
+    parameters: Sequence[float] | None = None,
+) -> Digest:
+    """:func:`digest_of` from each card's fact (:mod:`~quizzer.stats.cardfacts`, by card
+    id, study days in the tally's zone and day start), on study day ``today``."""
     state_ids: dict[str, list[str]] = {}
-    for card in card_list:
-        state_ids.setdefault(deck_of(card.card_id), []).append(card.card_id)
-    card_list = [c for c in card_list if deck_ids is None or deck_of(c.card_id) in deck_ids]
-    recall = recalls(card_list, now, parameters, tz=tz, day_start_hour=day_start_hour)
-    langs, rows = mastery(
-        card_list, now, (), parameters, tz=tz, day_start_hour=day_start_hour, card_recall=recall
-    )
+    for card_id in facts:
+        state_ids.setdefault(deck_of(card_id), []).append(card_id)
+    shown = {
+        card_id: fact
+        for card_id, fact in facts.items()
+        if deck_ids is None or deck_of(card_id) in deck_ids
+    }
+    recall = recalls_on(shown, today, parameters)
+    langs, rows = mastery_of(recall)
     counts = tally.deck(deck_ids)
     totals = counts.cards
-    today = study_day(now, tz, day_start_hour)
-    studied = set(totals) | {c.card_id for c in card_list if c.last_review is not None}
-    languages, pairs = summaries_by(totals, card_list, recall, (by_answer_lang, by_pair))
+    studied = set(totals) | {c for c, f in shown.items() if f.last_day is not None}
+    listed = {c: f.bucket == "mature" for c, f in shown.items() if f.listed}
+    languages, pairs = summaries_of(totals, listed, recall, (by_answer_lang, by_pair))
     return Digest(
         day=today,
         today=today_on(tally, counts, today, deck_ids),
         streak=streak_on(counts, today),
-        states=state_counts(card_list),
+        states=bucket_counts((f.bucket, f.leech) for f in shown.values()),
         retention=retention_on(counts, today),
         heatmap=per_day(counts, today),
-        forecast=due_forecast(card_list, now, tz, day_start_hour),
+        forecast=forecast_on((f.due_day for f in shown.values()), today),
         mastery_languages=langs,
         mastery={row.concept_uid: row.cells for row in rows},
         hardest=hardest_of(totals),

@@ -11,7 +11,8 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
-from quizzer.stats.definitions import MATURE_DAYS, card_key, pass_rate
+from quizzer.stats.cardfacts import bucket_of, mean
+from quizzer.stats.definitions import card_key, pass_rate
 from quizzer.stats.figures import GroupSummary
 from quizzer.stats.mastery import recalls
 from quizzer.stats.totals import CardTotals, card_totals
@@ -44,6 +45,22 @@ def summaries_by(
 ) -> tuple[tuple[GroupSummary, ...], ...]:
     """:func:`group_summaries` for each of ``groups`` at once: the cards are counted per
     language pair first (each card looked at once), then each group sums its pairs'."""
+    listed = {
+        card.card_id: bucket_of(card) == "mature"
+        for card in cards
+        if not (card.is_new and card.last_review is None)
+    }
+    return summaries_of(totals, listed, card_recall, groups)
+
+
+def summaries_of(
+    totals: Mapping[str, CardTotals],
+    listed: Mapping[str, bool],
+    card_recall: Mapping[str, float],
+    groups: Sequence[Callable[[Pair], str]],
+) -> tuple[tuple[GroupSummary, ...], ...]:
+    """:func:`summaries_by` from the cards listed in the summaries (card id -> whether it
+    is mature; see :class:`~quizzer.stats.cardfacts.CardFact`) and their recall now."""
     pairs: dict[Pair, _PairCounts] = {}
     for card_id, t in totals.items():
         key = card_key(card_id)
@@ -54,17 +71,16 @@ def summaries_by(
         counts.reviews += t.reviews
         counts.passed += t.passed
         counts.time_ms += t.time_ms
-    for card in cards:
-        key = card_key(card.card_id)
-        if key is None or (card.is_new and card.last_review is None):
+    for card_id, mature in listed.items():
+        key = card_key(card_id)
+        if key is None:
             continue
         counts = pairs.get(key.pair) or pairs.setdefault(key.pair, _PairCounts())
-        counts.card_ids.add(card.card_id)
-        value = card_recall.get(card.card_id)
+        counts.card_ids.add(card_id)
+        value = card_recall.get(card_id)
         if value is not None:
             counts.recall.append(value)
-        if not card.suspended and card.phase == "review" and card.scheduled_days >= MATURE_DAYS:
-            counts.mature += 1
+        counts.mature += mature
     return tuple(_summaries(pairs, group) for group in groups)
 
 
@@ -98,7 +114,7 @@ def _summaries(
                 reviews=reviews,
                 passed=passed,
                 correct_rate=pass_rate(passed, reviews),
-                recall=(sum(recall) / len(recall)) if recall else None,
+                recall=mean(recall) if recall else None,
                 mature=sum(c.mature for c in parts),
                 time_ms=sum(c.time_ms for c in parts),
             )

@@ -9,32 +9,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
-from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULT_PARAMETERS
-
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import elapsed_study_days
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
+from quizzer.stats.cardfacts import facts_of, mean, recalls_on, retrievability
 from quizzer.stats.days import StudyDays
 from quizzer.stats.definitions import card_key
 from quizzer.stats.figures import MasteryCell, MasteryRow
-
-
-def retrievability(
-    stability: float, elapsed_days: float, parameters: Sequence[float] | None = None
-) -> float:
-    """FSRS-6 probability of recall after ``elapsed_days`` for a memory of ``stability`` days.
-
-    The forgetting curve of ``fsrs.Scheduler.get_card_retrievability``:
-    ``R = (1 + FACTOR * t / S) ** DECAY`` with ``DECAY = -w[20]`` and
-    ``FACTOR = 0.9 ** (1 / DECAY) - 1`` (so that R = 0.9 when t = S).
-    """
-    params = FSRS_DEFAULT_PARAMETERS if parameters is None else parameters
-    decay = -float(params[20])
-    factor = 0.9 ** (1 / decay) - 1
-    if stability <= 0:
-        return 0.0
-    return (1 + factor * max(0.0, elapsed_days) / stability) ** decay
 
 
 def card_retrievability(
@@ -65,16 +47,9 @@ def recalls(
     day_start_hour: int = DEFAULT_DAY_START_HOUR,
 ) -> dict[str, float]:
     """Each reviewed card's retrievability at ``now`` (:func:`card_retrievability`, for
-    many cards at once: the study days counted by :class:`~quizzer.stats.days.StudyDays`)."""
-    days = StudyDays(tz, day_start_hour)
-    today = days.of(now)
-    out: dict[str, float] = {}
-    for card in cards:
-        if card.stability is None or card.last_review is None:
-            continue
-        elapsed = max(0, (today - days.of(card.last_review)).days)
-        out[card.card_id] = retrievability(card.stability, elapsed, parameters)
-    return out
+    many cards at once: :func:`~quizzer.stats.cardfacts.recalls_on` of their facts)."""
+    today = StudyDays(tz, day_start_hour).of(now)
+    return recalls_on(facts_of(cards, tz, day_start_hour), today, parameters)
 
 
 def mastery(
@@ -97,11 +72,17 @@ def mastery(
     cards = list(cards)
     if card_recall is None:
         card_recall = recalls(cards, now, parameters, tz=tz, day_start_hour=day_start_hour)
+    return mastery_of(card_recall, concept_uids)
+
+
+def mastery_of(
+    card_recall: Mapping[str, float], concept_uids: Sequence[str] = ()
+) -> tuple[tuple[str, ...], tuple[MasteryRow, ...]]:
+    """:func:`mastery` from each answered card's recall now, by card id."""
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for card in cards:
-        key = card_key(card.card_id)
-        r = card_recall.get(card.card_id)
-        if key is None or r is None:
+    for card_id, r in card_recall.items():
+        key = card_key(card_id)
+        if key is None:
             continue
         sums[key.concept_uid][key.pair.answer_lang].append(r)
     langs = tuple(lang for lang in LANGUAGES if any(lang in row for row in sums.values()))
@@ -111,7 +92,7 @@ def mastery(
         MasteryRow(
             uid,
             {
-                lang: MasteryCell(sum(vals) / len(vals), len(vals))
+                lang: MasteryCell(mean(vals), len(vals))
                 for lang in LANGUAGES
                 if (vals := sums.get(uid, {}).get(lang))
             },

@@ -27,13 +27,13 @@ from tests.progress.test_stats_cache import DECK, _doctor_check, _filled, _open,
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times the figures were counted (not served from the cache)."""
     calls: list[int] = []
-    real = digest_module.digest_of
+    real = digest_module.digest_from
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(figurecache, "digest_of", counting)
+    monkeypatch.setattr(figurecache, "digest_from", counting)
     return calls
 
 

@@ -35,11 +35,13 @@ def new_concept_id(slot: Slot, taken: set[str]) -> str:
 def _from_terms(slot: Slot) -> str:
     """The slug of the first term (or parenthesised name) the rules of
     :func:`new_concept_id` accept, or ``""``; each term is split only once."""
+    entries = slot.entries
+    if len(entries) == 1:  # most concepts of a big import: the rules for one language
+        ((lang, entry),) = entries.items()
+        return _from_term(lang, entry.term.text)
     parts: dict[str, tuple[str, tuple[str, ...]]] = {}
-    for lang, entry in slot.entries.items():
-        term = entry.term.text
-        split = paren_parts(term)
-        parts[lang] = split if split is not None else (term.strip(), ())
+    for lang, entry in entries.items():
+        parts[lang] = _split(entry.term.text)
     for lang in _LATIN_ORDER:
         if lang in parts:
             head = parts[lang][0]
@@ -62,6 +64,27 @@ def _from_terms(slot: Slot) -> str:
             if base:
                 return base
     return ""
+
+
+def _split(term: str) -> tuple[str, tuple[str, ...]]:
+    split = paren_parts(term)
+    return split if split is not None else (term.strip(), ())
+
+
+def _from_term(lang: str, term: str) -> str:
+    """:func:`_from_terms` for a concept with a term in one language only: its Latin head,
+    else a Latin name in its parenthesis, else its head transliterated."""
+    head, alternatives = _split(term)
+    latin = lang in ("en", "fr") or _mostly_latin(head)
+    base = slugify(head)
+    if latin and base:
+        return base
+    for part in alternatives:
+        if _mostly_latin(part):
+            named = slugify(part)
+            if named:
+                return named
+    return base
 
 
 _ASCII_LETTER_RE = re.compile("[A-Za-z]")

@@ -54,22 +54,21 @@ _NUKTA = "়"
 
 
 def _bengali(text: str) -> str:
-    # Every rule below looks only inside a word (a space resets the vowel state and is
-    # no letter for the look-aheads), so words are spelt one by one and remembered:
+    # Every rule below looks only inside a run of Bengali letters and signs (any other
+    # character — a space, a hyphen, a digit, a Latin letter — resets the vowel state and
+    # is no letter for the look-aheads), so runs are spelt one by one and remembered:
     # terms of a big glossary share their words, and this loop was most of the time a
-    # 50,000-entry Bengali import spent naming its concepts.
-    # A run of Bengali digits is such a boundary too (no rule looks past a digit, and a
-    # digit resets the vowel state as a space does): numbered terms ("পদ ১২৩") would
-    # otherwise make every word with a number a new one to spell.
-    if _BN_DIGIT_RUN_RE.search(text) is None:
-        return " ".join(map(_bengali_word, text.split(" ")))
-    pieces = _BN_DIGIT_RUN_RE.split(text)  # words, digits, words, …
-    pieces[1::2] = [digits.translate(_BN_DIGITS) for digits in pieces[1::2]]
-    pieces[::2] = [" ".join(map(_bengali_word, words.split(" "))) for words in pieces[::2]]
-    return "".join(pieces)
+    # 50,000-entry Bengali import spent naming its concepts. Digits are spelt apart (no
+    # rule looks past one): numbered terms ("পদ ১২৩") would otherwise make every word with
+    # a number a new one to spell. Joiners belong to the run (they sit inside words).
+    return _BN_RUN_RE.sub(_spell_run, text).translate(_BN_DIGITS)
 
 
-_BN_DIGIT_RUN_RE = re.compile("([০-৯]+)")
+def _spell_run(run: re.Match[str]) -> str:
+    return _bengali_word(run.group())
+
+
+_BN_RUN_RE = re.compile("[\u0980-\u09e5\u09f0-\u09ff\u200c\u200d]+")
 _BN_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
 
 

@@ -29,8 +29,8 @@ def test_bengali_numbers_are_spelt_apart_as_they_are_in_the_word() -> None:
     # Digit runs are spelt on their own (numbered terms would otherwise miss the word
     # cache): random words of letters, signs, virama, nukta, joiners and digits agree.
     rng = random.Random(11)
-    alphabet = "কখগযড়রঅআইািুে়্\u200d\u200cংঁৎ০১৯ a-"
-    samples = ["পদ ১২৩", "৮-বিট", "ক১", "ক্১", "ক্য১", "১ক", "কো২য়", "অ্যা৩"]
+    alphabet = "কখগযড়রঅআইািুে়্\u200d\u200cংঁৎ০১৯ a-Жب৳৺\u200e(।"
+    samples = ["পদ ১২৩", "৮-বিট", "ক১", "ক্১", "ক্য১", "১ক", "কো২য়", "অ্যা৩", "কaখ", "ক-্য", "ক্(য"]
     samples += [
         "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10))) for _ in range(4000)
     ]

@@ -243,3 +243,16 @@ async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path) -> None:
         await pilot.press("f", "enter")
         await pilot.pause()
         assert "Close menu" in [k.description for k in home.query_one(QuizFooter).entries]
+
+
+async def test_the_same_text_message_wraps_in_a_narrow_terminal(tmp_path: Path) -> None:
+    """At 60 columns the message is wider than its column: it wraps, none of it is cut."""
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=(60, 20)) as pilot:
+        home = _home(app)
+        home.query_one("#from-side", Picker).value = "term"
+        await pilot.pause()
+        error = home.query_one("#pair-error")
+        panel = home.query_one("#choice-panel")
+        assert error.size.width <= panel.content_size.width
+        assert error.size.height >= 2

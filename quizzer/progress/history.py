@@ -18,7 +18,7 @@ from typing import Any
 from tinydb.storages import Storage
 
 from quizzer.errors import StoreError
-from quizzer.progress import journal, monthfile, reviewlog
+from quizzer.progress import journal, logdecoder, monthfile, reviewlog
 from quizzer.progress.events import Event, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -35,6 +35,7 @@ from quizzer.scheduling.review import Review
 
 #: The sort key of the log: when the answer was given.
 _ANSWER_TIME = attrgetter("reviewed_at")
+_ID = attrgetter("id")
 
 
 class ReviewLogStorage(Storage):
@@ -77,7 +78,8 @@ def read_log(
     for attempt in range(READ_ATTEMPTS):
         before = files_signature(path)[1]
         try:
-            log = _read_log_once(path, gen, manifest, cards)
+            with logdecoder.collector_paused():  # a million answers, no cycles among them
+                log = _read_log_once(path, gen, manifest, cards)
         except StoreError:
             if files_signature(path)[1] == before:
                 raise
@@ -114,8 +116,7 @@ def _read_log_once(
             if newer is None:
                 raise
             held, _ = reviewlog.read_vouched(path, month, *newer, read)
-        for review in held:
-            out[review.id] = review
+        out.update(zip(map(_ID, held), held, strict=True))  # by id, a later copy wins
     try:
         for event in events:
             if has_review(event):

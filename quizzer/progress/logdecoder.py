@@ -5,28 +5,33 @@ record into a dict, checking it (:func:`~quizzer.progress.values.review_problem`
 and building its :class:`Review` took ~40 µs an answer. Here one msgspec decoder,
 compiled once from :class:`Review`'s own annotations (grade 1-4, the quiz modes,
 numbers, times), parses the JSON and builds the objects in one pass. Each is built
-as a :class:`_Checked` (a :class:`Review` with the same fields), whose
-``__post_init__`` makes the checks ``Review.__post_init__`` makes — aware times, a
-whole ``duration_ms`` ≥ 0 — without its conversions: a time not in UTC is left to
-the careful reading; then the object becomes a plain :class:`Review` (checking it
-once, not twice, was 40% of reading the log). What the decoder checks is as strict
-as the careful reading or stricter; :func:`decode` then checks what it can't (ids,
-card ids). Where the two could differ it gives up (``None``), and the caller reads
-the file the careful way, which names the bad record: an invalid value, or a valid
-one this decoder treats differently (a time with a lowercase ``z``, more than six
-digits of fractions, which ``datetime.fromisoformat`` reads its own way, or another
-offset than UTC's).
+as a twin of :class:`Review` (the same slots) whose field types carry the limits
+``Review.__post_init__`` checks — aware times, a whole ``duration_ms`` ≥ 0, and a
+non-empty ``id`` — so msgspec checks them in C, with no Python call per answer (a
+``__post_init__`` per answer was a third of reading the log); a time not in UTC is
+left to the careful reading. Then, in loops run by ``map``, the card ids are parsed
+(each distinct one once) and each object becomes a plain :class:`Review`. What the
+decoder checks is as strict as the careful reading or stricter. Where the two could
+differ it gives up (``None``), and the caller reads the file the careful way, which
+names the bad record: an invalid value, or a valid one this decoder treats differently
+(a time with a lowercase ``z``, more than six digits of fractions, which
+``datetime.fromisoformat`` reads its own way, or another offset than UTC's).
 """
 
 from __future__ import annotations
 
 import gc
 import re
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC
+from dataclasses import MISSING, fields, make_dataclass
+from dataclasses import field as dc_field
+from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from itertools import repeat
+from operator import attrgetter
+from typing import Annotated, Any, get_type_hints
 
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.review import Review
@@ -53,34 +58,65 @@ _SEAL = b',"seal":'
 _BOUNDARY = re.compile(rb'\},"\d+":\{')
 
 
-class _Checked(Review):
-    """A :class:`Review` as the decoder builds it: checked, then made a plain :class:`Review`."""
+def _twin() -> type:
+    """A dataclass laid out as :class:`Review` (the same slots in the same order) whose
+    fields say to msgspec what :meth:`Review.__post_init__` checks, without its code.
 
-    __slots__ = ()
+    msgspec checks the types (Literal grade and mode, whole numbers) and these limits as
+    it builds each object, in C: a ``duration_ms`` ≥ 0, an ``id`` that is not empty,
+    aware times. :func:`_as_reviews` then checks that the times are UTC's and makes each
+    object a plain :class:`Review` (same slots: the same object ``Review(...)`` builds).
+    """
+    import msgspec
 
-    def __post_init__(self) -> None:
-        # msgspec has checked the types (Literal grade and mode, whole numbers, times).
-        # Not in UTC, or naive: the careful reading converts it, or names the record.
-        if self.reviewed_at.tzinfo is not UTC or (
-            self.due is not None and self.due.tzinfo is not UTC
-        ):
-            raise ValueError("a time not in UTC")
-        if self.duration_ms < 0:
-            raise ValueError("a negative duration")
-        # The same slots: the object is now exactly what Review(...) would have built.
-        object.__setattr__(self, "__class__", Review)
+    hints = get_type_hints(Review)
+    aware = Annotated[datetime, msgspec.Meta(tz=True)]
+    limits: dict[str, Any] = {
+        "id": Annotated[str, msgspec.Meta(min_length=1)],
+        "reviewed_at": aware,
+        "due": aware | None,
+        "duration_ms": Annotated[int, msgspec.Meta(ge=0)],
+    }
+    spec = [
+        (f.name, limits.get(f.name, hints[f.name]), dc_field(default=f.default))
+        if f.default is not MISSING
+        else (f.name, limits.get(f.name, hints[f.name]))
+        for f in fields(Review)
+    ]
+    return make_dataclass("_Twin", spec, frozen=True, slots=True)
 
 
 @cache
 def _decoder() -> Any:
     import msgspec
 
-    class MonthDoc(msgspec.Struct, forbid_unknown_fields=True):
-        reviews: dict[str, _Checked]
-        seal: Any = msgspec.UNSET
-
-    decoders = (msgspec.json.Decoder(MonthDoc), msgspec.json.Decoder(dict[str, _Checked]))
+    twin = _twin()
+    table: Any = dict[str, twin]  # type: ignore[valid-type]
+    layout: list[Any] = [("reviews", table), ("seal", Any, msgspec.UNSET)]
+    month_doc = msgspec.defstruct("MonthDoc", layout, forbid_unknown_fields=True)
+    decoders = (msgspec.json.Decoder(month_doc), msgspec.json.Decoder(table))
     return decoders, msgspec.json.Decoder(), msgspec.UNSET, (msgspec.DecodeError,)
+
+
+_REVIEWED_AT = attrgetter("reviewed_at")
+_DUE = attrgetter("due")
+_CARD_ID = attrgetter("card_id")
+
+
+def _as_reviews(built: list[Any]) -> list[Review] | None:
+    """``built`` (twins) made plain :class:`Review` objects, ``None`` if a time is not UTC's
+    or a card id not a card key (the careful reading converts the one, names the other).
+
+    Loops in C (``map``), not per answer in Python: that was half of reading the log.
+    """
+    if any(t.tzinfo is not UTC for t in map(_REVIEWED_AT, built)):
+        return None
+    if any(d is not None and d.tzinfo is not UTC for d in map(_DUE, built)):
+        return None
+    if not _card_ids_ok(set(map(_CARD_ID, built))):
+        return None
+    deque(map(object.__setattr__, built, repeat("__class__"), repeat(Review)), maxlen=0)
+    return built
 
 
 def decode(
@@ -97,17 +133,16 @@ def decode(
         return None
     (whole, table), any_value, unset, errors = _decoder()
     try:
-        with _collector_paused():
+        with collector_paused():
             if cards is not None and (found := _in_pieces(raw, table, any_value, cards)):
                 return found
             doc = whole.decode(raw)
     except errors:  # DecodeError, and ValidationError (its subclass): a record to name
         return None
-    except (ValueError, TypeError, OverflowError):  # raised by _Checked.__post_init__
+    built = _as_reviews(list(doc.reviews.values()))
+    if built is None:
         return None
-    reviews = list(doc.reviews.values())
-    if not _ids_ok(reviews):
-        return None
+    reviews: list[Review] = built
     held = len(reviews)
     if cards is not None:
         reviews = [r for r in reviews if cards(r.card_id)]
@@ -115,8 +150,8 @@ def decode(
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a month's answers are built.
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a month's answers (or a whole log's) are built.
 
     The answers hold no cycles, but each collection walks every object alive: with a
     million answers read, the collector's passes cost as much as decoding.
@@ -130,19 +165,17 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _ids_ok(reviews: list[Review]) -> bool:
+def _card_ids_ok(card_ids: set[str]) -> bool:
+    """Whether each of ``card_ids`` is a card key (those seen before are not parsed again)."""
     known = _CARD_IDS
-    for review in reviews:
-        if not review.id:
+    for card_id in card_ids - known:
+        try:
+            CardKey.parse(card_id)
+        except ValueError:
             return False
-        if review.card_id not in known:
-            try:
-                CardKey.parse(review.card_id)
-            except ValueError:
-                return False
-            if len(known) >= _CARD_IDS_KEPT:
-                known.clear()
-            known.add(review.card_id)
+        if len(known) >= _CARD_IDS_KEPT:
+            known.clear()
+        known.add(card_id)
     return True
 
 
@@ -168,10 +201,10 @@ def _in_pieces(
             found = _BOUNDARY.search(raw, start + PIECE, end)
             stop = found.start() + 1 if found else end
         piece = table.decode(b"{" + raw[start:stop] + b"}")
-        reviews = list(piece.values())
         if list(piece) != [str(n) for n in range(held + 1, held + len(piece) + 1)]:
             return None
-        if not _ids_ok(reviews):
+        reviews = _as_reviews(list(piece.values()))
+        if reviews is None:
             return None
         held += len(reviews)
         kept += [r for r in reviews if cards(r.card_id)]

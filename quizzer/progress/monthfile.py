@@ -173,7 +173,7 @@ def _check_seal(
     if not isinstance(seal, dict):
         return None, "review log file is damaged (its seal is not a record)"
     cut = raw.rfind(_SEAL)
-    crc = f"{zlib.crc32(raw[:cut]):08x}" if cut > 0 else None
+    crc = f"{zlib.crc32(memoryview(raw)[:cut]):08x}" if cut > 0 else None  # no copy of it
     if seal.get("crc") != crc:
         return None, "review log file is damaged (its checksum doesn't match its bytes)"
     if seal.get("month") != month or seal.get("count") != count:

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 
-from quizzer.concepts.concept import Concept, Entry
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.glossary.alignment_report import AlignmentReport, ConceptReport, Match
@@ -325,6 +325,13 @@ class Aligner:
 
     def _apply(self, slot: Slot, e: SourceEntry) -> None:
         old = slot.entries.get(e.lang)
+        if old is None:  # a new text (every one of a first import): seed_text's answer
+            term = Text(e.term, Provenance("seed", e.file, e.term_line))
+            definition = Text(e.definition, Provenance("seed", e.file, e.definition_line))
+            slot.entries[e.lang] = Entry(term, definition)
+            if slot.acronym is None and e.acronym:
+                slot.acronym = e.acronym
+            return
         if old is not None and old.term.source.kind == "authored":
             self.notes.append(
                 f"{e.where}: the {e.lang} text authored in the deck was replaced by the seed"

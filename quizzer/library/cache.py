@@ -41,7 +41,7 @@ from typing import Any
 
 from quizzer import __version__
 from quizzer.errors import InputError
-from quizzer.fsutil import atomic_write_text, read_regular_file
+from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
 
 #: Largest cache entry read (the parse of the largest deck file read, as JSON).
@@ -135,8 +135,9 @@ def put_tables_json(key: str, tables_json: str, directory: Path | None = None) -
     already (:mod:`quizzer.concepts.tables_json`): the same entry, without building them."""
     payload = {"format": CACHE_FORMAT, "version": __version__}
     head = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))  # as _store writes
+    pieces = (f'{head[:-1]},"tables":'.encode(), tables_json.encode("utf-8"), b"}")
     with contextlib.suppress(OSError):
-        atomic_write_text(_entry(key, "tables", directory), f'{head[:-1]},"tables":{tables_json}}}')
+        atomic_write_bytes(_entry(key, "tables", directory), pieces)  # no 32 MB join
 
 
 def put_rendered(key: str, deck_id: str, concepts: int, directory: Path | None = None) -> None:

@@ -16,7 +16,7 @@ from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError
-from quizzer.fsutil import atomic_write_text, read_regular_file
+from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
@@ -157,10 +157,11 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:
+def write_deck(deck: Deck, path: Path, *, rendered: str | bytes | None = None) -> None:
     """Write a deck file atomically (temp file, fsync, rename).
 
-    ``rendered`` is the deck's text when the caller already has it; otherwise the fast
+    ``rendered`` is the deck's text (or its UTF-8 bytes) when the caller already has it;
+    otherwise the fast
     :mod:`quizzer.concepts.deckwriter` renders it (byte for byte what ``deck.dumps`` gives).
     A file-system refusal (missing or read-only folder,
     a file where a folder should be, a full disk) becomes an :class:`InputError`; the
@@ -168,7 +169,10 @@ def write_deck(deck: Deck, path: Path, *, rendered: str | None = None) -> None:
     """
     path = Path(path)
     try:
-        atomic_write_text(path, rendered if rendered is not None else deckwriter.dumps(deck))
+        if isinstance(rendered, bytes):
+            atomic_write_bytes(path, rendered)
+        else:
+            atomic_write_text(path, rendered if rendered is not None else deckwriter.dumps(deck))
     except OSError as exc:
         # Name the folder or file the system refused, never our temp file.
         where = exc.filename2 or exc.filename or path

@@ -308,12 +308,13 @@ def _import(
         remove_stale_temps(directory, DECK_SUFFIX)
     if written:
         assert text is not None  # a changed deck comes with its text
-        write_deck(result, target, rendered=text)
         # The next load (a re-import, `quizzer decks`, the home screen) finds the deck in
         # the cache. 50,000 concepts are ~60 MB of text, bytes, tables and JSON: each
-        # copy goes once used, so they are never all held at once.
+        # copy goes once used, so they are never all held at once (and the text is
+        # encoded once, for the file and its digest).
         raw = text.encode("utf-8")
         del text
+        write_deck(result, target, rendered=raw)
         key = deckcache.digest(raw)
         remember_summary(result, raw, target, key=key)
         del raw

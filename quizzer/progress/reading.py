@@ -14,7 +14,7 @@ from quizzer.progress.opening import OpenedStore
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.limits import TodayCounts, count_today
-from quizzer.scheduling.queue import DueQueue, due_queue
+from quizzer.scheduling.queue import DueQueue, QueueFacts, due_queue_of_facts
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
@@ -69,22 +69,30 @@ class ReadingStore(OpenedStore):
             for pair in pairs
             if has_card(concept, pair)
         ]
+        ids = [key.id for key in candidates]
+        recent = [entry[1] for entry in self.state.recent]
         # One parse of the records these cards and today's answers need (a lazy table).
-        self.state.raw.prefetch([k.id for k in candidates] + [r[1] for r in self.state.recent])
-        states: dict[str, CardState] = {}
-        for key in candidates:
-            st = self.state.get(key.id)
-            if st is not None:
-                states[key.id] = st
-        # Cards answered lately in any pair: today's ones bury their siblings.
-        for entry in self.state.recent:
-            if entry[1] not in states:
-                st = self.state.get(entry[1])
-                if st is not None:
-                    states[entry[1]] = st
-        return due_queue(
-            candidates, states, now, self.tz_at(now), self.settings, self.today(deck.id, now)
+        self.state.raw.prefetch(ids + recent)
+        # Only what the queue reads of each card (checked); the cards queued are then read
+        # whole, so a damaged one stops the session before it shows.
+        facts: dict[str, QueueFacts] = {}
+        for card_id in (*ids, *recent):
+            if card_id not in facts:
+                found = self.state.facts(card_id)
+                if found is not None:
+                    facts[card_id] = found
+        queue = due_queue_of_facts(
+            candidates,
+            facts,
+            now,
+            self.tz_at(now),
+            self.settings,
+            self.today(deck.id, now),
+            ids,
         )
+        for key in queue.cards:
+            self.state.get(key.id)
+        return queue
 
     def preview(self, card: CardKey | str, now: datetime) -> dict[int, timedelta]:
         """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""

@@ -29,8 +29,15 @@ from quizzer.progress.events import (
 )
 from quizzer.progress.migrate import SCHEMA_VERSION
 from quizzer.progress.monthfile import Manifest, manifest_problem
-from quizzer.progress.values import card_problem, checked_card, recent_problem, undo_problem
+from quizzer.progress.values import (
+    card_problem,
+    checked_card,
+    checked_facts,
+    recent_problem,
+    undo_problem,
+)
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.queue import QueueFacts, facts_of
 from quizzer.scheduling.settings import SchedulerSettings
 
 #: How many answers back :meth:`Store.undo` can go.
@@ -206,6 +213,8 @@ class State:
     def __init__(self) -> None:
         self._cards = CardTable()
         self.objs: dict[str, CardState] = {}
+        #: What the due queue read of card records not built as objects (see :meth:`facts`).
+        self.read_facts: dict[str, QueueFacts] = {}
         self.settings = SchedulerSettings()
         self.undo: list[UndoEntry] = []
         self.recent: list[list[Any]] = []
@@ -227,6 +236,7 @@ class State:
     @raw.setter
     def raw(self, cards: Mapping[str, CardData]) -> None:
         self._cards = CardTable(dict(cards))
+        self.read_facts = {}
 
     @classmethod
     def from_document(
@@ -291,19 +301,39 @@ class State:
             checked, problem = checked_card(data)
             if checked is None:
                 # Built lazily, so damage shows here, in whatever command touches the card.
-                where = self.source or "the progress store"
-                raise StoreError(
-                    f"progress store is damaged ({problem})",
-                    hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
-                    path=self.source,
-                )
+                raise self._damaged(problem)
             obj = checked
             self.objs[card_id] = obj
         return obj
 
+    def facts(self, card_id: str) -> QueueFacts | None:
+        """What the due queue reads of one card's state (checked), ``None`` if never studied."""
+        obj = self.objs.get(card_id)
+        if obj is not None:
+            return facts_of(obj)
+        data = self.raw.get(card_id)
+        if data is None:
+            return None
+        facts = self.read_facts.get(card_id)
+        if facts is None:
+            facts, problem = checked_facts(data)
+            if facts is None:
+                raise self._damaged(problem)
+            self.read_facts[card_id] = facts
+        return facts
+
+    def _damaged(self, problem: str | None) -> StoreError:
+        where = self.source or "the progress store"
+        return StoreError(
+            f"progress store is damaged ({problem})",
+            hint=f"run `quizzer doctor --db {where}` to restore it from the backup",
+            path=self.source,
+        )
+
     def put(self, card_id: str, data: CardData | None, obj: CardState | None = None) -> None:
         """Set (or, with ``None``, forget) a card's state."""
         self.objs.pop(card_id, None)
+        self.read_facts.pop(card_id, None)
         if data is None:
             self.raw.pop(card_id, None)
             return

@@ -12,8 +12,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import fsrs
+
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.queue import QueueFacts
 from quizzer.scheduling.review import Review
 
 #: What reading a malformed record may raise (a wrong type, a missing key, a bad value).
@@ -82,6 +85,32 @@ def checked_card(data: Any) -> tuple[CardState | None, str | None]:
             if name in data:
                 _exact_int(data[name], name, 0)
         return CardState.from_dict(data), None
+    except BAD_VALUE as exc:
+        return None, f"card state {_short(data)} is invalid ({_reason(exc)})"
+
+
+def checked_facts(data: Any) -> tuple[QueueFacts | None, str | None]:
+    """What the due queue reads of a stored card state (:class:`QueueFacts`), each of those
+    values checked as :func:`checked_card` checks it, or ``None`` and why one is wrong.
+
+    A queue over a deck's thousands of cards reads these few fields of each; the card
+    states it queues are then read whole, through :func:`checked_card`.
+    """
+    try:
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        due = aware_time(data["due"], "due")
+        times = [data.get(name) for name in ("last_review", "buried_until")]
+        last, buried = (
+            None if value is None else aware_time(value, name)
+            for value, name in zip(times, ("last_review", "buried_until"), strict=True)
+        )
+        if "reps" in data:
+            _exact_int(data["reps"], "reps", 0)
+        phase = fsrs.State(int(data.get("state", 1)))  # as CardState.from_dict reads it
+        new = int(data.get("reps", 0)) == 0
+        suspended = bool(data.get("suspended", False))
+        return QueueFacts(new, phase == fsrs.State.Review, due, last, suspended, buried), None
     except BAD_VALUE as exc:
         return None, f"card state {_short(data)} is invalid ({_reason(exc)})"
 

@@ -9,6 +9,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
+from typing import NamedTuple
 
 import fsrs
 
@@ -46,9 +47,33 @@ class DueQueue:
         return len(self.learning) + len(self.review) + len(self.new)
 
 
-def _new_rank(key: CardKey, day: str) -> bytes:
+def _new_rank(card_id: str, day: str) -> bytes:
     # A per-day shuffle that needs no rng and stays put between calls on one day.
-    return hashlib.blake2b(f"{day}|{key.id}".encode(), digest_size=8).digest()
+    return hashlib.blake2b(f"{day}|{card_id}".encode(), digest_size=8).digest()
+
+
+class QueueFacts(NamedTuple):
+    """What choosing the queue reads of one card's state (:func:`facts_of`), and no more:
+    a store can give them from its records without building every :class:`CardState`."""
+
+    new: bool
+    review: bool  # in FSRS's Review state (else learning or relearning, when not new)
+    due: datetime
+    last_review: datetime | None
+    suspended: bool
+    buried_until: datetime | None
+
+
+def facts_of(state: CardState) -> QueueFacts:
+    """The :class:`QueueFacts` of a card state."""
+    return QueueFacts(
+        state.is_new,
+        state.card.state == fsrs.State.Review,
+        state.card.due,
+        state.card.last_review,
+        state.suspended,
+        state.buried_until,
+    )
 
 
 def due_queue(
@@ -71,6 +96,21 @@ def due_queue(
     itself keeps its learning steps). ``today`` holds the deck's answers so far
     today, counted against the daily limits.
     """
+    facts = {card_id: facts_of(state) for card_id, state in states.items()}
+    return due_queue_of_facts(candidates, facts, now, tz, settings, today)
+
+
+def due_queue_of_facts(
+    candidates: Sequence[CardKey],
+    facts: Mapping[str, QueueFacts],
+    now: datetime,
+    tz: tzinfo,
+    settings: SchedulerSettings,
+    today: TodayCounts | None = None,
+    ids: Sequence[str] | None = None,
+) -> DueQueue:
+    """:func:`due_queue` over each card's :class:`QueueFacts` (the one rule of both);
+    ``ids`` are the candidates' ids when the caller has them (``CardKey.id`` builds one)."""
     now = to_utc(now)
     today = today or TodayCounts()
     hour = settings.day_start_hour
@@ -80,56 +120,58 @@ def due_queue(
     # language pair buries its concept's cards here too.
     keeper: dict[str, tuple[datetime, str]] = {}
     if settings.bury_siblings:
-        for card_id, answered in states.items():
+        for card_id, answered in facts.items():
             last = answered.last_review
             if last is not None and last >= start:
                 concept = card_id.split("|", 1)[0]
                 best = keeper.get(concept)
                 if best is None or last > best[0]:
                     keeper[concept] = (last, card_id)
-    learning: list[tuple[datetime, CardKey]] = []
-    review: list[tuple[datetime, CardKey]] = []
-    new: list[CardKey] = []
+    learning: list[tuple[datetime, str, CardKey]] = []
+    review: list[tuple[datetime, str, CardKey]] = []
+    new: list[tuple[str, CardKey]] = []
     buried: list[CardKey] = []
     next_learning: datetime | None = None
-    for key in candidates:
-        st = states.get(key.id)
+    for key, card_id in zip(candidates, ids or [k.id for k in candidates], strict=True):
+        st = facts.get(card_id)
         if st is not None and st.suspended:
             continue
-        kept = keeper.get(key.concept_uid)
-        if (kept is not None and kept[1] != key.id) or (
+        kept = keeper.get(key.concept_uid) if keeper else None
+        if (kept is not None and kept[1] != card_id) or (
             st is not None and st.buried_until is not None and st.buried_until > now
         ):
             buried.append(key)
             continue
-        if st is None or st.is_new:
-            new.append(key)
-        elif st.card.state == fsrs.State.Review:
+        if st is None or st.new:
+            new.append((card_id, key))
+        elif st.review:
             if st.due < end:
-                review.append((st.due, key))
+                review.append((st.due, card_id, key))
         elif st.due <= now:
-            learning.append((st.due, key))
+            learning.append((st.due, card_id, key))
         elif next_learning is None or st.due < next_learning:
             next_learning = st.due
     new_left = max(0, settings.new_per_day - today.new)
     reviews_left = max(0, settings.reviews_per_day - today.review)
     if settings.new_order == "random":
         day = start.isoformat()
-        new.sort(key=lambda k: _new_rank(k, day))
-    review.sort(key=lambda item: (item[0], item[1].id))
-    learning.sort(key=lambda item: (item[0], item[1].id))
-    learn_keys = [k for _, k in learning]
-    review_keys = [k for _, k in review]
+        new.sort(key=lambda item: _new_rank(item[0], day))
+    # (due, id) orders them: the key itself never needs comparing.
+    review.sort(key=lambda item: (item[0], item[1]))
+    learning.sort(key=lambda item: (item[0], item[1]))
+    learn_keys = [k for _, _, k in learning]
+    review_keys = [k for _, _, k in review]
+    new_keys = [k for _, k in new]
     if settings.bury_siblings:
         # One card per concept per study day: its siblings would be buried after it anyway.
         seen: set[str] = set()
         learn_keys = _first_per_concept(learn_keys, seen)
         review_keys = _first_per_concept(review_keys, seen)
-        new = _first_per_concept(new, seen)
+        new_keys = _first_per_concept(new_keys, seen)
     return DueQueue(
         learning=tuple(learn_keys),
         review=tuple(review_keys[:reviews_left]),
-        new=tuple(new[:new_left]),
+        new=tuple(new_keys[:new_left]),
         next_learning_due=next_learning,
         new_left=new_left,
         reviews_left=reviews_left,

@@ -9,6 +9,7 @@ summaries and loads a deck the first time it is asked for.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -66,6 +67,10 @@ class DeckShelf(Mapping[str, Deck]):
             if deck is None:
                 deck = _load(summary)
                 self._loaded[deck_id] = deck
+                # A loaded deck lives as long as the shelf: out of the collector's full
+                # scans, which otherwise rescan its (big deck: millions of) tables while
+                # the queue builds its concepts' texts (issue 12: x2 on a 50k deck).
+                gc.freeze()
             return deck
 
     def __contains__(self, deck_id: object) -> bool:
@@ -92,11 +97,11 @@ class DeckShelf(Mapping[str, Deck]):
 def _load(summary: DeckSummary) -> Deck:
     """The deck of ``summary``: from its validated cached parse while the file is as it was
     listed (same stat), else read and validated from the file."""
-    from quizzer.library.decks import deck_from_valid_tables, read_deck
+    from quizzer.library.decks import lazy_deck_from_valid_tables, read_deck
     from quizzer.library.summary import unchanged_since, validated_tables
 
     tables = validated_tables(summary) if unchanged_since(summary) else None
-    return deck_from_valid_tables(tables) if tables is not None else read_deck(summary.path)
+    return lazy_deck_from_valid_tables(tables) if tables is not None else read_deck(summary.path)
 
 
 def open_shelf(user_dir: Path | str | None = None) -> DeckShelf:

@@ -1,0 +1,113 @@
+"""A deck opened from its validated cached parse builds each concept's texts when first read
+(issue 12, goal 2): what a session or the home screen shows is the same as from the eager
+deck — every concept, text, language and card, the same queue and the same first card."""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from quizzer.cards.card import Pair, has_card
+from quizzer.concepts.concept import Entry, Provenance, Text
+from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.library import cache as deckcache
+from quizzer.library.decks import (
+    deck_from_valid_tables,
+    lazy_deck_from_valid_tables,
+    read_deck,
+    write_deck,
+)
+from quizzer.library.importer import import_glossaries
+from quizzer.library.summary import read_summary, validated_tables
+from quizzer.paths import bundled_decks_dir
+from quizzer.progress import open_store
+from quizzer.services.library import DeckShelf, open_shelf
+from quizzer.services.study import StudyService
+from quizzer.study.selection import StudyChoice
+from tests.factories import concept
+
+ROOT = Path(__file__).resolve().parents[2]
+TRAINING = sorted((ROOT / "data").glob("00[024]_*.txt"))
+NOW = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
+
+
+def _decks(tmp_path: Path) -> list[Path]:
+    """The bundled decks, an imported one, and one with every kind of field."""
+    fixed = Text(
+        "Fixed", Provenance("corrected", file="g.txt", line=3, original="Fxd", reason="typo")
+    )
+    first = concept("mixed", "a", {"en": ("A", "Def a."), "ru": ("А", "Опр.")}, acronym="AA")
+    first = first.with_entry("en", Entry(fixed, first.entries["en"].definition))
+    same = concept("mixed", "b", {"fr": ("GPTQ", "gptq"), "en": ("GPTQ", "Def b.")})
+    mixed = Deck("mixed", "Mixed", (first, same), "Desc")
+    path = tmp_path / "mixed.toml"
+    write_deck(mixed, path)
+    imported = import_glossaries(TRAINING, deck="ai", into=tmp_path / "decks").path
+    return [*sorted(bundled_decks_dir().glob("*.toml")), imported, path]
+
+
+def test_a_lazy_deck_shows_what_the_eager_deck_shows(tmp_path: Path) -> None:
+    for path in _decks(tmp_path):
+        tables = validated_tables(read_summary(path))
+        assert tables is not None, path
+        eager, lazy = read_deck(path), lazy_deck_from_valid_tables(tables)
+        assert lazy == eager == deck_from_valid_tables(tables)
+        assert lazy.languages == eager.languages
+        assert lazy.source_counts() == eager.source_counts()
+        for a, b in zip(lazy.concepts, eager.concepts, strict=True):
+            assert list(a.entries) == list(b.entries) and len(a.entries) == len(b.entries)
+            assert a.label == b.label and a.to_dict() == b.to_dict()
+            for lang in LANGUAGES:
+                assert (lang in a.entries) == (lang in b.entries)
+                assert a.entries.get(lang) == b.entries.get(lang)
+                for side in SIDES:
+                    assert a.text(lang, side) == b.text(lang, side)
+            with pytest.raises(KeyError):
+                a.entries["xx"]
+        pairs = [Pair("en", "term", "fr", "term"), Pair("ru", "term", "en", "definition")]
+        for pair in pairs:
+            assert [has_card(c, pair) for c in lazy] == [has_card(c, pair) for c in eager]
+
+
+def test_a_lazy_concept_builds_only_the_languages_read(tmp_path: Path) -> None:
+    path = _decks(tmp_path)[-2]  # the imported deck: bn, ar, ru
+    tables = validated_tables(read_summary(path))
+    assert tables is not None
+    lazy = lazy_deck_from_valid_tables(tables)
+    first = lazy.concepts[0]
+    assert first.text("ru", "term")
+    built = first.entries._built  # type: ignore[attr-defined]
+    assert set(built) == {"ru"}
+    assert first.entries["ru"] is built["ru"]  # built once, then kept
+
+
+@pytest.mark.parametrize("mode", ["flip", "choice", "typed", "learn"])
+def test_a_session_on_the_shelf_starts_as_on_the_eager_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """The queue and the first card (with its choices) are the same from the shelf's lazy
+    deck as from the deck read eagerly from its file."""
+    monkeypatch.setattr(deckcache, "RACY_NS", 0)
+    decks = tmp_path / "decks"
+    import_glossaries(TRAINING, deck="ai", into=decks)
+    time.sleep(0.05)
+    shelf = open_shelf(decks)
+    choice = StudyChoice("ai", Pair("ru", "term", "bn", "definition"), mode)
+    eager = read_deck(decks / "ai.toml")
+    firsts = []
+    for i, source in enumerate((shelf, [eager])):
+        with open_store(tmp_path / f"p{i}.json", tz=UTC, rng=random.Random(1)) as store:
+            service = StudyService(store, source, seed=7)
+            queue = store.due_cards(service.deck("ai"), [choice.pair], NOW)
+            flow = service.start_flow(choice, NOW)
+            assert flow.next(NOW)
+            options = [o.text for o in flow.choices.options] if flow.choices else []
+            firsts.append((queue, flow.card, options, service.counts("ai", choice.pair, NOW)))
+    assert isinstance(shelf, DeckShelf) and shelf.ready("ai")
+    assert shelf["ai"].concepts[0].entries.__class__.__name__ == "LazyEntries"
+    assert firsts[0] == firsts[1] and firsts[0][0].new

@@ -19,7 +19,11 @@ whole review log (``store.reviews()``, read-only store), interleaved with its pe
 ``FIGURE`` lines (:mod:`figures`).
 
 Run: ``.venv/bin/python benchmarks/answer_latency.py [--sizes 1000 10000 100000]``;
-``--quick`` for the speed report's run (100k cards, 200 answers, one read).
+``--quick`` for the speed report's run (100k cards, 200 answers, one read);
+``--record-only`` times only the answers (the store is built by ``merge_batch``, one
+answer per card, no migration and no reads: minutes less); ``--against DIR`` also times
+another quizzer checkout's ``Store.record`` (say main's, in a child process on a copy of
+the store, given the same cards, grades and times), interleaved with these: before/after.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -49,6 +54,7 @@ from quizzer.progress.state import State, full_state, slim_state
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 HISTORY = 10
@@ -149,6 +155,81 @@ class FsyncFloor:
         return sorted(self.times)
 
 
+def build_current(path: Path, n: int) -> None:
+    """A current store of ``n`` cards, each answered once (``--record-only``: no migration)."""
+    review, slim = template_history(SchedulerSettings())[-1]
+    reviews, states = [], []
+    for i, key in enumerate(card_keys(n)):
+        r = dict(review, id=f"h{i:07d}", card_id=key.id)
+        reviews.append(Review.from_dict(r))
+        states.append(CardState.from_dict(full_state(slim, r, None)))  # type: ignore[arg-type]
+    with open_store(path, tz=UTC) as store:
+        store.merge_batch(reviews, states)
+
+
+#: Another checkout's ``Store.record`` (``--against``): one answer per line read, its time.
+_AGAINST = """
+import random, sys, time
+from datetime import UTC, datetime
+from pathlib import Path
+from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.languages import LANGUAGES
+from quizzer.progress import open_store
+from quizzer.scheduling.answer import Answer
+pairs = [Pair(a, "term", b, "definition") for a in LANGUAGES for b in LANGUAGES]
+store = open_store(Path(sys.argv[1]), tz=UTC, rng=random.Random(3))
+answer = Answer(mode="flip", duration_ms=4000)
+for line in sys.stdin:
+    i, grade, at = line.split()
+    key = CardKey(f"bench/concept-{int(i) // len(pairs)}", pairs[int(i) % len(pairs)])
+    now = datetime.fromisoformat(at)
+    c, t = time.thread_time(), time.perf_counter()
+    store.record(key, int(grade), now, answer)
+    print(time.perf_counter() - t, time.thread_time() - c, flush=True)
+store.close()
+"""
+
+
+class Against:
+    """Another checkout answering on a copy of the store, one answer at a time, timed."""
+
+    def __init__(self, tree: Path, path: Path, directory: Path) -> None:
+        copy = directory / "against"
+        copy.mkdir()
+        for item in path.parent.glob(f"{path.name}*"):
+            if item.name.endswith(".lock"):
+                continue
+            if item.is_dir():
+                shutil.copytree(item, copy / item.name)
+            else:
+                shutil.copy2(item, copy / item.name)
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", _AGAINST, str(copy / path.name)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tree,
+        )
+        self.times: list[float] = []
+        self.cpu: list[float] = []
+
+    def once(self, index: int, grade: int, now: datetime) -> None:
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.child.stdin.write(f"{index} {grade} {now.isoformat()}\n")
+        self.child.stdin.flush()
+        wall, cpu = self.child.stdout.readline().split()
+        self.times.append(float(wall))
+        self.cpu.append(float(cpu))
+
+    def close(self) -> list[float]:
+        assert self.child.stdin is not None
+        self.child.stdin.close()
+        assert self.child.wait() == 0, "the other checkout's store failed"
+        return sorted(self.times)
+
+
 def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, float | int]:
     """Build a store of ``n`` cards, migrate it, open it, record answers; the numbers.
 
@@ -156,63 +237,35 @@ def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, floa
     (``--anki-sizes``), with Anki's engine answering a card of a collection as big.
     """
     path = directory / f"progress-{n}.json"
-    build_v2(path, n)
-    v2_journal_mb = journal_path(path).stat().st_size / 1e6
-    parse_v2_s = parse_v2(path)
-    migrate_s, migrate_mb = migrate_in_child(path)
-    # Keep only what a schema-4 store has (the migration backups would skew the sizes).
-    for leftover in directory.glob(f"{path.name}.*v2.bak"):
-        leftover.unlink()
-    anki = AnkiAnswering(directory, n) if n in args.anki_sizes else None
-    keys = card_keys(n)
-    t0 = time.perf_counter()
-    store = open_store(path, tz=UTC, rng=random.Random(3))
-    open_s = time.perf_counter() - t0
-    rng = random.Random(5)
-    anki_rng = random.Random(6)
-    now = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
-    times: list[float] = []
-    floor = FsyncFloor(directory)
-    for _ in range(args.answers):
-        floor.once()
-        key = keys[rng.randrange(n)]
-        now += timedelta(seconds=7)
-        t = time.perf_counter()
-        store.record(key, rng.choice((1, 3, 3, 3, 4)), now, Answer(mode="flip", duration_ms=4000))
-        times.append(time.perf_counter() - t)
-        if anki is not None:
-            anki.once(anki_rng)
-    t0 = time.perf_counter()
-    store.close()
-    close_s = time.perf_counter() - t0
-    times.sort()
-    floor_times = floor.close()
-    result: dict[str, float | int] = {
-        "cards": n,
-        "history_reviews": n * HISTORY,
-        "answers": args.answers,
-        "p50_ms": round(statistics.median(times) * 1000, 3),
-        "p99_ms": round(_p99(times) * 1000, 3),
-        "max_ms": round(times[-1] * 1000, 3),
-        "fsync_floor_p50_ms": round(statistics.median(floor_times) * 1000, 3),
-        "fsync_floor_p99_ms": round(_p99(floor_times) * 1000, 3),
-        "open_s": round(open_s, 3),
-        "close_s": round(close_s, 3),
-        "migrate_v2_s": round(migrate_s, 2),
-        "migrate_v2_peak_mb": round(migrate_mb),
-        "parse_v2_s": round(parse_v2_s, 2),
-        "v2_journal_mb": round(v2_journal_mb, 1),
-        "snapshot_mb": round(path.stat().st_size / 1e6, 1),
-        "journal_bytes_after_close": journal_path(path).stat().st_size,
-        "log_mb": round(_size(log_dir(path), "*.json") / 1e6, 1),
-        "log_mirror_mb": round(_size(log_dir(path), "*.json.bak") / 1e6, 1),
-        "months": len(list(log_dir(path).glob("*.json"))),
-    }
-    if anki is not None:
-        anki_times = anki.close()
-        result["anki_p50_ms"] = round(statistics.median(anki_times) * 1000, 3)
-        result["anki_p99_ms"] = round(_p99(anki_times) * 1000, 3)
-        result["anki_journal_mode"], result["anki_synchronous"] = anki.pragmas  # type: ignore[assignment]
+    result: dict[str, float | int] = {"cards": n}
+    if args.record_only:
+        build_current(path, n)
+        result["history_reviews"] = n
+    else:
+        build_v2(path, n)
+        v2_journal_mb = journal_path(path).stat().st_size / 1e6
+        parse_v2_s = parse_v2(path)
+        migrate_s, migrate_mb = migrate_in_child(path)
+        # Keep only what a schema-4 store has (the migration backups would skew the sizes).
+        for leftover in directory.glob(f"{path.name}.*v2.bak"):
+            leftover.unlink()
+        result["history_reviews"] = n * HISTORY
+    result.update(time_answers(path, n, args, directory))
+    if args.record_only:
+        return result
+    result.update(
+        {
+            "migrate_v2_s": round(migrate_s, 2),
+            "migrate_v2_peak_mb": round(migrate_mb),
+            "parse_v2_s": round(parse_v2_s, 2),
+            "v2_journal_mb": round(v2_journal_mb, 1),
+            "snapshot_mb": round(path.stat().st_size / 1e6, 1),
+            "journal_bytes_after_close": journal_path(path).stat().st_size,
+            "log_mb": round(_size(log_dir(path), "*.json") / 1e6, 1),
+            "log_mirror_mb": round(_size(log_dir(path), "*.json.bak") / 1e6, 1),
+            "months": len(list(log_dir(path).glob("*.json"))),
+        }
+    )
     reads, peers = [], []
     for _ in range(args.read_runs):  # interleaved with the peer: the same month files' bytes
         peers.append(json_only(path))
@@ -226,6 +279,72 @@ def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, floa
     with open_store(path, tz=UTC) as again:
         result["reopen_s"] = round(time.perf_counter() - t0, 3)
         assert len(again) == n
+    return result
+
+
+def time_answers(
+    path: Path, n: int, args: argparse.Namespace, directory: Path
+) -> dict[str, float | int]:
+    """Open the store at ``path``, record ``--answers`` answers, close it; the numbers.
+
+    Each answer is timed in turn with the disk's floor and, when asked, with Anki's
+    engine (``--anki-sizes``) and another checkout's store (``--against``).
+    """
+    against = Against(args.against, path, directory) if args.against else None
+    anki = AnkiAnswering(directory, n) if n in args.anki_sizes else None
+    keys = card_keys(n)
+    t0 = time.perf_counter()
+    store = open_store(path, tz=UTC, rng=random.Random(3))
+    open_s = time.perf_counter() - t0
+    rng = random.Random(5)
+    anki_rng = random.Random(6)
+    now = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+    times: list[float] = []
+    cpu: list[float] = []  # the process's own CPU time in each answer (not the disk's wait)
+    floor = FsyncFloor(directory)
+    answer = Answer(mode="flip", duration_ms=4000)
+    for _ in range(args.answers):
+        floor.once()
+        index = rng.randrange(n)
+        grade = rng.choice((1, 3, 3, 3, 4))
+        now += timedelta(seconds=7)
+        c, t = time.thread_time(), time.perf_counter()
+        store.record(keys[index], grade, now, answer)
+        times.append(time.perf_counter() - t)
+        cpu.append(time.thread_time() - c)
+        if against is not None:
+            against.once(index, grade, now)
+        if anki is not None:
+            anki.once(anki_rng)
+    t0 = time.perf_counter()
+    store.close()
+    close_s = time.perf_counter() - t0
+    times.sort()
+    floor_times = floor.close()
+    result: dict[str, float | int] = {
+        "answers": args.answers,
+        "p50_ms": round(statistics.median(times) * 1000, 3),
+        "p90_ms": round(_p(times, 0.9) * 1000, 3),
+        "p99_ms": round(_p99(times) * 1000, 3),
+        "max_ms": round(times[-1] * 1000, 3),
+        "cpu_p50_ms": round(statistics.median(cpu) * 1000, 3),
+        "fsync_floor_p50_ms": round(statistics.median(floor_times) * 1000, 3),
+        "fsync_floor_p90_ms": round(_p(floor_times, 0.9) * 1000, 3),
+        "fsync_floor_p99_ms": round(_p99(floor_times) * 1000, 3),
+        "open_s": round(open_s, 3),
+        "close_s": round(close_s, 3),
+    }
+    if against is not None:
+        before = against.close()
+        result["against_p50_ms"] = round(statistics.median(before) * 1000, 3)
+        result["against_p90_ms"] = round(_p(before, 0.9) * 1000, 3)
+        result["against_cpu_p50_ms"] = round(statistics.median(against.cpu) * 1000, 3)
+    if anki is not None:
+        anki_times = anki.close()
+        result["anki_p50_ms"] = round(statistics.median(anki_times) * 1000, 3)
+        result["anki_p90_ms"] = round(_p(anki_times, 0.9) * 1000, 3)
+        result["anki_p99_ms"] = round(_p99(anki_times) * 1000, 3)
+        result["anki_journal_mode"], result["anki_synchronous"] = anki.pragmas  # type: ignore[assignment]
     return result
 
 
@@ -281,6 +400,8 @@ def emit_figures(row: dict[str, float | int]) -> None:
         figures.emit(
             record, row["p50_ms"], "Anki answer_card", row["anki_p50_ms"], unit="ms", goal=1.0
         )
+    if "reviews_s" not in row:  # --record-only
+        return
     figures.emit(
         f"store.reviews(), {answers}",
         row["reviews_s"],
@@ -313,7 +434,11 @@ def _size(directory: Path, pattern: str) -> int:
 
 
 def _p99(sorted_times: list[float]) -> float:
-    return sorted_times[min(len(sorted_times) - 1, int(len(sorted_times) * 0.99))]
+    return _p(sorted_times, 0.99)
+
+
+def _p(sorted_times: list[float], q: float) -> float:
+    return sorted_times[min(len(sorted_times) - 1, int(len(sorted_times) * q))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -328,6 +453,18 @@ def main(argv: list[str] | None = None) -> int:
         "--quick",
         action="store_true",
         help="the speed report's run: 100k cards, 200 answers, 1 read",
+    )
+    parser.add_argument(
+        "--record-only",
+        action="store_true",
+        help="time only the answers, on a store built without migration (one answer per card)",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="DIR",
+        help="another quizzer checkout (e.g. main's) whose Store.record is timed interleaved "
+        "with this one's: before/after in one run",
     )
     parser.add_argument("--dir", type=Path, default=None, help="build dir (default: temp)")
     args = parser.parse_args(argv)

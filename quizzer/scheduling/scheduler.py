@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import math
 import random
-from copy import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
 import fsrs
 
-from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.card_state import CardState, copy_card
 from quizzer.scheduling.review import CardPhase, Grade
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.scheduling.studyday import days_between, to_utc
@@ -48,6 +47,23 @@ _FUZZ_RANGES: tuple[tuple[float, float, float], ...] = (
     (7.0, 20.0, 0.1),
     (20.0, math.inf, 0.05),
 )
+
+#: Grade → ``fsrs.Rating``, looked up once (calling the enum looks its value up each time).
+_RATINGS: dict[int, fsrs.Rating] = {int(rating.value): rating for rating in fsrs.Rating}
+
+#: The last settings asked for and their ``fsrs.Scheduler``: a store answers with the same
+#: settings object answer after answer, so this skips hashing the 21 parameters each time.
+_last_scheduler: tuple[SchedulerSettings, fsrs.Scheduler] | None = None
+
+
+def _scheduler(settings: SchedulerSettings) -> fsrs.Scheduler:
+    global _last_scheduler
+    last = _last_scheduler
+    if last is not None and last[0] is settings:
+        return last[1]
+    scheduler = settings.fsrs_scheduler()
+    _last_scheduler = (settings, scheduler)
+    return scheduler
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +109,7 @@ def fsrs_view(card: fsrs.Card, now: datetime, tz: tzinfo, day_start_hour: int) -
     """
     if card.last_review is None:
         return card
-    view = copy(card)
+    view = copy_card(card)
     days = elapsed_study_days(card.last_review, now, tz, day_start_hour)
     view.last_review = now - timedelta(days=days)
     return view
@@ -124,17 +140,22 @@ def answer(
     now = to_utc(now)
     phase = state.phase
     last_interval = state.scheduled_days
-    card, _ = settings.fsrs_scheduler().review_card(
-        fsrs_view(state.card, now, tz, settings.day_start_hour), fsrs.Rating(grade), now
+    card, _ = _scheduler(settings).review_card(
+        fsrs_view(state.card, now, tz, settings.day_start_hour), _RATINGS[grade], now
     )
     if settings.fuzz and rng is not None and card.state == fsrs.State.Review:
         days = round((card.due - now).total_seconds() / 86400)
         card.due = now + timedelta(days=_fuzz_days(days, settings.maximum_interval_days, rng))
-    new = replace(
-        state,
+    # The state with the answer's changes (``dataclasses.replace`` does the same, slowly).
+    new = CardState(
+        card_id=state.card_id,
         card=card,
         reps=state.reps + 1,
-        buried_until=None,
+        lapses=state.lapses,
+        leech=state.leech,
+        flagged=state.flagged,
+        suspended=state.suspended,
+        buried_until=None,  # answering a card ends its bury
         first_review=state.first_review or now,
     )
     became_leech = False
@@ -160,8 +181,9 @@ def preview(
     now = to_utc(now)
     out: dict[int, timedelta] = {}
     view = fsrs_view(state.card, now, tz, settings.day_start_hour)
+    scheduler = _scheduler(settings)
     for grade in (1, 2, 3, 4):
-        card, _ = settings.fsrs_scheduler().review_card(view, fsrs.Rating(grade), now)
+        card, _ = scheduler.review_card(view, _RATINGS[grade], now)
         out[grade] = card.due - now
     return out
 

@@ -4,26 +4,34 @@ Builds a real progress store on disk with ``--answers`` answers (default 1,000,0
 20,000 cards, 50 answers each over two years, 4,000 concepts in five directions)
 through the store's own bulk path (``Store.merge_batch``, what ``quizzer merge``
 uses), once: it is kept in ``$TMPDIR/quizzer-stats-scale-<answers>/`` and reused by
-later runs (``--rebuild`` makes it again). The first ``quizzer stats`` after building
+later runs (``--rebuild`` makes it again), opened for writing once so that it has its
+card index as any store the app has opened. The first ``quizzer stats`` after building
 counts the figures from the whole log and leaves the statistics cache ``P.stats`` and
 the day's figures ``P.figures`` (timed and printed, not a figure); then, interleaved,
 ``--runs`` times each:
 
 - ``quizzer stats --db P`` as a whole process (to a pipe), next to ``python -c pass``
   (the interpreter's own start, the floor of any command);
-- ``quizzer stats`` with ``P.figures`` deleted first (printed as ``recount``, not a
-  figure): the figures counted from the card states and ``P.stats``, as after an answer;
+- ``after_answer``: ``quizzer stats`` after another process answered one card and
+  closed the store (compacting it), as after a study session (the answering is not
+  timed);
+- ``recount``: ``quizzer stats`` with ``P.figures`` deleted first: the figures counted
+  from every card state and ``P.stats``;
 - the stats screen: a process that opens the store, pushes the app's ``StatsScreen``
   (figures counted in its worker thread) in a headless Textual app and exits once the
   figures are on the screen, next to a bare Textual app that exits on its first paint.
 
-Medians; figures through :mod:`benchmarks.figures` ("quizzer stats, 1M answers" and
-"stats screen figures ready, 1M answers", each bound to 1.0 s absolute). Also prints
-``store.reviews()`` (the whole log read) once, for comparison (not with ``--quick``).
+Medians of wall seconds, and of CPU seconds (the kernel's account of each process,
+``os.wait4``: on a loaded machine they compare better); figures through
+:mod:`benchmarks.figures` ("quizzer stats, 1M answers" and "stats screen figures ready,
+1M answers", each bound to 1.0 s absolute). Also prints ``store.reviews()`` (the whole
+log read) once, for comparison (not with ``--quick``).
 
-``--against DIR`` times another checkout's ``quizzer stats`` and stats screen on the
-same store, interleaved with these (before/after in one run; printed, not figures).
-The children write bytecode, as an installed package has it.
+``--against DIR`` times another checkout's ``quizzer stats`` (as is, after an answer,
+and recounted) and stats screen interleaved with these, on a twin of the store (the
+month files and snapshot hard-linked, the rest copied: each checkout keeps its own
+caches and answers; before/after in one run; printed, not figures). The children write
+bytecode, as an installed package has it.
 
 Run: ``.venv/bin/python benchmarks/stats_scale.py [--answers 1000000] [--runs 7] [--quick]
 [--against DIR]`` (``--quick``: 3 runs each).
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -77,12 +86,57 @@ def build(folder: Path, answers: int, rebuild: bool) -> Path:
     return db
 
 
-def _timed(command: list[str], env: dict[str, str]) -> float:
+def indexed(db: Path) -> None:
+    """Open the store for writing once if it has no card index yet (the app leaves one)."""
+    from quizzer.progress import open_store
+
+    if not db.with_name(db.name + ".cards.idx").exists():
+        with open_store(db):
+            pass
+
+
+def twin(folder: Path) -> Path:
+    """A copy of the store for another checkout: files only ever replaced whole (the month
+    files, the snapshot, its backup) hard-linked, the others copied; made anew each run."""
+    other = folder.with_name(folder.name + "-twin")
+    shutil.rmtree(other, ignore_errors=True)
+    other.mkdir()
+    for file in folder.glob("p.json*"):
+        if file.is_dir():
+            (other / file.name).mkdir()
+            for inner in file.iterdir():
+                os.link(inner, other / file.name / inner.name)
+        elif file.name in ("p.json", "p.json.bak", "p.json.journal.prev"):
+            os.link(file, other / file.name)
+        else:
+            shutil.copy2(file, other / file.name)
+    return other / "p.json"
+
+
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of ``command`` as a whole process."""
     t0 = time.perf_counter()
     # Run from the checkout timed: ``python -m`` looks in the working folder first.
     cwd = env["PYTHONPATH"]
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
-    return time.perf_counter() - t0
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{command[:5]} failed")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+#: A process that answers one card now and closes the store, as a session ends (run by each
+#: checkout's own code: ``python -c`` imports from its working folder first). The card is
+#: one of a direction the history has none of (its synthetic states carry no difficulty,
+#: which FSRS needs to answer them): new at the first run, then answered again.
+ANSWER = (
+    "import sys\n"
+    "from datetime import UTC, datetime\n"
+    "from quizzer.progress import open_store\n"
+    "with open_store(sys.argv[1]) as store:\n"
+    "    store.record('bench/concept-00000|fr:term>en:term', 3, datetime.now(UTC))\n"
+)
 
 
 def screen_child(db: str) -> None:
@@ -155,11 +209,45 @@ def main(argv: list[str] | None = None) -> int:
     # Bytecode is written, as for an installed package (the first run below writes it).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     python = sys.executable
+    indexed(db)
     stats_cmd = [python, "-m", "quizzer", "stats", "--db", str(db)]
-    first = _timed(stats_cmd, env)  # counts from the log when there is no cache yet
-    other_env = dict(env, PYTHONPATH=str(Path(args.against).resolve())) if args.against else env
+    first = _timed(stats_cmd, env)[0]  # counts from the log when there is no cache yet
+    here = str(Path(__file__).resolve())
+    # name -> (command, environment, what to do first, untimed)
+    commands: dict[str, tuple[list[str], dict[str, str], list[str] | Path | None]] = {
+        "stats": (stats_cmd, env, None),
+        "pass": ([python, "-c", "pass"], env, None),
+        "after_answer": (stats_cmd, env, [python, "-c", ANSWER, str(db)]),
+        "recount": (stats_cmd, env, db.with_name(db.name + ".figures")),
+        "screen": ([python, here, "--screen-child", str(db)], env, None),
+        "bare": ([python, here, "--bare-child"], env, None),
+    }
     if args.against:
-        _timed(stats_cmd, other_env)
+        other_env = dict(env, PYTHONPATH=str(Path(args.against).resolve()))
+        other_db = twin(folder)
+        theirs = str(Path(args.against).resolve() / "benchmarks" / "stats_scale.py")
+        other_stats = [python, "-m", "quizzer", "stats", "--db", str(other_db)]
+        _timed(other_stats, other_env)  # its own caches
+        commands.update(
+            {
+                "against_stats": (other_stats, other_env, None),
+                "against_after_answer": (
+                    other_stats,
+                    other_env,
+                    [python, "-c", ANSWER, str(other_db)],
+                ),
+                "against_recount": (
+                    other_stats,
+                    other_env,
+                    other_db.with_name(other_db.name + ".figures"),
+                ),
+                "against_screen": (
+                    [python, theirs, "--screen-child", str(other_db)],
+                    other_env,
+                    None,
+                ),
+            }
+        )
     from quizzer.progress import open_store
 
     with open_store(db, read_only=True) as store:
@@ -168,25 +256,16 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quick:  # the whole log read once, for comparison (a minute at 1M)
             n = len(store.reviews())
         whole_log = time.perf_counter() - t0
-    here = str(Path(__file__).resolve())
-    commands = {
-        "stats": stats_cmd,
-        "pass": [python, "-c", "pass"],
-        "screen": [python, here, "--screen-child", str(db)],
-        "bare": [python, here, "--bare-child"],
-        "recount": stats_cmd,
-    }
-    if args.against:
-        theirs = str(Path(args.against).resolve() / "benchmarks" / "stats_scale.py")
-        commands["against_stats"] = stats_cmd
-        commands["against_screen"] = [python, theirs, "--screen-child", str(db)]
-    times: dict[str, list[float]] = {name: [] for name in commands}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(runs):
-        for name, command in commands.items():
-            if name == "recount":
-                db.with_name(db.name + ".figures").unlink(missing_ok=True)
-            times[name].append(_timed(command, other_env if "against" in name else env))
-    med = {name: statistics.median(values) for name, values in times.items()}
+        for name, (command, command_env, first_do) in commands.items():
+            if isinstance(first_do, Path):
+                first_do.unlink(missing_ok=True)
+            elif first_do is not None:
+                _timed(first_do, command_env)
+            times[name].append(_timed(command, command_env))
+    med = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
+    cpu = {name: statistics.median(c for _, c in values) for name, values in times.items()}
     print(
         json.dumps(
             {
@@ -194,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                 "first_stats_s": round(first, 2),
                 "store_reviews_s": round(whole_log, 2),
                 **{f"{name}_median_s": round(value, 3) for name, value in med.items()},
+                **{f"{name}_cpu_s": round(value, 3) for name, value in cpu.items()},
                 "runs": runs,
             }
         ),

@@ -21,6 +21,7 @@ from quizzer.scheduling.studyday import study_day
 from quizzer.stats.compute import compute_stats
 from quizzer.stats.figures import Stats
 from quizzer.ui.screens.stats import StatsScreen
+from quizzer.ui.stats_table import RenderedTable
 from quizzer.ui.widgets.due_chart import DueChart
 from quizzer.ui.widgets.heatmap import Heatmap
 
@@ -72,11 +73,11 @@ def _plain(widget: Static) -> str:
     return str(widget.render())
 
 
-def _plain_table(widget: Static) -> str:
+def _plain_table(widget: RenderedTable) -> str:
     from rich.console import Console
 
     console = Console(width=110, record=True, file=io.StringIO())
-    console.print(widget.content)
+    console.print(widget.renderable)
     return console.export_text()
 
 
@@ -105,9 +106,9 @@ async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
             assert "busiest day" in heat.render().plain
             chart = screen.query_one(DueChart)
             assert chart.forecast.total == sum(chart.forecast.days) > 0
-            mastery = screen.query_one("#stats-mastery", Static)
+            mastery = screen.query_one("#stats-mastery", RenderedTable)
             assert mastery.region.height > 0
-            sources = screen.query_one("#stats-sources", Static)
+            sources = screen.query_one("#stats-sources", RenderedTable)
             flip = next(c for c in screen.stats.sources.counts if c.mode == "flip")
             assert flip.reviews == screen.stats.sources.total == 18
             assert "Flip" in _plain_table(sources) and "Anki" not in _plain_table(sources)
@@ -147,7 +148,7 @@ async def test_the_figures_are_counted_off_the_ui_thread_behind_a_loading_line()
         assert screen.stats is stats
         assert threads and threads[0] is not threading.main_thread()
         assert not screen.query("#stats-loading")
-        assert "Answers" in _plain_table(screen.query_one("#stats-today", Static))
+        assert "Answers" in _plain_table(screen.query_one("#stats-today", RenderedTable))
         assert sum(d.reviews for d in screen.query_one(Heatmap).days) > 0
         await pilot.press("escape")
         await pilot.pause()

@@ -29,6 +29,7 @@ from quizzer.ui.screens.home import DeckList, HomeScreen
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.stats_table import RenderedTable
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
@@ -178,7 +179,7 @@ async def test_stats_tables_fit_at_60x20() -> None:
         tables = ["#stats-today", "#stats-states", "#stats-retention", "#stats-mastery"]
         tables += ["#stats-hardest", "#stats-languages", "#stats-pairs"]
         for name in tables:  # side by side only where they fit, wrapped to the width
-            table = app.screen.query_one(name, Static)
+            table = app.screen.query_one(name, RenderedTable)
             assert table.virtual_region.right <= 60, (name, table.virtual_region)
 
 

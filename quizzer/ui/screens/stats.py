@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 from quizzer.concepts.deck import Deck
 from quizzer.stats.figures import Stats
 from quizzer.ui.stats_render import detail_tables, overview_table, retention_table, states_table
+from quizzer.ui.stats_table import RenderedTable
 from quizzer.ui.widgets.due_chart import DueChart
 from quizzer.ui.widgets.heatmap import Heatmap
 
@@ -57,14 +58,14 @@ class StatsScreen(Screen[None]):
     StatsScreen .stats-row {
         height: auto;
     }
-    StatsScreen .stats-row > Static {
+    StatsScreen .stats-row > RenderedTable {
         width: auto;
         margin: 0 2 0 0;
     }
     StatsScreen .stats-row.-stacked {
         layout: vertical;
     }
-    StatsScreen .stats-row.-stacked > Static {
+    StatsScreen .stats-row.-stacked > RenderedTable {
         margin: 0 0 1 0;
     }
     StatsScreen .stats-table {
@@ -138,17 +139,17 @@ class StatsScreen(Screen[None]):
         )
         yield Static(heading, id="stats-heading")
         yield Horizontal(
-            Static(overview_table(s), id="stats-today"),
-            Static(states_table(s), id="stats-states"),
+            RenderedTable(overview_table(s), id="stats-today"),
+            RenderedTable(states_table(s), id="stats-states"),
             classes="stats-row",
         )
-        yield Static(retention_table(s), id="stats-retention", classes="stats-table")
+        yield RenderedTable(retention_table(s), id="stats-retention", classes="stats-table")
         yield Static(Text("Due in the next 30 days"), classes="stats-title")
         yield DueChart(s.forecast, id="stats-forecast")
         yield Static(Text("Answers per day, last 365 days"), classes="stats-title")
         yield Heatmap(s.heatmap, id="stats-heatmap")
         for name, table in detail_tables(s):
-            yield Static(table, id=name, classes="stats-table")
+            yield RenderedTable(table, id=name, classes="stats-table")
 
     def on_resize(self, _event: events.Resize) -> None:
         """Tables side by side only where they fit: else one under the other."""

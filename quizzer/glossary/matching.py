@@ -73,6 +73,7 @@ class Aligner:
         import into no deck, where every new concept is a sure one)."""
         entries = source.entries
         n = len(entries)
+        before = len(self.slots)  # the slots this file finds (it appends its new ones)
         chosen: list[tuple[Slot, str, float] | None] = [None] * n
         claimed: set[int] = set()
 
@@ -194,7 +195,8 @@ class Aligner:
         self.sequences[source.file] = sequence_out
         # Texts an earlier import took from this file that it no longer holds are kept
         # (progress hangs off them) but reported, so the user can remove them by hand.
-        for slot in self.slots:
+        # (Slots this file made hold its own entries only.)
+        for slot in itertools.islice(self.slots, before):
             for lang, held in slot.entries.items():
                 src = held.term.source
                 if src.file == source.file and (id(slot), lang) not in filled:

@@ -171,6 +171,10 @@ def _letters_not_of(found: frozenset[str]) -> re.Pattern[str]:
     return re.compile(f"[{''.join(b for n, b in _LETTERS_OF.items() if n not in found)}]")
 
 
+# The first search after a text's first letter, for each script it may be in.
+_NOT_OF_ONE = {name: _letters_not_of(frozenset((name,))) for name in _LETTERS_OF}
+
+
 def dominant_script(text: str) -> str | None:
     """The script with the most letters in ``text`` (``None`` without letters); ties go to
     the script seen first (as :func:`script_counts` ``.most_common`` would give them)."""
@@ -180,11 +184,12 @@ def dominant_script(text: str) -> str | None:
     # The scripts present, in the order of their first letter: each search looks for a
     # letter of a script not found yet. Most texts are in one script: one search settles it.
     found = [_letter_script(letter.group())]
-    while len(found) < len(_LETTERS_OF):
-        letter = _letters_not_of(frozenset(found)).search(text, letter.start())
-        if letter is None:
-            break
+    letter = _NOT_OF_ONE[found[0]].search(text, letter.start())
+    while letter is not None:
         found.append(_letter_script(letter.group()))
+        if len(found) == len(_LETTERS_OF):
+            break
+        letter = _letters_not_of(frozenset(found)).search(text, letter.start())
     if len(found) == 1:
         return found[0]
     counts = [len(text) - len(_RUN_RE[name].sub("", text)) for name in found]

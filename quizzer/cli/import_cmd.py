@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from operator import attrgetter
 from pathlib import Path
 
 from rich.text import Text
@@ -129,9 +130,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     console = text_console()
     langs: dict[str, set[str]] = {}
-    for c in report.concepts:
-        for m in c.matches:
-            langs.setdefault(m.entry.file, set()).add(m.entry.lang)
+    for file, lang in dict.fromkeys(map(attrgetter("entry.file", "entry.lang"), report.matches())):
+        langs.setdefault(file, set()).add(lang)
     for file, found in langs.items():
         codes = " ".join(lang for lang in LANGUAGES if lang in found)
         console.print(Text(f"{shown(file)}: {codes}", style="dim"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from operator import attrgetter
 from pathlib import Path
 
 from rich.console import Console
@@ -68,12 +69,15 @@ def plain_lines(report: AlignmentReport) -> Iterator[str]:
 def confidence_summary(report: AlignmentReport) -> list[str]:
     """Counts of concepts by status, by confidence band and by method of their entries."""
     total = len(report.concepts)
-    statuses = Counter(c.status for c in report.concepts)
-    confidences = [c.confidence for c in report.concepts]
-    sure = sum(1 for x in confidences if round(x, 2) >= 1.0)
-    unsure = sum(1 for x in confidences if x < UNSURE_BELOW)  # what report.unsure holds
+    statuses = Counter(map(attrgetter("status"), report.concepts))
+    if round(report.weakest(), 2) >= 1.0:  # every concept sure (a first import of one file)
+        sure, unsure = total, 0
+    else:
+        confidences = [c.confidence for c in report.concepts]
+        sure = sum(1 for x in confidences if round(x, 2) >= 1.0)
+        unsure = sum(1 for x in confidences if x < UNSURE_BELOW)  # what report.unsure holds
     likely = total - sure - unsure
-    methods = Counter(m.method for c in report.concepts for m in c.matches)
+    methods = Counter(map(attrgetter("method"), report.matches()))
     by_method = ", ".join(f"{method} {n:,}" for method, n in methods.most_common())
     return [
         f"alignment: {total:,} concepts ({statuses['new']:,} new, "

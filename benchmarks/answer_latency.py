@@ -23,14 +23,17 @@ Run: ``.venv/bin/python benchmarks/answer_latency.py [--sizes 1000 10000 100000]
 ``--record-only`` times only the answers (the store is built by ``merge_batch``, one
 answer per card, no migration and no reads: minutes less); ``--against DIR`` also times
 another quizzer checkout's ``Store.record`` (say main's, in a child process on a copy of
-the store, given the same cards, grades and times), interleaved with these: before/after.
+the store, given the same cards, grades and times), interleaved with these: before/after;
+``--profile`` prints where the answers' CPU time goes, by function.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import random
 import shutil
 import statistics
@@ -303,14 +306,20 @@ def time_answers(
     cpu: list[float] = []  # the process's own CPU time in each answer (not the disk's wait)
     floor = FsyncFloor(directory)
     answer = Answer(mode="flip", duration_ms=4000)
+    # CPU time of each function in the answers (thread time: the disk's wait is not counted).
+    profile = cProfile.Profile(time.thread_time) if args.profile else None
     for _ in range(args.answers):
         floor.once()
         index = rng.randrange(n)
         grade = rng.choice((1, 3, 3, 3, 4))
         now += timedelta(seconds=7)
+        if profile is not None:
+            profile.enable()
         c, t = time.thread_time(), time.perf_counter()
         store.record(keys[index], grade, now, answer)
         times.append(time.perf_counter() - t)
+        if profile is not None:
+            profile.disable()
         cpu.append(time.thread_time() - c)
         if against is not None:
             against.once(index, grade, now)
@@ -321,6 +330,9 @@ def time_answers(
     close_s = time.perf_counter() - t0
     times.sort()
     floor_times = floor.close()
+    if profile is not None:
+        stats = pstats.Stats(profile, stream=sys.stderr).sort_stats("cumulative")
+        stats.print_stats(40)
     result: dict[str, float | int] = {
         "answers": args.answers,
         "p50_ms": round(statistics.median(times) * 1000, 3),
@@ -465,6 +477,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="another quizzer checkout (e.g. main's) whose Store.record is timed interleaved "
         "with this one's: before/after in one run",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print (to stderr) where the answers' CPU time goes, by function (cProfile)",
     )
     parser.add_argument("--dir", type=Path, default=None, help="build dir (default: temp)")
     args = parser.parse_args(argv)

@@ -163,7 +163,13 @@ def _class_body(spans: list[tuple[int, int]]) -> str:
 # counting their letters this way is about half the time of looking at every character.
 _LETTERS_OF: dict[str, str] = {name: _class_body(spans) for name, spans in _LETTER_SPANS.items()}
 _ANY_LETTER_RE = re.compile(f"[{''.join(_LETTERS_OF.values())}]")
-_RUN_RE = {name: re.compile(f"[{body}]+") for name, body in _LETTERS_OF.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def run_re(name: str) -> re.Pattern[str]:
+    """A run of letters of script ``name`` (compiled when first needed: a text in two
+    scripts needs two of the twenty)."""
+    return re.compile(f"[{_LETTERS_OF[name]}]+")
 
 
 @functools.lru_cache(maxsize=64)
@@ -171,8 +177,11 @@ def _letters_not_of(found: frozenset[str]) -> re.Pattern[str]:
     return re.compile(f"[{''.join(b for n, b in _LETTERS_OF.items() if n not in found)}]")
 
 
-# The first search after a text's first letter, for each script it may be in.
-_NOT_OF_ONE = {name: _letters_not_of(frozenset((name,))) for name in _LETTERS_OF}
+@functools.lru_cache(maxsize=None)
+def _letters_not_of_one(name: str) -> re.Pattern[str]:
+    """The first search after a text's first letter, of script ``name`` (each pattern is
+    compiled when first needed: all of them take ~0.15 s, most runs need one or two)."""
+    return _letters_not_of(frozenset((name,)))
 
 
 def dominant_script(text: str) -> str | None:
@@ -184,7 +193,7 @@ def dominant_script(text: str) -> str | None:
     # The scripts present, in the order of their first letter: each search looks for a
     # letter of a script not found yet. Most texts are in one script: one search settles it.
     found = [_letter_script(letter.group())]
-    letter = _NOT_OF_ONE[found[0]].search(text, letter.start())
+    letter = _letters_not_of_one(found[0]).search(text, letter.start())
     while letter is not None:
         found.append(_letter_script(letter.group()))
         if len(found) == len(_LETTERS_OF):
@@ -192,6 +201,6 @@ def dominant_script(text: str) -> str | None:
         letter = _letters_not_of(frozenset(found)).search(text, letter.start())
     if len(found) == 1:
         return found[0]
-    counts = [len(text) - len(_RUN_RE[name].sub("", text)) for name in found]
+    counts = [len(text) - len(run_re(name).sub("", text)) for name in found]
     best = max(range(len(found)), key=lambda k: (counts[k], -k))
     return found[best]

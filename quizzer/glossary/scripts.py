@@ -165,7 +165,7 @@ _LETTERS_OF: dict[str, str] = {name: _class_body(spans) for name, spans in _LETT
 _ANY_LETTER_RE = re.compile(f"[{''.join(_LETTERS_OF.values())}]")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def run_re(name: str) -> re.Pattern[str]:
     """A run of letters of script ``name`` (compiled when first needed: a text in two
     scripts needs two of the twenty)."""
@@ -177,7 +177,7 @@ def _letters_not_of(found: frozenset[str]) -> re.Pattern[str]:
     return re.compile(f"[{''.join(b for n, b in _LETTERS_OF.items() if n not in found)}]")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _letters_not_of_one(name: str) -> re.Pattern[str]:
     """The first search after a text's first letter, of script ``name`` (each pattern is
     compiled when first needed: all of them take ~0.15 s, most runs need one or two)."""

@@ -179,9 +179,11 @@ def one_launch(
     bare: bool = False,
     screen: str = "study",
     root: Path = ROOT,
+    until: re.Pattern[str] | None = None,
 ) -> float:
     """Seconds from spawning quizzer (or, with ``bare``, a one-screen Textual app) to its
-    first card on screen (``screen="home"``: to the home screen's first counted deck)."""
+    first card on screen (``screen="home"``: to the home screen's first counted deck; with
+    ``until``, to the first screen where that pattern shows, e.g. a big deck's counts)."""
     screen_name = screen
     env = (
         f"LANG=C.UTF-8 TERM=xterm-256color QUIZZER_DB={shlex.quote(str(db))} "
@@ -207,6 +209,8 @@ def one_launch(
         pane = tmux("capture-pane", "-p", "-t", session)
         if bare or screen_name == "study":
             painted = bool(PROMPT.search(pane)) and LABEL in pane
+        elif until is not None:
+            painted = bool(until.search(pane))
         else:
             painted = bool(HOME_PAINTED.search(pane))
         if painted:
@@ -266,7 +270,9 @@ print(json.dumps({{"imports_decks_and_store_open_s": marks["open"][1],
 def in_process_home(db: Path, decks: Path, root: Path = ROOT) -> dict[str, float]:
     """The home screen's launch timed inside one fresh interpreter, along its real path
     (``quizzer`` with no command): the CLI and Textual imports, opening the deck shelf and
-    the store (with their imports), and the app up to the home screen with its counts."""
+    the store (with their imports), the app up to the home screen with its counts, and on
+    until every deck's counts are shown (a big deck's come from a worker after the paint);
+    CPU seconds of the whole beside them."""
     code = f"""
 import time, json, asyncio, os
 os.environ["QUIZZER_DB"], os.environ["QUIZZER_DECKS"] = {str(db)!r}, {str(decks)!r}
@@ -284,11 +290,20 @@ async def run():
         while type(app.screen).__name__ != "HomeScreen":
             await pilot.pause(0.001)
         await pilot.pause()
+        t3 = time.perf_counter()
+        decks = app.screen.query_one("#decks")
+        while any("counting" in str(getattr(o.prompt, "plain", o.prompt))
+                  for o in decks._options):
+            await pilot.pause(0.001)
+        marks["counts"] = time.perf_counter(), time.process_time()
+        marks["home"] = t3
+marks = {{}}
 asyncio.run(run())
-t3 = time.perf_counter()
+t3, (t4, c4) = marks["home"], marks["counts"]
 service.close()
 print(json.dumps({{"imports_s": t1 - t0, "decks_and_store_open_s": t2 - t1,
-                  "app_to_home_s": t3 - t2}}))
+                  "app_to_home_s": t3 - t2, "home_to_counts_shown_s": t4 - t3,
+                  "cpu_to_counts_shown_s": c4}}))
 """
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
@@ -318,30 +333,45 @@ def cli_times(decks: Path, args: list[str], runs: int) -> tuple[float, float]:
 
 
 def launches(
-    db: Path, decks: Path, screen: str, runs: int, against: Path | None = None
+    db: Path,
+    decks: Path,
+    screen: str,
+    runs: int,
+    against: Path | None = None,
+    until: re.Pattern[str] | None = None,
 ) -> tuple[list[float], list[float], list[float]]:
     """``runs`` launches of quizzer interleaved with as many of the bare app (one warm-up),
     and with ``against``, as many of that checkout's quizzer (before/after in one run)."""
-    one_launch(db, decks, 0, screen=screen)  # warm the OS and bytecode caches
+    one_launch(db, decks, 0, screen=screen, until=until)  # warm the OS and bytecode caches
     if against is not None:
-        one_launch(db, decks, 0, screen=screen, root=against)
+        one_launch(db, decks, 0, screen=screen, root=against, until=until)
     times: list[float] = []
     bare: list[float] = []
     theirs: list[float] = []
     for i in range(runs):  # interleaved, so all see the same machine load
-        times.append(one_launch(db, decks, 3 * i + 1, screen=screen))
+        times.append(one_launch(db, decks, 3 * i + 1, screen=screen, until=until))
         bare.append(one_launch(db, decks, 3 * i + 2, bare=True))
         if against is not None:
-            theirs.append(one_launch(db, decks, 3 * i + 3, screen=screen, root=against))
+            theirs.append(
+                one_launch(db, decks, 3 * i + 3, screen=screen, root=against, until=until)
+            )
     return sorted(times), bare, theirs
 
 
 def scenario(
-    db: Path, decks: Path, screen: str, cards: int, big: int, runs: int, against: Path | None = None
+    db: Path,
+    decks: Path,
+    screen: str,
+    cards: int,
+    big: int,
+    runs: int,
+    against: Path | None = None,
+    until: re.Pattern[str] | None = None,
 ) -> dict[str, object]:
     """One launch figure: medians of quizzer and the bare app, and the in-process breakdown
-    (with ``against``: that checkout's median and breakdown too)."""
-    times, bare, theirs = launches(db, decks, screen, runs, against)
+    (with ``against``: that checkout's median and breakdown too; with ``until``, the launch
+    lasts until that pattern is on screen)."""
+    times, bare, theirs = launches(db, decks, screen, runs, against, until)
     median = statistics.median(times)
     other: dict[str, object] = {}
     if against is not None:
@@ -377,27 +407,56 @@ def _emit_launch(name: str, result: dict[str, object], goal: float) -> None:
     )
 
 
-def suite(tmp: Path, runs: int, big: int, cards: int, against: Path | None = None) -> None:
-    """The five opening figures of issue 12 in one run (goal 2)."""
+#: The figures of :func:`suite`, for ``--only``.
+FIGURES = ("bundled", "home", "counts", "study", "cli")
+
+
+def suite(
+    tmp: Path,
+    runs: int,
+    big: int,
+    cards: int,
+    against: Path | None = None,
+    only: tuple[str, ...] = FIGURES,
+) -> None:
+    """The opening figures of issue 12 in one run (goal 2), those of ``only``. Fixtures
+    already in ``tmp`` (``--fixtures``, from an earlier run) are used as they are."""
     study_decks, home_decks = tmp / "decks", tmp / "home-decks"
     per = len(_answer_latency().PAIRS)
-    write_bench_deck(study_decks, max(1, -(-cards // per)))
-    home_decks.mkdir()
+    if not (study_decks / f"{BENCH_DECK}.toml").exists():
+        write_bench_deck(study_decks, max(1, -(-cards // per)))
+    home_decks.mkdir(exist_ok=True)
     empty_db, db = tmp / "progress-0.json", tmp / f"progress-{cards}.json"
-    build_store(empty_db, 0)
-    result = scenario(empty_db, home_decks, "home", 0, 0, runs, against)
-    _emit_launch("home, bundled decks only", result, 1.3)
-    import_big_deck(study_decks, big, tmp)
-    os.link(study_decks / "big.toml", home_decks / "big.toml")
-    build_store(db, cards)
+    if not empty_db.exists():
+        build_store(empty_db, 0)
+    if "bundled" in only:
+        result = scenario(empty_db, home_decks, "home", 0, 0, runs, against)
+        _emit_launch("home, bundled decks only", result, 1.3)
+    if not (study_decks / "big.toml").exists():
+        import_big_deck(study_decks, big, tmp)
+    if not (home_decks / "big.toml").exists():
+        os.link(study_decks / "big.toml", home_decks / "big.toml")
+    if not db.exists():
+        build_store(db, cards)
     label = f"{big // 1000}k deck + {cards // 1000}k-card store"
-    result = scenario(db, home_decks, "home", cards, big, runs, against)
-    _emit_launch(f"home, {label}", result, 1.5)
-    result = scenario(db, study_decks, "study", cards, big, runs, against)
-    _emit_launch(f"study to first card, {label}", result, 1.5)
+    if "home" in only:
+        result = scenario(db, home_decks, "home", cards, big, runs, against)
+        _emit_launch(f"home, {label}", result, 1.5)
+    if "counts" in only:
+        # The first paint shows the big deck "counting…": its counts come from a worker.
+        counted = re.compile(rf"\b{big} concepts · \d+ new")
+        result = scenario(db, home_decks, "home", cards, big, runs, against, until=counted)
+        _emit_launch(f"home, {big // 1000}k deck: counts shown", result, 1.5)
+    if "study" in only:
+        result = scenario(db, study_decks, "study", cards, big, runs, against)
+        _emit_launch(f"study to first card, {label}", result, 1.5)
     for figure, argv in (
-        (f"decks, {big // 1000}k deck", ["decks"]),
-        (f"show, {big // 1000}k deck (piped)", ["show", "big"]),
+        ()
+        if "cli" not in only
+        else (
+            (f"decks, {big // 1000}k deck", ["decks"]),
+            (f"show, {big // 1000}k deck (piped)", ["show", "big"]),
+        )
     ):
         ours, peer = cli_times(home_decks, argv, runs)
         print(
@@ -429,6 +488,16 @@ def main(argv: list[str] | None = None) -> int:
         help="another checkout (e.g. `git worktree add --detach DIR main~3`): its launches "
         "timed interleaved with these, on the same store and decks (before/after in one run)",
     )
+    parser.add_argument(
+        "--only", nargs="+", choices=FIGURES, default=FIGURES, help="these figures only"
+    )
+    parser.add_argument(
+        "--fixtures",
+        type=Path,
+        metavar="DIR",
+        help="build the decks and stores in DIR and keep them; a later run with the same "
+        "DIR uses them as they are (building the 100k-card store takes minutes)",
+    )
     args = parser.parse_args(argv)
     # A user's second launch runs quizzer from its cached bytecode (the first one writes it);
     # with PYTHONDONTWRITEBYTECODE set (as on this machine) the warm-up launch can't, and
@@ -439,7 +508,12 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="quizzer-launch-") as tmp:
             if args.sizes is None:  # the report: every figure of goal 2
                 runs = 3 if args.quick else args.runs
-                suite(Path(tmp), runs, args.big_deck or 50_000, 100_000, args.against)
+                where = Path(tmp)
+                if args.fixtures:
+                    where = args.fixtures
+                    where.mkdir(parents=True, exist_ok=True)
+                big = args.big_deck or 50_000
+                suite(where, runs, big, 100_000, args.against, tuple(args.only))
                 return 0
             decks = Path(tmp) / "decks"
             per = len(_answer_latency().PAIRS)

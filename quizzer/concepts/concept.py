@@ -147,6 +147,19 @@ class Entry:
         return self.term if side == "term" else self.definition
 
 
+class EntryTable(Mapping[str, Entry]):
+    """Entries by language that can give one text without building its :class:`Entry`
+    (a deck's concepts opened from their validated tables, see
+    :class:`quizzer.library.decks.LazyEntries`)."""
+
+    __slots__ = ()
+
+    def text(self, lang: str, side: Side) -> str | None:
+        """The text for ``lang`` and ``side``, or ``None`` when the concept lacks it."""
+        entry = self.get(lang)
+        return entry.side(side).text if entry else None
+
+
 _CONCEPT_FIELDS = frozenset({"id", "acronym", *LANGUAGES})
 
 
@@ -187,7 +200,10 @@ class Concept:
 
     def text(self, lang: str, side: Side) -> str | None:
         """The text for ``lang`` and ``side``, or ``None`` when the concept lacks it."""
-        entry = self.entries.get(lang)
+        entries = self.entries
+        if type(entries) is not dict and isinstance(entries, EntryTable):
+            return entries.text(lang, side)
+        entry = entries.get(lang)
         return entry.side(side).text if entry else None
 
     def texts(self) -> Iterator[tuple[str, Side, Text]]:

@@ -12,9 +12,9 @@ from typing import Any, Protocol, TypeVar
 
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter
-from quizzer.concepts.concept import Concept, Entry, Provenance, Text
+from quizzer.concepts.concept import Concept, Entry, EntryTable, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
@@ -132,7 +132,7 @@ def deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
     return Deck(deck_id, tables["name"], concepts, tables.get("description", ""))
 
 
-class LazyEntries(Mapping[str, Entry]):
+class LazyEntries(EntryTable):
     """A concept's entries by language, each built from its validated table when first
     asked for: a session asks for two languages of a deck's every concept (which cards
     it has in a direction) and for all of them only on the cards it shows."""
@@ -153,6 +153,14 @@ class LazyEntries(Mapping[str, Entry]):
             # Two threads building one entry at once build equal ones: either may stay.
             self._built[lang] = entry
         return entry
+
+    def text(self, lang: str, side: Side) -> str | None:
+        """The text for ``lang`` and ``side`` straight from the table (no entry built)."""
+        entry = self._built.get(lang)
+        if entry is not None:
+            return entry.side(side).text
+        table = self._item.get(lang) if lang in LANGUAGES else None
+        return table[side]["text"] if table is not None else None
 
     def __contains__(self, lang: object) -> bool:
         return lang in LANGUAGES and lang in self._item

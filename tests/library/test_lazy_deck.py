@@ -80,10 +80,12 @@ def test_a_lazy_concept_builds_only_the_languages_read(tmp_path: Path) -> None:
     assert tables is not None
     lazy = lazy_deck_from_valid_tables(tables)
     first = lazy.concepts[0]
-    assert first.text("ru", "term")
     built = first.entries._built  # type: ignore[attr-defined]
-    assert set(built) == {"ru"}
-    assert first.entries["ru"] is built["ru"]  # built once, then kept
+    assert first.text("ru", "term") == read_deck(path).concepts[0].text("ru", "term")
+    assert built == {}  # a text is read from the table: no entry built for it
+    entry = first.entries["ru"]
+    assert set(built) == {"ru"} and first.entries["ru"] is entry  # built once, then kept
+    assert first.text("ru", "definition") == entry.definition.text
 
 
 @pytest.mark.parametrize("mode", ["flip", "choice", "typed", "learn"])

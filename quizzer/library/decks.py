@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from quizzer.concepts import deck as deckfile
-from quizzer.concepts import deckwriter
 from quizzer.concepts.concept import Concept, Entry, EntryTable, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
 from quizzer.concepts.languages import LANGUAGES, Side
@@ -224,6 +223,9 @@ def write_deck(deck: Deck, path: Path, *, rendered: str | bytes | None = None) -
     a file where a folder should be, a full disk) becomes an :class:`InputError`; the
     temp file is removed, so the folder holds the old deck file or none.
     """
+    # Imported here: opening a deck to study it never writes one (12 ms of start-up).
+    from quizzer.concepts import deckwriter
+
     path = Path(path)
     try:
         if isinstance(rendered, bytes):

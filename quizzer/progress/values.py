@@ -99,20 +99,31 @@ def checked_facts(data: Any) -> tuple[QueueFacts | None, str | None]:
     try:
         if not isinstance(data, dict):
             raise ValueError("not an object")
+        get = data.get
         due = aware_time(data["due"], "due")
-        times = [data.get(name) for name in ("last_review", "buried_until")]
-        last, buried = (
-            None if value is None else aware_time(value, name)
-            for value, name in zip(times, ("last_review", "buried_until"), strict=True)
-        )
-        if "reps" in data:
-            _exact_int(data["reps"], "reps", 0)
-        phase = fsrs.State(int(data.get("state", 1)))  # as CardState.from_dict reads it
-        new = int(data.get("reps", 0)) == 0
-        suspended = bool(data.get("suspended", False))
-        return QueueFacts(new, phase == fsrs.State.Review, due, last, suspended, buried), None
+        # One call per value, no loop: a queue reads these of a deck's every card.
+        last = get("last_review")
+        if last is not None:
+            last = aware_time(last, "last_review")
+        buried = get("buried_until")
+        if buried is not None:
+            buried = aware_time(buried, "buried_until")
+        reps = get("reps", 0)
+        if type(reps) is not int:
+            _exact_int(reps, "reps", 0)
+        elif reps < 0:
+            raise ValueError(f"reps is out of range: {reps}")
+        phase = _PHASE_OF.get(get("state", 1))
+        if phase is None:  # not a stored state number as quizzer writes it: as from_dict reads it
+            phase = fsrs.State(int(get("state", 1)))
+        suspended = bool(get("suspended", False))
+        return QueueFacts(reps == 0, phase is fsrs.State.Review, due, last, suspended, buried), None
     except BAD_VALUE as exc:
         return None, f"card state {_short(data)} is invalid ({_reason(exc)})"
+
+
+#: The stored state numbers, as :meth:`CardState.from_dict` reads them.
+_PHASE_OF = {int(state.value): state for state in fsrs.State}
 
 
 def undo_problem(entry: Any) -> str | None:

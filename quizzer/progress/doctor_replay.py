@@ -18,16 +18,16 @@ is left as it is: there is nothing (or too little) to replay it from.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizzer.errors import StoreError
 from quizzer.scheduling.card_state import CardState
-from quizzer.scheduling.replay import differences, replay
+from quizzer.scheduling.replay import LogReplay, OutOfOrder, differences
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from quizzer.progress.reading import ReadingStore
     from quizzer.progress.writing import WritingStore
 
+_ANSWER_TIME = attrgetter("reviewed_at")
 #: Findings listed one by one; beyond this, a count.
 SHOWN = 20
 
@@ -62,24 +63,33 @@ def compare(
     settings: SchedulerSettings,
     tz: tzinfo,
 ) -> Comparison:
-    """Replay every logged card and compare it with ``kept`` (card id → state). Pure."""
-    by_card: dict[str, list[Review]] = defaultdict(list)
-    for review in reviews:
-        by_card[review.card_id].append(review)
+    """Replay every logged card and compare it with ``kept`` (card id → state). Pure.
+
+    The answers are replayed as they come (:class:`~quizzer.scheduling.replay.LogReplay`),
+    so a log read a piece at a time is never held whole; a sequence not in time order is
+    sorted first. A one-shot iterable not in time order per card raises
+    :class:`~quizzer.scheduling.replay.OutOfOrder`.
+    """
+    replayer = LogReplay(settings, tz)
+    try:
+        replayer.add(reviews)
+    except OutOfOrder:
+        if not isinstance(reviews, Sequence):
+            raise
+        replayer = LogReplay(settings, tz)
+        replayer.add(sorted(reviews, key=_ANSWER_TIME))
     out = Comparison()
-    for card_id in sorted(by_card):
+    logged = replayer.states()
+    for card_id, (replayed, count) in logged.items():
         have = kept.get(card_id)
-        if have is not None and have.reps > len(by_card[card_id]):
+        if have is not None and have.reps > count:
             # Answers the state counts are gone from the log (lost with damaged bytes): the
             # kept state is the better record of them, so it stays.
             out.unlogged.append(card_id)
             continue
-        try:
-            replayed = replay(card_id, by_card[card_id], settings, tz)
-        except ValueError:
+        if replayed is None:
             out.unreadable.append(card_id)
             continue
-        assert replayed is not None
         out.checked += 1
         if have is not None:
             for name in ("suspended", "leech", "flagged", "buried_until"):
@@ -91,7 +101,7 @@ def compare(
             out.fixed.append(replayed)
             out.lines.append(f"{card_id}: {'; '.join(found)}")
     out.unlogged += [
-        card_id for card_id, st in sorted(kept.items()) if st.reps > 0 and card_id not in by_card
+        card_id for card_id, st in sorted(kept.items()) if st.reps > 0 and card_id not in logged
     ]
     return out
 

@@ -58,6 +58,7 @@ _SEAL = b',"seal":'
 _BOUNDARY = re.compile(rb'\},"\d+":\{')
 
 
+@cache
 def _twin() -> type:
     """A dataclass laid out as :class:`Review` (the same slots in the same order) whose
     fields say to msgspec what :meth:`Review.__post_init__` checks, without its code.
@@ -129,13 +130,13 @@ def decode(
     verify. With ``cards``, only the answers of the cards it says yes to are returned
     (every record is still checked), and the table is decoded a slice at a time.
     """
-    if _LOWER_Z in raw or _LONG_FRACTION.search(raw):
+    if _unusual(raw):
         return None
-    (whole, table), any_value, unset, errors = _decoder()
+    if cards is not None and (found := _in_pieces(raw, cards)):
+        return found
+    (whole, _), _, unset, errors = _decoder()
     try:
         with collector_paused():
-            if cards is not None and (found := _in_pieces(raw, table, any_value, cards)):
-                return found
             doc = whole.decode(raw)
     except errors:  # DecodeError, and ValidationError (its subclass): a record to name
         return None
@@ -179,34 +180,98 @@ def _card_ids_ok(card_ids: set[str]) -> bool:
     return True
 
 
-def _in_pieces(
-    raw: bytes, table: Any, any_value: Any, cards: Callable[[str], bool]
-) -> tuple[list[Review], Any, int] | None:
-    """:func:`decode` of a sealed table a slice of records at a time (``None``: not one).
+def _unusual(raw: bytes) -> bool:
+    """Whether ``raw`` holds a time this decoder reads otherwise than the careful reading."""
+    return _LOWER_Z in raw or _LONG_FRACTION.search(raw) is not None
 
-    A slice ends where a record does (``},"N":{``); one that ends inside a text
-    instead fails to decode (its text is cut), and so does the whole read. Keys must
-    run 1, 2, 3… as quizzer writes them, so that no record counts twice.
-    """
-    cut = raw.rfind(_SEAL)
-    if not raw.startswith(_TABLE) or cut < 0 or raw[cut - 1 : cut] != b"}" or raw[-1:] != b"}":
+
+def _in_pieces(raw: bytes, cards: Callable[[str], bool]) -> tuple[list[Review], Any, int] | None:
+    """:func:`decode` of a sealed table a slice of records at a time (``None``: not one)."""
+    found = _sealed(raw)
+    if found is None:
         return None
-    seal = any_value.decode(raw[cut + len(_SEAL) : -1])
+    pieces, seal = found
     kept: list[Review] = []
     held = 0
-    start, end = len(_TABLE), cut - 1
-    while start < end:
-        stop = end
-        if end - start > PIECE:
-            found = _BOUNDARY.search(raw, start + PIECE, end)
-            stop = found.start() + 1 if found else end
-        piece = table.decode(b"{" + raw[start:stop] + b"}")
-        if list(piece) != [str(n) for n in range(held + 1, held + len(piece) + 1)]:
-            return None
-        reviews = _as_reviews(list(piece.values()))
+    for reviews in pieces:
         if reviews is None:
             return None
         held += len(reviews)
         kept += [r for r in reviews if cards(r.card_id)]
-        start = stop + 1  # past the comma
     return kept, seal, held
+
+
+def sealed_table(raw: bytes) -> tuple[Iterator[list[Review] | None], Any] | None:
+    """A sealed month file's answers, a slice of records at a time, and its seal (as it is).
+
+    ``None`` when ``raw`` is not laid out as quizzer writes a sealed month; a slice is
+    ``None`` (and the last) when it doesn't decode as answers (read it carefully). A slice
+    ends where a record does (``},"N":{``); one that ends inside a text instead fails to
+    decode (its text is cut). Keys must run 1, 2, 3… as quizzer writes them, so that no
+    record counts twice. The seal is not verified here.
+    """
+    return None if _unusual(raw) else _sealed(raw)
+
+
+def _sealed(raw: bytes) -> tuple[Iterator[list[Review] | None], Any] | None:
+    (_, table), any_value, _, errors = _decoder()
+    cut = raw.rfind(_SEAL)
+    if not raw.startswith(_TABLE) or cut < 0 or raw[cut - 1 : cut] != b"}" or raw[-1:] != b"}":
+        return None
+    try:
+        seal = any_value.decode(raw[cut + len(_SEAL) : -1])
+    except errors:
+        return None
+
+    def pieces() -> Iterator[list[Review] | None]:
+        held = 0
+        start, end = len(_TABLE), cut - 1
+        while start < end:
+            stop = end
+            if end - start > PIECE:
+                found = _BOUNDARY.search(raw, start + PIECE, end)
+                stop = found.start() + 1 if found else end
+            try:
+                with collector_paused():
+                    piece = table.decode(b"{" + raw[start:stop] + b"}")
+            except errors:
+                yield None
+                return
+            reviews = None
+            if list(piece) == [str(n) for n in range(held + 1, held + len(piece) + 1)]:
+                reviews = _as_reviews(list(piece.values()))
+            yield reviews
+            if reviews is None:
+                return
+            held += len(reviews)
+            start = stop + 1  # past the comma
+
+    return pieces(), seal
+
+
+@cache
+def _cache_codec() -> tuple[Any, Any, tuple[type[Exception], ...]]:
+    import msgspec
+
+    return (
+        msgspec.msgpack.Encoder(),
+        msgspec.msgpack.Decoder(list[_twin()]),  # type: ignore[misc]
+        (msgspec.DecodeError,),
+    )
+
+
+def encode_answers(reviews: list[Review]) -> bytes:
+    """``reviews`` as msgpack (:mod:`quizzer.progress.monthcache`): binary floats and times."""
+    return _cache_codec()[0].encode(reviews)
+
+
+def decode_answers(body: bytes | memoryview) -> list[Review] | None:
+    """Inverse of :func:`encode_answers`, each value checked as a month file's are
+    (``None``: something is not as :func:`encode_answers` writes it)."""
+    _, decoder, errors = _cache_codec()
+    try:
+        with collector_paused():
+            built = decoder.decode(body)
+    except errors:
+        return None
+    return _as_reviews(built)

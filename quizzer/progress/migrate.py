@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import tzinfo
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,13 +32,14 @@ from quizzer.progress.events import Event, has_review
 
 if TYPE_CHECKING:
     from quizzer.progress.state import State
+    from quizzer.scheduling.card_state import CardState
 
 SCHEMA_VERSION = 4
 
-#: How many logged answers migrating to schema 4 replays per pass over the log. Migrating 1M
-#: answers of 100k cards peaked at 623 MB with 200,000, at 570 MB with 100,000 (the rest is
-#: the card states, old and new, held at once); each pass more reads the log again (~7 s of
-#: CPU a million answers).
+#: How many logged answers migrating to schema 4 replays per pass over the log, when the log
+#: can't be read in one pass a slice at a time (:mod:`~quizzer.progress.logstream`). Migrating
+#: 1M answers of 100k cards so peaked at 623 MB with 200,000, at 570 MB with 100,000; each
+#: pass more reads the log again (~7 s of CPU a million answers).
 REPLAY_BATCH = 100_000
 
 #: The first schema whose journals start with a header line.
@@ -110,13 +112,18 @@ def version_backup_path(path: Path, version: int) -> Path:
 
 
 def migrate(
-    path: Path, doc: dict[str, Any], version: int, tz: tzinfo | None = None
+    path: Path, doc: dict[str, Any] | list[dict[str, Any]], version: int, tz: tzinfo | None = None
 ) -> dict[str, Any]:
     """Bring ``doc`` (read from ``path``) up to :data:`SCHEMA_VERSION`, keeping a backup.
 
     ``tz`` is the learner's time zone for study days (default: this machine's).
-    Returns the migrated document, already written to ``path``.
+    Returns the migrated document, already written to ``path``. Given as a one-item list,
+    the document is handed over: taken out of the list and emptied of its cards as the
+    new states replace them, so that a big store's old and new states are not all held
+    at once (the caller keeps no other reference to it).
     """
+    owned = isinstance(doc, list)
+    doc = doc.pop() if isinstance(doc, list) else doc
     from quizzer.progress.snapshot import AtomicJSONStorage
 
     backup = version_backup_path(path, version)
@@ -132,7 +139,8 @@ def migrate(
         step = _STEPS.get(version)
         if step is None:
             raise StoreError(f"no migration from schema version {version}", path=path)
-        doc = _v3_to_v4(doc, path, tz) if version == 3 else step(doc, path)
+        doc = _v3_to_v4(doc, path, tz, owned) if version == 3 else step(doc, path)
+        owned = True  # a step's result is our own
         version += 1
     AtomicJSONStorage(path).write(doc)
     return doc
@@ -237,7 +245,9 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     return new
 
 
-def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict[str, Any]:
+def _v3_to_v4(
+    doc: dict[str, Any], path: Path, tz: tzinfo | None = None, owned: bool = False
+) -> dict[str, Any]:
     """Recompute every card's memory state from its review log (elapsed time in study days).
 
     Version 3 stores counted elapsed time as py-fsrs does, in whole 24-hour periods (an
@@ -247,17 +257,22 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
     would replay of the journal's tail is folded in first and counted as absorbed, so
     no state of the old rule comes back from it; the due dates the learner was given
     stay. The undo stack is emptied: its entries would restore old-rule states.
+
+    The log is read once, a slice at a time, and each card replayed as its answers come
+    (:mod:`~quizzer.progress.logstream`); a log that can't be read so (damage, an undo
+    in the journal, answers out of order) is read the careful way, in batches of cards.
     """
-    from quizzer.progress import generations
+    from quizzer.progress import generations, logstream
     from quizzer.progress.doctor_replay import compare
-    from quizzer.progress.events import card_data
     from quizzer.progress.files import journal_path
-    from quizzer.progress.history import read_log
     from quizzer.progress.localtz import LocalTimezone
     from quizzer.progress.state import State
+    from quizzer.scheduling.replay import OutOfOrder
 
     meta = doc.get("meta", {}).get("1", {})
     st = State.from_document(doc, path)
+    if owned:
+        doc["cards"] = {}  # the old states live on in st alone, each freed when replaced
     end = int(meta.get("journal_offset", 0))
     jpath = journal_path(path)
     if jpath.exists() and not generations.standing(path, st.gen).stale:
@@ -270,10 +285,31 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
         end = tail.end
     # Studied cards only: the memory states the old rule derived. A state at odds with
     # its log in other ways (a card the log alone knows) is the doctor's to report.
-    # Every state is checked here, once; a batch's are built again for its pass.
+    # Every state is checked here, once, and built again when compared.
     studied = [card_id for card_id in list(st.raw) if _studied(st, card_id)]
-    # A few hundred thousand answers at a time, by card: a million answers in memory at
-    # once would be most of a gigabyte (each pass reads the log again, keeping its cards').
+    replay_tz = tz or LocalTimezone()
+    try:
+        # One pass over the log, a slice at a time (most stores).
+        kept = _Kept(st, studied)
+        answers = chain.from_iterable(logstream.answers(path, st.gen, st.months))
+        _put_fixed(st, compare(answers, kept, st.settings, replay_tz).fixed, kept)
+    except (logstream.Unstreamable, OutOfOrder):
+        _replay_in_batches(path, st, studied, replay_tz)
+    st.undo = []
+    new = st.to_document(end)
+    new["meta"]["1"]["migrated_from"] = meta.get("migrated_from", 3)
+    return new
+
+
+def _replay_in_batches(path: Path, st: State, studied: list[str], tz: tzinfo) -> None:
+    """The schema-4 replay from the log read the careful way, a batch of cards at a time.
+
+    A few hundred thousand answers at a time, by card: a million answers in memory at
+    once would be most of a gigabyte (each pass reads the log again, keeping its cards').
+    """
+    from quizzer.progress.doctor_replay import compare
+    from quizzer.progress.history import read_log
+
     logged = sum(entry[0] for entry in (st.months or {}).values())
     batches = max(1, -(-logged // REPLAY_BATCH))
     for batch in range(batches):
@@ -282,22 +318,45 @@ def _v3_to_v4(doc: dict[str, Any], path: Path, tz: tzinfo | None = None) -> dict
             return hash(card_id) % batches == batch
 
         reviews = read_log(path, st.gen, st.months, ours).values()
-        mine = {
-            card_id: state
-            for card_id in studied
-            if ours(card_id) and (state := st.get(card_id)) is not None
-        }
-        for state in compare(reviews, mine, st.settings, tz or LocalTimezone()).fixed:
-            if state.card_id in mine:
-                st.put(state.card_id, card_data(state.to_dict()))
+        mine = _Kept(st, [card_id for card_id in studied if ours(card_id)])
+        cmp = compare(reviews, mine, st.settings, tz)
         del reviews
-        # Only a batch's card states are objects at a time (the document keeps their data).
-        for card_id in mine:
-            st.objs.pop(card_id, None)
-    st.undo = []
-    new = st.to_document(end)
-    new["meta"]["1"]["migrated_from"] = meta.get("migrated_from", 3)
-    return new
+        _put_fixed(st, cmp.fixed, mine)
+
+
+def _put_fixed(st: State, fixed: list[CardState], studied: _Kept) -> None:
+    """The replayed states of the ``studied`` cards among ``fixed`` into ``st``'s table."""
+    from quizzer.progress.events import card_data
+
+    while fixed:
+        state = fixed.pop()  # each replayed state freed once its record is in the table
+        if state.card_id in studied:
+            st.put(state.card_id, card_data(state.to_dict()))
+
+
+class _Kept(Mapping[str, "CardState"]):
+    """The kept states of ``card_ids`` as a mapping, each built when asked for (not kept)."""
+
+    def __init__(self, st: State, card_ids: list[str]) -> None:
+        self._st = st
+        self._ids = set(card_ids)
+
+    def __getitem__(self, card_id: str) -> CardState:
+        if card_id not in self._ids:
+            raise KeyError(card_id)
+        state = self._st.get(card_id)
+        self._st.objs.pop(card_id, None)
+        assert state is not None  # a studied card
+        return state
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._ids
 
 
 def _studied(st: State, card_id: str) -> bool:

@@ -20,6 +20,7 @@ its month (an old store: the next compaction that touches the month seals it).
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from quizzer.errors import StoreError
-from quizzer.progress import logdecoder
+from quizzer.progress import logdecoder, monthcache
 from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.snapshot import dumps, parse
 from quizzer.progress.values import review_problem
@@ -128,6 +129,9 @@ def read_answers(
     raw = _read_bytes(file)
     if isinstance(raw, Copy):
         return raw
+    seal_at = raw.rfind(_SEAL)
+    if cards is None and seal_at > 0 and (cached := _cached(file, raw, month, seal_at)):
+        return cached
     fast = logdecoder.decode(raw, cards)
     if fast is None:
         copy = _decode(raw, file, month)
@@ -138,10 +142,27 @@ def read_answers(
             return Copy(answers, copy.gen, None)
         return Copy([r for r in answers if cards(r.card_id)], copy.gen, None, len(answers))
     reviews, seal, held = fast
-    gen, problem = _check_seal(seal, raw, month, held)
+    gen, problem = check_seal(seal, raw, month, held)
     if problem:
         return _problem(problem)
+    if cards is None and gen is not None:
+        monthcache.save(file, raw, seal_at, reviews)
     return Copy(reviews, gen, None, None if cards is None else held)
+
+
+def _cached(file: Path, raw: bytes, month: str, seal_at: int) -> Copy[Review] | None:
+    """The answers of the month file ``raw`` from its cache, if one holds exactly them
+    (:mod:`quizzer.progress.monthcache`) and its own seal verifies; else ``None``."""
+    reviews = monthcache.load(file, raw, seal_at)
+    if reviews is None:
+        return None
+    try:
+        seal = json.loads(raw[seal_at + len(_SEAL) : -1])
+    except ValueError:
+        return None
+    gen, problem = check_seal(seal, raw, month, len(reviews))
+    # Damage to the month file itself is named by the reading without the cache.
+    return None if problem or gen is None else Copy(reviews, gen, None)
 
 
 def _decode(raw: bytes, file: Path, month: str) -> Copy[ReviewData]:
@@ -159,11 +180,11 @@ def _decode(raw: bytes, file: Path, month: str) -> Copy[ReviewData]:
         if problem:
             return _problem(f"review log file is damaged (record {key}: {problem})")
         reviews.append(data)
-    gen, problem = _check_seal(doc.get("seal", logdecoder.NO_SEAL), raw, month, len(table))
+    gen, problem = check_seal(doc.get("seal", logdecoder.NO_SEAL), raw, month, len(table))
     return _problem(problem) if problem else Copy(reviews, gen, None)
 
 
-def _check_seal(
+def check_seal(
     seal_table: Any, raw: bytes, month: str, count: int
 ) -> tuple[int | None, str | None]:
     """The seal's generation (``None``: no seal), or why the seal doesn't hold."""

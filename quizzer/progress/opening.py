@@ -39,7 +39,7 @@ from quizzer.progress.journal import JournalDamage, JournalWriter
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.lock import StoreLock, read_mark
 from quizzer.progress.outcomes import RecordOutcome
-from quizzer.progress.snapshot import AtomicJSONStorage
+from quizzer.progress.snapshot import AtomicJSONStorage, Snapshot
 from quizzer.progress.state import State
 from quizzer.progress.values import event_problem
 from quizzer.scheduling.review import Review
@@ -171,7 +171,9 @@ class OpenedStore:
                     "migrate it; the old file is kept as a backup",
                     path=self.path,
                 )
-            doc = migrate.migrate(self.path, doc, version, self.tz)
+            # Handed over, with nothing else holding it: the old states go as new ones come.
+            held, doc, snapshot = [doc], None, Snapshot(None, None, None)
+            doc = migrate.migrate(self.path, held, version, self.tz)
         self.state = State.from_document(doc, self.path, snapshot.lazy) if doc else State()
         self.state.source = self.path
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0

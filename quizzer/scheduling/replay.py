@@ -124,10 +124,7 @@ def _replay(
     steps: list[tuple[Review, CardState]] = []
     for event in mine:
         if isinstance(event, Review):
-            at = event.reviewed_at
-            state = answer(state, event.grade, at, settings_at(at), None, tz=tz).state
-            if event.due is not None:
-                state.card.due = event.due  # the fuzzed date the learner was given
+            state = step(state, event, settings_at, tz)
             if trace:  # answer() returns a new state each time; only the trace needs copies
                 steps.append((event, state.copy()))
         elif isinstance(event, Burial):
@@ -139,6 +136,103 @@ def _replay(
             if not event.suspended:
                 state.leech = False
     return state, steps
+
+
+def step(state: CardState, review: Review, settings_at: SettingsAt, tz: tzinfo) -> CardState:
+    """The state one logged answer leaves (a new object; ``state`` is not changed)."""
+    at = review.reviewed_at
+    state = answer(state, review.grade, at, settings_at(at), None, tz=tz).state
+    if review.due is not None:
+        state.card.due = review.due  # the fuzzed date the learner was given
+    return state
+
+
+class OutOfOrder(ValueError):
+    """A card's answer came before one of its answers already replayed (:class:`LogReplay`)."""
+
+
+class _Run:
+    """One card's replay so far: its state, its answers at the latest instant, how many."""
+
+    __slots__ = ("at", "count", "state", "waiting")
+
+    def __init__(self, review: Review) -> None:
+        self.state: CardState | None = None
+        self.at = review.reviewed_at
+        self.waiting: list[Review] = [review]
+        self.count = 1
+
+
+#: A card id that is not a card key: nothing replays it.
+_UNREADABLE = object()
+
+
+class LogReplay:
+    """Every card's replay from answers given in time order (per card), one at a time.
+
+    What :func:`replay` gives each card, without holding the log: answers of a card at
+    one instant wait until a later one (or :meth:`states`) and go in id order, as
+    :func:`replay` orders them; an answer earlier than one already replayed is
+    :class:`OutOfOrder` (the caller sorts and starts again). Answers only (no burials).
+    """
+
+    def __init__(self, settings: SchedulerSettings | SettingsAt, tz: tzinfo) -> None:
+        self._settings_at = _settings_at(settings)
+        self._tz = tz
+        self._runs: dict[str, _Run] = {}
+
+    def add(self, reviews: Iterable[Review]) -> None:
+        """Replay ``reviews`` (any cards, each card's in time order)."""
+        runs = self._runs
+        for review in reviews:
+            run = runs.get(review.card_id)
+            if run is None:
+                runs[review.card_id] = _Run(review)
+                continue
+            run.count += 1
+            at = review.reviewed_at
+            if at == run.at:
+                run.waiting.append(review)
+                continue
+            if at < run.at:
+                raise OutOfOrder(f"{review.card_id}: an answer at {at} after one at {run.at}")
+            self._go(review.card_id, run)
+            run.at = at
+            run.waiting = [review]
+
+    def _go(self, card_id: str, run: _Run) -> None:
+        waiting = run.waiting
+        if len(waiting) > 1:
+            waiting.sort(key=_review_id)
+        state = run.state
+        if state is _UNREADABLE:
+            return
+        if state is None:
+            try:
+                key = CardKey.parse(card_id)
+            except ValueError:
+                run.state = _UNREADABLE  # type: ignore[assignment]
+                return
+            state = CardState.new(key, waiting[0].reviewed_at)
+        for review in waiting:
+            state = step(state, review, self._settings_at, self._tz)
+        run.state = state
+        run.waiting = []
+
+    def states(self) -> dict[str, tuple[CardState | None, int]]:
+        """Card id → (its replayed state, ``None`` if its id is not a card key; how many
+        answers it has), in card id order."""
+        out: dict[str, tuple[CardState | None, int]] = {}
+        for card_id in sorted(self._runs):
+            run = self._runs[card_id]
+            self._go(card_id, run)
+            state = None if run.state is _UNREADABLE else run.state
+            out[card_id] = (state, run.count)
+        return out
+
+
+def _review_id(review: Review) -> str:
+    return review.id
 
 
 def replay(

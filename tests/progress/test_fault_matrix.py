@@ -253,7 +253,9 @@ def test_the_store_writes_the_files_the_matrix_expects(template: tuple[Path, lis
     names = _files(root)
     # Discovered, not listed: this only guards that the builder made a store worth damaging.
     assert {"p.json", "p.json.journal", "p.json.bak", "p.json.journal.prev"} <= set(names)
-    assert sum(n.startswith("p.json.log/") for n in names) == 6 and len(ids) == 38
+    # Two months and their mirrors, the current month's file and mirror, one month's cache.
+    assert sum(n.startswith("p.json.log/") for n in names) == 7 and len(ids) == 38
+    assert sum(n.endswith(".answers.cache") for n in names) == 1
 
 
 @pytest.mark.parametrize("kind", list(DAMAGES))

@@ -1,0 +1,90 @@
+"""A compact copy of a sealed month file's answers, to read the whole log fast (issue 12, goal 3).
+
+Reading a million answers from the month files' JSON is mostly parsing text: numbers,
+times and keys. ``P.log/2026-03.answers.cache`` holds the same answers as msgpack
+(binary floats and timestamps, :func:`quizzer.progress.logdecoder.encode_answers`),
+written the first time the month file is read whole and decoded cleanly.
+
+It is a cache, never the only copy of anything: the month file stays the record, is
+still read and its seal verified on every read (so damage to it is found and named as
+without a cache), and the cache is used only when it was made from exactly those bytes:
+it starts with the month file's size and its seal (month, count, generation and the
+CRC-32 of every byte before it), then the CRC-32 of its own body. A cache for other
+bytes (the month rewritten by a compaction, edited, restored), a damaged or deleted
+one, is ignored (and written again); each value read from it is checked as the month
+file's are (:func:`~quizzer.progress.logdecoder.decode_answers`). Only month files
+have one (not their mirrors); it is written without fsync (a cache cut short by a
+crash is damaged, hence ignored).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+
+from quizzer.progress import logdecoder
+from quizzer.scheduling.review import Review
+
+MAGIC = b"quizzer answers cache 1\n"
+#: The month file's size and how long its seal's bytes are.
+_KEY = struct.Struct("<qq")
+_CRC = struct.Struct("<I")
+_MONTH_SUFFIX = ".json"
+
+
+def cache_path(file: Path) -> Path | None:
+    """Where the cache of month file ``file`` is (``None``: a mirror has none)."""
+    if not file.name.endswith(_MONTH_SUFFIX):
+        return None
+    return file.with_name(file.name.removesuffix(_MONTH_SUFFIX) + ".answers.cache")
+
+
+def _key(raw: bytes, seal_at: int) -> bytes:
+    return _KEY.pack(len(raw), len(raw) - seal_at) + raw[seal_at:]
+
+
+def load(file: Path, raw: bytes, seal_at: int) -> list[Review] | None:
+    """The answers cached for the month file ``file`` whose bytes are ``raw`` (its seal at
+    ``seal_at``), ``None`` when there is no cache made from these bytes, or it is damaged."""
+    where = cache_path(file)
+    if where is None:
+        return None
+    try:
+        data = where.read_bytes()
+    except OSError:
+        return None
+    head = MAGIC + _key(raw, seal_at)
+    if not data.startswith(head) or len(data) < len(head) + _CRC.size:
+        return None
+    (crc,) = _CRC.unpack_from(data, len(head))
+    body = memoryview(data)[len(head) + _CRC.size :]
+    if zlib.crc32(body) != crc:
+        return None
+    return logdecoder.decode_answers(body)
+
+
+def save(file: Path, raw: bytes, seal_at: int, reviews: list[Review]) -> None:
+    """Keep ``reviews``, read from the month file ``file`` (bytes ``raw``), as its cache.
+
+    Best effort: a folder that can't be written (a read-only store on a read-only disk)
+    simply has no cache.
+    """
+    where = cache_path(file)
+    if where is None:
+        return
+    body = logdecoder.encode_answers(reviews)
+    data = b"".join((MAGIC, _key(raw, seal_at), _CRC.pack(zlib.crc32(body)), body))
+    with contextlib.suppress(OSError):
+        # A temp name the next writable open removes if a kill leaves it (``.*.tmp``).
+        fd, tmp = tempfile.mkstemp(prefix=f".{where.name}.", suffix=".tmp", dir=where.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, where)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)

@@ -1,0 +1,115 @@
+"""The month cache (issue 12, goal 3): a compact copy of a sealed month's answers, used only
+for the very bytes it was made from, never the only copy: damaged, stale or deleted it is
+ignored and written again, and damage to the month file is named as without it. Real
+sealed month files on disk."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from quizzer.progress import logdecoder, monthcache, monthfile
+from quizzer.scheduling.review import Review
+from tests.progress.test_log_decoder import MONTH, _review, _write
+
+
+def _month(tmp_path: Path, n: int = 8) -> Path:
+    return _write(tmp_path, [_review(i) for i in range(n)])
+
+
+def _cache(file: Path) -> Path:
+    where = monthcache.cache_path(file)
+    assert where is not None
+    return where
+
+
+def _decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = logdecoder.decode
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(logdecoder, "decode", counted)
+    return calls
+
+
+def test_a_month_read_whole_is_cached_and_read_back_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = _month(tmp_path)
+    careful = [Review.from_dict(d) for d in monthfile.read_copy(file, MONTH).reviews]
+    first = monthfile.read_answers(file, MONTH)
+    assert _cache(file).exists() and first.reviews == careful
+    decodes = _decodes(monkeypatch)
+    again = monthfile.read_answers(file, MONTH)
+    assert decodes == []  # from the cache, the month file's JSON not decoded
+    assert again.reviews == careful and again.gen == first.gen == 3
+    assert all(type(r) is Review and r.reviewed_at.tzinfo is careful[0].reviewed_at.tzinfo
+               for r in again.reviews)  # fmt: skip
+    assert monthcache.cache_path(file.with_name(file.name + ".bak")) is None  # mirrors: none
+
+
+def test_a_changed_month_file_is_read_anew_and_cached_again(tmp_path: Path) -> None:
+    file = _month(tmp_path)
+    monthfile.read_answers(file, MONTH)
+    old_cache = _cache(file).read_bytes()
+    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(9)], 4))  # type: ignore[arg-type]
+    copy = monthfile.read_answers(file, MONTH)
+    assert [r.grade for r in copy.reviews] == [1] * 9 and copy.gen == 4
+    assert _cache(file).read_bytes() != old_cache
+    assert monthfile.read_answers(file, MONTH).reviews == copy.reviews
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "empty", "delete"])
+def test_a_damaged_or_deleted_cache_is_ignored_and_written_again(
+    tmp_path: Path, damage: str
+) -> None:
+    file = _month(tmp_path)
+    expected = monthfile.read_answers(file, MONTH).reviews
+    cache = _cache(file)
+    data = cache.read_bytes()
+    if damage == "flip":
+        cache.write_bytes(data[:-5] + bytes([data[-5] ^ 0x20]) + data[-4:])
+    elif damage == "truncate":
+        cache.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        cache.write_bytes(b"\x00\xff" * 300)
+    elif damage == "empty":
+        cache.write_bytes(b"")
+    else:
+        cache.unlink()
+    assert monthfile.read_answers(file, MONTH).reviews == expected
+    assert cache.read_bytes() == data  # written again from the month file
+
+
+def test_a_bad_value_in_a_cache_whose_checksum_holds_is_not_served(tmp_path: Path) -> None:
+    file = _month(tmp_path)
+    expected = monthfile.read_answers(file, MONTH).reviews
+    cache = _cache(file)
+    data = cache.read_bytes()
+    body = msgspec.msgpack.encode([{**r.to_dict(), "grade": 9} for r in expected])
+    head_len = len(data) - len(logdecoder.encode_answers(expected)) - 4
+    forged = data[:head_len] + zlib.crc32(body).to_bytes(4, "little") + body
+    cache.write_bytes(forged)
+    assert monthcache.load(file, file.read_bytes(), file.read_bytes().rfind(b',"seal":')) is None
+    assert monthfile.read_answers(file, MONTH).reviews == expected  # the month file's
+
+
+def test_damage_to_the_month_file_is_named_as_without_a_cache(tmp_path: Path) -> None:
+    file = _month(tmp_path)
+    monthfile.read_answers(file, MONTH)
+    raw = file.read_bytes()
+    file.write_bytes(raw.replace(b'"grade":2', b'"grade":9', 1))  # a bad value, seal broken too
+    with_cache = monthfile.read_answers(file, MONTH)
+    _cache(file).unlink()
+    without = monthfile.read_answers(file, MONTH)
+    assert with_cache.problem is not None and with_cache.problem == without.problem
+    assert "record 2" in with_cache.problem and "grade" in with_cache.problem
+    file.write_bytes(raw.replace(b'"duration_ms":3001', b'"duration_ms":3009', 1))  # valid value
+    assert "checksum" in (monthfile.read_answers(file, MONTH).problem or "")

@@ -13,6 +13,11 @@ been validated, so listing a 50,000-concept deck reads a few hundred bytes inste
 33 MB of concepts. The deck file stays the only copy of anything: both entries are
 derived from its bytes and rebuilt from them when missing, damaged or stale.
 
+A fourth entry, ``<key>.cards.json``, lists per direction the concepts that have a card in
+it (both texts, and they differ: comparing them is most of a 50,000-concept deck's queue),
+written once computed from a deck that validated; an index that is not one of the deck's
+concepts, or a concept queued from it without the card, means computing it again.
+
 A third entry under that key, ``<key>.rendered.json``, records that the file's bytes are
 exactly what the deck writer renders from the cached tables (the importer wrote them so,
 or rendered and compared them): a re-import whose result equals that deck then knows the
@@ -161,6 +166,17 @@ def get_summary(key: str, directory: Path | None = None) -> dict[str, Any] | Non
 def put_summary(key: str, summary: dict[str, Any], directory: Path | None = None) -> None:
     """Remember the summary of a deck file that loaded and validated (best effort, atomic)."""
     _store(key, "summary", summary, directory)
+
+
+def get_cards(key: str, directory: Path | None = None) -> dict[str, Any] | None:
+    """Which concepts of the valid deck file whose :func:`digest` is ``key`` have a card in
+    each direction asked so far (pair code → concept indexes), if cached."""
+    return _load(key, "cards", directory)
+
+
+def put_cards(key: str, cards: dict[str, Any], directory: Path | None = None) -> None:
+    """Remember :func:`get_cards`'s entry for ``key`` (best effort, atomic)."""
+    _store(key, "cards", cards, directory)
 
 
 def _stamp(path: Path, info: os.stat_result) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta, tzinfo
 
 from tinydb import TinyDB
@@ -56,19 +56,27 @@ class ReadingStore(OpenedStore):
         answers = ((r[1], datetime.fromisoformat(r[2]), r[3]) for r in self.state.recent)
         return count_today(answers, deck, now, self.tz_at(now), self.settings)
 
-    def due_cards(self, deck: Deck, pairs: Iterable[Pair], now: datetime) -> DueQueue:
+    def due_cards(
+        self,
+        deck: Deck,
+        pairs: Iterable[Pair],
+        now: datetime,
+        candidates: Sequence[CardKey] | None = None,
+    ) -> DueQueue:
         """What to study now in ``deck`` for the given directions, honouring limits and burying.
 
         Cards exist for every concept that has both texts of a pair, and they differ
         (:func:`quizzer.cards.card.has_card`); those never studied count as new.
+        ``candidates`` are those cards in deck order when the caller knows them.
         """
         pairs = list(pairs)
-        candidates = [
-            CardKey(concept.uid, pair)
-            for concept in deck.concepts
-            for pair in pairs
-            if has_card(concept, pair)
-        ]
+        if candidates is None:
+            candidates = [
+                CardKey(concept.uid, pair)
+                for concept in deck.concepts
+                for pair in pairs
+                if has_card(concept, pair)
+            ]
         ids = [key.id for key in candidates]
         recent = [entry[1] for entry in self.state.recent]
         # One parse of the records these cards and today's answers need (a lazy table).

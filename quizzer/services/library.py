@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
 
 if TYPE_CHECKING:
@@ -55,6 +56,10 @@ class DeckShelf(Mapping[str, Deck]):
     def __init__(self, summaries: list[DeckSummary]) -> None:
         self._summaries = {s.id: s for s in summaries}
         self._loaded: dict[str, Deck] = {}
+        #: The cache key of each deck loaded from its validated cached parse.
+        self._keys: dict[str, str] = {}
+        #: The cards of a deck per direction, as :meth:`cards` found them.
+        self._cards: dict[tuple[str, Pair], list[CardKey]] = {}
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
 
@@ -65,7 +70,9 @@ class DeckShelf(Mapping[str, Deck]):
         with lock:
             deck = self._loaded.get(deck_id)
             if deck is None:
-                deck = _load(summary)
+                deck, cached = _load(summary)
+                if cached:
+                    self._keys[deck_id] = summary.key
                 self._loaded[deck_id] = deck
                 # A loaded deck lives as long as the shelf: out of the collector's full
                 # scans, which otherwise rescan its (big deck: millions of) tables while
@@ -89,19 +96,77 @@ class DeckShelf(Mapping[str, Deck]):
             DeckListing(s.id, s.name, s.concepts, s.languages) for s in self._summaries.values()
         ]
 
+    def cards(self, deck_id: str, pair: Pair) -> list[CardKey]:
+        """The deck's cards in direction ``pair``, in deck order: the concepts with both texts,
+        and they differ (:func:`~quizzer.cards.card.has_card`). Kept in the deck cache
+        beside its parse: comparing the texts of a 50,000-concept deck takes a second."""
+        from quizzer.cards.card import has_card
+        from quizzer.library import cache as deckcache
+
+        deck = self[deck_id]
+        known = self._cards.get((deck_id, pair))
+        if known is not None:
+            return known
+        key = self._keys.get(deck_id)
+        entry = (deckcache.get_cards(key) if key else None) or {}
+        concepts = deck.concepts
+        found: list[int] | None = entry.get(pair.code)
+        if found is None or not _indexes(found, len(concepts)):
+            found = [i for i, concept in enumerate(concepts) if has_card(concept, pair)]
+            if key:
+                deckcache.put_cards(key, {**entry, pair.code: found})
+        cards = [CardKey(concepts[i].uid, pair) for i in found]
+        self._cards[(deck_id, pair)] = cards
+        return cards
+
+    def has_cards(self, deck_id: str, pair: Pair, keys: Iterable[CardKey]) -> bool:
+        """Whether each of ``keys`` (cards :meth:`cards` gave, e.g. those queued) really is
+        one: a cache entry that lists a concept without the card is caught here."""
+        from quizzer.cards.card import has_card
+
+        deck = self[deck_id]
+        wanted = {key.concept_uid for key in keys}
+        found = [c for c in deck.concepts if c.uid in wanted] if wanted else []
+        return len(found) == len(wanted) and all(has_card(c, pair) for c in found)
+
+    def forget_cards(self, deck_id: str) -> None:
+        """Compute the deck's cards again (a cached list gave a concept without the card)."""
+        key = self._keys.pop(deck_id, None)
+        for known in [k for k in self._cards if k[0] == deck_id]:
+            del self._cards[known]
+        if key:
+            from quizzer.library import cache as deckcache
+
+            deckcache.put_cards(key, {})
+
     def ready(self, deck_id: str) -> bool:
         """Whether the deck is loaded or small enough to load at once."""
         return deck_id in self._loaded or self._summaries[deck_id].concepts <= SMALL_DECK
 
 
-def _load(summary: DeckSummary) -> Deck:
+def _indexes(found: object, size: int) -> bool:
+    """Whether ``found`` is a cached list of concept indexes of a deck of ``size``."""
+    if not isinstance(found, list):
+        return False
+    last = -1
+    for i in found:
+        if type(i) is not int or not last < i < size:
+            return False
+        last = i
+    return True
+
+
+def _load(summary: DeckSummary) -> tuple[Deck, bool]:
     """The deck of ``summary``: from its validated cached parse while the file is as it was
-    listed (same stat), else read and validated from the file."""
+    listed (same stat), else read and validated from the file; and whether it came from
+    the cache."""
     from quizzer.library.decks import lazy_deck_from_valid_tables, read_deck
     from quizzer.library.summary import unchanged_since, validated_tables
 
     tables = validated_tables(summary) if unchanged_since(summary) else None
-    return lazy_deck_from_valid_tables(tables) if tables is not None else read_deck(summary.path)
+    if tables is not None:
+        return lazy_deck_from_valid_tables(tables), True
+    return read_deck(summary.path), False
 
 
 def open_shelf(user_dir: Path | str | None = None) -> DeckShelf:

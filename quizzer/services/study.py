@@ -62,10 +62,14 @@ class StoreScheduler:
         # (its cards, and their kinds for the header); any change forgets it.
         self._queue: tuple[datetime, DueQueue] | None = None
 
+    #: The deck's cards in this direction (``None``: the store finds them in the deck).
+    cards: Callable[[datetime], DueQueue] | None = None
+
     def due_queue(self, now: datetime) -> DueQueue:
         """The due queue at ``now``: learning, review and new cards (daily limits applied)."""
         if self._queue is None or self._queue[0] != now:
-            self._queue = (now, self.store.due_cards(self.deck, [self.pair], now))
+            due = self.cards or (lambda at: self.store.due_cards(self.deck, [self.pair], at))
+            self._queue = (now, due(now))
         return self._queue[1]
 
     def due(self, now: datetime) -> Sequence[CardKey]:
@@ -189,14 +193,30 @@ class StudyService:
 
     def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
         """(new, due) cards of ``deck_id`` in direction ``pair`` available now."""
-        queue = self.store.due_cards(self.deck(deck_id), [pair], now or utcnow())
+        queue = self.due_cards(deck_id, pair, now or utcnow())
         return len(queue.new), len(queue.learning) + len(queue.review)
+
+    def due_cards(self, deck_id: str, pair: Pair, now: datetime) -> DueQueue:
+        """The store's due queue of ``deck_id`` in direction ``pair``, over the deck's cards
+        as the shelf keeps them (a big deck's are not compared text by text each time)."""
+        from quizzer.services.library import DeckShelf
+
+        deck, shelf = self.deck(deck_id), self._decks
+        if not isinstance(shelf, DeckShelf):
+            return self.store.due_cards(deck, [pair], now)
+        queue = self.store.due_cards(deck, [pair], now, shelf.cards(deck_id, pair))
+        if not shelf.has_cards(deck_id, pair, queue.cards):
+            shelf.forget_cards(deck_id)  # a cache entry that lied: compared again
+            queue = self.store.due_cards(deck, [pair], now, shelf.cards(deck_id, pair))
+        return queue
 
     # -- sessions -------------------------------------------------------------
 
     def scheduler(self, choice: StudyChoice) -> StoreScheduler:
         """A store-backed scheduler for a choice."""
-        return StoreScheduler(self.store, self.deck(choice.deck), choice.pair)
+        scheduler = StoreScheduler(self.store, self.deck(choice.deck), choice.pair)
+        scheduler.cards = lambda now: self.due_cards(choice.deck, choice.pair, now)
+        return scheduler
 
     def start_flow(
         self,
@@ -217,7 +237,7 @@ class StudyService:
             from quizzer.study.flow_learn import LearnFlow
             from quizzer.study.learn_plan import learn_rounds
 
-            queue = self.store.due_cards(deck, [choice.pair], now)
+            queue = self.due_cards(choice.deck, choice.pair, now)
             rounds = learn_rounds(queue, deck.concepts)
             return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
         # Imported here: the home screen opens the service but no session (~10 ms).

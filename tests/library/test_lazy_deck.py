@@ -113,3 +113,52 @@ def test_a_session_on_the_shelf_starts_as_on_the_eager_deck(
     assert isinstance(shelf, DeckShelf) and shelf.ready("ai")
     assert shelf["ai"].concepts[0].entries.__class__.__name__ == "LazyEntries"
     assert firsts[0] == firsts[1] and firsts[0][0].new
+
+
+def _shelf_with_mixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Deck]:
+    monkeypatch.setattr(deckcache, "RACY_NS", 0)
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    a = concept("mixed", "a", {"en": ("A", "Def a."), "ru": ("А", "Опр.")})
+    b = concept("mixed", "b", {"en": ("B", "Def b.")})  # no Russian: no en→ru card
+    c = concept("mixed", "c", {"en": ("GPTQ", "Def c."), "ru": ("gptq", "Опр. c.")})
+    d = concept("mixed", "d", {"en": ("D", "Def d."), "ru": ("Д", "Опр. d.")})
+    deck = Deck("mixed", "Mixed", (a, b, c, d))
+    write_deck(deck, decks / "mixed.toml")
+    time.sleep(0.05)
+    return decks, deck
+
+
+PAIR = Pair("en", "term", "ru", "term")
+
+
+def test_the_shelf_keeps_a_decks_cards_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decks, deck = _shelf_with_mixed(tmp_path, monkeypatch)
+    expected = [f"mixed/{c}" for c in ("a", "d")]  # b lacks ru, c's texts are the same
+    first = open_shelf(decks)
+    assert [k.concept_uid for k in first.cards("mixed", PAIR)] == expected
+    key = read_summary(decks / "mixed.toml").key
+    assert deckcache.get_cards(key) == {PAIR.code: [0, 3]}
+    again = open_shelf(decks)  # a new process: from the cache entry, the same cards
+    assert again.cards("mixed", PAIR) == first.cards("mixed", PAIR)
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        shelf_queue = StudyService(store, again).due_cards("mixed", PAIR, NOW)
+        assert shelf_queue == store.due_cards(deck, [PAIR], NOW)
+
+
+@pytest.mark.parametrize("lie", [[0, 1, 2, 3], [0, 9], [3, 0], "all", [0.0]])
+def test_a_lying_cards_entry_is_caught_and_computed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: object
+) -> None:
+    decks, deck = _shelf_with_mixed(tmp_path, monkeypatch)
+    key = read_summary(decks / "mixed.toml").key
+    deckcache.put_cards(key, {PAIR.code: lie})
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        service = StudyService(store, open_shelf(decks))
+        queue = service.due_cards("mixed", PAIR, NOW)
+        assert queue == store.due_cards(deck, [PAIR], NOW)
+        assert [k.concept_uid for k in queue.cards] == ["mixed/a", "mixed/d"]
+        assert service.counts("mixed", PAIR, NOW) == (2, 0)
+    assert open_shelf(decks).cards("mixed", PAIR) == list(queue.cards)

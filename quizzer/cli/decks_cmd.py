@@ -245,8 +245,12 @@ def plain_lines(
             for side, label in sides:
                 record = entry[side]
                 text = record["text"] if plain else shape(record["text"])
-                yield f"{label}{text}  [{_source_label(record)}]\n"
-                if record["source"] == "corrected":
+                source = record["source"]  # _source_label, without a call per line
+                if "file" in record:
+                    yield f"{label}{text}  [{source} {record['file']}:{record['line']}]\n"
+                else:
+                    yield f"{label}{text}  [{source}]\n"
+                if source == "corrected":
                     original = shape(record.get("original") or "")
                     yield f"  {'':<13} was: {original}  ({record.get('reason')})\n"
 

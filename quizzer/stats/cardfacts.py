@@ -180,4 +180,7 @@ def recalls_on(
 
 def mean(values: Sequence[float]) -> float:
     """The mean of ``values`` (not empty), summed exactly: the same in any order."""
-    return math.fsum(values) / len(values)
+    n = len(values)
+    if n <= 2:  # one float addition is already the exactly rounded sum
+        return sum(values) / n
+    return math.fsum(values) / n

@@ -5,7 +5,6 @@ The mean FSRS retrievability of the cards answered in each language.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
@@ -79,24 +78,28 @@ def mastery_of(
     card_recall: Mapping[str, float], concept_uids: Sequence[str] = ()
 ) -> tuple[tuple[str, ...], tuple[MasteryRow, ...]]:
     """:func:`mastery` from each answered card's recall now, by card id."""
-    sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    sums: dict[str, dict[str, list[float]]] = {}
     for card_id, r in card_recall.items():
         key = card_key(card_id)
         if key is None:
             continue
-        sums[key.concept_uid][key.pair.answer_lang].append(r)
-    langs = tuple(lang for lang in LANGUAGES if any(lang in row for row in sums.values()))
+        row = sums.get(key.concept_uid)
+        if row is None:
+            row = sums[key.concept_uid] = {}
+        lang = key.pair.answer_lang
+        vals = row.get(lang)
+        if vals is None:
+            row[lang] = [r]
+        else:
+            vals.append(r)
+    used = {lang for row in sums.values() for lang in row}
+    langs = tuple(lang for lang in LANGUAGES if lang in used)
     order = list(dict.fromkeys(concept_uids))
     order += sorted(set(sums) - set(order))
-    rows = tuple(
-        MasteryRow(
-            uid,
-            {
-                lang: MasteryCell(mean(vals), len(vals))
-                for lang in LANGUAGES
-                if (vals := sums.get(uid, {}).get(lang))
-            },
-        )
-        for uid in order
-    )
-    return langs, rows
+    empty: dict[str, list[float]] = {}
+    rows = []
+    for uid in order:
+        row = sums.get(uid, empty)
+        cells = {lang: MasteryCell(mean(v), len(v)) for lang in langs if (v := row.get(lang))}
+        rows.append(MasteryRow(uid, cells))
+    return langs, tuple(rows)

@@ -8,6 +8,7 @@ the calls of :func:`quizzer.stats.digest.digest_of`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from datetime import timedelta
 from pathlib import Path
@@ -19,22 +20,26 @@ import pytest
 from quizzer.progress import figurecache
 from quizzer.progress.figurecache import figures_path
 from quizzer.services.stats import stats_from_store
-from quizzer.stats import digest as digest_module
 from tests.progress.test_stats_cache import DECK, _doctor_check, _filled, _open, _same
+
+
+def calls_of(monkeypatch: pytest.MonkeyPatch, name: str, note: Callable[..., Any]) -> list[Any]:
+    """What ``note`` says of each call of ``figurecache.<name>`` from now on."""
+    calls: list[Any] = []
+    real = getattr(figurecache, name)
+
+    def noting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(note(*args, **kwargs))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(figurecache, name, noting)
+    return calls
 
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times the figures were counted (not served from the cache)."""
-    calls: list[int] = []
-    real = digest_module.digest_from
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(figurecache, "digest_from", counting)
-    return calls
+    return calls_of(monkeypatch, "digest_from", lambda *args, **kwargs: 1)
 
 
 def test_served_within_a_day_counted_again_after_answers_undo_compaction_day_and_zone(

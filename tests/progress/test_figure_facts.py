@@ -19,10 +19,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from quizzer.cards.card import CardKey
-from quizzer.progress import figurecache
 from quizzer.progress.figurecache import MAGIC, VERSION, figures_path
 from quizzer.progress.sealedfile import seal, unseal
-from quizzer.stats import cardfacts
+from tests.progress.test_figure_cache import calls_of
 from tests.progress.test_stats_cache import _filled, _open, _same
 from tests.synthetic_history import CONCEPTS, DECK_ID, PAIRS
 
@@ -32,15 +31,7 @@ CARDS = 30  # _filled's history
 @pytest.fixture
 def facts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The card ids whose states were turned into facts (not taken from the cache)."""
-    made: list[str] = []
-    real = cardfacts.fact_of
-
-    def counting(card: Any, days: Any) -> Any:
-        made.append(card.card_id)
-        return real(card, days)
-
-    monkeypatch.setattr(figurecache, "fact_of", counting)
-    return made
+    return calls_of(monkeypatch, "fact_of", lambda card, days: card.card_id)
 
 
 def _counted(facts: list[str]) -> int:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
 import fsrs
+from fsrs.scheduler import STABILITY_MIN
 
 from quizzer.scheduling.card_state import CardState, copy_card
 from quizzer.scheduling.review import CardPhase, Grade
@@ -115,6 +116,37 @@ def fsrs_view(card: fsrs.Card, now: datetime, tz: tzinfo, day_start_hour: int) -
     return view
 
 
+def with_memory(card: fsrs.Card, scheduler: fsrs.Scheduler, now: datetime) -> fsrs.Card:
+    """``card``, or a copy with a memory state FSRS can step from.
+
+    A card in review or relearning can come without stability or difficulty, and one in
+    relearning without its step (:meth:`CardState.studied` from another tool's log,
+    :meth:`~quizzer.progress.store.Store.merge_batch`, a snapshot written by another
+    tool): py-fsrs asserts all three. Like Anki for a card with no memory state, start
+    from what is known: its scheduled interval as the stability (FSRS's stability is the
+    interval recalled at 90%), else a first Good's; a first Good's difficulty; the first
+    relearning step.
+    """
+    learning = card.state is fsrs.State.Learning
+    no_step = card.step is None and card.state is fsrs.State.Relearning
+    if learning or (card.stability is not None and card.difficulty is not None and not no_step):
+        return card
+    full = copy_card(card)
+    if no_step:
+        full.step = 0
+    if full.stability is not None and full.difficulty is not None:
+        return full
+    first_good, _ = scheduler.review_card(fsrs.Card(card_id=card.card_id), fsrs.Rating.Good, now)
+    if full.stability is None:
+        interval = None
+        if full.last_review is not None and full.due > full.last_review:
+            interval = (full.due - full.last_review).total_seconds() / 86400
+        full.stability = max(interval, STABILITY_MIN) if interval else first_good.stability
+    if full.difficulty is None:
+        full.difficulty = first_good.difficulty
+    return full
+
+
 def answer(
     state: CardState,
     grade: Grade,
@@ -140,9 +172,9 @@ def answer(
     now = to_utc(now)
     phase = state.phase
     last_interval = state.scheduled_days
-    card, _ = _scheduler(settings).review_card(
-        fsrs_view(state.card, now, tz, settings.day_start_hour), _RATINGS[grade], now
-    )
+    scheduler = _scheduler(settings)
+    view = with_memory(fsrs_view(state.card, now, tz, settings.day_start_hour), scheduler, now)
+    card, _ = scheduler.review_card(view, _RATINGS[grade], now)
     if settings.fuzz and rng is not None and card.state == fsrs.State.Review:
         days = round((card.due - now).total_seconds() / 86400)
         card.due = now + timedelta(days=_fuzz_days(days, settings.maximum_interval_days, rng))
@@ -180,8 +212,8 @@ def preview(
     ``tz`` as for :func:`answer`."""
     now = to_utc(now)
     out: dict[int, timedelta] = {}
-    view = fsrs_view(state.card, now, tz, settings.day_start_hour)
     scheduler = _scheduler(settings)
+    view = with_memory(fsrs_view(state.card, now, tz, settings.day_start_hour), scheduler, now)
     for grade in (1, 2, 3, 4):
         card, _ = scheduler.review_card(view, _RATINGS[grade], now)
         out[grade] = card.due - now

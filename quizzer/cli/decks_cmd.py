@@ -162,9 +162,9 @@ def concept_json(concept: Concept) -> dict[str, Any]:
 
 def _source_label(record: dict[str, Any]) -> str:
     label = record["source"]
-    if "file" in record:
-        label += f" {record['file']}:{record['line']}"
-    return label
+    # A seed text has both; an authored one may have either alone (nothing requires them).
+    where = ":".join(str(record[key]) for key in ("file", "line") if key in record)
+    return f"{label} {where}" if where else label
 
 
 #: Width of the "  ar definition " label column in `quizzer show`.
@@ -246,8 +246,10 @@ def plain_lines(
                 record = entry[side]
                 text = record["text"] if plain else shape(record["text"])
                 source = record["source"]  # _source_label, without a call per line
-                if "file" in record:
+                if "line" in record and "file" in record:  # a seed text: no call per line
                     yield f"{label}{text}  [{source} {record['file']}:{record['line']}]\n"
+                elif "line" in record or "file" in record:
+                    yield f"{label}{text}  [{_source_label(record)}]\n"
                 else:
                     yield f"{label}{text}  [{source}]\n"
                 if source == "corrected":

@@ -76,3 +76,29 @@ def test_a_terminal_shows_the_first_concepts_and_how_to_see_the_rest(decks: Path
     every = show_in_terminal("gen", 100, decks, "--all")
     assert f"c{SIZE - 1}" in [line.strip() for line in every]
     assert "more concepts" not in " ".join(every)
+
+
+@pytest.mark.parametrize(
+    ("source", "label"),
+    [
+        (Provenance("authored", file="notes.txt"), "[authored notes.txt]"),
+        (Provenance("authored", line=7), "[authored 7]"),
+    ],
+)
+def test_an_authored_text_with_a_file_or_a_line_alone_is_shown(
+    decks: Path, capsys: pytest.CaptureFixture[str], source: Provenance, label: str
+) -> None:
+    """Only seed texts need both; show printed a KeyError for an authored one with one."""
+    text = Text("Hand-written term", source)
+    first = concept("own", "c0", {"en": ("Term", "Definition.")})
+    deck = Deck(
+        id="own",
+        name="Own",
+        concepts=(first.with_entry("en", Entry(text, first.entries["en"].definition)),),
+    )
+    path = decks / "own.toml"
+    write_deck(deck, path)
+    read_summary(path)
+    piped = _show(capsys, "own")
+    assert f"Hand-written term  {label}" in piped
+    assert piped == decks_cmd.render_deck(read_deck(path)).plain

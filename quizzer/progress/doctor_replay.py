@@ -100,8 +100,9 @@ def compare(
         if found:
             out.fixed.append(replayed)
             out.lines.append(f"{card_id}: {'; '.join(found)}")
+    # Only the states the log doesn't hold are looked at (a kept state may be built on asking).
     out.unlogged += [
-        card_id for card_id, st in sorted(kept.items()) if st.reps > 0 and card_id not in logged
+        card_id for card_id in sorted(kept) if card_id not in logged and kept[card_id].reps > 0
     ]
     return out
 

@@ -190,3 +190,55 @@ def test_a_reader_kept_out_by_compactions_is_told_to_try_again(tmp_path: Path) -
     )
     assert err.hint == "try again in a moment"
     assert err.path == tmp_path / "p.json"
+
+
+def test_a_folder_given_as_the_store_is_refused_with_an_example_to_give(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    with pytest.raises(StoreError) as err:
+        files.check_store_path(folder)
+    assert err.value.message == "not a quizzer progress store (this is a folder)"
+    assert (
+        err.value.hint
+        == "give the store file, e.g. --db ~/quizzer/progress.json; nothing was changed"
+    )
+    (folder / "progress.json").write_bytes(b"{}")  # the folder holds one: that is the example
+    with pytest.raises(StoreError) as err:
+        files.check_store_path(folder)
+    assert (
+        err.value.hint
+        == f"give the store file, e.g. --db {folder / 'progress.json'}; nothing was changed"
+    )
+
+
+def test_someone_elses_file_is_refused_saying_it_was_left_as_it_is(tmp_path: Path) -> None:
+    db = _store(tmp_path, FOREIGN)
+    with pytest.raises(StoreError) as err:
+        files.check_store_path(db)
+    assert err.value.message == "not a quizzer progress store (this file holds no quizzer progress)"
+    assert (
+        err.value.hint
+        == "check the path given with --db (or $QUIZZER_DB); the file was left as it is"
+    )
+    assert err.value.path == db
+
+
+def test_a_mistyped_store_path_is_no_store_and_none_is_made(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    with pytest.raises(StoreError) as err:
+        files.require_store(db)
+    assert err.value.message == "no progress store here"
+    assert err.value.hint == (
+        "check the path given with --db (or $QUIZZER_DB); a store is made when you first study"
+    )
+    assert list(tmp_path.iterdir()) == []
+    files.journal_path(db).write_bytes(EVENT)
+    assert files.require_store(db) == db
+
+
+def test_a_damaged_journal_line_points_at_the_doctor(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    err = files.journal_damage_error(db, 7)
+    assert err.message == "the journal is damaged at line 7"
+    assert err.hint == f"run `quizzer doctor --db {db}` to repair it (a copy is kept)"
+    assert (err.path, err.line) == (files.journal_path(db), 7)

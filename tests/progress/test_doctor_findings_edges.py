@@ -363,3 +363,44 @@ def test_invalid_card_states_are_named_first_and_counted_and_the_rest_salvaged(
     kept = {r["card_id"] for r in f.salvage["cards"].values()}
     assert kept == {r["card_id"] for r in f.doc["cards"].values()} - set(spoiled)
     assert f.salvage["meta"] == f.doc["meta"] and f.salvage["settings"] == f.doc["settings"]
+
+
+def test_an_old_layout_beside_a_newer_journal_is_damage_not_a_migration(db: Path) -> None:
+    with TinyDB(db) as tdb:  # the snapshot replaced by the layout of version 1
+        tdb.drop_tables()
+        tdb.table("cards").insert({"card_id": "x"})
+    report, f = _examine(db)
+    assert f.old_schema is None and f.snapshot_error is not None
+    assert f.snapshot_error.startswith(
+        "progress store is damaged (the snapshot looks like schema 1"
+    )
+    assert report.problems[0] == f"{db}: {f.snapshot_error}"
+
+
+def test_a_journal_with_no_line_to_replay_lacks_every_saved_byte(db: Path) -> None:
+    jpath = files.journal_path(db)
+    size, gen = jpath.stat().st_size, journal.header(jpath)
+    # A header that verifies (so the writer's mark is of this journal) but can't be replayed.
+    jpath.write_bytes(journal.encode({"op": "header", "gen": gen, "seq": -1}))
+    report, f = _examine(db)
+    assert f.bad_lines == [1] and f.events == 0
+    assert f.journal_short == size
+    assert report.problems[0] == (
+        f"{jpath}: its writer saved answers up to byte {size}, the lines that verify end at "
+        "byte 0: answers are missing"
+    )
+
+
+def test_bytes_cut_out_of_a_middle_line_are_counted_missing(db: Path) -> None:
+    jpath = files.journal_path(db)
+    size = jpath.stat().st_size
+    lines = _journal_lines(db)
+    lines[1] = lines[1][:20] + lines[1][22:]  # two bytes gone from the first answer
+    jpath.write_bytes(b"\n".join(lines))
+    report, f = _examine(db)
+    assert f.bad_lines == [2] and f.journal_short == 2
+    assert report.problems == [
+        f"{jpath}: its writer saved answers up to byte {size}, the lines that verify end at "
+        f"byte {size - 2}: answers are missing",
+        f"{jpath}: damaged line(s) 2",
+    ]

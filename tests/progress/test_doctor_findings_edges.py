@@ -404,3 +404,12 @@ def test_bytes_cut_out_of_a_middle_line_are_counted_missing(db: Path) -> None:
         f"byte {size - 2}: answers are missing",
         f"{jpath}: damaged line(s) 2",
     ]
+
+
+def test_a_snapshot_that_absorbed_no_journal_needs_none_beside_it(db: Path) -> None:
+    doc = json.loads(db.read_text(encoding="utf-8"))
+    del doc["meta"]["1"]["gen"]  # generation 0: no journal was ever folded into it
+    db.write_text(json.dumps(doc), encoding="utf-8")
+    files.journal_path(db).unlink()
+    report, f = _examine(db)
+    assert f.journal_problem is None and report.problems == []

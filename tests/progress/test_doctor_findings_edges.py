@@ -413,3 +413,8 @@ def test_a_snapshot_that_absorbed_no_journal_needs_none_beside_it(db: Path) -> N
     files.journal_path(db).unlink()
     report, f = _examine(db)
     assert f.journal_problem is None and report.problems == []
+    del doc["meta"]["1"]["journal_offset"]  # nor any of one: an empty journal is all of it
+    db.write_text(json.dumps(doc), encoding="utf-8")
+    files.journal_path(db).touch()
+    report, f = _examine(db)
+    assert not f.inconsistent and report.problems == []

@@ -418,3 +418,9 @@ def test_a_snapshot_that_absorbed_no_journal_needs_none_beside_it(db: Path) -> N
     files.journal_path(db).touch()
     report, f = _examine(db)
     assert not f.inconsistent and report.problems == []
+    files.journal_path(db).write_bytes(journal.encode(journal.header_event(1)))
+    report, f = _examine(db)
+    assert f.inconsistent  # generation 1 was never folded into it
+    assert report.problems == [
+        f"{files.journal_path(db)}: generation 1 is newer than the snapshot's (0)"
+    ]

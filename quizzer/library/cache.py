@@ -41,6 +41,8 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,16 +74,30 @@ def _decode(raw: bytes) -> Any:
         return json.loads(raw.decode("utf-8"))
     import msgspec
 
+    with gc_paused(settle=True):
+        return msgspec.json.decode(raw)  # its DecodeError is a ValueError
+
+
+@contextmanager
+def gc_paused(*, settle: bool = False) -> Iterator[None]:
+    """Pause the cyclic garbage collector while a deck is built or imported.
+
+    A 50,000-concept deck is hundreds of thousands of small acyclic objects (texts,
+    entries, concepts, tables); the collector's repeated full scans made loading and
+    importing grow faster than linearly (align: 0.66 s without, 1.3 s with).
+    Reference counting still frees everything. ``settle``: the objects alive at the end
+    go straight to the oldest generation, not walked again by the next young collections
+    (for big values kept a while, like a deck's cached tables).
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return msgspec.json.decode(raw)  # its DecodeError is a ValueError
+        yield
     finally:
         if was_enabled:
-            # The new objects (acyclic: dicts, lists, strings) go straight to the oldest
-            # generation, not walked by the next young collections (as the importer does).
-            gc.freeze()
-            gc.unfreeze()
+            if settle:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

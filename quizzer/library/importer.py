@@ -32,7 +32,8 @@ from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
 from quizzer.library import cache as deckcache
-from quizzer.library.decks import DECK_SUFFIX, deck_files, gc_paused, write_deck
+from quizzer.library.cache import gc_paused
+from quizzer.library.decks import DECK_SUFFIX, deck_files, write_deck
 from quizzer.library.merge_target import find_target, merge, remember_rendered
 from quizzer.library.summary import read_summary, remember_summary
 from quizzer.paths import bundled_decks_dir, user_decks_dir

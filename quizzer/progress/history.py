@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from operator import attrgetter, le
 from pathlib import Path
@@ -58,12 +58,12 @@ def read_log(
     gen: int,
     manifest: Manifest | None = None,
     cards: Callable[[str], bool] | None = None,
-) -> dict[str, Review]:
+) -> LoadedLog:
     """The review log of the store at ``path`` whose snapshot has generation ``gen``.
 
     The month files, then the journal's answers and undos (unless the journal is
     of an older generation, i.e. already folded in); deduplicated by review id
-    and ordered by answer time (ties: log order). Keyed by review id. Each month
+    and ordered by answer time (ties: log order). Each month
     comes from the copy the snapshot's ``manifest`` vouches for (the file, else its
     mirror; see :mod:`quizzer.progress.monthfile`). With ``cards``, only the answers
     of the cards it says yes to (by card id) are kept.
@@ -74,11 +74,11 @@ def read_log(
     journal was replaced during the read it reads again (a few times) for an
     exact picture, and an error is only reported when the files stayed put.
     """
-    log: dict[str, Review] | None = None
+    log: LoadedLog | None = None
     for attempt in range(READ_ATTEMPTS):
         before = files_signature(path)[1]
         try:
-            with logdecoder.collector_paused():  # a million answers, no cycles among them
+            with logdecoder.collector_paused(settle=True):  # a million answers, no cycles
                 log = _read_log_once(path, gen, manifest, cards)
         except StoreError:
             if files_signature(path)[1] == before:
@@ -94,7 +94,7 @@ def read_log(
 
 def _read_log_once(
     path: Path, gen: int, manifest: Manifest | None, cards: Callable[[str], bool] | None
-) -> dict[str, Review]:
+) -> LoadedLog:
     # The journal first, the month files after: a compaction folds the journal into the months
     # before it replaces the journal, so whatever a replaced journal held, the months read
     # afterwards hold it. The journal's events are then laid over the months (its undos win).
@@ -105,7 +105,7 @@ def _read_log_once(
             events = [event for _, event in journal.scan(jpath, 0)]
         except JournalDamage as exc:
             raise journal_damage_error(path, exc.line) from exc
-    out: dict[str, Review] = {}
+    out: list[Review] = []
     read = partial(monthfile.read_answers, cards=cards)  # only their answers, a slice at a time
     for month in reviewlog.months(path, manifest):
         try:
@@ -116,28 +116,93 @@ def _read_log_once(
             if newer is None:
                 raise
             held, _ = reviewlog.read_vouched(path, month, *newer, read)
-        out.update(zip(map(_ID, held), held, strict=True))  # by id, a later copy wins
+        out += held
+    # A set of the ids, not a table by id: half the cost, and answers are rarely given twice.
+    ids = set(map(_ID, out))
+    if len(ids) != len(out):  # by id, a later copy wins (in the earlier one's place)
+        out = list(_by_id(out).values())
+    journal_ids = {e["review"]["id"] for e in events if has_review(e)}
+    journal_ids |= {e["review_id"] for e in events if is_undo(e)}
+    overlay: dict[str, Review] = {}
+    if not journal_ids.isdisjoint(ids):  # a compaction cut short: its journal is laid over
+        overlay = _by_id(out)
+        out, ids = [], set()
     try:
         for event in events:
             if has_review(event):
                 data = event["review"]
                 if cards is None or cards(data["card_id"]):
-                    out[data["id"]] = Review.from_dict(plain(data))
+                    overlay[data["id"]] = Review.from_dict(plain(data))
             elif is_undo(event):
-                out.pop(event["review_id"], None)
+                overlay.pop(event["review_id"], None)
     except BAD_VALUE as exc:  # a journal answer with a bad value (month records are checked)
         raise StoreError(
             f"the journal is damaged (an answer can't be read: {exc})",
             hint=f"run `quizzer doctor --db {path}`",
             path=jpath,
         ) from exc
-    times = list(map(_ANSWER_TIME, out.values()))
-    if all(map(le, times, itertools.islice(times, 1, None))):
-        return out  # months in order, each in time order, then the journal's: as it is
-    reviews = list(out.values())
-    # Every answer time is aware (Review checks it); months and journal come nearly in order.
-    reviews.sort(key=_ANSWER_TIME)
-    return {r.id: r for r in reviews}
+    out += overlay.values()
+    log = LoadedLog(out, ids | overlay.keys())
+    log.sort()
+    return log
+
+
+def _by_id(reviews: list[Review]) -> dict[str, Review]:
+    """``reviews`` by id: of an id given twice, the later answer, in the earlier's place."""
+    return dict(zip(map(_ID, reviews), reviews, strict=True))
+
+
+class LoadedLog:
+    """The review log as read, in memory: answers in time order (ties: log order), each id
+    once; updated by the store as it records, undoes and merges (as a table by id would be).
+
+    A list and a set of the ids, not a table by id: building that for a million answers was
+    a sixth of reading them. Finding one answer by id walks back from the newest (an undo
+    takes back a recent answer).
+    """
+
+    def __init__(self, reviews: list[Review], ids: set[str]) -> None:
+        self._reviews = reviews
+        self._ids = ids
+
+    def values(self) -> list[Review]:
+        """The answers (the list itself: copy it to keep it)."""
+        return self._reviews
+
+    def __len__(self) -> int:
+        return len(self._reviews)
+
+    def __iter__(self) -> Iterator[str]:
+        return map(_ID, self._reviews)
+
+    def __contains__(self, review_id: object) -> bool:
+        return review_id in self._ids
+
+    def __setitem__(self, review_id: str, review: Review) -> None:
+        """Add ``review`` (its id is ``review_id``) last, or in the place of the one it replaces."""
+        if review_id in self._ids:
+            self._reviews[self._place(review_id)] = review
+        else:
+            self._reviews.append(review)
+            self._ids.add(review_id)
+
+    def pop(self, review_id: str, default: Review | None = None) -> Review | None:
+        """Take out the answer ``review_id`` and return it (``default`` if there is none)."""
+        if review_id not in self._ids:
+            return default
+        self._ids.discard(review_id)
+        return self._reviews.pop(self._place(review_id))
+
+    def sort(self) -> None:
+        """Put the answers in time order (stable), if they are not."""
+        times = list(map(_ANSWER_TIME, self._reviews))
+        if not all(map(le, times, itertools.islice(times, 1, None))):
+            # Every answer time is aware (Review checks it); they come nearly in order.
+            self._reviews.sort(key=_ANSWER_TIME)
+
+    def _place(self, review_id: str) -> int:
+        reviews = self._reviews
+        return next(n for n in range(len(reviews) - 1, -1, -1) if reviews[n].id == review_id)
 
 
 def _newer_manifest(path: Path, gen: int) -> tuple[Manifest | None, int] | None:

@@ -42,10 +42,10 @@ from quizzer.progress.outcomes import RecordOutcome
 from quizzer.progress.snapshot import AtomicJSONStorage, Snapshot
 from quizzer.progress.state import State
 from quizzer.progress.values import event_problem
-from quizzer.scheduling.review import Review
 
 if TYPE_CHECKING:
     from quizzer.progress.aggregates import Live
+    from quizzer.progress.history import LoadedLog
 
 #: The snapshot layout this code writes (see :mod:`quizzer.progress.migrate` for older ones).
 SCHEMA_VERSION = migrate.SCHEMA_VERSION
@@ -86,7 +86,7 @@ class OpenedStore:
         self._storage = AtomicJSONStorage(self.path, read_only=read_only)
         self._lock: StoreLock | None = None
         self._writer: JournalWriter | None = None
-        self._reviews: dict[str, Review] | None = None
+        self._reviews: LoadedLog | None = None
         self._reviews_last: datetime | None = None
         #: The statistics' tally, once asked for, kept up to date (:mod:`.aggregates`).
         self._live_tally: Live | None = None

@@ -117,17 +117,16 @@ class ReadingStore(OpenedStore):
         with self._mutex:
             if self._reviews is None:
                 self._reviews = read_log(self.path, self.state.gen, self.state.months)
-                last = next(reversed(self._reviews.values()), None)  # read in time order
-                self._reviews_last = last.reviewed_at if last else None
+                self._reviews_last = None  # read in time order: set below
             elif self._reviews_last is None:
-                # An answer recorded out of time order: sort again.
-                ordered = sorted(self._reviews.values(), key=lambda r: r.reviewed_at)
-                self._reviews = {r.id: r for r in ordered}
-                self._reviews_last = ordered[-1].reviewed_at if ordered else None
+                self._reviews.sort()  # an answer recorded out of time order
+            log = self._reviews.values()
+            if self._reviews_last is None and log:
+                self._reviews_last = log[-1].reviewed_at
             if card is None:
-                return list(self._reviews.values())
+                return list(log)
             card_id = card_key(card).id
-            return [r for r in self._reviews.values() if r.card_id == card_id]
+            return [r for r in log if r.card_id == card_id]
 
     def reviews_db(self) -> TinyDB:
         """The review log as a read-only TinyDB database (table ``reviews``), for queries::

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -140,3 +141,40 @@ def test_a_newer_snapshot_with_a_damaged_manifest_vouches_for_nothing(tmp_path: 
     with pytest.raises(StoreError) as refused:  # not an AttributeError from the manifest
         history.read_log(db, gen, months)
     assert "2026-09.json" in str(refused.value.path)
+
+
+def test_a_journal_laid_over_its_months_replaces_in_place_and_takes_back(tmp_path: Path) -> None:
+    """A compaction cut short after writing its months leaves their answers in the journal
+    too: read once each, in the month's place; the journal's undo of a month's answer wins."""
+    db = tmp_path / "p.json"
+    build(db)
+    with open_db(db, read_only=True) as store:
+        gen, months = store.state.gen, store.state.months
+        before = store.reviews()
+    first, second = before[0], before[1]
+    jfile = journal_path(db)
+    again = {"op": "review", "review": dict(first.to_dict(), grade=1)}
+    undo = {"op": "undo", "review_id": second.id, "card_id": second.card_id, "restore": None}
+    jfile.write_bytes(jfile.read_bytes() + journal.encode(again) + journal.encode(undo))
+    log = history.read_log(db, gen, months)
+    assert list(log) == [r.id for r in before if r.id != second.id]
+    assert log.values()[0].grade == 1 and first.id in log and second.id not in log
+
+
+def test_the_loaded_log_adds_replaces_and_takes_back_as_a_table_by_id(tmp_path: Path) -> None:
+    db = tmp_path / "p.json"
+    build(db)
+    with open_db(db, read_only=True) as store:
+        log = history.read_log(db, store.state.gen, store.state.months)
+    reviews = list(log.values())
+    first, last = reviews[0], reviews[-1]
+    log[first.id] = replace(first, grade=4)  # the same id: in its place
+    assert len(log) == len(reviews) and log.values()[0].grade == 4
+    assert log.pop(last.id) == last and last.id not in log and log.pop(last.id) is None
+    log[last.id] = last  # a new one (again): last
+    assert log.values()[-1] == last and len(log) == len(reviews)
+    assert log.pop(first.id, last) != last and first.id not in log
+    earlier = replace(last, id="early", reviewed_at=first.reviewed_at - timedelta(days=1))
+    log["early"] = earlier
+    log.sort()
+    assert log.values()[0] == earlier and list(log)[1:] == [r.id for r in reviews[1:]]

@@ -91,6 +91,13 @@ class Store(WritingStore):
         """
         append_batch(self, reviews, states, on_progress)
 
+    def cards_fingerprint(self) -> str:
+        """A name for the card states the store holds now, equal for equal states, without
+        reading a lazily opened snapshot (``CardTable.fingerprint``'s last hash): what a
+        cache of figures counted from them is tied to (the home screen's deck counts)."""
+        origin, steps = self.state.raw.fingerprint()
+        return steps[-1][1] if steps else origin
+
     def stats_tally(self, tz: tzinfo | None = None) -> Tally:
         """The whole log summed for the statistics, study days in ``tz`` (default: the
         store's zone), from the statistics cache ``P.stats`` when it is still the log's

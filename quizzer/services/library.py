@@ -139,6 +139,18 @@ class DeckShelf(Mapping[str, Deck]):
 
             deckcache.put_cards(key, {})
 
+    def big(self, deck_id: str) -> bool:
+        """Whether the deck has more than :data:`SMALL_DECK` concepts (by its listing)."""
+        return self._summaries[deck_id].concepts > SMALL_DECK
+
+    def key_of(self, deck_id: str) -> str | None:
+        """The hash of the deck file's bytes as listed, while the file still has them (by its
+        stat, as the listing knew them); ``None`` when that can't be told."""
+        from quizzer.library.summary import unchanged_since
+
+        summary = self._summaries[deck_id]
+        return summary.key if summary.key and unchanged_since(summary) else None
+
     def ready(self, deck_id: str) -> bool:
         """Whether the deck is loaded or small enough to load at once."""
         return deck_id in self._loaded or self._summaries[deck_id].concepts <= SMALL_DECK

@@ -148,11 +148,29 @@ class StudyService:
             return self._decks.listings()
         return [listing_of(deck) for deck in self._decks.values()]
 
-    def counts_ready(self, deck_id: str) -> bool:
-        """Whether :meth:`counts` answers at once (else it first loads a big deck)."""
+    def counts_ready(
+        self, deck_id: str, pair: Pair | None = None, now: datetime | None = None
+    ) -> bool:
+        """Whether :meth:`counts` answers at once (else it first loads a big deck): a small
+        or loaded deck, or a big one whose counts in ``pair`` were kept and hold ``now``."""
         from quizzer.services.library import DeckShelf
 
-        return not isinstance(self._decks, DeckShelf) or self._decks.ready(deck_id)
+        shelf = self._decks
+        if not isinstance(shelf, DeckShelf) or shelf.ready(deck_id):
+            return True
+        kept = self._kept_counts(deck_id, pair, now or utcnow()) if pair is not None else None
+        return kept is not None
+
+    def _kept_counts(self, deck_id: str, pair: Pair, now: datetime) -> tuple[int, int] | None:
+        """A big deck's counts as :mod:`quizzer.services.deck_counts` kept them, if they hold."""
+        from quizzer.services import deck_counts
+        from quizzer.services.library import DeckShelf
+
+        shelf = self._decks
+        if not isinstance(shelf, DeckShelf) or not shelf.big(deck_id):
+            return None
+        key = shelf.key_of(deck_id)
+        return deck_counts.cached_counts(self.store, key, deck_id, pair, now) if key else None
 
     def why_no_cards(self, deck_id: str, pair: Pair) -> str | None:
         """Why ``deck_id`` has no card at all in direction ``pair``, or ``None`` if it has some.
@@ -192,8 +210,21 @@ class StudyService:
         )
 
     def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
-        """(new, due) cards of ``deck_id`` in direction ``pair`` available now."""
-        queue = self.due_cards(deck_id, pair, now or utcnow())
+        """(new, due) cards of ``deck_id`` in direction ``pair`` available now (a big deck's
+        from :mod:`quizzer.services.deck_counts` while they hold, kept there when counted)."""
+        from quizzer.services import deck_counts
+        from quizzer.services.library import DeckShelf
+
+        now = now or utcnow()
+        kept = self._kept_counts(deck_id, pair, now)
+        if kept is not None:
+            return kept
+        queue = self.due_cards(deck_id, pair, now)
+        shelf = self._decks
+        if isinstance(shelf, DeckShelf) and shelf.big(deck_id):
+            key = shelf.key_of(deck_id)
+            if key:
+                deck_counts.keep_counts(self.store, key, deck_id, pair, now, queue)
         return len(queue.new), len(queue.learning) + len(queue.review)
 
     def due_cards(self, deck_id: str, pair: Pair, now: datetime) -> DueQueue:

@@ -8,9 +8,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
+from quizzer.concepts.deck import Deck
+from quizzer.library import cache as deckcache
 from quizzer.library import decks as library_decks
 from quizzer.library.importer import import_glossaries
+from quizzer.library.summary import DeckSummary
 from quizzer.progress import open_store
+from quizzer.services import library as shelf_module
 from quizzer.services.library import SMALL_DECK, open_shelf
 from quizzer.services.study import StudyService
 from quizzer.ui.app import QuizzerApp
@@ -68,3 +72,41 @@ async def test_first_paint_needs_no_big_deck_then_its_counts_arrive(
         assert " new · " in deck_lines(home)[-1]
         await pilot.press("q")
     service.close()
+
+
+async def test_a_big_decks_kept_counts_come_with_the_first_paint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once counted, a big deck's counts are kept (quizzer.services.deck_counts): the next
+    launch shows them with its first paint, without loading the deck."""
+    monkeypatch.setattr(deckcache, "RACY_NS", 0)  # the deck just imported is known by its stat
+    big_deck(tmp_path)
+    open_store(tmp_path / "p.json").close()  # a store with a snapshot, as after any launch
+    app = QuizzerApp(StudyService(open_store(tmp_path / "p.json"), open_shelf(tmp_path / "decks")))
+    async with app.run_test(size=SIZE) as pilot:
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        assert "counting…" in deck_lines(home)[-1]  # nothing kept yet
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if "counting" not in deck_lines(home)[-1]:
+                break
+        counted = deck_lines(home)
+        assert f"{SMALL_DECK + 1} concepts · 20 new · 0 due" in counted[-1]
+        await pilot.press("q")
+
+    real_load = shelf_module._load
+
+    def refuse(summary: DeckSummary) -> tuple[Deck, bool]:
+        assert summary.id != "big", "the big deck was loaded"
+        return real_load(summary)
+
+    monkeypatch.setattr(shelf_module, "_load", refuse)
+    app = QuizzerApp(StudyService(open_store(tmp_path / "p.json"), open_shelf(tmp_path / "decks")))
+    async with app.run_test(size=SIZE) as pilot:
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        assert deck_lines(home) == counted
+        await pilot.pause(0.1)  # no worker runs to count it (it would fail: "can't be read")
+        assert deck_lines(home) == counted
+        await pilot.press("q")

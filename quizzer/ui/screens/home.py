@@ -193,7 +193,7 @@ class HomeScreen(QuizzerScreen[None]):
                 line = Content.assemble(
                     Content(name), "\n", (f"{deck.concepts} concepts · can't be read", "$error")
                 )
-            elif pair is not None and not service.counts_ready(deck.id):
+            elif pair is not None and not service.counts_ready(deck.id, pair):
                 # A big deck is loaded and counted off the UI thread: the screen shows now.
                 waiting.append(deck.id)
                 line = Content.assemble(

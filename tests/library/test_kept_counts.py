@@ -1,0 +1,149 @@
+"""A big deck's home-screen counts kept between launches (issue 12, goal 2): always the counts
+of the plain computation (the store's due queue over the deck read from its file), through
+answers, buries, learning steps coming due, a new day, other settings and an edited deck;
+a damaged, foreign or deleted entry only means counting again."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.deck import Deck
+from quizzer.library import cache as deckcache
+from quizzer.library.decks import read_deck, write_deck
+from quizzer.progress import Store, open_store
+from quizzer.scheduling.answer import Answer
+from quizzer.services import library as shelf_module
+from quizzer.services.library import open_shelf
+from quizzer.services.study import StudyService
+from tests.factories import concept
+
+PAIR = Pair("en", "term", "ru", "definition")
+NOW = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
+DECK = "many"
+
+
+@pytest.fixture
+def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder with a deck of six concepts, counted as a big deck (``SMALL_DECK`` = 2)."""
+    monkeypatch.setattr(shelf_module, "SMALL_DECK", 2)
+    monkeypatch.setattr(deckcache, "RACY_NS", 0)  # a file just written is known by its stat
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    _write(folder, 6)
+    return folder
+
+
+def _write(folder: Path, size: int) -> None:
+    concepts = tuple(
+        concept(DECK, f"c{i}", {"en": (f"Term {i}", f"Def {i}."), "ru": (f"Т {i}", f"О {i}.")})
+        for i in range(size)
+    )
+    write_deck(Deck(DECK, "Many", concepts), folder / f"{DECK}.toml")
+
+
+def plain(store: Store, folder: Path, now: datetime) -> tuple[int, int]:
+    """The counts from the deck's file and the store, with no cache in between."""
+    queue = store.due_cards(read_deck(folder / f"{DECK}.toml"), [PAIR], now)
+    return len(queue.new), len(queue.learning) + len(queue.review)
+
+
+def launch(store: Store, folder: Path) -> StudyService:
+    """A fresh service over the library, as a new launch opens it."""
+    return StudyService(store, open_shelf(folder))
+
+
+def entries() -> list[Path]:
+    return sorted((Path(os.environ["QUIZZER_CACHE"]) / "counts").glob("*.json"))
+
+
+def card(i: int) -> CardKey:
+    return CardKey(f"{DECK}/c{i}", PAIR)
+
+
+def test_kept_counts_are_the_plain_ones_through_answers_steps_buries_and_days(
+    tmp_path: Path, decks: Path
+) -> None:
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        first = launch(store, decks)
+        assert not first.counts_ready(DECK, PAIR, NOW)  # nothing kept: counted by a worker
+        assert first.counts(DECK, PAIR, NOW) == plain(store, decks, NOW) == (6, 0)
+        assert launch(store, decks).counts_ready(DECK, PAIR, NOW)  # kept: shown at once
+        assert launch(store, decks).counts(DECK, PAIR, NOW) == (6, 0)
+
+        # An answer changes the card states: counted again, and kept anew.
+        store.record(card(0), 1, NOW, Answer(mode="flip"))
+        later = NOW + timedelta(seconds=5)
+        assert not launch(store, decks).counts_ready(DECK, PAIR, later)
+        assert launch(store, decks).counts(DECK, PAIR, later) == plain(store, decks, later)
+        assert launch(store, decks).counts_ready(DECK, PAIR, later)
+        # The relearning card's step comes due: the kept counts stop holding then.
+        stepped = store.card(card(0))
+        assert stepped is not None and later < stepped.card.due
+        due_at = stepped.card.due + timedelta(seconds=1)
+        assert not launch(store, decks).counts_ready(DECK, PAIR, due_at)
+        counted = launch(store, decks).counts(DECK, PAIR, due_at)
+        assert counted == plain(store, decks, due_at)
+        assert counted[1] == 1  # (the card answered "again" is due once its step is)
+        # Before the moment the counts were kept, they don't hold either (a clock set back).
+        assert not launch(store, decks).counts_ready(DECK, PAIR, later)
+
+        store.bury(card(1), due_at)
+        for moment in (due_at, due_at + timedelta(hours=1), NOW + timedelta(days=1, hours=1)):
+            assert launch(store, decks).counts(DECK, PAIR, moment) == plain(store, decks, moment)
+        # A new day: what was kept yesterday does not hold.
+        assert not launch(store, decks).counts_ready(DECK, PAIR, NOW + timedelta(days=2))
+
+
+def test_other_settings_or_an_edited_deck_count_again(tmp_path: Path, decks: Path) -> None:
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        assert launch(store, decks).counts(DECK, PAIR, NOW) == (6, 0)
+        store.set_settings(replace(store.settings, new_per_day=4))
+        assert not launch(store, decks).counts_ready(DECK, PAIR, NOW)
+        assert launch(store, decks).counts(DECK, PAIR, NOW) == plain(store, decks, NOW) == (4, 0)
+        store.set_settings(replace(store.settings, new_per_day=20))
+        _write(decks, 9)  # the deck file changes: its hash is another key
+        assert not launch(store, decks).counts_ready(DECK, PAIR, NOW)
+        assert launch(store, decks).counts(DECK, PAIR, NOW) == plain(store, decks, NOW) == (9, 0)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",
+        b"\x00\xff not json",
+        b"[]",
+        b'{"tie": 1}',
+        b"{" * 5000,
+        "negative",
+        "directory",
+        "deleted",
+    ],
+)
+def test_a_damaged_or_deleted_entry_is_counted_again_silently(
+    tmp_path: Path, decks: Path, damage: bytes | str
+) -> None:
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        store.record(card(2), 3, NOW, Answer(mode="flip"))
+        counts = launch(store, decks).counts(DECK, PAIR, NOW)
+        (entry,) = entries()
+        if damage == "negative":  # the right tie, impossible counts
+            entry.write_text(entry.read_text("utf-8").replace('"new": 5', '"new": -5'), "utf-8")
+        elif damage == "directory":
+            entry.unlink()
+            entry.mkdir()
+        elif damage == "deleted":
+            entry.unlink()
+        else:
+            assert isinstance(damage, bytes)
+            entry.write_bytes(damage)
+        again = launch(store, decks)
+        assert not again.counts_ready(DECK, PAIR, NOW)
+        assert again.counts(DECK, PAIR, NOW) == counts == plain(store, decks, NOW)
+        if damage != "directory":  # (a directory planted there stays; nothing is kept)
+            assert launch(store, decks).counts_ready(DECK, PAIR, NOW)  # kept anew

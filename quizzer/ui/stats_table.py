@@ -16,7 +16,6 @@ from itertools import islice
 from rich.console import RenderableType
 from rich.segment import Segment
 from textual.geometry import Size
-from textual.render import measure
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -36,32 +35,36 @@ class RenderedTable(Widget):
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.renderable = renderable
-        self._widths: dict[int, int] = {}
-        self._lines: tuple[int, list[Strip]] | None = None
+        #: Renders kept: (width asked, widest line, lines). A table narrower than the
+        #: width it was given is laid out the same at any width from its own up.
+        self._renders: list[tuple[int, int, list[Strip]]] = []
 
-    def _strips(self, width: int) -> list[Strip]:
-        """The renderable's lines at ``width`` (rendered once for it)."""
-        if self._lines is not None and self._lines[0] == width:
-            return self._lines[1]
+    def _rendered_at(self, width: int) -> tuple[int, list[Strip]]:
+        """The renderable's widest line and its lines at ``width`` (rendered once for it)."""
+        for asked, widest, strips in self._renders:
+            if width == asked or widest <= width < asked:
+                return widest, strips
         app = self.app
         options = app.console_options.update(highlight=False, width=width, height=None)
         renderable = self.post_render(self.renderable, self.visual_style.rich_style)
         segments = app.console.render(renderable, options.update_width(width))
         lines = Segment.split_and_crop_lines(segments, width, include_new_lines=False, pad=False)
         strips = [Strip(line) for line in islice(lines, None)]
-        self._lines = (width, strips)
-        return strips
+        widest = max((strip.cell_length for strip in strips), default=0)
+        self._renders = [*self._renders[-3:], (width, widest, strips)]
+        return widest, strips
+
+    def _strips(self, width: int) -> list[Strip]:
+        return self._rendered_at(width)[1]
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        """The renderable's widest line, at most the container's width (measured once)."""
-        width = self._widths.get(container.width)
-        if width is None:
-            console = self.app.console
-            width = measure(
-                console, self.renderable, container.width, container_width=container.width
-            )
-            self._widths[container.width] = width
-        return width
+        """The renderable's widest line at the container's width (its lines kept for later).
+
+        As wide as Rich measures it (a table: its columns' widest cells), without a pass of
+        its own over every cell; laid out narrower than the container, the lines are the
+        same at that narrower width, so they are rendered once.
+        """
+        return self._rendered_at(container.width)[0]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The number of lines at ``width``."""

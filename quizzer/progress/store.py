@@ -98,6 +98,22 @@ class Store(WritingStore):
         origin, steps = self.state.raw.fingerprint()
         return steps[-1][1] if steps else origin
 
+    def disk_fingerprint(self) -> str | None:
+        """:meth:`cards_fingerprint` as the next open of the store's files tells it (after
+        :meth:`close` compacted: the new snapshot, named by its card index); ``None`` when
+        the snapshot has no card index that fits it."""
+        from quizzer.progress import cardindex
+        from quizzer.progress.cardtable import CardTable, LazyCards
+
+        try:
+            raw = self.path.read_bytes()
+            spans = cardindex.load(self.path, raw, os.stat(self.path))
+        except OSError:
+            return None
+        if spans is None:
+            return None
+        return CardTable(lazy=LazyCards(raw, spans, self.path)).fingerprint()[0]
+
     def stats_tally(self, tz: tzinfo | None = None) -> Tally:
         """The whole log summed for the statistics, study days in ``tz`` (default: the
         store's zone), from the statistics cache ``P.stats`` when it is still the log's

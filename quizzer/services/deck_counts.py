@@ -13,13 +13,17 @@ hold for; a launch whose tie is the same, within that span, shows them with its 
 paint. Anything else (a changed deck, an answer, a new day, other settings, a damaged,
 foreign or deleted file) counts again, as before, and keeps the new counts.
 
+Closing the store compacts it: the same card states, read next time from a new snapshot
+under another name. Counts kept from the final states are tied to that snapshot as well
+(:meth:`KeptCounts.close_store`), so a launch after a session, whose home screen counted
+the deck again when the session ended, still finds them.
+
 The file is a cache under ``$QUIZZER_CACHE`` (``counts/``), one per store and deck
 direction, never the only copy of anything: the store and the deck file are.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -36,6 +40,7 @@ from quizzer.paths import cache_dir
 if TYPE_CHECKING:
     from quizzer.progress import Store
     from quizzer.scheduling.queue import DueQueue
+    from quizzer.services.library import DeckShelf
 
 #: Bump when the entry's form or what the tie covers changes: old entries then never hit.
 COUNTS_FORMAT = 1
@@ -51,10 +56,18 @@ def _entry_path(store: Store, deck_id: str, pair: Pair) -> Path:
     return cache_dir() / "counts" / f"{name}.json"
 
 
-def tie(store: Store, deck_key: str, deck_id: str, pair: Pair, now: datetime) -> str:
+def tie(
+    store: Store,
+    deck_key: str,
+    deck_id: str,
+    pair: Pair,
+    now: datetime,
+    fingerprint: str | None = None,
+) -> str:
     """What the counts of ``deck_id`` in ``pair`` at ``now`` depend on but the clock within
     the study day, hashed; ``deck_key`` names the deck file's bytes
-    (:func:`~quizzer.library.cache.digest`)."""
+    (:func:`~quizzer.library.cache.digest`), ``fingerprint`` the card states (default: the
+    store's now)."""
     from quizzer.scheduling.studyday import day_bounds
 
     settings = store.settings
@@ -66,7 +79,7 @@ def tie(store: Store, deck_key: str, deck_id: str, pair: Pair, now: datetime) ->
         deck_key,
         deck_id,
         pair.code,
-        store.cards_fingerprint(),
+        fingerprint or store.cards_fingerprint(),
         settings.to_dict(),
         [today.new, today.review, today.learning],
         start.isoformat(),
@@ -102,12 +115,12 @@ def cached_counts(
 
 def keep_counts(
     store: Store, deck_key: str, deck_id: str, pair: Pair, now: datetime, queue: DueQueue
-) -> None:
+) -> dict[str, Any] | None:
     """Keep the counts of ``queue`` (the deck direction's due queue at ``now``) until the
     first moment they could change (best effort: a failed write only means counting
-    again next time)."""
+    again next time); the entry kept, ``None`` if none was."""
     if getattr(store, "read_only", False):
-        return
+        return None
     from quizzer.scheduling.studyday import day_bounds
 
     _, end = day_bounds(now, store.tz_at(now), store.settings.day_start_hour)
@@ -126,5 +139,72 @@ def keep_counts(
         "since": now.isoformat(),
         "until": until.isoformat(),
     }
-    with contextlib.suppress(OSError):
+    return entry if _write(store, deck_id, pair, entry) else None
+
+
+def retie(
+    store: Store,
+    entry: dict[str, Any],
+    deck_key: str,
+    deck_id: str,
+    pair: Pair,
+    fingerprint: str,
+) -> None:
+    """Keep ``entry`` (kept by :func:`keep_counts`) for the same card states under another
+    name: the snapshot a compaction wrote them to (:meth:`Store.disk_fingerprint`), which
+    the next launch reads them from."""
+    now = datetime.fromisoformat(entry["since"])
+    _write(
+        store,
+        deck_id,
+        pair,
+        {**entry, "tie": tie(store, deck_key, deck_id, pair, now, fingerprint)},
+    )
+
+
+def _write(store: Store, deck_id: str, pair: Pair, entry: dict[str, Any]) -> bool:
+    try:
         atomic_write_text(_entry_path(store, deck_id, pair), json.dumps(entry))
+    except OSError:
+        return False
+    return True
+
+
+class KeptCounts:
+    """The big decks' counts of a shelf over a store: looked up, kept when counted, and
+    carried over the compaction that closing the store does (the card states are the
+    same, the snapshot they are read from next time is another)."""
+
+    def __init__(self, store: Store, shelf: DeckShelf) -> None:
+        self.store = store
+        self.shelf = shelf
+        #: What was kept this run, and the card states it was counted from.
+        self._kept: dict[tuple[str, Pair], tuple[str, dict[str, Any], str]] = {}
+
+    def _key(self, deck_id: str) -> str | None:
+        """The deck file's hash if the deck is big and its file is as listed."""
+        return self.shelf.key_of(deck_id) if self.shelf.big(deck_id) else None
+
+    def get(self, deck_id: str, pair: Pair, now: datetime) -> tuple[int, int] | None:
+        """The deck's counts kept for ``pair`` if they hold at ``now``."""
+        key = self._key(deck_id)
+        return cached_counts(self.store, key, deck_id, pair, now) if key else None
+
+    def keep(self, deck_id: str, pair: Pair, now: datetime, queue: DueQueue) -> None:
+        """Keep a big deck's counts of ``queue`` (its due queue at ``now``)."""
+        key = self._key(deck_id)
+        entry = keep_counts(self.store, key, deck_id, pair, now, queue) if key else None
+        if key and entry is not None:
+            self._kept[(deck_id, pair)] = (key, entry, self.store.cards_fingerprint())
+
+    def close_store(self) -> None:
+        """Close the store; what was kept from its final card states is tied to the snapshot
+        the compaction wrote them to (else the next launch would count again)."""
+        final = self.store.cards_fingerprint() if self._kept else None
+        self.store.close()
+        current = [(k, v) for k, v in self._kept.items() if v[2] == final]
+        after = self.store.disk_fingerprint() if current else None
+        if after is None or after == final:
+            return
+        for (deck_id, pair), (key, entry, _) in current:
+            retie(self.store, entry, key, deck_id, pair, after)

@@ -34,6 +34,7 @@ MAX_PREFS_BYTES = 1 << 20
 
 if TYPE_CHECKING:
     from quizzer.progress import Store
+    from quizzer.services.deck_counts import KeptCounts
     from quizzer.services.library import DeckListing
     from quizzer.stats.figures import Stats
     from quizzer.study.flow import StudyFlow
@@ -129,6 +130,13 @@ class StudyService:
         )
         self.rng = random.Random(seed)
         self._closed = False
+        from quizzer.services.library import DeckShelf
+
+        self._kept: KeptCounts | None = None
+        if isinstance(self._decks, DeckShelf):
+            from quizzer.services.deck_counts import KeptCounts
+
+            self._kept = KeptCounts(store, self._decks)
 
     # -- decks ----------------------------------------------------------------
 
@@ -163,14 +171,7 @@ class StudyService:
 
     def _kept_counts(self, deck_id: str, pair: Pair, now: datetime) -> tuple[int, int] | None:
         """A big deck's counts as :mod:`quizzer.services.deck_counts` kept them, if they hold."""
-        from quizzer.services import deck_counts
-        from quizzer.services.library import DeckShelf
-
-        shelf = self._decks
-        if not isinstance(shelf, DeckShelf) or not shelf.big(deck_id):
-            return None
-        key = shelf.key_of(deck_id)
-        return deck_counts.cached_counts(self.store, key, deck_id, pair, now) if key else None
+        return self._kept.get(deck_id, pair, now) if self._kept is not None else None
 
     def why_no_cards(self, deck_id: str, pair: Pair) -> str | None:
         """Why ``deck_id`` has no card at all in direction ``pair``, or ``None`` if it has some.
@@ -212,19 +213,13 @@ class StudyService:
     def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
         """(new, due) cards of ``deck_id`` in direction ``pair`` available now (a big deck's
         from :mod:`quizzer.services.deck_counts` while they hold, kept there when counted)."""
-        from quizzer.services import deck_counts
-        from quizzer.services.library import DeckShelf
-
         now = now or utcnow()
         kept = self._kept_counts(deck_id, pair, now)
         if kept is not None:
             return kept
         queue = self.due_cards(deck_id, pair, now)
-        shelf = self._decks
-        if isinstance(shelf, DeckShelf) and shelf.big(deck_id):
-            key = shelf.key_of(deck_id)
-            if key:
-                deck_counts.keep_counts(self.store, key, deck_id, pair, now, queue)
+        if self._kept is not None:
+            self._kept.keep(deck_id, pair, now, queue)
         return len(queue.new), len(queue.learning) + len(queue.review)
 
     def due_cards(self, deck_id: str, pair: Pair, now: datetime) -> DueQueue:
@@ -374,4 +369,7 @@ class StudyService:
         """Close the store (compacting it). Safe to call twice."""
         if not self._closed:
             self._closed = True
-            self.store.close()
+            if self._kept is not None:
+                self._kept.close_store()  # the kept counts carried over its compaction
+            else:
+                self.store.close()

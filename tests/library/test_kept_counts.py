@@ -147,3 +147,31 @@ def test_a_damaged_or_deleted_entry_is_counted_again_silently(
         assert again.counts(DECK, PAIR, NOW) == counts == plain(store, decks, NOW)
         if damage != "directory":  # (a directory planted there stays; nothing is kept)
             assert launch(store, decks).counts_ready(DECK, PAIR, NOW)  # kept anew
+
+
+def test_counts_kept_from_the_final_states_hold_after_the_closing_compaction(
+    tmp_path: Path, decks: Path
+) -> None:
+    path = tmp_path / "p.json"
+    open_store(path).close()
+    service = launch(open_store(path, tz=UTC), decks)
+    service.store.record(card(3), 3, NOW, Answer(mode="flip"))
+    later = NOW + timedelta(minutes=1)
+    counted = service.counts(DECK, PAIR, later)  # after the session: the home screen recounts
+    service.close()  # compacts: a new snapshot holds the same card states
+    with open_store(path, tz=UTC) as store:
+        assert launch(store, decks).counts_ready(DECK, PAIR, later)
+        assert (
+            launch(store, decks).counts(DECK, PAIR, later) == counted == plain(store, decks, later)
+        )
+
+    # An answer after the counts were kept: they are not carried over.
+    for entry in entries():
+        entry.unlink()
+    service = launch(open_store(path, tz=UTC), decks)
+    assert service.counts(DECK, PAIR, later) == counted  # counted and kept again
+    service.store.record(card(4), 3, later, Answer(mode="flip"))
+    service.close()
+    with open_store(path, tz=UTC) as store:
+        assert not launch(store, decks).counts_ready(DECK, PAIR, later)
+        assert launch(store, decks).counts(DECK, PAIR, later) == plain(store, decks, later)

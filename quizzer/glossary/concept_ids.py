@@ -8,11 +8,12 @@ then a Latin name in a term's parenthesis; and only then a transliteration
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.concepts.term_parts import paren_parts
 from quizzer.glossary.slot import Slot
-from quizzer.glossary.slug import slugify
+from quizzer.glossary.slug import slugify, slugify_many
 
 #: The languages each rule tries, in order: a Latin term (English and French first), then a
 #: Latin name in parentheses (canonical order), then a transliteration (Russian, Bengali and
@@ -21,20 +22,37 @@ _LATIN_ORDER = tuple(dict.fromkeys(("en", "fr", *LANGUAGES)))
 _TRANSLITERATION_ORDER = tuple(dict.fromkeys(("ru", "bn", "ar", *LANGUAGES)))
 
 
-def new_concept_id(slot: Slot, taken: set[str]) -> str:
-    """A readable slug for a new concept, not in ``taken``: from its acronym, else its Latin
-    (English, French) term, else a Latin name in a parenthesis, else a transliteration."""
-    base = slugify(slot.acronym) if slot.acronym else ""
-    base = base or _from_terms(slot) or "concept"
-    candidate, n = base, 2
-    while candidate in taken:
-        candidate, n = f"{base}-{n}", n + 1
-    return candidate
+def new_concept_ids(slots: Sequence[Slot], taken: set[str]) -> list[str]:
+    """A readable slug for each new concept in turn, not in ``taken`` (each is added to it,
+    so no two get one id): from its acronym, else its Latin (English, French) term, else a
+    Latin name in a parenthesis, else a transliteration. The terms of one-language concepts
+    (most of a big import's) are slugged together (:func:`~quizzer.glossary.slug.slugify_many`)."""
+    single: list[tuple[int, str, str, tuple[str, ...]]] = []  # (index, lang, head, alternatives)
+    for i, slot in enumerate(slots):
+        if not slot.acronym and len(slot.entries) == 1:
+            ((lang, entry),) = slot.entries.items()
+            single.append((i, lang, *_split(entry.term.text)))
+    heads = slugify_many([head for _i, _lang, head, _alternatives in single])
+    bases: list[str | None] = [None] * len(slots)
+    for (i, lang, head, alternatives), base in zip(single, heads, strict=True):
+        bases[i] = _from_split(lang, head, alternatives, base)
+    ids = []
+    for slot, named in zip(slots, bases, strict=True):
+        if named is None:
+            named = slugify(slot.acronym) if slot.acronym else ""
+            named = named or _from_terms(slot)
+        base = named or "concept"
+        candidate, n = base, 2
+        while candidate in taken:
+            candidate, n = f"{base}-{n}", n + 1
+        taken.add(candidate)
+        ids.append(candidate)
+    return ids
 
 
 def _from_terms(slot: Slot) -> str:
     """The slug of the first term (or parenthesised name) the rules of
-    :func:`new_concept_id` accept, or ``""``; each term is split only once."""
+    :func:`new_concept_ids` accept, or ``""``; each term is split only once."""
     entries = slot.entries
     if len(entries) == 1:  # most concepts of a big import: the rules for one language
         ((lang, entry),) = entries.items()
@@ -75,8 +93,13 @@ def _from_term(lang: str, term: str) -> str:
     """:func:`_from_terms` for a concept with a term in one language only: its Latin head,
     else a Latin name in its parenthesis, else its head transliterated."""
     head, alternatives = _split(term)
+    return _from_split(lang, head, alternatives, slugify(head))
+
+
+def _from_split(lang: str, head: str, alternatives: tuple[str, ...], base: str) -> str:
+    """:func:`_from_term` of a term split into ``head`` (whose slug is ``base``) and the
+    ``alternatives`` of its parenthesis."""
     latin = lang in ("en", "fr") or _mostly_latin(head)
-    base = slugify(head)
     if latin and base:
         return base
     for part in alternatives:

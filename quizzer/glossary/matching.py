@@ -18,7 +18,7 @@ from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.glossary.alignment_report import AlignmentReport, ConceptReport, Match
-from quizzer.glossary.concept_ids import new_concept_id
+from quizzer.glossary.concept_ids import new_concept_ids
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.slot import Slot, seed_text
 
@@ -354,10 +354,9 @@ class Aligner:
     def result(self, deck_id: str, deck_name: str) -> tuple[Deck, AlignmentReport]:
         """Name the new concepts; the deck and the report of what the files touched."""
         taken = {s.id for s in self.slots if s.id}
-        for slot in self.slots:
-            if slot.id is None:
-                slot.id = new_concept_id(slot, taken)
-                taken.add(slot.id)
+        unnamed = [slot for slot in self.slots if slot.id is None]
+        for slot, cid in zip(unnamed, new_concept_ids(unnamed, taken), strict=True):
+            slot.id = cid
         for file, line, lang, kept, now in self.moved:
             self.notes.append(
                 f"{file}: concept {kept.id!r} kept its {lang} texts from line {line}; the "

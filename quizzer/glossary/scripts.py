@@ -184,6 +184,13 @@ def _letters_not_of_one(name: str) -> re.Pattern[str]:
     return _letters_not_of(frozenset((name,)))
 
 
+@functools.cache
+def _letters_not_of_two(first: str, second: str) -> re.Pattern[str]:
+    """The search after a text's first letters of two scripts (a Bengali definition with
+    a Latin acronym): cached by the pair, without a set made per text."""
+    return _letters_not_of(frozenset((first, second)))
+
+
 def dominant_script(text: str) -> str | None:
     """The script with the most letters in ``text`` (``None`` without letters); ties go to
     the script seen first (as :func:`script_counts` ``.most_common`` would give them)."""
@@ -192,15 +199,26 @@ def dominant_script(text: str) -> str | None:
         return None
     # The scripts present, in the order of their first letter: each search looks for a
     # letter of a script not found yet. Most texts are in one script: one search settles it.
-    found = [_letter_script(letter.group())]
-    letter = _letters_not_of_one(found[0]).search(text, letter.start())
+    first = _letter_script(letter.group())
+    letter = _letters_not_of_one(first).search(text, letter.start())
+    if letter is None:
+        return first
+    found = [first, _letter_script(letter.group())]
+    letter = _letters_not_of_two(first, found[1]).search(text, letter.start())
     while letter is not None:
         found.append(_letter_script(letter.group()))
         if len(found) == len(_LETTERS_OF):
             break
         letter = _letters_not_of(frozenset(found)).search(text, letter.start())
-    if len(found) == 1:
-        return found[0]
-    counts = [len(text) - len(run_re(name).sub("", text)) for name in found]
-    best = max(range(len(found)), key=lambda k: (counts[k], -k))
-    return found[best]
+    # Counted in the order found (a tie goes to the first), until no script not counted
+    # yet can have as many letters as the best so far: a Bengali definition with an
+    # acronym in it is settled by its Bengali letters alone.
+    best, most, left = found[0], -1, len(text)
+    for name in found:
+        count = len(text) - len(run_re(name).sub("", text))
+        if count > most:
+            best, most = name, count
+        left -= count  # at least as many as any script not counted yet has
+        if most >= left:
+            break
+    return best

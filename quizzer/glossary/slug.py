@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _CYRILLIC = dict(
     zip(
@@ -66,18 +67,16 @@ def _bengali(text: str) -> str:
     spelt = "".join(pieces)
     if spelt.isascii():
         return spelt
-    # Only the digit runs translated: translating a whole text that holds one non-Latin-1
-    # character looks every character up (3 µs a term, more than the spelling).
-    return _BN_DIGIT_RUN_RE.sub(_digits, spelt)
-
-
-def _digits(run: re.Match[str]) -> str:
-    return run.group().translate(_BN_DIGITS)
+    # The digits replaced one by one: translating a whole text that holds one non-Latin-1
+    # character looks every character up (3 µs a term, more than the spelling), and a
+    # call per run of digits is most of spelling many terms at once.
+    for digit, latin in _BN_DIGITS:
+        spelt = spelt.replace(digit, latin)
+    return spelt
 
 
 _BN_RUN_RE = re.compile("([\u0980-\u09e5\u09f0-\u09ff\u200c\u200d]+)")
-_BN_DIGIT_RUN_RE = re.compile("[০-৯]+")
-_BN_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+_BN_DIGITS = tuple(zip("০১২৩৪৫৬৭৮৯", "0123456789", strict=True))
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -182,6 +181,23 @@ def fully_transliterable(text: str) -> bool:
 
 
 _NOT_SLUG_RE = re.compile(r"[^a-z0-9]+")
+_NOT_SLUG_NOR_LINE_END_RE = re.compile(r"[^a-z0-9\n]+")
+
+
+def _latin_lower(text: str) -> str:
+    """``text`` transliterated, without accents, lower-cased: what a slug is cut from."""
+    latin = transliterate(text)
+    if not latin.isascii():
+        latin = unicodedata.normalize("NFKD", latin)
+        latin = "".join(ch for ch in latin if not unicodedata.combining(ch))
+    return latin.lower()
+
+
+def _cut(slug: str, max_len: int) -> str:
+    if len(slug) > max_len:
+        cut = slug[:max_len]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut else cut
+    return slug
 
 
 def slugify(text: str, max_len: int = 48) -> str:
@@ -189,12 +205,42 @@ def slugify(text: str, max_len: int = 48) -> str:
 
     Returns ``""`` when nothing usable remains.
     """
-    latin = transliterate(text)
-    if not latin.isascii():
-        latin = unicodedata.normalize("NFKD", latin)
-        latin = "".join(ch for ch in latin if not unicodedata.combining(ch))
-    slug = _NOT_SLUG_RE.sub("-", latin.lower()).strip("-")
-    if len(slug) > max_len:
-        cut = slug[:max_len]
-        slug = cut.rsplit("-", 1)[0] if "-" in cut else cut
-    return slug
+    return _cut(_NOT_SLUG_RE.sub("-", _latin_lower(text)).strip("-"), max_len)
+
+
+def slugify_many(texts: Sequence[str], max_len: int = 48) -> list[str]:
+    """``[slugify(text) for text in texts]``, for the thousands of new concepts of a big
+    import: texts are spelt many at once, joined by line breaks.
+
+    Every step looks at one character, or (Bengali) inside one run of letters, which a
+    line break ends, and no step makes or removes a line break: so the joined text's
+    lines are the texts' slugs before they are cut. The one exception: joiners (U+200C,
+    U+200D) belong to a run of Bengali letters only in a text spelt as Bengali, so with
+    any joiner about, texts with Bengali letters and texts without are joined apart. A
+    text holding a line break sends its group one by one.
+    """
+    joined = "\n".join(texts)
+    if "\u200c" not in joined and "\u200d" not in joined:
+        return _slug_lines(texts, joined, max_len)
+    slugs = [""] * len(texts)
+    groups: tuple[list[int], list[int]] = ([], [])
+    for index, text in enumerate(texts):
+        groups[_BENGALI_RE.search(text) is None].append(index)
+    for group in groups:
+        texts_of = [texts[i] for i in group]
+        spelt = _slug_lines(texts_of, "\n".join(texts_of), max_len)
+        for index, slug in zip(group, spelt, strict=True):
+            slugs[index] = slug
+    return slugs
+
+
+def _slug_lines(texts: Sequence[str], joined: str, max_len: int) -> list[str]:
+    """The slugs of ``texts``, whose join by line breaks is ``joined``."""
+    if joined.count("\n") == len(texts) - 1:
+        lines = _NOT_SLUG_NOR_LINE_END_RE.sub("-", _latin_lower(joined)).split("\n")
+        if len(lines) == len(texts):
+            slugs = [line.strip("-") for line in lines]
+            if slugs and max(map(len, slugs)) > max_len:
+                slugs = [_cut(slug, max_len) for slug in slugs]
+            return slugs
+    return [slugify(text, max_len) for text in texts]

@@ -68,3 +68,56 @@ def test_script_of_agrees_with_the_letter_classes_everywhere() -> None:
     assert [scripts.script_of(ch) for ch in "aকЖب১।5 "] == [
         "Latn", "Beng", "Cyrl", "Arab", None, None, None, None,
     ]  # fmt: skip
+
+
+def test_slugs_made_many_at_once_are_the_slugs_made_one_by_one() -> None:
+    # slugify_many spells the texts joined by line breaks: every script, joiners in and out
+    # of Bengali words (U+200C is a letter's neighbour in Persian), accents, Greek final
+    # sigma, the Kelvin sign, ligatures, digits, long texts cut at 48, line breaks inside.
+    rng = random.Random(13)
+    alphabet = [
+        *"abcXYZ éÉàŁü ЖжЁё бابك کی ক খ্য র ১২৩ 0 9 -_/.(),; ΣσαİK\u212aﬁ\u200c\u200d\t",
+        "অ্যা", "প্যা", "ড়", " (PEFT)", "a" * 30, "\n",
+    ]  # fmt: skip
+    samples = [*LINES, "", "-", "পদ নম্বর ১২৩", "اب\u200cت", "ক\u200dর", "ΟΔΟΣ", "x" * 60]
+    samples += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(3000)
+    ]
+    expected = [slug.slugify(text) for text in samples]
+    assert slug.slugify_many(samples) == expected
+    without_breaks = [text.replace("\n", " ") for text in samples]
+    assert slug.slugify_many(without_breaks) == [slug.slugify(t) for t in without_breaks]
+    no_joiners = [t.replace("\u200c", "").replace("\u200d", "") for t in without_breaks]
+    assert slug.slugify_many(no_joiners) == [slug.slugify(t) for t in no_joiners]
+    assert slug.slugify_many(["Flash Attention", "লোরা ২"], max_len=5) == ["flash", "lora"]
+    assert slug.slugify_many([]) == []
+
+
+def test_concept_ids_named_together_are_the_ids_named_one_at_a_time() -> None:
+    from quizzer.concepts.concept import Entry, Provenance, Text
+    from quizzer.glossary.concept_ids import new_concept_ids
+    from quizzer.glossary.slot import Slot
+
+    def slot(acronym: str | None, **terms: str) -> Slot:
+        seed = Provenance("seed", "g.txt", 3)
+        entries = {lang: Entry(Text(t, seed), Text("d", seed)) for lang, t in terms.items()}
+        return Slot(None, acronym, entries)
+
+    slots = [
+        slot(None, bn="লোরা ২"),
+        slot(None, bn="লোরা ২"),  # the same term: its id numbered
+        slot("PEFT", bn="প্যারামিটার (PEFT)"),
+        slot("--", ru="Адаптеры"),  # an acronym with no slug: the term decides
+        slot(None, ru="Адаптация (Low-Rank Adaptation)"),
+        slot(None, fr="Quantification"),
+        slot(None, bn="মডেল", ru="Модель"),
+        slot(None, ar="?"),
+        slot(None, en="lora"),  # taken already
+    ]
+    taken = {"lora"}
+    # (what main's one-slot-at-a-time naming gave for these slots)
+    assert new_concept_ids(slots, taken) == [
+        "lora-2", "lora-2-2", "peft", "adaptery", "low-rank-adaptation",
+        "quantification", "model", "concept", "lora-3",
+    ]  # fmt: skip
+    assert {"lora-2-2", "concept", "lora-3"} <= taken

@@ -164,7 +164,7 @@ def test_a_bad_value_in_the_previous_journal_is_skipped_and_named_and_the_rest_r
     db.write_bytes(b"garbage")
     prev = files.previous_journal_path(db)
     lines = prev.read_bytes().splitlines(keepends=True)
-    event = journal.decode(lines[1])
+    event: Any = journal.decode(lines[1])
     assert event is not None and event["op"] == "record" and len(lines) > 3
     event["review"]["grade"] = 9
     lines[1] = journal.encode(event)  # checksummed, so only its value is wrong
@@ -279,7 +279,7 @@ def test_a_salvaged_journal_keeps_a_last_line_without_its_newline_and_drops_bad_
 ) -> None:
     jpath = files.journal_path(db)
     lines = jpath.read_bytes().splitlines(keepends=True)
-    event = journal.decode(lines[1])
+    event: Any = journal.decode(lines[1])
     assert event is not None and len(lines) == 4
     event["review"]["grade"] = 9
     lines[1] = journal.encode(event)  # checksummed, but it can't be replayed

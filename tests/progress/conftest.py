@@ -2,12 +2,14 @@
 
 ``open_db(path, **kw)`` is :func:`open_store` with a fixed zone and a seeded
 rng, so interval fuzz repeats from run to run. A test module that needs another
-zone or seed overrides the ``store_tz`` or ``store_seed`` fixture.
+zone or seed overrides the ``store_tz`` or ``store_seed`` fixture. ``db`` is a copy of
+a small store with a history (``built``, made once per module) for a test to damage.
 """
 
 from __future__ import annotations
 
 import random
+import shutil
 from collections.abc import Callable
 from datetime import UTC, tzinfo
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 
 from quizzer.progress import Store, open_store
+from tests.progress import store_builder
 
 OpenDb = Callable[..., Store]
 
@@ -40,3 +43,18 @@ def open_db(store_tz: tzinfo, store_seed: int) -> OpenDb:
         return open_store(path, tz=store_tz, rng=random.Random(store_seed), **kw)
 
     return open_db
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two compacted sessions, then three answers left in the journal by a killed one."""
+    db = tmp_path_factory.mktemp("built") / "p.json"
+    store_builder.build(db, july=2, august=3, pending=3)
+    return db
+
+
+@pytest.fixture
+def db(built: Path, tmp_path: Path) -> Path:
+    """A copy of ``built`` of the test's own, to damage (``p.json`` in ``tmp_path / "s"``)."""
+    shutil.copytree(built.parent, tmp_path / "s")
+    return tmp_path / "s" / "p.json"

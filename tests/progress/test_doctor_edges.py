@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,7 +12,6 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
 from quizzer.errors import StoreError
 from quizzer.progress import doctor, files, journal, open_store
-from tests.progress import store_builder
 
 START = datetime(2026, 3, 2, 8, tzinfo=UTC)
 KEYS = [CardKey(f"deck/c{i}", Pair("en", "term", "fr", "term")) for i in range(3)]
@@ -47,20 +45,6 @@ def test_the_ok_line_after_a_rebuild_counts_the_cards_the_rebuild_brought_back(
 
 # Each repair alone, with its exact actions and losses (the doctor's other tests check that
 # damage is repaired, mostly by a word of the message).
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two compacted sessions, then three answers left in the journal by a killed one."""
-    db = tmp_path_factory.mktemp("built") / "p.json"
-    store_builder.build(db, july=2, august=3, pending=3)
-    return db
-
-
-@pytest.fixture
-def db(built: Path, tmp_path: Path) -> Path:
-    shutil.copytree(built.parent, tmp_path / "s")
-    return tmp_path / "s" / "p.json"
 
 
 def _kept(db: Path, prefix: str) -> Path:

@@ -23,20 +23,6 @@ from tests.progress import store_builder
 MEM = Path("/proc/self/mem")  # a regular file whose read fails (EIO), even for root
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two compacted sessions, then three answers left in the journal by a killed one."""
-    db = tmp_path_factory.mktemp("built") / "p.json"
-    store_builder.build(db, july=2, august=3, pending=3)
-    return db
-
-
-@pytest.fixture
-def db(built: Path, tmp_path: Path) -> Path:
-    shutil.copytree(built.parent, tmp_path / "s")
-    return tmp_path / "s" / "p.json"
-
-
 def _examine(db: Path) -> tuple[Report, Findings]:
     report = Report(db)
     return report, examine(db, report)

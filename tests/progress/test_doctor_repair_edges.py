@@ -1,14 +1,14 @@
 """More edges of :mod:`quizzer.progress.doctor`, each found by a mutant that survived (issue 14).
 
-Real stores on disk (:mod:`tests.progress.store_builder`: two compacted sessions, three
-answers left in the journal), damaged one way each; the doctor's exact actions, losses
-and messages, and what it keeps, as a person running ``quizzer doctor`` reads them.
+Real stores on disk, the ``db`` fixture of ``conftest.py`` (two compacted sessions, three
+answers left in the journal; snapshot and journal of generation 3, ``P.bak`` and
+``P.journal.prev`` of 2), damaged one way each; the doctor's exact actions, losses and
+messages, and what it keeps, as a person running ``quizzer doctor`` reads them.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +18,6 @@ from quizzer.cli.main import main
 from quizzer.errors import StoreError
 from quizzer.progress import doctor, files, journal
 from tests.progress import store_builder
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Snapshot and journal of generation 3, ``P.bak`` and ``P.journal.prev`` of 2."""
-    db = tmp_path_factory.mktemp("built") / "p.json"
-    store_builder.build(db, july=2, august=3, pending=3)
-    return db
-
-
-@pytest.fixture
-def db(built: Path, tmp_path: Path) -> Path:
-    shutil.copytree(built.parent, tmp_path / "s")
-    return tmp_path / "s" / "p.json"
 
 
 def _doc(path: Path) -> dict[str, Any]:
@@ -303,13 +289,18 @@ def test_a_salvaged_journal_keeps_a_last_line_without_its_newline_and_drops_bad_
 # ---- migrating, and what the doctor can't repair
 
 
+def _with_schema(db: Path, version: int, **top: Any) -> bytes:
+    """The snapshot marked as of schema ``version`` (with ``top`` keys replaced); its bytes."""
+    doc = _doc(db)
+    doc["meta"]["1"]["schema"] = version
+    _write(db, {**doc, **top})
+    return db.read_bytes()
+
+
 def test_doctor_migrates_an_old_schema_and_names_the_copy_it_keeps(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    doc = _doc(db)
-    doc["meta"]["1"]["schema"] = 3
-    _write(db, doc)
-    old = db.read_bytes()
+    old = _with_schema(db, 3)
     assert main(["doctor", "--db", str(db)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "repaired: migrated from schema 3 to 4 (the old file is kept as p.json.v3.bak)" in out
@@ -317,11 +308,7 @@ def test_doctor_migrates_an_old_schema_and_names_the_copy_it_keeps(
 
 
 def test_an_old_layout_the_migration_cannot_read_is_refused_and_left_as_it_is(db: Path) -> None:
-    doc = _doc(db)
-    doc["meta"]["1"]["schema"] = 3
-    doc["cards"] = {"1": 5}
-    _write(db, doc)
-    old = db.read_bytes()
+    old = _with_schema(db, 3, cards={"1": 5})
     with pytest.raises(StoreError) as err:
         doctor.repair(db)
     assert err.value.message == (
@@ -335,10 +322,7 @@ def test_an_old_layout_the_migration_cannot_read_is_refused_and_left_as_it_is(db
 def test_a_store_of_a_newer_quizzer_is_left_as_it_is_and_still_wrong(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    doc = _doc(db)
-    doc["meta"]["1"]["schema"] = 5
-    _write(db, doc)
-    old = db.read_bytes()
+    old = _with_schema(db, 5)
     assert main(["doctor", "--db", str(db)]) == 3
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == f"still wrong: {db}: made by a newer quizzer (schema 5)"

@@ -1,0 +1,43 @@
+"""More edges of opening a store (``progress.opening``), from its mutants 93 on (issue 14).
+
+On the ``db`` fixture of ``conftest.py`` (a store of generation 3 with three answers left
+in its journal, ``P.journal.prev`` of generation 2), damaged or left one way each.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from quizzer.errors import StoreError
+from quizzer.progress import journal
+from quizzer.progress.files import journal_path, previous_journal_path
+from tests.progress import store_builder as sb
+
+
+@pytest.mark.parametrize("read_only", [True, False], ids=["reader", "writer"])
+def test_a_journal_the_snapshot_absorbed_is_not_replayed_nor_kept_as_torn(
+    db: Path, read_only: bool
+) -> None:
+    # A compaction cut short after writing its snapshot: the old journal is still there.
+    shutil.copyfile(previous_journal_path(db), journal_path(db))
+    with sb.open_db(db, read_only=read_only) as store:
+        assert (store.replayed, store.torn_bytes) == (0, 0)
+        assert store.stale_journal
+    assert not journal_path(db).with_name("p.json.journal.torn").exists()
+    if not read_only:  # the writer finished the compaction: a journal of the snapshot's own
+        assert journal.header(journal_path(db)) == 3
+
+
+def test_a_journal_shorter_than_the_snapshot_says_names_the_doctor(db: Path) -> None:
+    doc = json.loads(db.read_text(encoding="utf-8"))
+    size = journal_path(db).stat().st_size
+    doc["meta"]["1"]["journal_offset"] = size + 1
+    db.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(StoreError) as caught:
+        sb.open_db(db)
+    assert caught.value.hint == f"run `quizzer doctor --db {db}`"
+    assert caught.value.path == journal_path(db)

@@ -113,3 +113,32 @@ def test_damage_to_the_month_file_is_named_as_without_a_cache(tmp_path: Path) ->
     assert "record 2" in with_cache.problem and "grade" in with_cache.problem
     file.write_bytes(raw.replace(b'"duration_ms":3001', b'"duration_ms":3009', 1))  # valid value
     assert "checksum" in (monthfile.read_answers(file, MONTH).problem or "")
+
+
+def test_the_cache_is_named_and_marked_as_its_format(tmp_path: Path) -> None:
+    file = _month(tmp_path)
+    monthfile.read_answers(file, MONTH)
+    assert _cache(file).name == f"{MONTH}.answers.cache"
+    assert _cache(file).read_bytes().startswith(b"quizzer answers cache 1\n")
+
+
+def test_a_month_rewritten_with_as_many_answers_is_not_served_its_old_cache(
+    tmp_path: Path,
+) -> None:
+    """Same month, same count, a seal that holds: only the cache's key tells it is stale."""
+    file = _month(tmp_path)
+    monthfile.read_answers(file, MONTH)
+    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(8)], 3))  # type: ignore[arg-type]
+    assert [r.grade for r in monthfile.read_answers(file, MONTH).reviews] == [1] * 8
+
+
+def test_a_cache_cut_just_after_its_key_is_ignored(tmp_path: Path) -> None:
+    file = _month(tmp_path)
+    expected = monthfile.read_answers(file, MONTH).reviews
+    raw = file.read_bytes()
+    seal_at = raw.rfind(b',"seal":')
+    data = _cache(file).read_bytes()
+    head = len(data) - len(logdecoder.encode_answers(expected)) - 4
+    _cache(file).write_bytes(data[: head + 2])  # half a checksum
+    assert monthcache.load(file, raw, seal_at) is None
+    assert monthfile.read_answers(file, MONTH).reviews == expected

@@ -1,0 +1,174 @@
+"""The schema of a snapshot is recognised by each version's own signature, and nothing else
+passes for an old store to migrate.
+
+Written from a mutation-testing run (mutmut on ``quizzer/progress/migrate.py``): each test
+here kills mutants the store tests let through (issue 14).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from quizzer.errors import StoreError
+from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, open_store, reviewlog
+from quizzer.progress.history import read_log
+from quizzer.progress.migrate import schema_of
+from quizzer.scheduling.replay import replay
+from quizzer.scheduling.review import Review
+from tests.progress.test_migrate_study_days import KEYS, v3_store  # noqa: F401 - a fixture
+from tests.progress.test_store_log import _v2_store
+
+CARD = {"card_id": "demo/c0|ru:term>bn:definition", "reps": 1}
+REVIEW = {"id": "r1", "reviewed_at": "2026-03-10T12:00:00+00:00", "grade": 3}
+
+SCHEMA_1 = {
+    "every table of schema 1": {
+        "cards": {"1": CARD},
+        "reviews": {"1": REVIEW},
+        "settings": {"1": {}},
+        "_default": {},
+    },
+    "cards alone": {"cards": {"1": CARD}},
+    "reviews alone": {"reviews": {"1": REVIEW}},
+    "cards and settings": {"cards": {"1": CARD}, "settings": {"1": {}}},
+    "cards and TinyDB's empty default table": {"cards": {"1": CARD}, "_default": {}},
+}
+
+
+@pytest.mark.parametrize("doc", SCHEMA_1.values(), ids=SCHEMA_1.keys())
+def test_a_document_of_schema_1_tables_only_is_schema_1(doc: dict[str, Any]) -> None:
+    assert schema_of(doc) == 1
+
+
+NOT_SCHEMA_1 = {
+    "other JSON": {"hello": [1, 2, 3]},
+    "settings alone": {"settings": {"1": {}}},
+    "a foreign table beside cards": {"cards": {"1": CARD}, "hello": {}},
+    "a card without its id": {"cards": {"1": {"reps": 1}}},
+    "a card whose id is no text": {"cards": {"1": {"card_id": 7}}},
+    "an answer without its id": {"reviews": {"1": {"reviewed_at": REVIEW["reviewed_at"]}}},
+    "an answer without its time": {"reviews": {"1": {"id": "r1"}}},
+    "good cards, an answer without its time": {
+        "cards": {"1": CARD},
+        "reviews": {"1": {"id": "r1"}},
+    },
+    "good answers, a card without its id": {
+        "cards": {"1": {"reps": 1}},
+        "reviews": {"1": REVIEW},
+    },
+    "a table that is a list": {"reviews": [1, 2, 3], "cards": {}},
+    "a record that is a number": {"cards": {"1": 5}},
+}
+
+
+@pytest.mark.parametrize("doc", NOT_SCHEMA_1.values(), ids=NOT_SCHEMA_1.keys())
+def test_anything_else_without_meta_is_no_layout_quizzer_wrote(doc: dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as err:
+        schema_of(doc)
+    assert str(err.value) == f"not a layout any quizzer wrote (tables {sorted(doc)!r})"
+
+
+def test_the_tables_named_in_the_message_are_cut_at_60_characters() -> None:
+    doc = {f"table-{n:02d}": {} for n in range(12)}
+    with pytest.raises(ValueError) as err:
+        schema_of(doc)
+    assert str(err.value) == f"not a layout any quizzer wrote (tables {sorted(doc)!r:.60})"
+    assert len(f"{sorted(doc)!r}") > 60
+
+
+BAD_META = {
+    "meta not a table": ({"meta": [1]}, "table 'meta' is not a table: [1]"),
+    "no meta record": ({"meta": {}}, "meta record is not an object: None"),
+    "meta record a text": ({"meta": {"1": "x" * 50}}, f"meta record is not an object: '{'x' * 39}"),
+    "schema missing": ({"meta": {"1": {}}}, "meta.schema is not a number: None"),
+    "schema a text": ({"meta": {"1": {"schema": "3"}}}, "meta.schema is not a number: '3'"),
+    "schema true": ({"meta": {"1": {"schema": True}}}, "meta.schema is not a number: True"),
+    "schema 0": ({"meta": {"1": {"schema": 0}}}, "meta.schema 0 is no version quizzer wrote"),
+    "schema 1 with meta": (
+        {"meta": {"1": {"schema": 1, "journal_offset": 0}}},
+        "meta.schema 1 is no version quizzer wrote",
+    ),
+    "schema 2 without its offset": (
+        {"meta": {"1": {"schema": 2}}},
+        "meta.schema 2 is no version quizzer wrote",
+    ),
+}
+
+
+@pytest.mark.parametrize(("doc", "message"), BAD_META.values(), ids=BAD_META.keys())
+def test_a_meta_table_no_version_wrote_is_named(doc: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError) as err:
+        schema_of(doc)
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize(
+    ("meta", "schema"),
+    [({"schema": 2, "journal_offset": 0}, 2), ({"schema": 3}, 3), ({"schema": 4}, 4)],
+)
+def test_schema_2_by_its_offset_and_3_on_by_their_number(meta: dict[str, Any], schema: int) -> None:
+    assert schema_of({"meta": {"1": meta}, "cards": {}}) == schema
+
+
+def test_a_schema_3_store_is_replayed_in_the_zone_it_is_opened_in(v3_store) -> None:  # noqa: F811
+    """Study days are counted in the learner's zone, not this machine's: at UTC+14 an
+    answer at 20:00 UTC and the next at 09:00 UTC fall on one study day."""
+    db, utc_states, _old = v3_store
+    zone = ZoneInfo("Pacific/Kiritimati")
+    with open_store(db, tz=zone) as store:
+        reviews = store.reviews()
+        for key in KEYS:
+            state, expected = store.card(key), replay(key.id, reviews, store.settings, zone)
+            assert state is not None and expected is not None
+            assert state.stability == pytest.approx(expected.stability, rel=1e-9)
+            assert state.difficulty == pytest.approx(expected.difficulty, rel=1e-9)
+        assert any(
+            store.card(key).stability != pytest.approx(utc_states[key.id]["stability"])  # type: ignore[union-attr]
+            for key in KEYS
+        )
+
+
+def _time(review: Review) -> tuple[str, str]:
+    return review.reviewed_at.isoformat(), review.id
+
+
+def test_a_schema_1_store_goes_through_every_step_to_schema_4(v3_store) -> None:  # noqa: F811
+    """Its answers end in month files (schema 3) and its states are replayed in study days
+    (schema 4), each step once."""
+    db, new_rule, _old = v3_store
+    doc = json.loads(db.read_text(encoding="utf-8"))  # the old rule's states
+    meta = doc["meta"]["1"]
+    logged = sorted(read_log(db, meta["gen"], meta["months"]).values(), key=_time)
+    reviews = {str(n): r.to_dict() for n, r in enumerate(logged, 1)}
+    shutil.rmtree(reviewlog.log_dir(db))
+    journal_path(db).unlink()
+    db.write_text(json.dumps({"cards": doc["cards"], "reviews": reviews}), encoding="utf-8")
+    with open_store(db, tz=UTC) as store:
+        for key in KEYS:
+            assert store.card(key).to_dict() == new_rule[key.id]  # type: ignore[union-attr]
+        assert [r.to_dict() for r in store.reviews()] == list(reviews.values())
+    assert reviewlog.months(db) == ["2026-03"]
+    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == SCHEMA_VERSION
+    assert (db.parent / "progress.json.journal.v2.bak").exists()
+    assert doctor.check(db).healthy
+
+
+def test_a_schema_2_store_whose_journal_is_damaged_is_not_migrated(tmp_path, open_db) -> None:
+    db = tmp_path / "p.json"
+    _v2_store(open_db, db, tmp_path / "scratch.json")
+    lines = journal_path(db).read_bytes().splitlines(keepends=True)
+    lines[3] = lines[3].replace(b'"grade":', b'"grude":')  # its checksum no longer matches
+    journal_path(db).write_bytes(b"".join(lines))
+    snapshot = db.read_bytes()
+    with pytest.raises(StoreError) as err:
+        open_db(db)
+    assert err.value.message == "the journal is damaged at line 4; can't migrate the store"
+    assert err.value.hint == f"run `quizzer doctor --db {db}` first (a copy is kept)"
+    assert (err.value.path, err.value.line) == (journal_path(db), 4)
+    assert db.read_bytes() == snapshot == (tmp_path / "p.json.v2.bak").read_bytes()

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from quizzer.errors import StoreError
-from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, open_store, reviewlog
+from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, logstream, open_store, reviewlog
 from quizzer.progress.history import read_log
 from quizzer.progress.migrate import schema_of
 from quizzer.scheduling.replay import replay
@@ -172,3 +172,15 @@ def test_a_schema_2_store_whose_journal_is_damaged_is_not_migrated(tmp_path, ope
     assert err.value.hint == f"run `quizzer doctor --db {db}` first (a copy is kept)"
     assert (err.value.path, err.value.line) == (journal_path(db), 4)
     assert db.read_bytes() == snapshot == (tmp_path / "p.json.v2.bak").read_bytes()
+
+
+def test_the_one_pass_ends_with_the_journals_answers(tmp_path) -> None:
+    """Answers still in the journal are the last slice (``logstream``), not a reason to
+    read the log the careful way."""
+    db = tmp_path / "p.json"
+    with open_store(db, tz=UTC) as store:
+        given = [
+            store.record(KEYS[n % 2], 3, datetime(2026, 3, 1, 9 + n, tzinfo=UTC)) for n in range(3)
+        ]
+        pieces = list(logstream.answers(db, store.state.gen, store.state.months))
+    assert pieces[-1] == given

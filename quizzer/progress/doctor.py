@@ -19,6 +19,7 @@ import shutil
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
@@ -177,10 +178,12 @@ def _repair(path: Path) -> Report:
 
 def _rebuild(path: Path, f: Findings, report: Report) -> None:
     """New snapshot: the best available base, then every journal event replayed over it."""
+    base_file = path  # where the base was read (its old bytes, if of an old schema)
     if (f.snapshot_error or f.inconsistent) and path.exists():
         # Kept aside, never copied over P.bak: the backup may be the last good snapshot.
         keep = path.with_name(f"{path.name}.damaged-{stamp()}")
         path.rename(keep)
+        base_file = keep
         fsync_dir(path.parent)
         what = "damaged" if f.snapshot_error else "inconsistent"
         report.actions.append(f"kept the {what} store as {keep.name}")
@@ -188,6 +191,9 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
     source = "the store"
     if base is None and f.backup is not None:
         base, source = f.backup, f"the backup {backup_path(path).name}"
+        base_file = backup_path(path)
+    if base is not None and migrate.schema_of(base) < migrate.SCHEMA_VERSION:
+        base = _old_base(base, source, base_file, report)
     if base is None and f.salvage is not None:
         base = f.salvage
         source = "the damaged store's valid card states (dropped: {})".format(
@@ -195,8 +201,6 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
         )
     if base is None:
         source = "nothing (states rebuilt from the journal alone)"
-    elif migrate.schema_of(base) < migrate.SCHEMA_VERSION:
-        base = migrate.migrate(path, base, migrate.schema_of(base))
     st = State.from_document(base) if base else State()
     st.undo, st.recent = [], []
     jpath = journal_path(path)
@@ -242,6 +246,35 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
     report.actions.append(
         f"rebuilt {len(st.raw)} card states from {source} and {replayed} journal events"
     )
+
+
+def _old_base(
+    base: dict[str, Any], source: str, file: Path, report: Report
+) -> dict[str, Any] | None:
+    """An old schema's base (from ``file``) in the current layout, or ``None`` if it can't be.
+
+    Not :func:`migrate.migrate`: it would replay the base's own generation of the journal,
+    gone by; the journals are replayed over the base here and the memory states rebuilt
+    from the log last (:func:`repair`). The old bytes are kept: a compaction replaces P.bak.
+    """
+    version = migrate.schema_of(base)
+    kept = migrate.version_backup_path(file, version)
+    if file.exists() and not kept.exists():
+        reviewlog.keep_link(file, kept)
+        fsync_dir(file.parent)
+    if version < migrate.LAYOUT_SINCE:
+        report.losses.append(
+            f"{file.name}: of schema {version}, older than the review log's month files: not "
+            f"taken as the base (its bytes are kept as {kept.name}); the settings, suspensions "
+            "and flags it held are not restored, card states come from the journals and the "
+            "review log"
+        )
+        return None
+    report.actions.append(
+        f"brought {source} from schema {version} to {migrate.SCHEMA_VERSION} for the rebuild "
+        f"(its old bytes are kept as {kept.name}); card states come from the review log"
+    )
+    return migrate.in_current_layout(base, version)
 
 
 def _cut_journal(jpath: Path, report: Report) -> None:

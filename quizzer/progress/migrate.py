@@ -111,6 +111,26 @@ def version_backup_path(path: Path, version: int) -> Path:
     return path.with_name(f"{path.name}.v{version}.bak")
 
 
+#: The first schema in the current layout (the review log in month files): older
+#: documents can't be brought up to date without moving the log (:func:`migrate`).
+LAYOUT_SINCE = 3
+
+
+def in_current_layout(doc: dict[str, Any], version: int) -> dict[str, Any]:
+    """``doc`` of schema ``version`` marked as of :data:`SCHEMA_VERSION`, touching no file.
+
+    For a copy whose own journals are gone by (the doctor's base from an old ``P.bak``):
+    from :data:`LAYOUT_SINCE` the layout is the same, and what the 3 → 4 step recomputes
+    (memory states from the log) is the caller's to replay. ``ValueError`` before it.
+    """
+    if version < LAYOUT_SINCE:
+        raise ValueError(f"schema {version} keeps the review log elsewhere")
+    meta = doc["meta"]["1"]
+    new = {**doc, "meta": {**doc["meta"], "1": {**meta, "schema": SCHEMA_VERSION, "undo": []}}}
+    new["meta"]["1"].setdefault("migrated_from", version)
+    return new
+
+
 def migrate(
     path: Path, doc: dict[str, Any] | list[dict[str, Any]], version: int, tz: tzinfo | None = None
 ) -> dict[str, Any]:

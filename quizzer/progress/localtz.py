@@ -6,13 +6,15 @@ side of a DST change; this asks the C library for the offset at each moment.
 
 from __future__ import annotations
 
-import calendar
 import os
 import time
 from collections.abc import Mapping
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+#: The Unix epoch as a naive time: ``(utc_fields - _EPOCH) // _SECOND`` is what
+#: ``calendar.timegm`` gives, without importing :mod:`calendar` at start-up.
+_EPOCH, _SECOND = datetime(1970, 1, 1), timedelta(seconds=1)
 
 
 class LocalTimezone(tzinfo):
@@ -41,7 +43,7 @@ class LocalTimezone(tzinfo):
 
     def fromutc(self, dt: datetime) -> datetime:
         """Local wall time for ``dt`` (whose fields are UTC); used by ``astimezone``."""
-        stamp = calendar.timegm(dt.replace(tzinfo=None).timetuple())
+        stamp = (dt.replace(tzinfo=None) - _EPOCH) // _SECOND
         return dt + timedelta(seconds=time.localtime(stamp).tm_gmtoff)
 
     def __repr__(self) -> str:
@@ -77,6 +79,10 @@ def system_timezone_name(
 def _is_iana(name: str) -> bool:
     if not name or name.startswith("/") or ".." in name:
         return False
+    # Imported here: only the statistics' caches name the zone; the quiz's start-up (home
+    # screen, first card) doesn't, and zoneinfo brings sysconfig (issue 12, goal 2).
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):

@@ -63,12 +63,12 @@ from datetime import tzinfo
 from typing import TYPE_CHECKING
 
 from quizzer.paths import default_db_path
-from quizzer.progress.merging import ProgressCallback, append_batch
 from quizzer.progress.writing import WritingStore
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 
 if TYPE_CHECKING:
+    from quizzer.progress.merging import ProgressCallback
     from quizzer.stats.tally import Tally
 
 
@@ -89,6 +89,9 @@ class Store(WritingStore):
 
         See :mod:`quizzer.progress.merging` (``quizzer merge``).
         """
+        # Imported here: only `quizzer merge` and the doctor add batches, not the quiz.
+        from quizzer.progress.merging import append_batch
+
         append_batch(self, reviews, states, on_progress)
 
     def cards_fingerprint(self) -> str:

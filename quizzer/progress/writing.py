@@ -6,7 +6,6 @@ Every change is appended to the journal and fsynced before the method returns
 
 from __future__ import annotations
 
-import secrets
 from datetime import UTC, datetime
 
 from quizzer.cards.card import CardKey
@@ -34,6 +33,15 @@ def _answer_time(now: datetime) -> datetime:
     if not _EARLIEST <= now < _LATEST:
         raise ValueError(f"now must lie between 1970 and 9000, got {now.isoformat()}")
     return now.astimezone(UTC)
+
+
+def _salt() -> str:
+    """A random salt for a review id (two processes may answer a card in the same ms)."""
+    # Imported here: `secrets` (with hmac) is only needed once an answer is given, not for
+    # opening the store before the home screen's first paint (issue 12, goal 2).
+    import secrets
+
+    return secrets.token_hex(4)
 
 
 class WritingStore(ReadingStore):
@@ -87,7 +95,7 @@ class WritingStore(ReadingStore):
         )
         new = outcome.state
         # A random salt: two processes may answer the same card in the same millisecond.
-        rid = review_id(card_id, now, secrets.token_hex(4))
+        rid = review_id(card_id, now, _salt())
         review = answered_review(rid, card_id, grade, now, answer, outcome)
         review_dict = review_data(review.to_dict())
         self._append({"op": "record", "review": review_dict, "card": slim_of(new)})
@@ -161,7 +169,7 @@ class WritingStore(ReadingStore):
         now = _answer_time(now)
         until = bury_until(now, self.tz_at(now), self.settings)
         bury = Bury(
-            id=review_id(key.id, now, secrets.token_hex(4)),
+            id=review_id(key.id, now, _salt()),
             card_id=key.id,
             buried_at=now,
             until=until,

@@ -48,6 +48,14 @@ LATER = (
     "genanki",
     "tomllib",
     "tomli_w",
+    # Opening the store needs none of these: a review id's random salt (`secrets`, with
+    # hmac) is drawn at the first answer, batches are added by `quizzer merge` only, and
+    # the zone is named only for the statistics' caches (zoneinfo brings sysconfig).
+    "secrets",
+    "hmac",
+    "quizzer.progress.merging",
+    "zoneinfo",
+    "calendar",
 )
 
 

@@ -46,6 +46,13 @@ HEAVY = (
     # shape the Arabic name when it is drawn (chosen or listed), not at start-up.
     "arabic_reshaper",
     "bidi",
+    # Answering (a review id's random salt), `quizzer merge` and the statistics' zone name:
+    # none is needed to open the store and count the decks.
+    "secrets",
+    "hmac",
+    "quizzer.progress.merging",
+    "zoneinfo",
+    "calendar",
 )
 
 #: Runs `quizzer` (no command) the way the console script does, headless, up to the home

@@ -41,3 +41,20 @@ def test_a_journal_shorter_than_the_snapshot_says_names_the_doctor(db: Path) -> 
         sb.open_db(db)
     assert caught.value.hint == f"run `quizzer doctor --db {db}`"
     assert caught.value.path == journal_path(db)
+
+
+def test_a_journal_missing_only_its_final_newline_loses_nothing(db: Path) -> None:
+    jpath = journal_path(db)
+    raw = jpath.read_bytes()
+    jpath.write_bytes(raw[:-1])  # its writer's mark says the full length
+    with sb.open_db(db, read_only=True) as store:
+        assert (store.replayed, store.torn_bytes) == (3, 0)
+
+
+def test_a_journal_cut_before_its_writers_mark_names_the_doctor(db: Path) -> None:
+    jpath = journal_path(db)
+    raw = jpath.read_bytes()
+    jpath.write_bytes(raw[: raw.rstrip(b"\n").rfind(b"\n") + 1])  # the last answer gone
+    with pytest.raises(StoreError) as caught:
+        sb.open_db(db)
+    assert caught.value.hint == f"run `quizzer doctor --db {db}`"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,3 +59,20 @@ def test_a_journal_cut_before_its_writers_mark_names_the_doctor(db: Path) -> Non
     with pytest.raises(StoreError) as caught:
         sb.open_db(db)
     assert caught.value.hint == f"run `quizzer doctor --db {db}`"
+
+
+def test_a_checksummed_journal_line_with_a_bad_value_is_damage_naming_the_doctor(
+    db: Path,
+) -> None:
+    jpath = journal_path(db)
+    lines = jpath.read_bytes().splitlines(keepends=True)
+    event: Any = journal.decode(lines[2])
+    event["review"]["grade"] = 9
+    lines[2] = journal.encode(event)  # its checksum verifies, its grade doesn't
+    jpath.write_bytes(b"".join(lines))
+    with pytest.raises(StoreError) as caught:
+        sb.open_db(db, read_only=True)
+    assert caught.value.message.startswith("the journal is damaged (journal event {'op': ")
+    assert caught.value.message.endswith("(grade is out of range: 9)))")
+    assert caught.value.hint == f"run `quizzer doctor --db {db}` (a copy is kept)"
+    assert caught.value.path == jpath

@@ -6,6 +6,7 @@ in its journal, ``P.journal.prev`` of generation 2), damaged or left one way eac
 
 from __future__ import annotations
 
+import errno
 import json
 import shutil
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 
 from quizzer.errors import StoreError
 from quizzer.progress import journal
-from quizzer.progress.files import journal_path, previous_journal_path
+from quizzer.progress.files import journal_path, lock_path, previous_journal_path
 from tests.progress import store_builder as sb
 
 
@@ -76,3 +77,38 @@ def test_a_checksummed_journal_line_with_a_bad_value_is_damage_naming_the_doctor
     assert caught.value.message.endswith("(grade is out of range: 9)))")
     assert caught.value.hint == f"run `quizzer doctor --db {db}` (a copy is kept)"
     assert caught.value.path == jpath
+
+
+def test_a_lock_file_removed_after_the_last_answer_stops_the_compaction(db: Path) -> None:
+    store = sb.open_db(db)
+    store.record(sb.card(7), 3, sb.LATER)
+    snapshot = db.read_bytes()
+    lock_path(db).unlink()
+    with pytest.raises(StoreError) as caught:
+        store.compact()
+    assert caught.value.message == (
+        "the store's lock file was removed or replaced while this process wrote it"
+    )
+    assert db.read_bytes() == snapshot  # nothing compacted by a writer that lost its lock
+    sb.abandon(store)
+    with sb.open_db(db, read_only=True) as reader:
+        assert reader.replayed == 4  # the answer is still in the journal
+
+
+def test_a_new_journal_that_cant_be_started_stops_writing_with_a_clear_error(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = sb.open_db(db)
+
+    def disk_full(path: Path, gen: int) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(journal, "start_new", disk_full)
+    with pytest.raises(StoreError) as caught:
+        store.compact()
+    assert caught.value.message == "can't start a new journal: No space left on device"
+    assert caught.value.hint == "close and reopen the store (every answer so far is saved)"
+    monkeypatch.undo()
+    sb.abandon(store)
+    with sb.open_db(db, read_only=True) as reader:
+        assert len(reader.reviews()) == 9

@@ -109,6 +109,10 @@ def test_a_new_journal_that_cant_be_started_stops_writing_with_a_clear_error(
     assert caught.value.message == "can't start a new journal: No space left on device"
     assert caught.value.hint == "close and reopen the store (every answer so far is saved)"
     monkeypatch.undo()
+    with pytest.raises(StoreError) as refused:
+        store.record(sb.card(7), 3, sb.LATER)
+    assert refused.value.message == "the progress store stopped writing after a failed compaction"
+    assert refused.value.hint == "close and reopen it (every answer so far is saved)"
     sb.abandon(store)
     with sb.open_db(db, read_only=True) as reader:
         assert len(reader.reviews()) == 9

@@ -116,3 +116,17 @@ def test_a_new_journal_that_cant_be_started_stops_writing_with_a_clear_error(
     sb.abandon(store)
     with sb.open_db(db, read_only=True) as reader:
         assert len(reader.reviews()) == 9
+
+
+def test_a_lock_file_removed_between_two_answers_refuses_the_second(db: Path) -> None:
+    store = sb.open_db(db)
+    store.record(sb.card(7), 3, sb.LATER)
+    journal_bytes = journal_path(db).read_bytes()
+    lock_path(db).unlink()
+    with pytest.raises(StoreError) as caught:
+        store.record(sb.card(8), 3, sb.LATER)
+    assert caught.value.message == (
+        "the store's lock file was removed or replaced while this process wrote it"
+    )
+    assert journal_path(db).read_bytes() == journal_bytes  # nothing written without the lock
+    sb.abandon(store)

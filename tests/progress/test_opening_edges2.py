@@ -130,3 +130,16 @@ def test_a_lock_file_removed_between_two_answers_refuses_the_second(db: Path) ->
     )
     assert journal_path(db).read_bytes() == journal_bytes  # nothing written without the lock
     sb.abandon(store)
+
+
+def test_each_event_written_takes_the_next_sequence_number(db: Path) -> None:
+    def seqs() -> list[int]:
+        lines = journal_path(db).read_bytes().splitlines(keepends=True)[1:]
+        return [journal.decode(line)["seq"] for line in lines]  # type: ignore[index]
+
+    before = seqs()
+    assert before == list(range(before[0], before[0] + 3))
+    with sb.open_db(db) as store:
+        store.record(sb.card(7), 3, sb.LATER)
+        assert seqs() == [*before, before[-1] + 1]
+    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["seq"] == before[-1] + 1

@@ -143,3 +143,19 @@ def test_each_event_written_takes_the_next_sequence_number(db: Path) -> None:
         store.record(sb.card(7), 3, sb.LATER)
         assert seqs() == [*before, before[-1] + 1]
     assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["seq"] == before[-1] + 1
+
+
+def test_a_journal_write_that_fails_is_a_clear_error_and_changes_nothing(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(self: journal.JournalWriter, event: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with sb.open_db(db) as store:
+        monkeypatch.setattr(journal.JournalWriter, "append", disk_full)
+        with pytest.raises(StoreError) as caught:
+            store.record(sb.card(7), 3, sb.LATER)
+        monkeypatch.undo()
+        assert caught.value.message == "can't write the journal: No space left on device"
+        assert caught.value.hint == "check free disk space and permissions"
+        assert store.card(sb.card(7)) is None

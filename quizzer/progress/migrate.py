@@ -85,9 +85,15 @@ def schema_of(doc: dict[str, Any]) -> int:
     schema = meta.get("schema")
     if isinstance(schema, bool) or not isinstance(schema, int):
         raise ValueError(f"meta.schema is not a number: {schema!r:.40}")
-    if schema >= 3 or (schema == 2 and "journal_offset" in meta):
-        return schema
-    raise ValueError(f"meta.schema {schema} is no version quizzer wrote")
+    if not (schema >= 3 or (schema == 2 and "journal_offset" in meta)):
+        raise ValueError(f"meta.schema {schema} is no version quizzer wrote")
+    # Part of every version's signature: each wrote these as whole numbers, and every
+    # reader of an old store (the migration, the doctor's manifest) counts on it.
+    for name in ("gen", "journal_offset", "seq"):
+        value = meta.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"meta.{name} is not a whole number of 0 or more: {value!r:.40}")
+    return schema
 
 
 def signature_problem(path: Path, version: int) -> str | None:

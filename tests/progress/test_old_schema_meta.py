@@ -1,0 +1,58 @@
+"""An old-schema snapshot whose meta numbers are not numbers is damage, not a crash (issue 14).
+
+A store of schema 3 is migrated when opened; before this, one with ``"gen": "x"`` (or a
+negative offset, or ``true`` for a number) made ``quizzer doctor`` and ``doctor --check``
+end in a ``ValueError`` traceback (``int("x")`` reading its month manifest). Every version
+wrote these fields as whole numbers, so they belong to the old schema's signature
+(:func:`quizzer.progress.migrate.schema_of`): anything else is a damaged snapshot, named,
+and repaired from ``P.bak``, the journals and the review log. Real files on disk.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from quizzer.cli.main import main
+from quizzer.progress import SCHEMA_VERSION, files, migrate
+from tests.progress import store_builder
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("gen", "x"), ("journal_offset", -1), ("seq", True), ("gen", 1.5)]
+)
+def test_an_old_schema_snapshot_with_a_bad_meta_number_is_named_and_repaired(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, value: object
+) -> None:
+    db = tmp_path / "p.json"
+    ids = store_builder.build(db, july=2, august=3, pending=3)
+    doc = json.loads(db.read_text(encoding="utf-8"))
+    doc["meta"]["1"]["schema"] = 3
+    doc["meta"]["1"][name] = value
+    bad = json.dumps(doc).encode()
+    db.write_bytes(bad)
+    with pytest.raises(ValueError, match=f"meta.{name} is not a whole number"):
+        migrate.schema_of(doc)
+
+    assert main(["stats", "--db", str(db)]) == 3  # store trouble
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert f"{db}: progress store is damaged" in err and f"meta.{name}" in err
+
+    assert main(["doctor", "--check", "--db", str(db)]) != 0
+    out = capsys.readouterr().out
+    assert f"meta.{name} is not a whole number of 0 or more: {value!r}" in out
+
+    assert main(["doctor", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    (kept,) = tmp_path.glob("p.json.damaged-*")
+    assert kept.read_bytes() == bad  # the damaged bytes, for a person to look at
+    assert any("from the backup p.json.bak" in line for line in out), out
+    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == SCHEMA_VERSION
+    with store_builder.open_db(db, read_only=True) as store:
+        assert sorted(r.id for r in store.reviews()) == sorted(ids)
+    assert main(["doctor", "--check", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"{db}: ok (")
+    assert files.backup_path(db).exists()

@@ -150,3 +150,24 @@ def test_an_empty_sealed_month_comes_as_no_slice_at_all(tmp_path: Path):
     assert found is not None
     pieces, seal = found
     assert list(pieces) == [] and seal["1"]["count"] == 0
+
+
+def test_a_sealed_month_whose_keys_run_otherwise_is_read_whole_for_some_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Keys 2, 1, 3 (resealed, its CRC right): the careful reading takes any keys, the slices
+    only 1, 2, 3…, so they give up and the whole table is read; no answer is lost."""
+    import json
+    import zlib
+
+    monkeypatch.setattr(logdecoder, "PIECE", 1)  # a slice per record
+    texts = [json.dumps(_review(i), ensure_ascii=False) for i in range(3)]
+    body = f'{{"reviews":{{"2":{texts[1]},"1":{texts[0]},"3":{texts[2]}}}'.encode()
+    seal = {"1": {"month": MONTH, "count": 3, "gen": 3, "crc": f"{zlib.crc32(body):08x}"}}
+    file = tmp_path / f"{MONTH}.json"
+    file.write_bytes(body + b',"seal":' + json.dumps(seal).encode() + b"}")
+    every = monthfile.read_answers(file, MONTH)
+    some = monthfile.read_answers(file, MONTH, _some_cards)
+    assert every.problem is None and some.problem is None and some.count == every.count == 3
+    assert [r.id for r in every.reviews] == ["r1", "r0", "r2"]
+    assert [r.id for r in some.reviews] == ["r1"]

@@ -132,6 +132,7 @@ def test_a_schema_3_store_is_replayed_in_the_zone_it_is_opened_in(v3_store) -> N
             store.card(key).stability != pytest.approx(utc_states[key.id]["stability"])  # type: ignore[union-attr]
             for key in KEYS
         )
+    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["migrated_from"] == 3
 
 
 def _time(review: Review) -> tuple[str, str]:
@@ -154,7 +155,8 @@ def test_a_schema_1_store_goes_through_every_step_to_schema_4(v3_store) -> None:
             assert store.card(key).to_dict() == new_rule[key.id]  # type: ignore[union-attr]
         assert [r.to_dict() for r in store.reviews()] == list(reviews.values())
     assert reviewlog.months(db) == ["2026-03"]
-    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == SCHEMA_VERSION
+    meta = json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]
+    assert (meta["schema"], meta["migrated_from"], meta["seq"]) == (SCHEMA_VERSION, 1, 32)
     assert (db.parent / "progress.json.journal.v2.bak").exists()
     assert doctor.check(db).healthy
 
@@ -184,3 +186,11 @@ def test_the_one_pass_ends_with_the_journals_answers(tmp_path) -> None:
         ]
         pieces = list(logstream.answers(db, store.state.gen, store.state.months))
     assert pieces[-1] == given
+
+
+def test_a_schema_2_store_says_it_was_migrated_from_schema_2(tmp_path, open_db) -> None:
+    db = tmp_path / "p.json"
+    _v2_store(open_db, db, tmp_path / "scratch.json")
+    open_db(db).close()
+    meta = json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]
+    assert (meta["schema"], meta["migrated_from"]) == (SCHEMA_VERSION, 2)

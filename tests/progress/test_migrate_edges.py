@@ -10,13 +10,22 @@ from __future__ import annotations
 import json
 import shutil
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from quizzer.errors import StoreError
-from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, logstream, open_store, reviewlog
+from quizzer.progress import (
+    SCHEMA_VERSION,
+    doctor,
+    journal,
+    journal_path,
+    logstream,
+    open_store,
+    reviewlog,
+)
 from quizzer.progress.history import read_log
 from quizzer.progress.migrate import schema_of
 from quizzer.scheduling.replay import replay
@@ -75,7 +84,7 @@ def test_anything_else_without_meta_is_no_layout_quizzer_wrote(doc: dict[str, An
 
 
 def test_the_tables_named_in_the_message_are_cut_at_60_characters() -> None:
-    doc = {f"table-{n:02d}": {} for n in range(12)}
+    doc: dict[str, Any] = {f"table-{n:02d}": {} for n in range(12)}
     with pytest.raises(ValueError) as err:
         schema_of(doc)
     assert str(err.value) == f"not a layout any quizzer wrote (tables {sorted(doc)!r:.60})"
@@ -139,17 +148,24 @@ def _time(review: Review) -> tuple[str, str]:
     return review.reviewed_at.isoformat(), review.id
 
 
-def test_a_schema_1_store_goes_through_every_step_to_schema_4(v3_store) -> None:  # noqa: F811
-    """Its answers end in month files (schema 3) and its states are replayed in study days
-    (schema 4), each step once."""
-    db, new_rule, _old = v3_store
-    doc = json.loads(db.read_text(encoding="utf-8"))  # the old rule's states
+def _as_schema_1(db: Path) -> dict[str, dict[str, Any]]:
+    """The store at ``db`` rewritten as schema 1 left it (its states, its log in the file);
+    returns its reviews table."""
+    doc = json.loads(db.read_text(encoding="utf-8"))
     meta = doc["meta"]["1"]
     logged = sorted(read_log(db, meta["gen"], meta["months"]).values(), key=_time)
     reviews = {str(n): r.to_dict() for n, r in enumerate(logged, 1)}
     shutil.rmtree(reviewlog.log_dir(db))
     journal_path(db).unlink()
     db.write_text(json.dumps({"cards": doc["cards"], "reviews": reviews}), encoding="utf-8")
+    return reviews
+
+
+def test_a_schema_1_store_goes_through_every_step_to_schema_4(v3_store) -> None:  # noqa: F811
+    """Its answers end in month files (schema 3) and its states are replayed in study days
+    (schema 4), each step once."""
+    db, new_rule, _old = v3_store
+    reviews = _as_schema_1(db)
     with open_store(db, tz=UTC) as store:
         for key in KEYS:
             assert store.card(key).to_dict() == new_rule[key.id]  # type: ignore[union-attr]
@@ -194,3 +210,43 @@ def test_a_schema_2_store_says_it_was_migrated_from_schema_2(tmp_path, open_db) 
     open_db(db).close()
     meta = json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]
     assert (meta["schema"], meta["migrated_from"]) == (SCHEMA_VERSION, 2)
+
+
+def test_a_schema_1_migration_cut_short_writes_no_answer_twice(v3_store) -> None:  # noqa: F811
+    """Killed after writing part of the journal, the migration runs again from the old file
+    and writes only the answers the journal lacks."""
+    db, new_rule, _old = v3_store
+    reviews = _as_schema_1(db)
+    writer = journal.JournalWriter(journal_path(db), 0)
+    for seq, review in enumerate(list(reviews.values())[:5], 1):
+        writer.append_nosync({"op": "review", "seq": seq, "review": review})  # type: ignore[typeddict-item]
+    writer.sync()
+    writer.close()
+    with open_store(db, tz=UTC) as store:
+        assert [r.to_dict() for r in store.reviews()] == list(reviews.values())
+        for key in KEYS:
+            assert store.card(key).to_dict() == new_rule[key.id]  # type: ignore[union-attr]
+    kept = journal.read(db.parent / "progress.json.journal.v2.bak", 0).events
+    assert sorted(dict(e)["review"]["id"] for e in kept) == sorted(
+        r["id"] for r in reviews.values()
+    )
+    assert doctor.check(db).healthy
+
+
+def test_schema_1_answers_at_one_instant_are_logged_in_id_order(tmp_path) -> None:
+    db = tmp_path / "p.json"
+    at = "2026-03-02T20:00:00+00:00"
+    reviews = {
+        str(n): {
+            "id": rid,
+            "card_id": KEYS[n].id,
+            "reviewed_at": at,
+            "grade": 3,
+            "mode": "flip",
+            "duration_ms": 900,
+        }
+        for n, rid in enumerate(("r-b", "r-a", "r-c"))
+    }
+    db.write_text(json.dumps({"cards": {}, "reviews": reviews}), encoding="utf-8")
+    with open_store(db, tz=UTC) as store:
+        assert [r.id for r in store.reviews()] == ["r-a", "r-b", "r-c"]

@@ -131,13 +131,13 @@ def test_keeping_some_cards_of_a_sealed_month_never_holds_all_its_answers(
 def test_a_table_under_another_name_is_damage_even_with_a_seal_that_holds(
     tmp_path: Path, cards: Any
 ):
-    """``{"reviewz":{…}}`` resealed (its CRC right): not a month as quizzer writes it."""
+    """``{"reviewx":{…}}`` resealed (its CRC right): not a month as quizzer writes it."""
     import json
     import zlib
 
     file = _write(tmp_path, [_review(i) for i in range(4)])
     raw = file.read_bytes()
-    body = b'{"reviewz":{' + raw[len(b'{"reviews":{') : raw.rfind(b',"seal":')]
+    body = b'{"reviewx":{' + raw[len(b'{"reviews":{') : raw.rfind(b',"seal":')]
     seal = {"1": {"month": MONTH, "count": 4, "gen": 3, "crc": f"{zlib.crc32(body):08x}"}}
     file.write_bytes(body + b',"seal":' + json.dumps(seal).encode() + b"}")
     copy = monthfile.read_answers(file, MONTH, cards)

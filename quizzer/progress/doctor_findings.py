@@ -100,8 +100,11 @@ def _doc_problem(doc: dict[str, Any], path: Path) -> str | None:
     problem = migrate.signature_problem(path, version)
     if problem:
         return f"progress store is damaged ({problem})"
-    if version != migrate.SCHEMA_VERSION:
-        return None  # older ones are migrated, newer ones reported separately
+    if version > migrate.SCHEMA_VERSION or version < migrate.LAYOUT_SINCE:
+        return None  # newer ones are reported separately, the oldest checked as migrated
+    # An old schema of the current layout keeps its meta record and card states as this
+    # one does: a bad value is damage to repair from the other copies, not a migration
+    # to fail on.
     problem = document_problem(doc)
     if problem:
         return f"progress store is damaged (unexpected content: {problem})"

@@ -1,4 +1,4 @@
-"""An old-schema snapshot whose meta numbers are not numbers is damage, not a crash (issue 14).
+"""Damage in an old-schema snapshot is named and repaired, never a crash or a loop (issue 14).
 
 A store of schema 3 is migrated when opened; before this, one with ``"gen": "x"`` (or a
 negative offset, or ``true`` for a number) made ``quizzer doctor`` and ``doctor --check``
@@ -56,3 +56,56 @@ def test_an_old_schema_snapshot_with_a_bad_meta_number_is_named_and_repaired(
     assert main(["doctor", "--check", "--db", str(db)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"{db}: ok (")
     assert files.backup_path(db).exists()
+
+
+@pytest.mark.parametrize("backup_schema", [SCHEMA_VERSION, 3])
+def test_an_old_schema_snapshot_with_a_bad_card_state_is_repaired_not_refused_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], backup_schema: int
+) -> None:
+    """Before, ``doctor --check`` said "repairing migrates it" and ``doctor`` then failed
+    on the bad value with the hint to run ``quizzer doctor``: a loop with no way out."""
+    db = tmp_path / "p.json"
+    ids = store_builder.build(db, july=2, august=3, pending=3)
+    for path, schema in ((db, 3), (files.backup_path(db), backup_schema)):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["meta"]["1"]["schema"] = schema
+        if path == db:
+            first = next(iter(doc["cards"]))
+            doc["cards"][first]["due"] = "garbage"
+        path.unlink()  # P.bak may share the snapshot's inode
+        path.write_text(json.dumps(doc), encoding="utf-8")
+
+    assert main(["doctor", "--check", "--db", str(db)]) == 3
+    out = capsys.readouterr().out
+    assert f"problem: {db}: card state" in out and "'garbage'" in out
+    assert "repairing migrates it" not in out
+
+    assert main(["doctor", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("repaired: rebuilt 4 card states from the backup") for line in out)
+    assert out[-1] == f"{db}: ok (4 cards)"
+    with store_builder.open_db(db, read_only=True) as store:
+        assert sorted(r.id for r in store.reviews()) == sorted(ids)
+    assert main(["doctor", "--check", "--db", str(db)]) == 0
+
+
+@pytest.mark.parametrize("top", [{"cards": {"1": 5}}, {"settings": 5}])
+def test_an_old_schema_of_the_current_layout_with_bad_tables_is_rebuilt_from_the_backup(
+    tmp_path: Path, top: dict[str, object]
+) -> None:
+    """Before, these were refused ("can't migrate … restore it from a backup") although
+    ``P.bak``, the journals and the log were intact beside them."""
+    from quizzer.progress import doctor
+
+    db = tmp_path / "p.json"
+    ids = store_builder.build(db, july=2, august=3, pending=3)
+    doc = json.loads(db.read_text(encoding="utf-8"))
+    doc["meta"]["1"]["schema"] = 3
+    db.unlink()
+    db.write_text(json.dumps({**doc, **top}), encoding="utf-8")
+    report = doctor.repair(db)
+    assert report.actions[0].startswith("kept the damaged store as p.json.damaged-")
+    assert report.actions[1].startswith("rebuilt 4 card states from the backup p.json.bak")
+    assert report.losses == []
+    with store_builder.open_db(db, read_only=True) as store:
+        assert sorted(r.id for r in store.reviews()) == sorted(ids)

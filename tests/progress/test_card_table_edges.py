@@ -87,7 +87,7 @@ def test_a_lazy_table_names_its_snapshot_by_the_size_and_crc_its_index_holds(
         assert store.state.raw.lazy  # named without reading the table
 
 
-@pytest.mark.parametrize("read", ["one card", "every card"])
+@pytest.mark.parametrize("read", ["one card", "every card", "prefetch"])
 def test_a_record_without_its_card_id_under_a_fitting_index_is_damage_named(
     store_db: Path, read: str
 ) -> None:
@@ -95,7 +95,10 @@ def test_a_record_without_its_card_id_under_a_fitting_index_is_damage_named(
         store_db, f'"card_id":"{CARD0}"'.encode(), f'"card_iX":"{CARD0}"'.encode()
     )
     with open_db(store_db, read_only=True) as store, pytest.raises(StoreError) as caught:
-        store.card(card(0)) if read == "one card" else len(store)
+        if read == "prefetch":  # read at once, after a card never studied
+            store.state.raw.prefetch([card(7).id, CARD0])
+        else:
+            store.card(card(0)) if read == "one card" else len(store)
     _assert_damage_named(caught, store_db, "card record {")
     assert "has no card id" in caught.value.message
 

@@ -30,6 +30,7 @@ from quizzer.progress.monthfile import read_copy
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
 from quizzer.scheduling.limits import TodayCounts
+from tests.progress import store_builder
 from tests.progress.store_builder import abandon
 from tests.progress.test_migrate_study_days import KEYS, START, _old_rule_states
 
@@ -179,3 +180,59 @@ def test_the_careful_replay_in_batches_gives_the_states_of_one_pass(
     with open_store(db, tz=UTC) as store:
         assert len(passes) == 7
         assert {k.id: store.card(k).to_dict() for k in KEYS} == new_rule  # type: ignore[union-attr]
+
+
+def test_a_copy_in_the_current_layout_is_marked_as_this_schema_and_the_given_one_unchanged() -> (
+    None
+):
+    """``in_current_layout`` (the doctor's base from an old ``P.bak``): the copy says schema
+    4, its undo stack is emptied (its entries hold old-rule states), it says where it came
+    from (keeping an earlier ``migrated_from``), and the document given is left as it was."""
+    undo = [{"review_id": "r1", "card_id": KEYS[0].id, "before": None}]
+    meta = {"schema": 3, "gen": 2, "journal_offset": 0, "seq": 5, "undo": undo}
+    doc: dict[str, Any] = {"meta": {"1": meta}, "settings": {"1": {}}, "cards": {}}
+    given = json.dumps(doc)
+    new = migrate.in_current_layout(doc, 3)
+    assert new["meta"] == {"1": {**meta, "schema": SCHEMA_VERSION, "undo": [], "migrated_from": 3}}
+    assert (new["settings"], new["cards"]) == (doc["settings"], doc["cards"])
+    assert json.dumps(doc) == given
+    meta["migrated_from"] = 2
+    assert migrate.in_current_layout(doc, 3)["meta"]["1"]["migrated_from"] == 2
+    with pytest.raises(ValueError) as err:
+        migrate.in_current_layout(doc, 2)
+    assert str(err.value) == "schema 2 keeps the review log elsewhere"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "shown"),
+    [
+        ("gen", "x", "'x'"),
+        ("journal_offset", -1, "-1"),
+        ("seq", True, "True"),
+        ("gen", "y" * 50, "'" + "y" * 39),
+    ],
+)
+def test_an_old_schemas_bad_meta_number_is_named_exactly(
+    name: str, value: object, shown: str
+) -> None:
+    """The message of ``schema_of`` for a meta number no version wrote (the value cut at
+    40 characters); a missing one is fine (every version wrote 0 or more)."""
+    meta = {"schema": 3, name: value}
+    with pytest.raises(ValueError) as err:
+        migrate.schema_of({"meta": {"1": meta}})
+    assert str(err.value) == f"meta.{name} is not a whole number of 0 or more: {shown}"
+    assert migrate.schema_of({"meta": {"1": {"schema": 3}}}) == 3
+
+
+def test_a_schema_3_snapshot_with_a_bad_table_is_named_by_the_doctors_check(tmp_path: Path) -> None:
+    """An old schema of the current layout is checked as this one is (``doctor_findings``):
+    the problem named exactly, not "repairing migrates it"."""
+    db = tmp_path / "p.json"
+    store_builder.build(db, july=2, august=3, pending=3)
+    doc = json.loads(db.read_bytes())
+    doc["meta"]["1"]["schema"] = 3
+    db.unlink()  # P.bak may share the snapshot's inode
+    db.write_text(json.dumps({**doc, "cards": {"1": 5}}), encoding="utf-8")
+    assert doctor.check(db).problems == [
+        f"{db}: progress store is damaged (unexpected content: card record 5 has no card id)"
+    ]

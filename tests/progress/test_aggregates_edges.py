@@ -263,3 +263,20 @@ def test_doctor_speaks_of_the_cache_only_when_it_is_unusable_and_rebuilds_it(
     assert rebuilt in doctor.repair(db).actions
     assert _status(db) == "ok"
     assert not [action for action in doctor.repair(db).actions if "statistics" in action]
+
+
+def test_the_cache_a_writer_leaves_knows_its_undo_stack(tmp_path: Path) -> None:
+    """Written at the close's compaction with the answers an undo may take back: the next
+    session's undo of one of them is counted out of the cache, not counted again."""
+    db = tmp_path / "p.json"
+    now = _filled(db, seed=40)
+    with _open(db) as store:
+        _same(store, now)  # the writer's live tally, written at close
+        card = next(store.cards()).card_id
+        store.record(card, 4, now + timedelta(minutes=1))
+    figures_path(db).unlink()
+    with _open(db) as writer:
+        assert writer.undo() is not None  # the answer, now in its month file
+        with _open(db, read_only=True) as reader:
+            assert _status(db) == "ok"
+            _same(reader, now + timedelta(hours=1))

@@ -127,6 +127,7 @@ def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
     cache = aggregates.stats_path(db)
     good = cache.read_bytes()
     tally = aggregates.read(db)[0]["tally"].to_data()  # type: ignore[index]
+    tie = aggregates.read(db)[0]["tie"]  # type: ignore[index]
     cases: list[tuple[Any, str]] = [
         (figures_path, "not a statistics cache of this version"),
         (lambda: good[:30] + bytes([good[30] ^ 1]) + good[31:], "damaged (its checksum"),
@@ -134,6 +135,14 @@ def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
         ({"tie": {}, "undoable": [], "tally": tally}, "damaged (ValueError('no tie'))"),
         ({"tie": {}, "undoable": {}, "tally": "none"}, "damaged ("),
         ({"undoable": {}, "tally": tally}, "damaged (KeyError('tie'))"),
+        (
+            {
+                "tie": {**tie, "journal": {**tie["journal"], "end": str(tie["journal"]["end"])}},
+                "undoable": {},
+                "tally": tally,
+            },
+            "out of date (the journal changed)",
+        ),  # an end that isn't a number
     ]
     for damage, why in cases:
         if isinstance(damage, dict):

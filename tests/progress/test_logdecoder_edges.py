@@ -11,25 +11,19 @@ import pytest
 
 from quizzer.progress import logdecoder, monthfile
 from quizzer.scheduling.review import Review
+from tests.progress.test_log_decoder import _GONE as GONE
+from tests.progress.test_log_decoder import _review as full_review
 
 MONTH = "2026-03"
 
 
+#: The fields the records here leave out: a smaller answer than test_log_decoder's.
+_LEFT_OUT = ("last_interval_days", "stability", "difficulty", "correct", "overridden")
+
+
 def _review(i: int, **changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": f"r{i}",
-        "card_id": f"demo/c{i % 3}|ru:term>bn:definition",
-        "reviewed_at": f"2026-03-0{1 + i % 9}T09:1{i % 10}:00.123456+00:00",
-        "grade": 1 + i % 4,
-        "mode": "flip",
-        "duration_ms": 3000 + i,
-        "phase": "review",
-        "interval_days": 9.5,
-        "due": "2026-03-20T09:10:00+00:00",
-        "typed": 'ভালো "quoted" }{',
-    }
-    data.update(changes)
-    return data
+    """test_log_decoder's answer ``i`` without the fields of :data:`_LEFT_OUT`."""
+    return full_review(i, **{**dict.fromkeys(_LEFT_OUT, GONE), **changes})
 
 
 def _write(tmp_path: Path, reviews: list[dict[str, Any]]) -> Path:

@@ -11,7 +11,9 @@ the snapshot and the journal by rename) from real damage.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +171,47 @@ def stats_path(path: Path) -> Path:
 def lock_path(path: Path) -> Path:
     """The lock file of the store at ``path``."""
     return path.with_name(path.name + ".lock")
+
+
+def own_temp_files(path: Path) -> list[Path]:
+    """The temp files a killed write of the store at ``path`` may have left, and nothing else.
+
+    Only the names our writers give a file before renaming it into place, and only regular
+    files (a symlink or folder so named is not ours): beside ``P``, an atomic write's
+    ``.P….XXXXXXXX.tmp`` (snapshot, card index, caches), a link's ``….<pid>.tmp``
+    (:func:`reviewlog.keep_link`: ``P.bak``, ``P.journal.prev``, a migration's
+    ``P.journal.v2.bak``, the doctor's ``P.vN.bak`` / ``P.bak.vN.bak``) and a migration's
+    copy of the old file, ``P.vN.bak.tmp``; in ``P.log/``, ``.*.tmp`` (month files, their
+    caches and spills) and a mirror's ``….bak.<pid>.tmp``. Call it holding the store's lock:
+    then no writer of ours is using one.
+    """
+    name = re.escape(path.name)
+    beside = re.compile(
+        rf"\.{name}\..+\.tmp"
+        rf"|{name}(\.bak|\.journal\.prev|\.journal\.v2\.bak|(\.bak)?\.v[1-3]\.bak)\.\d+\.tmp"
+        rf"|{name}\.v[1-3]\.bak\.tmp"
+    )
+    in_log = re.compile(r"\..+\.tmp|.+\.bak\.\d+\.tmp")
+    found = _regular_files(path.parent, beside)
+    if log_dir(path).is_dir():
+        found += _regular_files(log_dir(path), in_log)
+    return found
+
+
+def _regular_files(directory: Path, names: re.Pattern[str]) -> list[Path]:
+    found: list[Path] = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return found
+    for entry in entries:
+        if names.fullmatch(entry.name):
+            try:
+                if stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+    return found
 
 
 #: How often a reader without the lock reads again when a compaction changed the files under it.

@@ -31,7 +31,7 @@ from quizzer.progress.files import (
     journal_damage_error,
     journal_path,
     lock_path,
-    log_dir,
+    own_temp_files,
     previous_journal_path,
     stats_path,
 )
@@ -272,19 +272,8 @@ class OpenedStore:
             self._lock.mark(journal.generation(self.journal_path), self._writer.end)
 
     def _remove_stale_temp_files(self) -> None:
-        """Temp files of a compaction cut short by a crash (we hold the lock: none is in use)."""
-        prev = previous_journal_path(self.path)
-        patterns = (
-            f".{self.path.name}.*.tmp",
-            f"{self.backup_path.name}.*.tmp",
-            f"{prev.name}.*.tmp",
-        )
-        leftovers = [p for pattern in patterns for p in self.path.parent.glob(pattern)]
-        directory = log_dir(self.path)
-        if directory.is_dir():
-            leftovers += directory.glob(".*.tmp")
-            leftovers += directory.glob("*.bak.*.tmp")
-        for leftover in leftovers:
+        """Temp files of a write cut short by a crash (we hold the lock: none is in use)."""
+        for leftover in own_temp_files(self.path):
             with contextlib.suppress(OSError):
                 leftover.unlink()
 

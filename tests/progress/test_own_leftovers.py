@@ -1,0 +1,163 @@
+"""A later run removes the temp files a killed migration or compaction left, and only those
+(issue 14.14). Real store files on disk, a real kill, the real CLI.
+
+A migration keeps the old bytes first: ``P.v1.bak`` by a copy to ``P.v1.bak.tmp`` then a
+rename, the version-2 journal as ``P.journal.v2.bak`` by a link (a copy where links are
+refused) to ``P.journal.v2.bak.<pid>.tmp`` then a rename. A kill in between leaves the temp
+file; a later run under another pid never writes that name again.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.cli_support import run
+from tests.progress import store_builder as sb
+from tests.progress.test_migrate_edges import _as_schema_1
+from tests.progress.test_migrate_study_days import v3_store  # noqa: F401 - a fixture
+
+#: A child that migrates the store at argv[1] on a file system without hard links, and is
+#: killed (SIGKILL, by itself) halfway through copying the file whose name holds argv[2].
+_KILLED_MID_COPY = textwrap.dedent(
+    """
+    import os, shutil, signal, sys
+    from datetime import UTC
+    from quizzer.progress import open_store
+
+    def refuse(*args, **kwargs):
+        raise OSError("no hard links here")
+
+    real_copy = shutil.copyfile
+
+    def copy(src, dst, *args, **kwargs):
+        if sys.argv[2] in os.path.basename(dst):
+            data = open(src, "rb").read()
+            with open(dst, "wb") as fh:
+                fh.write(data[: len(data) // 2])
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_copy(src, dst, *args, **kwargs)
+
+    os.link = refuse
+    shutil.copyfile = copy
+    open_store(sys.argv[1], tz=UTC).close()
+    """
+)
+
+
+def _decoys(folder: Path) -> list[Path]:
+    """Files with names like ours that no quizzer writer makes: never touched."""
+    files = [
+        folder / "notes.tmp",
+        folder / "progress.json.v9.bak.tmp",
+        folder / "progress.json.journal.v2.bak.tmp",
+        folder / "other.json.v1.bak.tmp",
+        folder / "progress.json.v1.bak.tmp.keep",
+    ]
+    for file in files:
+        file.write_bytes(b"someone else's")
+    (folder / "progress.json.v2.bak.1.tmp").mkdir()  # a folder, not a temp file of ours
+    files.append(folder / "progress.json.v2.bak.1.tmp")
+    return files
+
+
+def _kill_mid_copy(db: Path, name: str) -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", _KILLED_MID_COPY, str(db), name],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert child.returncode == -signal.SIGKILL, child.stderr
+
+
+def test_a_schema_1_migration_killed_copying_the_old_journal_leaves_no_temp_file(
+    v3_store,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    db, _new_rule, _old = v3_store
+    reviews = _as_schema_1(db)
+    decoys = _decoys(db.parent)
+    _kill_mid_copy(db, ".journal.v2.bak.")
+    (left,) = db.parent.glob("progress.json.journal.v2.bak.*.tmp")
+    assert left.stat().st_size > 0  # what the kill left: half a copy under the child's pid
+    code, out, err = run(capsys, "doctor", "--db", str(db))
+    assert code == 0, out + err
+    assert "migrated from schema 1" in out
+    assert not left.exists()
+    assert [p for p in db.parent.rglob("*.tmp") if p not in decoys] == []
+    assert all(p.exists() for p in decoys)
+    with sb.open_db(db, read_only=True) as store:
+        assert sorted(r.id for r in store.reviews()) == sorted(r["id"] for r in reviews.values())
+
+
+def test_a_schema_1_migration_killed_copying_the_old_file_is_done_again(
+    v3_store,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    db, _new_rule, _old = v3_store
+    original = (_as_schema_1(db), db.read_bytes())[1]
+    _kill_mid_copy(db, ".v1.bak.tmp")
+    half = db.parent / "progress.json.v1.bak.tmp"
+    assert 0 < half.stat().st_size < len(original)
+    code, out, err = run(capsys, "doctor", "--db", str(db))
+    assert code == 0, out + err
+    assert not half.exists()
+    assert (db.parent / "progress.json.v1.bak").read_bytes() == original
+
+
+#: Every temp name a writer of the store at ``progress.json`` gives a file before its rename.
+OURS = [
+    ".progress.json.k3j_x9qa.tmp",  # the snapshot (atomic write)
+    ".progress.json.cards.idx.k3j_x9qa.tmp",
+    ".progress.json.stats.k3j_x9qa.tmp",
+    ".progress.json.figures.k3j_x9qa.tmp",
+    "progress.json.bak.4242.tmp",  # compaction's link of the old snapshot
+    "progress.json.journal.prev.4242.tmp",
+    "progress.json.v1.bak.tmp",  # a migration's copy of the old file
+    "progress.json.v2.bak.tmp",
+    "progress.json.v3.bak.tmp",
+    "progress.json.journal.v2.bak.4242.tmp",  # a migration's link of the version-2 journal
+    "progress.json.v2.bak.4242.tmp",  # the doctor's link of an old-schema snapshot
+    "progress.json.bak.v2.bak.4242.tmp",  # … of an old-schema backup
+]
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_a_later_run_removes_each_temp_file_of_ours_and_nothing_else(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """Left by a kill in an earlier run that the store has moved past (migrated, rebuilt)."""
+    db = tmp_path / "progress.json"
+    sb.build(db, july=2, august=2, pending=1)
+    left = tmp_path / name
+    left.write_bytes(b"half a copy")
+    decoys = _decoys(tmp_path)
+    code, out, err = run(capsys, "settings", "--db", str(db), "--set", "new_per_day=10")
+    assert code == 0, out + err
+    assert not left.exists()
+    assert all(p.exists() for p in decoys)
+
+
+@pytest.mark.parametrize("name", ["progress.json.v1.bak.tmp", "progress.json.bak.4242.tmp"])
+def test_a_symlink_named_like_our_temp_file_is_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    db = tmp_path / "progress.json"
+    sb.build(db, july=2, august=2, pending=1)
+    target = tmp_path / "elsewhere.txt"
+    target.write_bytes(b"not ours")
+    link = tmp_path / name
+    link.symlink_to(target)
+    code, out, err = run(capsys, "settings", "--db", str(db), "--set", "new_per_day=10")
+    assert code == 0, out + err
+    assert link.is_symlink() and target.read_bytes() == b"not ours"

@@ -5,11 +5,12 @@ Nothing is ever deleted: a damaged snapshot is renamed to
 ``P.journal.damaged-<time>`` before anything is rewritten. The journal holds
 every answer since the last compaction with each card's state after it, and
 ``P.journal.prev`` the generation before, so card states are rebuilt from them
-over the best snapshot available (the current one, else ``P.bak``, else
-nothing). A damaged month file of the review log (``P.log/YYYY-MM.json``) is
-renamed to ``….damaged-<time>`` and rebuilt from its mirror
-(``YYYY-MM.json.bak``) plus that month's answers in every journal kept; a
-damaged or missing mirror is rewritten from its month file.
+over the best snapshot available (the current one, else ``P.bak``; with none
+usable, from the two journals alone), then from the review log. A damaged
+month file of the review log (``P.log/YYYY-MM.json``) is renamed to
+``….damaged-<time>`` and rebuilt from its mirror (``YYYY-MM.json.bak``) plus
+that month's answers in every journal kept; a damaged or missing mirror is
+rewritten from its month file.
 """
 
 from __future__ import annotations
@@ -197,33 +198,36 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
     if base is None and f.salvage is not None:
         base = f.salvage
         source = "the damaged store's valid card states (dropped: {})".format(
-            ", ".join(repr(c) for c in f.salvage_dropped[:5])
+            ", ".join(f.salvage_dropped[:5])
         )
-    if base is None:
-        source = "nothing (states rebuilt from the journal alone)"
     st = State.from_document(base) if base else State()
     st.undo, st.recent = [], []
-    jpath = journal_path(path)
-    base_gen, jgen = st.gen, journal.generation(jpath)
+    jpath, prev = journal_path(path), previous_journal_path(path)
+    jgen = journal.generation(jpath)
+    # With no base the states come from the journals alone: the generation before the
+    # journal's (P.journal.prev, whatever base it followed), then the journal.
+    base_gen = st.gen if base is not None else jgen - 1
+    read: list[str] = []
     replayed = 0
     try:
-        if jgen > base_gen and base is not None:
-            # The base is older than the journal (the backup): the generation in between
-            # is the previous journal, if kept.
-            prev = previous_journal_path(path)
-            if journal.generation(prev) == base_gen and prev.exists():
-                for _, event in journal.scan(prev, 0):
-                    if event_problem(event):
-                        report.losses.append(f"{prev.name}: {event_problem(event)} (skipped)")
-                        continue
-                    st.apply(event)
-                    replayed += 1
-                if jgen > base_gen + 1:
-                    report.actions.append(
-                        f"journal generations {base_gen + 1}..{jgen - 1} are gone: card states "
-                        "answered then may be older (their answers are in the review log)"
-                    )
+        # The base is older than the journal (the backup): the generation in between is
+        # the previous journal, if kept (without a base, only one whose header says so).
+        headed = base is not None or journal.header(prev) is not None
+        if jgen > base_gen and headed and journal.generation(prev) == base_gen and prev.exists():
+            read.append(prev.name)
+            for _, event in journal.scan(prev, 0):
+                if event_problem(event):
+                    report.losses.append(f"{prev.name}: {event_problem(event)} (skipped)")
+                    continue
+                st.apply(event)
+                replayed += 1
+            if jgen > base_gen + 1:
+                report.actions.append(
+                    f"journal generations {base_gen + 1}..{jgen - 1} are gone: card states "
+                    "answered then may be older (their answers are in the review log)"
+                )
         if jgen >= base_gen:
+            read.append(jpath.name)
             result = journal.read(jpath, 0)
             for event in result.events:
                 st.apply(event)
@@ -243,9 +247,15 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
             )  # atomically: P.bak may be the last good copy
     AtomicJSONStorage(path).write(st.to_document(end))
     report.cards = len(st.raw)
-    report.actions.append(
-        f"rebuilt {len(st.raw)} card states from {source} and {replayed} journal events"
-    )
+    if base is None:
+        report.actions.append(
+            f"rebuilt {len(st.raw)} card states from the journals alone (no snapshot could be "
+            f"used): {replayed} events of {' and '.join(read) or 'no journal'}"
+        )
+    else:
+        report.actions.append(
+            f"rebuilt {len(st.raw)} card states from {source} and {replayed} journal events"
+        )
 
 
 def _old_base(

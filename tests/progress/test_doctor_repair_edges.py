@@ -192,7 +192,7 @@ def test_a_store_rebuilt_from_nothing_gets_a_creation_time(db: Path) -> None:
     db.write_bytes(b"garbage")
     files.backup_path(db).unlink()
     report = doctor.repair(db)
-    assert report.actions[1].startswith("rebuilt 3 card states from nothing")
+    assert report.actions[1].startswith("rebuilt 4 card states from the journals alone")
     created = _doc(db)["meta"]["1"]["created"]
     assert isinstance(created, str) and created[:2] == "20"
 

@@ -146,8 +146,9 @@ def _repair(path: Path) -> Report:
             _rebuild(path, f, report)
         elif f.old_schema is not None and f.doc is not None:
             # What a writable open does first; done here under the same lock.
+            lost = f.v2_journal_lost
             try:
-                migrate.migrate(path, f.doc, f.old_schema)
+                doc = migrate.migrate(path, f.doc, f.old_schema, journal_lost=bool(lost))
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 # An old layout that isn't what that version wrote: the file is left as it is
                 # (the migration writes the new snapshot last, after its backup).
@@ -161,6 +162,10 @@ def _repair(path: Path) -> Report:
                 f"migrated from schema {f.old_schema} to {migrate.SCHEMA_VERSION} (the old file "
                 f"is kept as {migrate.version_backup_path(path, f.old_schema).name})"
             )
+            if lost:  # the snapshot as it was, and a journal of its new generation
+                journal.start_new(jpath, int(doc["meta"]["1"]["gen"]))
+                report.actions.append("started a new journal")
+                report.losses.append(f"{jpath.name}: {lost}")
         if f.bad_months or f.bad_mirrors or rebuild:
             write_manifest(path)
         _mark(path, lock)  # the journal as repaired is what the next writer must find

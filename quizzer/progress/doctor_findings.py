@@ -14,7 +14,7 @@ from typing import Any
 from quizzer.errors import StoreError
 from quizzer.progress import journal, migrate, reviewlog
 from quizzer.progress.doctor_months import MonthFindings, examine_months, manifest_of
-from quizzer.progress.files import backup_path, journal_path, lock_path
+from quizzer.progress.files import backup_path, journal_path, lock_path, lost_v2_journal
 from quizzer.progress.generations import journal_problem
 from quizzer.progress.lock import Holder, read_mark
 from quizzer.progress.snapshot import parse
@@ -73,6 +73,8 @@ class Findings:
     journal_short: int = 0
     #: The backup ``P.bak`` is there but damaged (kept aside by the repair).
     backup_damaged: bool = False
+    #: What is lost with the journal of a schema-2 snapshot (it held that store's whole log).
+    v2_journal_lost: str | None = None
 
 
 def stamp() -> str:
@@ -214,4 +216,7 @@ def examine(path: Path, report: Report) -> Findings:
                 f"{migrate.SCHEMA_VERSION}); repairing migrates it, keeping "
                 f"{migrate.version_backup_path(path, version).name}"
             )
+            f.v2_journal_lost = lost_v2_journal(path, f.doc) if version == 2 else None
+            if f.v2_journal_lost:
+                report.problems.append(f"{jpath}: {f.v2_journal_lost}")
     return f

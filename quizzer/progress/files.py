@@ -148,6 +148,37 @@ def journal_damage_error(store: Path, line: int | None) -> StoreError:
     )
 
 
+def lost_v2_journal(path: Path, doc: dict[str, Any]) -> str | None:
+    """What is lost when the journal beside a schema-2 snapshot ``doc`` is missing or empty
+    (``None``: it is there, or the snapshot had nothing to lose). That version kept the
+    whole review log in its journal, never truncated."""
+    meta = doc.get("meta", {}).get("1", {})
+    jpath = journal_path(path)
+    if (jpath.is_file() and jpath.stat().st_size) or not (
+        meta.get("journal_offset") or doc.get("cards")
+    ):
+        return None
+    return (
+        f"the journal is {'empty' if jpath.exists() else 'missing'}: this schema-2 store kept "
+        "its whole review log there, so the record of every answer is lost, and so are the "
+        "answers given since its last compaction (how many can't be told); the card states "
+        "as of that compaction are in the snapshot"
+    )
+
+
+def require_v2_journal(path: Path, doc: dict[str, Any]) -> None:
+    """:class:`StoreError` if the journal of a schema-2 snapshot is lost
+    (:func:`lost_v2_journal`): migrating it is the doctor's, which reports the loss."""
+    lost = lost_v2_journal(path, doc)
+    if lost:
+        raise StoreError(
+            lost,
+            hint=f"run `quizzer doctor --db {path}`: it migrates the store as the snapshot "
+            "holds it and says what is lost",
+            path=journal_path(path),
+        )
+
+
 def backup_path(path: Path) -> Path:
     """The previous snapshot of the store at ``path``."""
     return path.with_name(path.name + ".bak")
@@ -180,10 +211,10 @@ def own_temp_files(path: Path) -> list[Path]:
     files (a symlink or folder so named is not ours): beside ``P``, an atomic write's
     ``.P….XXXXXXXX.tmp`` (snapshot, card index, caches), a link's ``….<pid>.tmp``
     (:func:`reviewlog.keep_link`: ``P.bak``, ``P.journal.prev``, a migration's
-    ``P.journal.v2.bak``, the doctor's ``P.vN.bak`` / ``P.bak.vN.bak``) and a migration's
-    copy of the old file, ``P.vN.bak.tmp``; in ``P.log/``, ``.*.tmp`` (month files, their
-    caches and spills) and a mirror's ``….bak.<pid>.tmp``. Call it holding the store's lock:
-    then no writer of ours is using one.
+    ``P.journal.v2.bak``, the doctor's ``P.vN.bak`` / ``P.bak.vN.bak``) and the name
+    earlier versions gave a migration's copy of the old file, ``P.vN.bak.tmp``; in
+    ``P.log/``, ``.*.tmp`` (month files, their caches and spills) and a mirror's
+    ``….bak.<pid>.tmp``. Call it holding the store's lock: then no writer of ours is using one.
     """
     name = re.escape(path.name)
     beside = re.compile(

@@ -17,16 +17,15 @@ Migrating keeps a byte-for-byte backup of the old file (``P.v1.bak``,
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator, Mapping
 from datetime import tzinfo
+from functools import partial
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizzer.errors import StoreError
-from quizzer.fsutil import fsync_dir
+from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import journal
 from quizzer.progress.events import Event, has_review
 
@@ -138,11 +137,16 @@ def in_current_layout(doc: dict[str, Any], version: int) -> dict[str, Any]:
 
 
 def migrate(
-    path: Path, doc: dict[str, Any] | list[dict[str, Any]], version: int, tz: tzinfo | None = None
+    path: Path,
+    doc: dict[str, Any] | list[dict[str, Any]],
+    version: int,
+    tz: tzinfo | None = None,
+    journal_lost: bool = False,
 ) -> dict[str, Any]:
     """Bring ``doc`` (read from ``path``) up to :data:`SCHEMA_VERSION`, keeping a backup.
 
     ``tz`` is the learner's time zone for study days (default: this machine's).
+    A schema-2 store whose journal is lost is refused unless ``journal_lost`` (the doctor).
     Returns the migrated document, already written to ``path``. Given as a one-item list,
     the document is handed over: taken out of the list and emptied of its cards as the
     new states replace them, so that a big store's old and new states are not all held
@@ -150,17 +154,16 @@ def migrate(
     """
     owned = isinstance(doc, list)
     doc = doc.pop() if isinstance(doc, list) else doc
+    from quizzer.progress.files import require_v2_journal
     from quizzer.progress.snapshot import AtomicJSONStorage
+
+    if version == 2 and not journal_lost:
+        require_v2_journal(path, doc)
 
     backup = version_backup_path(path, version)
     if not backup.exists():
-        tmp = backup.with_name(backup.name + ".tmp")
-        shutil.copyfile(path, tmp)
-        with open(tmp, "rb+") as fh:
-            fh.flush()
-            os.fsync(fh.fileno())
-        tmp.replace(backup)
-        fsync_dir(path.parent)
+        with open(path, "rb") as fh:  # copied a MiB at a time, atomically
+            atomic_write_bytes(backup, iter(partial(fh.read, 1 << 20), b""))
     while version < SCHEMA_VERSION:
         step = _STEPS.get(version)
         if step is None:

@@ -101,18 +101,18 @@ def test_a_migrated_schema_2_store_has_the_generations_a_compaction_leaves(
 
 def test_a_schema_2_store_whose_journal_is_gone_is_named_then_repaired(tmp_path: Path) -> None:
     """Every schema-2 writer made its journal (the whole review log): one gone is damage.
-    Migrating finds nothing to fold and no journal to keep as ``P.journal.v2.bak``; the
-    store then names the missing journal (a clear error, no traceback) and the doctor
-    repairs it, keeping the snapshot's card states and saying the log is lost."""
+    Opening names the missing journal and what went with it (a clear error, no traceback)
+    without migrating; the doctor migrates the snapshot as it is, keeping its card states
+    and saying the log is lost."""
     db = tmp_path / "p.json"
     _schema_2_store(db, tmp_path / "scratch.json", absorbed=4)
     journal_path(db).unlink()
     with pytest.raises(StoreError) as err:
         open_store(db, tz=UTC)
-    assert err.value.message.startswith("the journal is missing")
+    assert err.value.message.startswith("the journal is missing: this schema-2 store kept its")
     assert err.value.path == journal_path(db)
     assert not (tmp_path / "p.json.journal.v2.bak").exists()
-    assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION
+    assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == 2  # left for the doctor
     report = doctor.repair(db)
     assert report.healthy
     assert [loss.split(":")[0] for loss in report.losses] == ["p.json.journal"]

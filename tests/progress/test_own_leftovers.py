@@ -1,10 +1,10 @@
 """A later run removes the temp files a killed migration or compaction left, and only those
 (issue 14.14). Real store files on disk, a real kill, the real CLI.
 
-A migration keeps the old bytes first: ``P.v1.bak`` by a copy to ``P.v1.bak.tmp`` then a
-rename, the version-2 journal as ``P.journal.v2.bak`` by a link (a copy where links are
-refused) to ``P.journal.v2.bak.<pid>.tmp`` then a rename. A kill in between leaves the temp
-file; a later run under another pid never writes that name again.
+A migration keeps the old bytes first: ``P.v1.bak`` written to a temp file then renamed
+(``P.v1.bak.tmp`` until now), the version-2 journal as ``P.journal.v2.bak`` by a link to
+``P.journal.v2.bak.<pid>.tmp`` then a rename. A kill in between leaves the temp file; a
+later run under another pid never writes that name again.
 """
 
 from __future__ import annotations
@@ -23,31 +23,22 @@ from tests.progress import store_builder as sb
 from tests.progress.test_migrate_edges import _as_schema_1
 from tests.progress.test_migrate_study_days import v3_store  # noqa: F401 - a fixture
 
-#: A child that migrates the store at argv[1] on a file system without hard links, and is
-#: killed (SIGKILL, by itself) halfway through copying the file whose name holds argv[2].
-_KILLED_MID_COPY = textwrap.dedent(
+#: A child that migrates the store at argv[1] and is killed (SIGKILL, by itself) just before
+#: it renames a file whose name ends in argv[2] into place.
+_KILLED_BEFORE_RENAME = textwrap.dedent(
     """
-    import os, shutil, signal, sys
+    import os, signal, sys
     from datetime import UTC
     from quizzer.progress import open_store
 
-    def refuse(*args, **kwargs):
-        raise OSError("no hard links here")
+    real_replace = os.replace
 
-    real_copy = shutil.copyfile
-
-    def copy(src, dst, *args, **kwargs):
-        if sys.argv[2] in os.path.basename(dst):
-            data = open(src, "rb").read()
-            with open(dst, "wb") as fh:
-                fh.write(data[: len(data) // 2])
-                fh.flush()
-                os.fsync(fh.fileno())
+    def replace(src, dst, *args, **kwargs):
+        if os.fspath(dst).endswith(sys.argv[2]):
             os.kill(os.getpid(), signal.SIGKILL)
-        return real_copy(src, dst, *args, **kwargs)
+        return real_replace(src, dst, *args, **kwargs)
 
-    os.link = refuse
-    shutil.copyfile = copy
+    os.replace = replace
     open_store(sys.argv[1], tz=UTC).close()
     """
 )
@@ -69,9 +60,9 @@ def _decoys(folder: Path) -> list[Path]:
     return files
 
 
-def _kill_mid_copy(db: Path, name: str) -> None:
+def _kill_before_rename(db: Path, name: str) -> None:
     child = subprocess.run(
-        [sys.executable, "-c", _KILLED_MID_COPY, str(db), name],
+        [sys.executable, "-c", _KILLED_BEFORE_RENAME, str(db), name],
         capture_output=True,
         text=True,
         timeout=120,
@@ -80,16 +71,15 @@ def _kill_mid_copy(db: Path, name: str) -> None:
     assert child.returncode == -signal.SIGKILL, child.stderr
 
 
-def test_a_schema_1_migration_killed_copying_the_old_journal_leaves_no_temp_file(
+def test_a_schema_1_migration_killed_keeping_the_old_journal_leaves_no_temp_file(
     v3_store,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     db, _new_rule, _old = v3_store
     reviews = _as_schema_1(db)
     decoys = _decoys(db.parent)
-    _kill_mid_copy(db, ".journal.v2.bak.")
-    (left,) = db.parent.glob("progress.json.journal.v2.bak.*.tmp")
-    assert left.stat().st_size > 0  # what the kill left: half a copy under the child's pid
+    _kill_before_rename(db, ".journal.v2.bak")
+    (left,) = db.parent.glob("progress.json.journal.v2.bak.*.tmp")  # under the child's pid
     code, out, err = run(capsys, "doctor", "--db", str(db))
     assert code == 0, out + err
     assert "migrated from schema 1" in out
@@ -100,18 +90,19 @@ def test_a_schema_1_migration_killed_copying_the_old_journal_leaves_no_temp_file
         assert sorted(r.id for r in store.reviews()) == sorted(r["id"] for r in reviews.values())
 
 
-def test_a_schema_1_migration_killed_copying_the_old_file_is_done_again(
+def test_a_schema_1_migration_killed_keeping_the_old_file_leaves_no_temp_file(
     v3_store,  # noqa: F811
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     db, _new_rule, _old = v3_store
-    original = (_as_schema_1(db), db.read_bytes())[1]
-    _kill_mid_copy(db, ".v1.bak.tmp")
-    half = db.parent / "progress.json.v1.bak.tmp"
-    assert 0 < half.stat().st_size < len(original)
+    _as_schema_1(db)
+    original = db.read_bytes()
+    _kill_before_rename(db, ".v1.bak")
+    (left,) = db.parent.glob(".progress.json.v1.bak.*.tmp")
+    assert left.read_bytes() == original  # written whole, not yet renamed
     code, out, err = run(capsys, "doctor", "--db", str(db))
     assert code == 0, out + err
-    assert not half.exists()
+    assert not left.exists()
     assert (db.parent / "progress.json.v1.bak").read_bytes() == original
 
 
@@ -123,7 +114,8 @@ OURS = [
     ".progress.json.figures.k3j_x9qa.tmp",
     "progress.json.bak.4242.tmp",  # compaction's link of the old snapshot
     "progress.json.journal.prev.4242.tmp",
-    "progress.json.v1.bak.tmp",  # a migration's copy of the old file
+    ".progress.json.v1.bak.k3j_x9qa.tmp",  # a migration's copy of the old file
+    "progress.json.v1.bak.tmp",  # … as quizzer named it before
     "progress.json.v2.bak.tmp",
     "progress.json.v3.bak.tmp",
     "progress.json.journal.v2.bak.4242.tmp",  # a migration's link of the version-2 journal

@@ -12,12 +12,14 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import cast
 
 import pytest
 from tinydb import TinyDB
 
 from quizzer.progress import SCHEMA_VERSION, files, journal
 from quizzer.progress.doctor_findings import Findings, Report, examine
+from quizzer.progress.events import Event
 from tests.progress import store_builder
 
 MEM = Path("/proc/self/mem")  # a regular file whose read fails (EIO), even for root
@@ -143,6 +145,7 @@ def test_a_journal_missing_only_its_final_newline_lacks_no_answer(db: Path) -> N
 def test_a_mark_of_another_journal_generation_is_not_compared(db: Path) -> None:
     jpath = files.journal_path(db)
     gen = journal.header(jpath)
+    assert gen is not None
     lock = files.lock_path(db)
     mark = b"journal %012d " % gen
     assert mark in lock.read_bytes()
@@ -367,7 +370,7 @@ def test_a_journal_with_no_line_to_replay_lacks_every_saved_byte(db: Path) -> No
     jpath = files.journal_path(db)
     size, gen = jpath.stat().st_size, journal.header(jpath)
     # A header that verifies (so the writer's mark is of this journal) but can't be replayed.
-    jpath.write_bytes(journal.encode({"op": "header", "gen": gen, "seq": -1}))
+    jpath.write_bytes(journal.encode(cast(Event, {"op": "header", "gen": gen, "seq": -1})))
     report, f = _examine(db)
     assert f.bad_lines == [1] and f.events == 0
     assert f.journal_short == size

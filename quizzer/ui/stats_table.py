@@ -1,4 +1,4 @@
-"""A widget that shows one Rich renderable (a table of the statistics) rendered once per width.
+"""Widgets showing one Rich renderable (a table or chart of the statistics) rendered once per width.
 
 A ``Static`` holding a Rich table renders it whole to measure its width, again to
 count its lines, and again to paint it, at each layout pass; the statistics screen
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from itertools import islice
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.segment import Segment
+from rich.text import Text
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -77,3 +79,26 @@ class RenderedTable(Widget):
         if 0 <= y < len(lines):
             return lines[y].extend_cell_length(width, self.visual_style.rich_style)
         return Strip.blank(width, self.visual_style.rich_style)
+
+
+class RenderedChart(RenderedTable):
+    """Shows a chart ``text`` of lines that never wrap: as wide as its widest line whatever the
+    room (the screen scrolls sideways where it doesn't fit), rendered once at that width.
+
+    The charts were widgets rendering their text themselves, which Textual turned into
+    styles again for every one of a year's cells at each layout question.
+    """
+
+    def __init__(self, text: Text, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(text, id=id, classes=classes)
+        self._show(text)
+
+    def _show(self, text: Text) -> None:
+        """Show ``text`` from now on (its lines rendered anew)."""
+        self.renderable = text
+        self._width = max((cell_len(line) for line in text.plain.split("\n")), default=0)
+        self._renders = []
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """The widest line of the chart, at any container width."""
+        return self._width

@@ -155,6 +155,29 @@ async def test_the_figures_are_counted_off_the_ui_thread_behind_a_loading_line()
         assert not isinstance(app.screen, StatsScreen)
 
 
+async def test_figures_counted_in_the_worker_end_up_as_those_given() -> None:
+    """The worker's figures are mounted a screenful first, the tables below it next: once
+    done, the screen holds the same widgets in the same order as one given the figures."""
+    stats = fixed_stats()
+
+    async def shown(screen_factory) -> list[tuple[str, str | None, str]]:
+        app = StatsApp(screen_factory)
+        async with app.run_test(size=(110, 40)) as pilot:
+            await _counted(app, pilot)
+            body = app.screen.query_one("#stats-body")
+            return [(type(w).__name__, w.id, " ".join(sorted(w.classes))) for w in body.children]
+
+    given = await shown(lambda: StatsScreen(stats))
+    assert given == await shown(lambda: StatsScreen(load=lambda: stats))
+    assert [i for _, i, _ in given if i][-5:] == [
+        "stats-mastery",
+        "stats-hardest",
+        "stats-languages",
+        "stats-pairs",
+        "stats-sources",
+    ]
+
+
 async def test_a_store_that_cant_be_read_is_said_on_the_screen() -> None:
     from quizzer.errors import StoreError
 

@@ -122,8 +122,11 @@ class StatsScreen(Screen[None]):
             self.stats = event.worker.result
             body = self.query_one("#stats-body", VerticalScroll)
             await body.remove_children()
-            await body.mount_all(list(self._figures(self.stats)))
+            # What a screenful shows first; the tables below it once that is painted (laying
+            # out a mastery table of 60 rows and the summaries took as long as all the rest).
+            await body.mount_all(list(self._first_figures(self.stats)))
             self.call_after_refresh(self._fit_rows)
+            self.call_after_refresh(self._mount_details, self.stats)
         elif event.state == WorkerState.ERROR:
             error = event.worker.error
             message = getattr(error, "message", None) or str(error)
@@ -132,6 +135,11 @@ class StatsScreen(Screen[None]):
             )
 
     def _figures(self, s: Stats) -> Iterator[Widget]:
+        yield from self._first_figures(s)
+        yield from self._details(s)
+
+    def _first_figures(self, s: Stats) -> Iterator[Widget]:
+        """The heading, today's figures and the cards by state, retention and the charts."""
         heading = Text("Statistics", style="bold")
         heading.append(
             f"   decks: {', '.join(s.decks) or 'all'} · day starts {s.day_start_hour}:00",
@@ -148,8 +156,15 @@ class StatsScreen(Screen[None]):
         yield DueChart(s.forecast, id="stats-forecast")
         yield Static(Text("Answers per day, last 365 days"), classes="stats-title")
         yield Heatmap(s.heatmap, id="stats-heatmap")
+
+    def _details(self, s: Stats) -> Iterator[Widget]:
+        """The mastery, hardest-concepts and summary tables, under the charts."""
         for name, table in detail_tables(s):
             yield RenderedTable(table, id=name, classes="stats-table")
+
+    async def _mount_details(self, s: Stats) -> None:
+        if s is self.stats and self.is_attached:
+            await self.query_one("#stats-body", VerticalScroll).mount_all(list(self._details(s)))
 
     def on_resize(self, _event: events.Resize) -> None:
         """Tables side by side only where they fit: else one under the other."""

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.geometry import Size
-from textual.widget import Widget
 
 from quizzer.stats.figures import Forecast
 from quizzer.ui.stats_charts import forecast_text
+from quizzer.ui.stats_table import RenderedChart
 
 
-class DueChart(Widget):
+class DueChart(RenderedChart):
     """One bar per day (today first, overdue cards counted today), eighth-block precision."""
 
     DEFAULT_CSS = """
     DueChart {
-        height: auto;
-        width: auto;
         padding: 0 1;
     }
     """
@@ -26,30 +24,34 @@ class DueChart(Widget):
         forecast: Forecast,
         *,
         bar_height: int = 8,
-        name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
         self.forecast = forecast
         self.bar_height = bar_height
         #: Columns per day: two (a gap between bars), one where two don't fit.
         self.column = 2
+        #: The chart at each number of columns a day (made when first asked for).
+        self._charts: dict[int, Text] = {}
+        super().__init__(self._chart(2), id=id, classes=classes)
+
+    def _chart(self, column: int) -> Text:
+        if column not in self._charts:
+            self._charts[column] = forecast_text(
+                self.forecast, height=self.bar_height, column=column
+            )
+        return self._charts[column]
 
     def render(self) -> Text:
-        """Render the bar chart of the forecast as plain styled text."""
-        return forecast_text(self.forecast, height=self.bar_height, column=self.column)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """Return the chart's line count, so the widget is exactly as tall as the chart."""
-        return len(self.render().plain.splitlines())
+        """The bar chart of the forecast as plain styled text."""
+        return self._chart(self.column)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        """Return the widest chart line, so the widget is exactly as wide as the chart
-        (one column a day when two don't fit the container)."""
-        self.column = 2
-        wide = max(len(line) for line in self.render().plain.splitlines())
-        if wide + self.styles.padding.width > container.width:
-            self.column = 1
-            return max(len(line) for line in self.render().plain.splitlines())
-        return wide
+        """The widest chart line, so the widget is exactly as wide as the chart (one column a
+        day when two don't fit the container)."""
+        wide = max(len(line) for line in self._chart(2).plain.splitlines())
+        column = 1 if wide + self.styles.padding.width > container.width else 2
+        if column != self.column:
+            self.column = column
+            self._show(self._chart(column))
+        return super().get_content_width(container, viewport)

@@ -19,11 +19,16 @@ the day's figures ``P.figures`` (timed and printed, not a figure); then, interle
   from every card state and ``P.stats``;
 - the stats screen: a process that opens the store, pushes the app's ``StatsScreen``
   (figures counted in its worker thread) in a headless Textual app and exits once the
-  figures are on the screen, next to a bare Textual app that exits on its first paint;
+  figures are on the screen (its first screenful, 110×40), next to a bare Textual app that
+  exits on its first paint; it starts as ``quizzer`` does, the collector paused until the
+  first paint (here the screen's loading line: :mod:`quizzer.cli.gc_pause`);
+  ``screen_all``: the same until the tables below that screenful, mounted once it is
+  painted, are on the screen too (printed, not a figure);
 - the stats screen in the running app (``inside``): ``quizzer``'s own way to the home
   screen (the collector paused until the first paint, the store opened for writing), then
   from the statistics key's ``open_stats`` to the figures on screen, measured in the
-  process; the first time (``inside_first``) and again after going back (``inside_again``);
+  process; the first time (``inside_first``) and again after going back (``inside_again``),
+  and each on to the tables below the first screenful (``inside_first_all``, ...);
 - ``reviews``: ``store.reviews()`` (the whole log read, read-only store) in a process of
   its own, wall and CPU seconds (not with ``--quick``; each checkout reads once untimed
   first, which writes its month caches).
@@ -38,7 +43,8 @@ and "stats screen in the app, key to figures shown, 1M answers" (bound 1.0 s).
 and recounted), stats screen, in-app screen and log read interleaved with these, on a twin
 of the store (the month files and snapshot hard-linked, the rest copied: each checkout
 keeps its own caches and answers; before/after in one run; printed, not figures). The
-children write bytecode, as an installed package has it.
+children write bytecode, as an installed package has it; they are in
+``benchmarks/stats_children.py``.
 
 Run: ``.venv/bin/python benchmarks/stats_scale.py [--answers 1000000] [--runs 7] [--quick]
 [--against DIR]`` (``--quick``: 3 runs each).
@@ -63,6 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import figures
 from review_history import history
+from stats_children import ANSWER, INSIDE, REVIEWS, bare_child, screen_child
 
 PER_CARD = 50
 
@@ -144,112 +151,6 @@ def _inside(command: list[str], env: dict[str, str]) -> dict[str, float]:
     return found
 
 
-#: A process that answers one card now and closes the store, as a session ends (run by each
-#: checkout's own code: ``python -c`` imports from its working folder first). The card is
-#: one of a direction the history has none of (its synthetic states carry no difficulty,
-#: which FSRS needs to answer them): new at the first run, then answered again.
-ANSWER = (
-    "import sys\n"
-    "from datetime import UTC, datetime\n"
-    "from quizzer.progress import open_store\n"
-    "with open_store(sys.argv[1]) as store:\n"
-    "    store.record('bench/concept-00000|fr:term>en:term', 3, datetime.now(UTC))\n"
-)
-
-
-def screen_child(db: str) -> None:
-    """A headless app that shows the stats screen and exits once its figures are shown."""
-    from textual.app import App
-
-    from quizzer.progress import open_store
-    from quizzer.services.library import library_decks
-    from quizzer.services.stats import stats_from_store
-    from quizzer.ui.screens.stats import StatsScreen
-
-    store = open_store(db, read_only=True)
-
-    class Shown(App[None]):
-        def on_mount(self) -> None:
-            screen = StatsScreen(load=lambda: stats_from_store(store, library_decks()))
-            self.push_screen(screen)
-            self.set_interval(0.005, lambda: self._done(screen))
-
-        def _done(self, screen: StatsScreen) -> None:
-            if screen.stats is not None and screen.query("#stats-today"):
-                self.call_after_refresh(self.exit)
-
-    Shown().run(headless=True, size=(110, 40))
-    store.close()
-
-
-#: The app as a learner runs it (``quizzer``'s own path to the home screen: deck shelf, store
-#: opened for writing, the collector paused until the first paint), run by
-#: each checkout's own code (``python -c``): once the home screen is up, the statistics are
-#: opened as their key does (``QuizzerApp.open_stats``), timed from there to the figures on
-#: screen (counted in the screen's worker, then mounted and painted); then closed and opened
-#: again. Prints both times as JSON: wall seconds, and the CPU seconds of the process (its
-#: threads: the worker's counting and the UI's) meanwhile, which compare better under load.
-INSIDE = """
-import asyncio, json, os, sys, time
-os.environ["QUIZZER_DB"] = sys.argv[1]
-from quizzer.cli import gc_pause, study_cmd
-from quizzer.cli.main import QUIZ_COMMANDS, build_parser
-from quizzer.ui.app import QuizzerApp
-gc_pause.pause()  # as `quizzer` does, until the first paint
-service, rtl = study_cmd._open(build_parser((QUIZ_COMMANDS["home"],)).parse_args(["home"]))
-app = QuizzerApp(service, rtl_mode=rtl, on_first_paint=gc_pause.resume)
-times = []
-async def run():
-    async with app.run_test(size=(110, 40)) as pilot:
-        while type(app.screen).__name__ != "HomeScreen":
-            await pilot.pause(0.001)
-        await pilot.pause()
-        for _ in range(2):
-            t0, c0 = time.perf_counter(), time.process_time()
-            app.open_stats()
-            while not (type(app.screen).__name__ == "StatsScreen"
-                       and app.screen.stats is not None and app.screen.query("#stats-today")):
-                await pilot.pause(0.001)
-            await pilot.pause()  # painted
-            times.append((time.perf_counter() - t0, time.process_time() - c0))
-            app.pop_screen()
-            await pilot.pause()
-asyncio.run(run())
-app.service.close()
-(first, first_cpu), (again, again_cpu) = times
-print(json.dumps({"first_s": first, "first_cpu_s": first_cpu, "again_s": again,
-                  "again_cpu_s": again_cpu}))
-"""
-
-
-#: The whole log read (``store.reviews()``, read-only store) by each checkout's own code;
-#: prints the seconds, wall and CPU (this thread's), as JSON.
-REVIEWS = """
-import json, sys, time
-from quizzer.progress import open_store
-with open_store(sys.argv[1], read_only=True) as store:
-    t0, c0 = time.perf_counter(), time.thread_time()
-    store.reviews()
-    print(json.dumps({"wall_s": time.perf_counter() - t0, "cpu_s": time.thread_time() - c0}))
-"""
-
-
-def bare_child() -> None:
-    """A bare Textual app that exits after its first paint (the floor of any screen)."""
-    from textual.app import App, ComposeResult
-    from textual.widgets import Footer, Static
-
-    class Bare(App[None]):
-        def compose(self) -> ComposeResult:
-            yield Static("Statistics")
-            yield Footer()
-
-        def on_mount(self) -> None:
-            self.call_after_refresh(self.exit)
-
-    Bare().run(headless=True, size=(110, 40))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", type=int, default=1_000_000)
@@ -262,10 +163,11 @@ def main(argv: list[str] | None = None) -> int:
         help="another checkout: its `quizzer stats` and stats screen timed interleaved too",
     )
     parser.add_argument("--screen-child", metavar="DB", help=argparse.SUPPRESS)
+    parser.add_argument("--every-table", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bare-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.screen_child:
-        screen_child(args.screen_child)
+        screen_child(args.screen_child, args.every_table)
         return 0
     if args.bare_child:
         bare_child()
@@ -290,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         "after_answer": (stats_cmd, env, [python, "-c", ANSWER, str(db)]),
         "recount": (stats_cmd, env, db.with_name(db.name + ".figures")),
         "screen": ([python, here, "--screen-child", str(db)], env, None),
+        "screen_all": ([python, here, "--screen-child", str(db), "--every-table"], env, None),
         "bare": ([python, here, "--bare-child"], env, None),
     }
     if args.against:

@@ -110,10 +110,23 @@ def fsrs_view(card: fsrs.Card, now: datetime, tz: tzinfo, day_start_hour: int) -
     """
     if card.last_review is None:
         return card
+    return _view(card, now, elapsed_study_days(card.last_review, now, tz, day_start_hour))
+
+
+def _view(card: fsrs.Card, now: datetime, days: int | None) -> fsrs.Card:
+    """:func:`fsrs_view` given the study days (``None``: never reviewed, the card itself)."""
+    if days is None:
+        return card
     view = copy_card(card)
-    days = elapsed_study_days(card.last_review, now, tz, day_start_hour)
     view.last_review = now - timedelta(days=days)
     return view
+
+
+def _days(card: fsrs.Card, now: datetime, tz: tzinfo, settings: SchedulerSettings) -> int | None:
+    """The study days since ``card``'s last review at ``now``; ``None`` if never reviewed."""
+    if card.last_review is None:
+        return None
+    return elapsed_study_days(card.last_review, now, tz, settings.day_start_hour)
 
 
 def with_memory(card: fsrs.Card, scheduler: fsrs.Scheduler, now: datetime) -> fsrs.Card:
@@ -147,6 +160,90 @@ def with_memory(card: fsrs.Card, scheduler: fsrs.Scheduler, now: datetime) -> fs
     return full
 
 
+#: What one card's FSRS step reads besides ``now`` (see :class:`Prepared`): its id (kept in
+#: the result), FSRS state, step, stability, difficulty, and the study days since its last
+#: review (``None``: never reviewed, which py-fsrs tells from 0 days).
+StepKey = tuple[int, fsrs.State, int | None, float | None, float | None, int | None]
+
+
+def _step_key(card: fsrs.Card, days: int | None) -> StepKey | None:
+    """What ``card``'s step at ``days`` depends on; ``None`` when it depends on ``now`` too."""
+    learning = card.state is fsrs.State.Learning
+    if not learning and (card.stability is None or card.difficulty is None):
+        # with_memory infers the stability from the due date's distance to the view's last
+        # review, which moves with ``now``: such a step is never taken ahead.
+        return None
+    return _inputs(card, days)
+
+
+def _inputs(card: fsrs.Card, days: int | None) -> StepKey:
+    return (card.card_id, card.state, card.step, card.stability, card.difficulty, days)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """One card's FSRS step for each grade, taken ahead at ``at`` (when the card is shown).
+
+    :func:`answer` takes it instead of stepping FSRS again when nothing the step reads
+    changed (:attr:`key`: the card's memory state and the study days since its last
+    review, at the answer's moment; the very same settings and time zone objects). That
+    gives the same card, bit for bit: py-fsrs derives elapsed time only from
+    ``now - last_review``, which :func:`fsrs_view` fixes to the study days, so ``now``
+    only enters its result as ``due = now + interval`` and ``last_review = now``; the
+    kept card is moved to the answer's ``now`` the same way. Fuzz is still drawn when
+    the answer is given, from the same generator in the same order. This is how Anki's
+    reviewer computes a card's next states when it shows the card, so that answering
+    only has to write.
+    """
+
+    key: StepKey | None
+    settings: SchedulerSettings
+    tz: tzinfo
+    at: datetime
+    #: The card after each grade 1-4 at :attr:`at` (index ``grade - 1``), unfuzzed.
+    cards: tuple[fsrs.Card, ...]
+
+    def intervals(self) -> dict[int, timedelta]:
+        """The interval each grade (1-4) gives, without fuzz (for button labels)."""
+        at = self.at
+        return {grade: card.due - at for grade, card in enumerate(self.cards, 1)}
+
+    def step(
+        self,
+        card: fsrs.Card,
+        grade: Grade,
+        now: datetime,
+        settings: SchedulerSettings,
+        tz: tzinfo,
+        days: int | None,
+    ) -> fsrs.Card | None:
+        """``card`` answered ``grade`` at ``now`` (UTC, ``days`` study days after its last
+        review) from the kept step; ``None`` when it isn't the step asked for."""
+        key = self.key
+        if key is None or settings is not self.settings or tz is not self.tz:
+            return None
+        if key != _inputs(card, days):
+            return None
+        kept = self.cards[grade - 1]
+        out = copy_card(kept)
+        out.due = now + (kept.due - self.at)
+        out.last_review = now
+        return out
+
+
+def prepare(
+    state: CardState, now: datetime, settings: SchedulerSettings, *, tz: tzinfo = UTC
+) -> Prepared:
+    """Step FSRS for each grade of ``state`` at ``now`` (``tz`` as for :func:`answer`), ahead
+    of the answer: see :class:`Prepared`."""
+    now = to_utc(now)
+    scheduler = _scheduler(settings)
+    days = _days(state.card, now, tz, settings)
+    view = with_memory(_view(state.card, now, days), scheduler, now)
+    cards = tuple(scheduler.review_card(view, _RATINGS[grade], now)[0] for grade in (1, 2, 3, 4))
+    return Prepared(_step_key(state.card, days), settings, tz, now, cards)
+
+
 def answer(
     state: CardState,
     grade: Grade,
@@ -155,12 +252,15 @@ def answer(
     rng: random.Random | None = None,
     *,
     tz: tzinfo = UTC,
+    prepared: Prepared | None = None,
 ) -> Outcome:
     """Apply one answer (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``; ``state`` is not changed.
 
     ``tz`` is the learner's time zone: with ``settings.day_start_hour`` it says how
     many study days have passed since the card's last review (callers with a learner
-    pass it; the UTC default is for tests and tools without one).
+    pass it; the UTC default is for tests and tools without one). ``prepared`` is the
+    card's step taken when it was shown (:func:`prepare`): used when it still applies,
+    with the same result.
 
     Counts lapses (Again on a card in review) and marks leeches: at
     ``leech_threshold`` lapses and again every ``leech_every`` more, the card is
@@ -172,12 +272,15 @@ def answer(
     now = to_utc(now)
     phase = state.phase
     last_interval = state.scheduled_days
-    scheduler = _scheduler(settings)
-    view = with_memory(fsrs_view(state.card, now, tz, settings.day_start_hour), scheduler, now)
-    card, _ = scheduler.review_card(view, _RATINGS[grade], now)
+    days = _days(state.card, now, tz, settings)
+    card = None if prepared is None else prepared.step(state.card, grade, now, settings, tz, days)
+    if card is None:
+        scheduler = _scheduler(settings)
+        view = with_memory(_view(state.card, now, days), scheduler, now)
+        card, _ = scheduler.review_card(view, _RATINGS[grade], now)
     if settings.fuzz and rng is not None and card.state == fsrs.State.Review:
-        days = round((card.due - now).total_seconds() / 86400)
-        card.due = now + timedelta(days=_fuzz_days(days, settings.maximum_interval_days, rng))
+        whole = round((card.due - now).total_seconds() / 86400)
+        card.due = now + timedelta(days=_fuzz_days(whole, settings.maximum_interval_days, rng))
     # The state with the answer's changes (``dataclasses.replace`` does the same, slowly).
     new = CardState(
         card_id=state.card_id,
@@ -210,14 +313,7 @@ def preview(
 ) -> dict[int, timedelta]:
     """The interval each grade (1-4) would give at ``now``, without fuzz (for button labels);
     ``tz`` as for :func:`answer`."""
-    now = to_utc(now)
-    out: dict[int, timedelta] = {}
-    scheduler = _scheduler(settings)
-    view = with_memory(fsrs_view(state.card, now, tz, settings.day_start_hour), scheduler, now)
-    for grade in (1, 2, 3, 4):
-        card, _ = scheduler.review_card(view, _RATINGS[grade], now)
-        out[grade] = card.due - now
-    return out
+    return prepare(state, now, settings, tz=tz).intervals()
 
 
 def format_interval(delta: timedelta) -> str:

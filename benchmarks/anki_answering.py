@@ -3,16 +3,23 @@
 :class:`AnkiAnswering` builds a real Anki collection with ``n`` cards (Anki's CSV
 import, one Basic note per card), puts every card in review with an FSRS memory
 state and gives it the same history as quizzer's store (10 revlog rows per card),
-then answers random cards the way Anki's reviewer does: load the card
-(``col.get_card``), compute its four next states (the FSRS step,
-``get_scheduling_states``), build the answer and ``col.sched.answer_card`` it.
+then answers random cards the way Anki's reviewer does: when it shows a card it loads
+it (``col.get_card``) and computes its four next states (the FSRS step,
+``get_scheduling_states``); when the learner presses a grade it builds the answer and
+``col.sched.answer_card`` it.
 
 Durability: Anki has no save step any more (``col.save()``/``autosave()`` are
 deprecated no-ops, "saving is automatic"): each backend operation commits its own
 SQLite transaction, and the collection runs in WAL mode with ``synchronous=FULL``
 (checked at build time, :attr:`pragmas`), so the WAL is fsynced before
 ``answer_card`` returns. That return is the moment an answer is on disk, as
-``Store.record``'s return is for quizzer, so each timing runs from ``get_card`` to it.
+``Store.record``'s return is for quizzer.
+
+What is timed (:meth:`AnkiAnswering.once`): with ``shown`` (what a learner waits for,
+the peer of quizzer's record after ``Store.preview``), from the key (``build_answer``)
+to ``answer_card``'s return, the card loaded and its next states computed beforehand,
+untimed, as the reviewer does when it shows the card; without (``cold``, the peer of a
+``Store.record`` with no preview), from ``get_card`` to ``answer_card``'s return.
 """
 
 from __future__ import annotations
@@ -68,9 +75,12 @@ class AnkiAnswering:
         #: Anki's own connection settings: ("wal", 2) means each commit fsyncs the WAL.
         self.pragmas = (col.db.scalar("pragma journal_mode"), col.db.scalar("pragma synchronous"))
         self.times: list[float] = []
+        self.cold_times: list[float] = []
 
-    def once(self, rng: random.Random) -> None:
-        """Answer one random card (Good mostly, as quizzer's side does), timed."""
+    def once(self, rng: random.Random, *, shown: bool) -> None:
+        """Answer one random card (Good mostly, as quizzer's side does), timed: from the key
+        to the durable answer when ``shown`` (the card shown first, untimed), else from
+        loading the card (into :attr:`cold_times`)."""
         from anki.scheduler.v3 import CardAnswer
 
         ratings = (CardAnswer.AGAIN, CardAnswer.GOOD, CardAnswer.GOOD, CardAnswer.GOOD)
@@ -81,13 +91,15 @@ class AnkiAnswering:
         card = col.get_card(cid)
         card.start_timer()
         states = col._backend.get_scheduling_states(cid)
+        if shown:
+            t = time.perf_counter()  # the card is on screen: the learner presses a grade
         answer = col.sched.build_answer(card=card, states=states, rating=rating)
         col.sched.answer_card(answer)
-        self.times.append(time.perf_counter() - t)
+        (self.times if shown else self.cold_times).append(time.perf_counter() - t)
 
-    def close(self) -> list[float]:
-        """Close the collection; the answer times, sorted."""
+    def close(self) -> tuple[list[float], list[float]]:
+        """Close the collection; the answer times after show and cold, sorted."""
         self.col.close()
         for leftover in self.directory.glob("anki-peer.anki2*"):
             os.unlink(leftover)
-        return sorted(self.times)
+        return sorted(self.times), sorted(self.cold_times)

@@ -5,49 +5,54 @@ real progress store on disk in an old layout (schema 2: snapshot of every card's
 state, journal with the full history) and migrates it to the current schema in a
 child process (``migrate_v2_s``, and ``migrate_v2_peak_mb``, the child's peak RSS;
 its peer ``parse_v2_s`` only reads and JSON-parses the schema-2 files). It then
-opens the migrated store (``open_s``) and records ``--answers`` answers with
-:meth:`Store.record` (each one fsynced before it returns), timing every call, and
-closes it (``close_s``: the compaction). Each answer is timed in turn with its two
-peers: ``fsync_floor_*``, the same disk appending one line and fdatasyncing it with
-no quizzer code (the part of an answer's cost no store design can avoid), and, at
-``--anki-sizes`` (default 100k), ``anki_*``: Anki's engine answering a card of a
-collection as big, FSRS on, committed durably (see ``benchmarks/anki_answering.py``
-for what is timed and why that is the fair moment). ``reviews_s`` is reading the
-whole review log (``store.reviews()``, read-only store), interleaved with its peer
-``json_loads_s`` (``json.loads`` of the same month files' bytes); medians of
-``--read-runs``, after a first read (``reviews_first_s``), which also writes each month's
-cache (``quizzer/progress/monthcache.py``). Prints one JSON line per size, and at 100k
-cards the speed report's ``FIGURE`` lines (:mod:`figures`).
+opens the migrated store (``open_s``), records ``--answers`` answers of each of two
+kinds with :meth:`Store.record` (each one fsynced before it returns), timing every
+call, and closes it (``close_s``: the compaction). What is timed is what a learner waits
+for, from the key to the durable answer: ``shown_*``, the card previewed first, untimed,
+as the study screen shows it, then ``Store.record`` alone; ``cold_*`` (the figure this
+script printed before), ``Store.record`` on a card not shown first, reading its state and
+the FSRS step included. Each answer is timed in turn with its peers: ``fsync_floor_*``,
+the same disk appending one line and fdatasyncing it with no quizzer code (the part of
+an answer's cost no store design can avoid), and, at ``--anki-sizes`` (default 100k),
+``anki_shown_*`` and ``anki_cold_*``: Anki's engine answering a card of a collection as
+big, FSRS on, committed durably, timed the same two ways. ``*_cpu_p50_ms`` is the
+process's own CPU time in an answer (the kernel's part of the write and the flush in,
+the disk's wait not). ``benchmarks/answer_timing.py`` says exactly what each timing
+spans, ``benchmarks/anki_answering.py`` why that is the fair moment for Anki.
+
+``reviews_s`` is reading the whole review log (``store.reviews()``, read-only store),
+interleaved with its peer ``json_loads_s`` (``json.loads`` of the same month files'
+bytes); medians of ``--read-runs``, after a first read (``reviews_first_s``), which also
+writes each month's cache (``quizzer/progress/monthcache.py``). Prints one JSON line per
+size, and at 100k cards the speed report's ``FIGURE`` lines (:mod:`figures`).
 
 Run: ``.venv/bin/python benchmarks/answer_latency.py [--sizes 1000 10000 100000]``;
-``--quick`` for the speed report's run (100k cards, 200 answers, one read);
+``--quick`` for the speed report's run (100k cards, 200 answers of each kind, one read);
 ``--record-only`` times only the answers (the store is built by ``merge_batch``, one
 answer per card, no migration and no reads: minutes less); ``--against DIR`` also times
 another quizzer checkout's ``Store.record`` (say main's, in a child process on a copy of
 the store, given the same cards, grades and times), interleaved with these: before/after;
-``--profile`` prints where the answers' CPU time goes, by function.
+``--profile`` prints where the answers' CPU time goes, by function (the answers after
+show, and the cold ones).
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
 import json
 import os
-import pstats
 import random
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import figures
-from anki_answering import AnkiAnswering
+from answer_timing import time_answers
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.languages import LANGUAGES
@@ -56,7 +61,6 @@ from quizzer.progress.files import log_dir
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State, full_state, slim_state
 from quizzer.scheduling import scheduler as scheduling
-from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
@@ -135,30 +139,6 @@ def build_v2(path: Path, n: int) -> None:
     AtomicJSONStorage(path).write(doc)
 
 
-class FsyncFloor:
-    """The disk's own cost: append a journal-sized line to a side file and fdatasync it.
-
-    Timed in turn with each answer, so both see the same disk conditions.
-    """
-
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / "floor.bin"
-        self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        self.sync = getattr(os, "fdatasync", os.fsync)
-        self.times: list[float] = []
-
-    def once(self) -> None:
-        t = time.perf_counter()
-        os.write(self.fd, b"x" * 460 + b"\n")
-        self.sync(self.fd)
-        self.times.append(time.perf_counter() - t)
-
-    def close(self) -> list[float]:
-        os.close(self.fd)
-        self.path.unlink()
-        return sorted(self.times)
-
-
 def build_current(path: Path, n: int) -> None:
     """A current store of ``n`` cards, each answered once (``--record-only``: no migration)."""
     review, slim = template_history(SchedulerSettings())[-1]
@@ -169,69 +149,6 @@ def build_current(path: Path, n: int) -> None:
         states.append(CardState.from_dict(full_state(slim, r, None)))  # type: ignore[arg-type]
     with open_store(path, tz=UTC) as store:
         store.merge_batch(reviews, states)
-
-
-#: Another checkout's ``Store.record`` (``--against``): one answer per line read, its time.
-_AGAINST = """
-import random, sys, time
-from datetime import UTC, datetime
-from pathlib import Path
-from quizzer.cards.card import CardKey, Pair
-from quizzer.concepts.languages import LANGUAGES
-from quizzer.progress import open_store
-from quizzer.scheduling.answer import Answer
-pairs = [Pair(a, "term", b, "definition") for a in LANGUAGES for b in LANGUAGES]
-store = open_store(Path(sys.argv[1]), tz=UTC, rng=random.Random(3))
-answer = Answer(mode="flip", duration_ms=4000)
-for line in sys.stdin:
-    i, grade, at = line.split()
-    key = CardKey(f"bench/concept-{int(i) // len(pairs)}", pairs[int(i) % len(pairs)])
-    now = datetime.fromisoformat(at)
-    c, t = time.thread_time(), time.perf_counter()
-    store.record(key, int(grade), now, answer)
-    print(time.perf_counter() - t, time.thread_time() - c, flush=True)
-store.close()
-"""
-
-
-class Against:
-    """Another checkout answering on a copy of the store, one answer at a time, timed."""
-
-    def __init__(self, tree: Path, path: Path, directory: Path) -> None:
-        copy = directory / "against"
-        copy.mkdir()
-        for item in path.parent.glob(f"{path.name}*"):
-            if item.name.endswith(".lock"):
-                continue
-            if item.is_dir():
-                shutil.copytree(item, copy / item.name)
-            else:
-                shutil.copy2(item, copy / item.name)
-        env = {**os.environ, "PYTHONPATH": str(tree)}
-        self.child = subprocess.Popen(
-            [sys.executable, "-c", _AGAINST, str(copy / path.name)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=tree,
-        )
-        self.times: list[float] = []
-        self.cpu: list[float] = []
-
-    def once(self, index: int, grade: int, now: datetime) -> None:
-        assert self.child.stdin is not None and self.child.stdout is not None
-        self.child.stdin.write(f"{index} {grade} {now.isoformat()}\n")
-        self.child.stdin.flush()
-        wall, cpu = self.child.stdout.readline().split()
-        self.times.append(float(wall))
-        self.cpu.append(float(cpu))
-
-    def close(self) -> list[float]:
-        assert self.child.stdin is not None
-        self.child.stdin.close()
-        assert self.child.wait() == 0, "the other checkout's store failed"
-        return sorted(self.times)
 
 
 def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, float | int]:
@@ -254,7 +171,7 @@ def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, floa
         for leftover in directory.glob(f"{path.name}.*v2.bak"):
             leftover.unlink()
         result["history_reviews"] = n * HISTORY
-    result.update(time_answers(path, n, args, directory))
+    result.update(time_answers(path, card_keys(n), args, directory))
     if args.record_only:
         return result
     result.update(
@@ -270,18 +187,19 @@ def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, floa
             "months": len(list(log_dir(path).glob("*.json"))),
         }
     )
+    logged = n * HISTORY + 2 * args.answers  # the history and both kinds of answer
     # The first read after a compaction also writes each month's cache (monthcache.py);
     # the reads after it are the ones a learner meets from then on.
     with open_store(path, tz=UTC, read_only=True) as ro:
         t0 = time.perf_counter()
-        assert len(ro.reviews()) == n * HISTORY + args.answers
+        assert len(ro.reviews()) == logged
         result["reviews_first_s"] = round(time.perf_counter() - t0, 2)
     reads, peers = [], []
     for _ in range(args.read_runs):  # interleaved with the peer: the same month files' bytes
         peers.append(json_only(path))
         with open_store(path, tz=UTC, read_only=True) as ro:
             t0 = time.perf_counter()
-            assert len(ro.reviews()) == n * HISTORY + args.answers
+            assert len(ro.reviews()) == logged
             reads.append(time.perf_counter() - t0)
     result["reviews_s"] = round(statistics.median(reads), 2)
     result["json_loads_s"] = round(statistics.median(peers), 2)
@@ -289,81 +207,6 @@ def measure(n: int, args: argparse.Namespace, directory: Path) -> dict[str, floa
     with open_store(path, tz=UTC) as again:
         result["reopen_s"] = round(time.perf_counter() - t0, 3)
         assert len(again) == n
-    return result
-
-
-def time_answers(
-    path: Path, n: int, args: argparse.Namespace, directory: Path
-) -> dict[str, float | int]:
-    """Open the store at ``path``, record ``--answers`` answers, close it; the numbers.
-
-    Each answer is timed in turn with the disk's floor and, when asked, with Anki's
-    engine (``--anki-sizes``) and another checkout's store (``--against``).
-    """
-    against = Against(args.against, path, directory) if args.against else None
-    anki = AnkiAnswering(directory, n) if n in args.anki_sizes else None
-    keys = card_keys(n)
-    t0 = time.perf_counter()
-    store = open_store(path, tz=UTC, rng=random.Random(3))
-    open_s = time.perf_counter() - t0
-    rng = random.Random(5)
-    anki_rng = random.Random(6)
-    now = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
-    times: list[float] = []
-    cpu: list[float] = []  # the process's own CPU time in each answer (not the disk's wait)
-    floor = FsyncFloor(directory)
-    answer = Answer(mode="flip", duration_ms=4000)
-    # CPU time of each function in the answers (thread time: the disk's wait is not counted).
-    profile = cProfile.Profile(time.thread_time) if args.profile else None
-    for _ in range(args.answers):
-        floor.once()
-        index = rng.randrange(n)
-        grade = rng.choice((1, 3, 3, 3, 4))
-        now += timedelta(seconds=7)
-        if profile is not None:
-            profile.enable()
-        c, t = time.thread_time(), time.perf_counter()
-        store.record(keys[index], grade, now, answer)
-        times.append(time.perf_counter() - t)
-        if profile is not None:
-            profile.disable()
-        cpu.append(time.thread_time() - c)
-        if against is not None:
-            against.once(index, grade, now)
-        if anki is not None:
-            anki.once(anki_rng)
-    t0 = time.perf_counter()
-    store.close()
-    close_s = time.perf_counter() - t0
-    times.sort()
-    floor_times = floor.close()
-    if profile is not None:
-        stats = pstats.Stats(profile, stream=sys.stderr).sort_stats("cumulative")
-        stats.print_stats(40)
-    result: dict[str, float | int] = {
-        "answers": args.answers,
-        "p50_ms": round(statistics.median(times) * 1000, 3),
-        "p90_ms": round(_p(times, 0.9) * 1000, 3),
-        "p99_ms": round(_p99(times) * 1000, 3),
-        "max_ms": round(times[-1] * 1000, 3),
-        "cpu_p50_ms": round(statistics.median(cpu) * 1000, 3),
-        "fsync_floor_p50_ms": round(statistics.median(floor_times) * 1000, 3),
-        "fsync_floor_p90_ms": round(_p(floor_times, 0.9) * 1000, 3),
-        "fsync_floor_p99_ms": round(_p99(floor_times) * 1000, 3),
-        "open_s": round(open_s, 3),
-        "close_s": round(close_s, 3),
-    }
-    if against is not None:
-        before = against.close()
-        result["against_p50_ms"] = round(statistics.median(before) * 1000, 3)
-        result["against_p90_ms"] = round(_p(before, 0.9) * 1000, 3)
-        result["against_cpu_p50_ms"] = round(statistics.median(against.cpu) * 1000, 3)
-    if anki is not None:
-        anki_times = anki.close()
-        result["anki_p50_ms"] = round(statistics.median(anki_times) * 1000, 3)
-        result["anki_p90_ms"] = round(_p(anki_times, 0.9) * 1000, 3)
-        result["anki_p99_ms"] = round(_p99(anki_times) * 1000, 3)
-        result["anki_journal_mode"], result["anki_synchronous"] = anki.pragmas  # type: ignore[assignment]
     return result
 
 
@@ -411,14 +254,16 @@ def emit_figures(row: dict[str, float | int]) -> None:
     """The speed report's figures of one size (the goals of issue 12 are at 100k cards)."""
     cards = f"{row['cards'] // 1000}k cards"
     answers = f"{row['history_reviews'] / 1e6:g}M answers"
-    record = f"record p50, {cards}"
-    figures.emit(
-        record, row["p50_ms"], "append+fdatasync", row["fsync_floor_p50_ms"], unit="ms", goal=1.5
-    )
-    if "anki_p50_ms" in row:
-        figures.emit(
-            record, row["p50_ms"], "Anki answer_card", row["anki_p50_ms"], unit="ms", goal=1.0
-        )
+    floor = row["fsync_floor_p50_ms"]
+    for kind, what, anki in (
+        ("shown", "after the card shows (key → durable)", "Anki answer_card after show"),
+        ("cold", "cold (card not shown first)", "Anki get_card…answer_card"),
+    ):
+        record, value = f"record p50 {what}, {cards}", row[f"{kind}_p50_ms"]
+        figures.emit(record, value, "append+fdatasync", floor, unit="ms", goal=1.5)
+        if f"anki_{kind}_p50_ms" in row:
+            peer = row[f"anki_{kind}_p50_ms"]
+            figures.emit(record, value, anki, peer, unit="ms", goal=1.0)
     if "reviews_s" not in row:  # --record-only
         return
     figures.emit(
@@ -460,18 +305,10 @@ def _size(directory: Path, pattern: str) -> int:
     return sum(p.stat().st_size for p in directory.glob(pattern))
 
 
-def _p99(sorted_times: list[float]) -> float:
-    return _p(sorted_times, 0.99)
-
-
-def _p(sorted_times: list[float], q: float) -> float:
-    return sorted_times[min(len(sorted_times) - 1, int(len(sorted_times) * q))]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
-    parser.add_argument("--answers", type=int, default=500)
+    parser.add_argument("--answers", type=int, default=500, help="answers of each kind")
     parser.add_argument("--read-runs", type=int, default=3, help="store.reviews() runs per size")
     parser.add_argument(
         "--anki-sizes", type=int, nargs="*", default=[100000], help="sizes timed with Anki too"
@@ -479,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="the speed report's run: 100k cards, 200 answers, 1 read",
+        help="the speed report's run: 100k cards, 200 answers of each kind, 1 read",
     )
     parser.add_argument(
         "--record-only",
@@ -496,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="print (to stderr) where the answers' CPU time goes, by function (cProfile)",
+        help="print (to stderr) where the answers' CPU time goes, by function (cProfile), "
+        "after show and cold",
     )
     parser.add_argument("--dir", type=Path, default=None, help="build dir (default: temp)")
     args = parser.parse_args(argv)

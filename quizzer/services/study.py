@@ -304,6 +304,13 @@ class StudyService:
         """The interval label each grade would give ``card`` now."""
         return {g: format_interval(d) for g, d in self.store.preview(card, now or utcnow()).items()}
 
+    def shown(self, card: CardKey, stage: str | None, now: datetime | None = None) -> None:
+        """``card`` is on screen in ``stage``. A choice or typed answer is recorded the moment
+        it is given: read the card's state and take its FSRS step for each grade now, so that
+        recording it only writes (flip mode does it when revealed, with :meth:`intervals`)."""
+        if stage != "flip":
+            self.store.preview(card, now or utcnow())
+
     # -- remembered choice ----------------------------------------------------
 
     @property

@@ -105,6 +105,7 @@ class StudyScreen(FlowScreen):
         _concept, prompt, answer = self._texts(flow.card)
         options = [o.text for o in flow.choices.options] if flow.choices is not None else []
         self.query_one(StudyBody).ask(flow.stage, flow.card.pair, prompt, answer, options)
+        self.service.shown(flow.card, flow.stage)
         self._update_progress()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

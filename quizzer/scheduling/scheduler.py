@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 import fsrs
 from fsrs.scheduler import STABILITY_MIN
@@ -40,7 +40,7 @@ from fsrs.scheduler import STABILITY_MIN
 from quizzer.scheduling.card_state import CardState, copy_card
 from quizzer.scheduling.review import CardPhase, Grade
 from quizzer.scheduling.settings import SchedulerSettings
-from quizzer.scheduling.studyday import days_between, to_utc
+from quizzer.scheduling.studyday import days_between, study_day, to_utc
 
 #: FSRS's fuzz ranges (same numbers as fsrs.scheduler.FUZZ_RANGES).
 _FUZZ_RANGES: tuple[tuple[float, float, float], ...] = (
@@ -161,23 +161,24 @@ def with_memory(card: fsrs.Card, scheduler: fsrs.Scheduler, now: datetime) -> fs
 
 
 #: What one card's FSRS step reads besides ``now`` (see :class:`Prepared`): its id (kept in
-#: the result), FSRS state, step, stability, difficulty, and the study days since its last
-#: review (``None``: never reviewed, which py-fsrs tells from 0 days).
-StepKey = tuple[int, fsrs.State, int | None, float | None, float | None, int | None]
+#: the result), FSRS state, step, stability, difficulty and last review (with ``now``'s
+#: study day, the study days since it; ``None``: never reviewed, no days to count).
+StepKey = tuple[int, fsrs.State, int | None, float | None, float | None, datetime | None]
 
 
-def _step_key(card: fsrs.Card, days: int | None) -> StepKey | None:
-    """What ``card``'s step at ``days`` depends on; ``None`` when it depends on ``now`` too."""
+def _step_key(card: fsrs.Card) -> StepKey | None:
+    """What ``card``'s step depends on besides the study day; ``None`` when it depends on
+    ``now`` itself."""
     learning = card.state is fsrs.State.Learning
     if not learning and (card.stability is None or card.difficulty is None):
         # with_memory infers the stability from the due date's distance to the view's last
         # review, which moves with ``now``: such a step is never taken ahead.
         return None
-    return _inputs(card, days)
+    return _inputs(card)
 
 
-def _inputs(card: fsrs.Card, days: int | None) -> StepKey:
-    return (card.card_id, card.state, card.step, card.stability, card.difficulty, days)
+def _inputs(card: fsrs.Card) -> StepKey:
+    return (card.card_id, card.state, card.step, card.stability, card.difficulty, card.last_review)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,9 +186,9 @@ class Prepared:
     """One card's FSRS step for each grade, taken ahead at ``at`` (when the card is shown).
 
     :func:`answer` takes it instead of stepping FSRS again when nothing the step reads
-    changed (:attr:`key`: the card's memory state and the study days since its last
-    review, at the answer's moment; the very same settings and time zone objects). That
-    gives the same card, bit for bit: py-fsrs derives elapsed time only from
+    changed: the card's memory state and last review (:attr:`key`), the study day (so the
+    study days since the last review are the same), the very same settings and time zone
+    objects. That gives the same card, bit for bit: py-fsrs derives elapsed time only from
     ``now - last_review``, which :func:`fsrs_view` fixes to the study days, so ``now``
     only enters its result as ``due = now + interval`` and ``last_review = now``; the
     kept card is moved to the answer's ``now`` the same way. Fuzz is still drawn when
@@ -200,6 +201,8 @@ class Prepared:
     settings: SchedulerSettings
     tz: tzinfo
     at: datetime
+    #: The study day of :attr:`at` (``settings.day_start_hour`` in :attr:`tz`).
+    day: date
     #: The card after each grade 1-4 at :attr:`at` (index ``grade - 1``), unfuzzed.
     cards: tuple[fsrs.Card, ...]
 
@@ -209,21 +212,17 @@ class Prepared:
         return {grade: card.due - at for grade, card in enumerate(self.cards, 1)}
 
     def step(
-        self,
-        card: fsrs.Card,
-        grade: Grade,
-        now: datetime,
-        settings: SchedulerSettings,
-        tz: tzinfo,
-        days: int | None,
+        self, card: fsrs.Card, grade: Grade, now: datetime, settings: SchedulerSettings, tz: tzinfo
     ) -> fsrs.Card | None:
-        """``card`` answered ``grade`` at ``now`` (UTC, ``days`` study days after its last
-        review) from the kept step; ``None`` when it isn't the step asked for."""
+        """``card`` answered ``grade`` at ``now`` (UTC) from the kept step; ``None`` when it
+        isn't the step asked for."""
         key = self.key
         if key is None or settings is not self.settings or tz is not self.tz:
             return None
-        if key != _inputs(card, days):
+        if key != _inputs(card):
             return None
+        if card.last_review is not None and study_day(now, tz, settings.day_start_hour) != self.day:
+            return None  # another study day: one more day since the last review
         kept = self.cards[grade - 1]
         out = copy_card(kept)
         out.due = now + (kept.due - self.at)
@@ -238,10 +237,10 @@ def prepare(
     of the answer: see :class:`Prepared`."""
     now = to_utc(now)
     scheduler = _scheduler(settings)
-    days = _days(state.card, now, tz, settings)
-    view = with_memory(_view(state.card, now, days), scheduler, now)
+    view = with_memory(_view(state.card, now, _days(state.card, now, tz, settings)), scheduler, now)
     cards = tuple(scheduler.review_card(view, _RATINGS[grade], now)[0] for grade in (1, 2, 3, 4))
-    return Prepared(_step_key(state.card, days), settings, tz, now, cards)
+    day = study_day(now, tz, settings.day_start_hour)
+    return Prepared(_step_key(state.card), settings, tz, now, day, cards)
 
 
 def answer(
@@ -272,11 +271,12 @@ def answer(
     now = to_utc(now)
     phase = state.phase
     last_interval = state.scheduled_days
-    days = _days(state.card, now, tz, settings)
-    card = None if prepared is None else prepared.step(state.card, grade, now, settings, tz, days)
+    card = None if prepared is None else prepared.step(state.card, grade, now, settings, tz)
     if card is None:
         scheduler = _scheduler(settings)
-        view = with_memory(_view(state.card, now, days), scheduler, now)
+        view = with_memory(
+            _view(state.card, now, _days(state.card, now, tz, settings)), scheduler, now
+        )
         card, _ = scheduler.review_card(view, _RATINGS[grade], now)
     if settings.fuzz and rng is not None and card.state == fsrs.State.Review:
         whole = round((card.due - now).total_seconds() / 86400)

@@ -117,7 +117,7 @@ def test_the_kept_step_is_the_full_step_bit_for_bit(
     has_memory = state.card.state is fsrs.State.Learning or (
         state.card.stability is not None and state.card.difficulty is not None
     )
-    used = prepared.step(state.card, grade, answer_at, settings, zone, days) is not None  # type: ignore[arg-type]
+    used = prepared.step(state.card, grade, answer_at, settings, zone) is not None  # type: ignore[arg-type]
     assert used == (same_days and has_memory)
 
 
@@ -128,9 +128,8 @@ def test_a_review_answered_later_the_same_day_takes_the_kept_step() -> None:
     settings = SchedulerSettings()
     prepared = prepare(state, NOW, settings)
     later = NOW + timedelta(seconds=12)
-    days = elapsed_study_days(state.card.last_review, later, UTC, settings.day_start_hour)
 
-    card = prepared.step(state.card, 3, later, settings, UTC, days)
+    card = prepared.step(state.card, 3, later, settings, UTC)
 
     assert card is not None and card.last_review == later
     assert card.due - later == prepared.intervals()[3]
@@ -143,14 +142,27 @@ def test_the_kept_step_is_not_taken_for_other_settings_a_new_day_or_a_changed_st
     )
     settings = SchedulerSettings(day_start_hour=0)
     prepared = prepare(state, NOW, settings)  # 21:30 UTC
-    days = elapsed_study_days(state.card.last_review, NOW, UTC, 0)
 
-    assert prepared.step(state.card, 3, NOW, settings, UTC, days) is not None
+    assert prepared.step(state.card, 3, NOW, settings, UTC) is not None
     # Equal settings, but not the very ones it was taken with (a settings change).
-    assert prepared.step(state.card, 3, NOW, SchedulerSettings(day_start_hour=0), UTC, days) is None
-    assert prepared.step(state.card, 3, NOW, settings, ZoneInfo("Europe/Berlin"), days) is None
+    assert prepared.step(state.card, 3, NOW, SchedulerSettings(day_start_hour=0), UTC) is None
+    assert prepared.step(state.card, 3, NOW, settings, ZoneInfo("Europe/Berlin")) is None
     # After midnight, one more study day has passed.
-    assert prepared.step(state.card, 3, NOW + timedelta(hours=3), settings, UTC, days + 1) is None
-    changed = state.copy()
-    changed.card.stability = 9.5
-    assert prepared.step(changed.card, 3, NOW, settings, UTC, days) is None
+    assert prepared.step(state.card, 3, NOW + timedelta(hours=3), settings, UTC) is None
+    for name, value in (("stability", 9.5), ("last_review", NOW - timedelta(days=8))):
+        changed = state.copy()
+        setattr(changed.card, name, value)
+        assert prepared.step(changed.card, 3, NOW, settings, UTC) is None, name
+
+
+def test_a_new_card_takes_its_kept_step_on_any_day() -> None:
+    state = CardState.new(KEY, NOW)
+    settings = SchedulerSettings()
+    prepared = prepare(state, NOW, settings)
+    tomorrow = NOW + timedelta(days=1)
+    later = CardState.new(KEY, tomorrow)  # a new card's state says only when it is due
+
+    card = prepared.step(later.card, 3, tomorrow, settings, UTC)
+
+    assert card is not None
+    assert card.to_dict() == answer(later, 3, tomorrow, settings).state.card.to_dict()

@@ -67,7 +67,7 @@ class LazyCards:
                 continue
             data = next(records)
             if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
-                raise self._damaged(f"card record {data!r:.60} has no card id")
+                raise self._damaged(f'card record "{doc_key(card_id)}" has no card id')
             # Another card id with the same numeric key: not this card (the snapshot keys by it).
             out[card_id] = cast(CardData, data) if data["card_id"] == card_id else None
         return out

@@ -47,7 +47,7 @@ from quizzer.progress.lock import StoreLock, active_holder
 from quizzer.progress.opening import OpenedStore
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
-from quizzer.progress.values import event_problem
+from quizzer.progress.values import event_problem, reason_of
 
 
 def check(path: Path) -> Report:
@@ -154,7 +154,7 @@ def _repair(path: Path) -> Report:
                 # (the migration writes the new snapshot last, after its backup).
                 raise StoreError(
                     f"can't migrate the store from schema {f.old_schema}: unexpected content "
-                    f"({exc!r:.120})",
+                    f"({reason_of(exc)})",
                     hint="restore it from a backup, or move it aside to start afresh",
                     path=path,
                 ) from exc

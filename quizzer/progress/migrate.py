@@ -28,6 +28,7 @@ from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import journal
 from quizzer.progress.events import Event, has_review
+from quizzer.progress.values import shown_value
 
 if TYPE_CHECKING:
     from quizzer.progress.state import State
@@ -74,24 +75,24 @@ def schema_of(doc: dict[str, Any]) -> int:
     if "meta" not in doc:
         if _is_v1(doc):
             return 1
-        raise ValueError(f"not a layout any quizzer wrote (tables {sorted(doc)!r:.60})")
+        raise ValueError(f"not a layout any quizzer wrote (tables {shown_value(sorted(doc), 60)})")
     table = doc["meta"]
     if not isinstance(table, dict):
-        raise ValueError(f"table 'meta' is not a table: {table!r:.40}")
+        raise ValueError(f'table "meta" is not a table: {shown_value(table)}')
     meta = table.get("1")
     if not isinstance(meta, dict):
-        raise ValueError(f"meta record is not an object: {meta!r:.40}")
+        raise ValueError(f"meta record is not an object: {shown_value(meta)}")
     schema = meta.get("schema")
     if isinstance(schema, bool) or not isinstance(schema, int):
-        raise ValueError(f"meta.schema is not a number: {schema!r:.40}")
+        raise ValueError(f"meta.schema is not a number: {shown_value(schema)}")
     if not (schema >= 3 or (schema == 2 and "journal_offset" in meta)):
         raise ValueError(f"meta.schema {schema} is no version quizzer wrote")
     # Part of every version's signature: each wrote these as whole numbers, and every
     # reader of an old store (the migration, the doctor's manifest) counts on it.
     for name in ("gen", "journal_offset", "seq"):
-        value = meta.get(name, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"meta.{name} is not a whole number of 0 or more: {value!r:.40}")
+        got = meta.get(name, 0)
+        if isinstance(got, bool) or not isinstance(got, int) or got < 0:
+            raise ValueError(f"meta.{name} is not a whole number of 0 or more: {shown_value(got)}")
     return schema
 
 

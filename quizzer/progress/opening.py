@@ -41,7 +41,7 @@ from quizzer.progress.lock import StoreLock, read_mark
 from quizzer.progress.outcomes import RecordOutcome
 from quizzer.progress.snapshot import AtomicJSONStorage, Snapshot
 from quizzer.progress.state import State
-from quizzer.progress.values import event_problem
+from quizzer.progress.values import event_problem, reason_of
 
 if TYPE_CHECKING:
     from quizzer.progress.aggregates import Live
@@ -113,7 +113,7 @@ class OpenedStore:
             # Well-formed JSON with an unexpected layout (hand-edited, or another program's).
             self._release()
             raise StoreError(
-                f"progress store is damaged (unexpected content: {exc!r:.120})",
+                f"progress store is damaged (unexpected content: {reason_of(exc)})",
                 hint=f"run `quizzer doctor --db {self.path}`",
                 path=self.path,
             ) from exc

@@ -34,6 +34,7 @@ from quizzer.progress.values import (
     checked_card,
     checked_facts,
     recent_problem,
+    shown_value,
     undo_problem,
 )
 from quizzer.scheduling.card_state import CardState
@@ -149,14 +150,14 @@ def document_problem(doc: Any) -> str | None:
         return "not a TinyDB document"
     for table in ("meta", "settings", "cards"):
         if not isinstance(doc.get(table, {}), dict):
-            return f"table {table!r} is not a table"
+            return f'table "{table}" is not a table: {shown_value(doc[table])}'
     meta = doc.get("meta", {}).get("1", {})
     if not isinstance(meta, dict):
         return "the meta record is not an object"
     for name in ("schema", "gen", "journal_offset", "seq"):
         value = meta.get(name, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            return f"meta.{name} is not a whole number of 0 or more: {value!r:.40}"
+            return f"meta.{name} is not a whole number of 0 or more: {shown_value(value)}"
     undo, recent = meta.get("undo", []), meta.get("recent", [])
     if not isinstance(undo, list):
         return "meta.undo is not a list of records"
@@ -186,9 +187,9 @@ def document_problem(doc: Any) -> str | None:
 def cards_problem(cards: dict[str, Any]) -> str | None:
     """What is wrong with the layout of a snapshot's cards table: a record that is not an
     object with a string ``card_id`` (``None``: nothing)."""
-    for data in cards.values():
+    for key, data in cards.items():
         if not isinstance(data, dict) or not isinstance(data.get("card_id"), str):
-            return f"card record {data!r:.60} has no card id"
+            return f"card record {shown_value(key)} has no card id"
     return None
 
 
@@ -345,7 +346,7 @@ class State:
         """Fold one journal event in (the same code runs live and on replay)."""
         self.seq = max(self.seq, int(event["seq"]) if "seq" in event else 0)
         if "op" not in event:
-            raise ValueError(f"unknown journal event {None!r}")
+            raise ValueError("a journal event without an op")
         if event["op"] == "record":
             review = event["review"]
             card_id = review["card_id"]
@@ -388,4 +389,4 @@ class State:
         elif event["op"] in ("review", "header"):
             pass  # imported history / file header: no state to change
         else:
-            raise ValueError(f"unknown journal event {event['op']!r}")
+            raise ValueError(f"unknown journal event {shown_value(event['op'])}")

@@ -5,10 +5,16 @@ that is not a time, a renamed key, a naive ``due``) is damage, named with its fi
 and record, never a ``KeyError`` or ``TypeError`` in whatever command touches it.
 The checks build the real objects (:class:`Review`, :class:`CardState`), so they
 accept exactly what the code that uses the values accepts.
+
+A problem is said in plain words: the record by what names it (an answer by its id and
+card, a card state by its card), then what is wrong, with the value as the file holds it
+(JSON, cut short), never a Python ``repr``: ``answer r1 of card deck/c1|en:term>fr:term
+is invalid: grade is 9, not 1 to 4``.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -23,46 +29,131 @@ from quizzer.scheduling.review import Review
 BAD_VALUE = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
 
 
+def shown_value(value: Any, width: int = 40) -> str:
+    """``value`` as the file holds it (JSON), cut to ``width`` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = str(value)  # not from a JSON file
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def reason_of(exc: BaseException) -> str:
+    """What a failed read of a record says is wrong, in plain words."""
+    if isinstance(exc, KeyError):
+        return f"{exc.args[0]} is missing" if exc.args else "a key is missing"
+    if isinstance(exc, TypeError | AttributeError):
+        return "a value is of the wrong kind"  # Python's own words name its types
+    return str(exc) or type(exc).__name__
+
+
+def _text(value: Any) -> str:
+    """An id or card id (a text) in a message, cut to 80 characters."""
+    text = str(value)
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _texts(*values: Any) -> bool:
+    return all(isinstance(v, str) and v for v in values)
+
+
+def _answer_name(data: Any) -> str:
+    """How a message names a logged answer: by its id and card, as far as they are texts."""
+    get = data.get if isinstance(data, dict) else {}.get
+    rid, card = get("id"), get("card_id")
+    name = f"answer {_text(rid)}" if _texts(rid) else "an answer"
+    return f"{name} of card {_text(card)}" if _texts(card) else name
+
+
+def _card_name(data: Any) -> str:
+    card = data.get("card_id") if isinstance(data, dict) else None
+    return f"the state of card {_text(card)}" if _texts(card) else "a card state"
+
+
+def _of_card(data: dict[str, Any]) -> str:
+    card = data.get("card_id")
+    return f" of card {_text(card)}" if _texts(card) else ""
+
+
+def _object(data: Any) -> None:
+    if not isinstance(data, dict):
+        raise ValueError(f"it is {shown_value(data)}, not an object")
+
+
 def _exact_int(value: Any, name: str, low: int, high: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} is not a whole number: {value!r:.40}")
+        raise ValueError(f"{name} is not a whole number: {shown_value(value)}")
     if value < low or (high is not None and value > high):
-        raise ValueError(f"{name} is out of range: {value}")
+        wanted = f"less than {low}" if high is None else f"not {low} to {high}"
+        raise ValueError(f"{name} is {value}, {wanted}")
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _converts(convert: Any, value: Any, name: str, kind: str) -> None:
+    """``convert(value)`` works, as the code reading the value calls it."""
+    try:
+        convert(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} is not {kind}: {shown_value(value)}") from None
+
+
+def _id(value: Any, name: str) -> None:
+    if not isinstance(value, str):
+        raise ValueError(f"{name} is not a text: {shown_value(value)}")
+    if not value:
+        raise ValueError(f"{name} is empty")
+
+
+def _card_id(value: Any, name: str = "card_id") -> None:
+    _id(value, name)
+    try:
+        CardKey.parse(value)
+    except ValueError:
+        raise ValueError(f"{name} is not a card id: {shown_value(value)}") from None
+
+
 def aware_time(text: Any, name: str) -> datetime:
     """An ISO 8601 time with its UTC offset, or ``ValueError`` naming ``name``."""
     if not isinstance(text, str):
-        raise ValueError(f"{name} is not a time: {text!r:.40}")
-    moment = datetime.fromisoformat(text)
+        raise ValueError(f"{name} is not a time: {shown_value(text)}")
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{name} is not a time: {shown_value(text)}") from None
     if moment.tzinfo is None:
-        raise ValueError(f"{name} has no UTC offset: {text!r:.40}")
+        raise ValueError(f"{name} has no UTC offset: {shown_value(text)}")
     return moment
+
+
+def _review_reason(data: Any) -> None:
+    """``ValueError`` (or a :data:`BAD_VALUE`) saying why ``data`` is no logged answer."""
+    _object(data)
+    _id(data["id"], "id")
+    _card_id(data["card_id"])
+    _exact_int(data["grade"], "grade", 1, 4)
+    aware_time(data["reviewed_at"], "reviewed_at")
+    if data.get("due") is not None:
+        aware_time(data["due"], "due")
+    for name in ("stability", "difficulty", "last_interval_days", "interval_days"):
+        value = data.get(name)
+        if value is not None and not _is_number(value):
+            raise ValueError(f"{name} is not a number: {shown_value(value)}")
+    try:
+        Review.from_dict(data)
+    except (TypeError, ValueError, OverflowError):
+        _converts(int, data["duration_ms"], "duration_ms", "a whole number")  # said plainly
+        raise
 
 
 def review_problem(data: Any) -> str | None:
     """Why ``data`` is not a logged answer as quizzer writes it (``None``: it is one)."""
     try:
-        if not isinstance(data, dict):
-            raise ValueError("not an object")
-        if not isinstance(data["id"], str) or not data["id"]:
-            raise ValueError(f"id is not a text: {data['id']!r:.40}")
-        CardKey.parse(data["card_id"])
-        _exact_int(data["grade"], "grade", 1, 4)
-        aware_time(data["reviewed_at"], "reviewed_at")
-        if data.get("due") is not None:
-            aware_time(data["due"], "due")
-        for name in ("stability", "difficulty", "last_interval_days", "interval_days"):
-            value = data.get(name)
-            if value is not None and not _is_number(value):
-                raise ValueError(f"{name} is not a number: {value!r:.40}")
-        Review.from_dict(data)
+        _review_reason(data)
     except BAD_VALUE as exc:
-        return f"review {_short(data)} is invalid ({_reason(exc)})"
+        return f"{_answer_name(data)} is invalid: {reason_of(exc)}"
     return None
 
 
@@ -71,22 +162,53 @@ def card_problem(data: Any) -> str | None:
     return checked_card(data)[1]
 
 
+def _phase(value: Any) -> fsrs.State:
+    """The learning phase a stored state number stands for, as :meth:`CardState.from_dict`
+    reads it."""
+    phase = _PHASE_OF.get(value)
+    if phase is None:
+        try:
+            phase = fsrs.State(int(value))
+        except (TypeError, ValueError, OverflowError):
+            numbers = ", ".join(map(str, _PHASE_OF))
+            raise ValueError(f"state is {shown_value(value)}, not one of {numbers}") from None
+    return phase
+
+
+def _card_reason(data: Any) -> None:
+    """``ValueError`` (or a :data:`BAD_VALUE`) for what :meth:`CardState.from_dict` lets
+    through (a time without its offset, a count that is no whole number)."""
+    _object(data)
+    aware_time(data["due"], "due")
+    for name in ("last_review", "buried_until", "first_review"):
+        if data.get(name) is not None:
+            aware_time(data[name], name)
+    for name in ("reps", "lapses"):
+        if name in data:
+            _exact_int(data[name], name, 0)
+
+
+def _card_state(data: Any) -> CardState:
+    _card_reason(data)
+    try:
+        return CardState.from_dict(data)
+    except (TypeError, ValueError, OverflowError):
+        # What it refused, said plainly (checked only now: the card id is parsed once).
+        _card_id(data["card_id"])
+        _phase(data.get("state", 1))
+        for name in ("stability", "difficulty"):
+            if data.get(name) is not None:
+                _converts(float, data[name], name, "a number")
+        raise
+
+
 def checked_card(data: Any) -> tuple[CardState | None, str | None]:
     """``data`` read as a card state, or ``None`` and why it is not one as quizzer writes it
     (read once: checking it builds the state anyway)."""
     try:
-        if not isinstance(data, dict):
-            raise ValueError("not an object")
-        aware_time(data["due"], "due")
-        for name in ("last_review", "buried_until", "first_review"):
-            if data.get(name) is not None:
-                aware_time(data[name], name)
-        for name in ("reps", "lapses"):
-            if name in data:
-                _exact_int(data[name], name, 0)
-        return CardState.from_dict(data), None
+        return _card_state(data), None
     except BAD_VALUE as exc:
-        return None, f"card state {_short(data)} is invalid ({_reason(exc)})"
+        return None, f"{_card_name(data)} is invalid: {reason_of(exc)}"
 
 
 def checked_facts(data: Any) -> tuple[QueueFacts | None, str | None]:
@@ -98,7 +220,7 @@ def checked_facts(data: Any) -> tuple[QueueFacts | None, str | None]:
     """
     try:
         if not isinstance(data, dict):
-            raise ValueError("not an object")
+            _object(data)
         get = data.get
         due = aware_time(data["due"], "due")
         # One call per value, no loop: a queue reads these of a deck's every card.
@@ -109,43 +231,52 @@ def checked_facts(data: Any) -> tuple[QueueFacts | None, str | None]:
         if buried is not None:
             buried = aware_time(buried, "buried_until")
         reps = get("reps", 0)
-        if type(reps) is not int:
+        if type(reps) is not int or reps < 0:
             _exact_int(reps, "reps", 0)
-        elif reps < 0:
-            raise ValueError(f"reps is out of range: {reps}")
-        phase = _PHASE_OF.get(get("state", 1))
-        if phase is None:  # not a stored state number as quizzer writes it: as from_dict reads it
-            phase = fsrs.State(int(get("state", 1)))
+        phase = _PHASE_OF.get(get("state", 1)) or _phase(get("state", 1))
         suspended = bool(get("suspended", False))
         return QueueFacts(reps == 0, phase is fsrs.State.Review, due, last, suspended, buried), None
     except BAD_VALUE as exc:
-        return None, f"card state {_short(data)} is invalid ({_reason(exc)})"
+        return None, f"{_card_name(data)} is invalid: {reason_of(exc)}"
 
 
 #: The stored state numbers, as :meth:`CardState.from_dict` reads them.
 _PHASE_OF = {int(state.value): state for state in fsrs.State}
 
 
+def _inner(check: Any, data: Any, what: str) -> None:
+    """``check(data)``, its reason said as being ``what``'s (``in its answer, …``)."""
+    try:
+        check(data)
+    except BAD_VALUE as exc:
+        raise ValueError(f"in {what}, {reason_of(exc)}") from None
+
+
+def _undo_name(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return "an undo entry"
+    if _texts(entry.get("bury_id")):
+        return f"the undo entry for bury {_text(entry['bury_id'])}{_of_card(entry)}"
+    if _texts(entry.get("review_id")):
+        return f"the undo entry for answer {_text(entry['review_id'])}{_of_card(entry)}"
+    return "an undo entry"
+
+
 def undo_problem(entry: Any) -> str | None:
     """Why an undo-stack entry can't be taken back (``None``: it can)."""
     try:
-        if not isinstance(entry, dict):
-            raise ValueError("not an object")
-        if entry.get("before") is not None and card_problem(entry["before"]):
-            raise ValueError(card_problem(entry["before"]))
+        _object(entry)
+        if entry.get("before") is not None:
+            _inner(_card_state, entry["before"], "its state before")
         if "bury_id" in entry:
-            if not isinstance(entry["bury_id"], str):
-                raise ValueError("bury_id is not a text")
-            _bury_ok(entry["bury"])
+            _id(entry["bury_id"], "bury_id")
+            _inner(_bury_reason, entry["bury"], "its bury")
             return None
-        if not isinstance(entry["review_id"], str):
-            raise ValueError("review_id is not a text")
-        CardKey.parse(entry["card_id"])
-        problem = review_problem(entry["review"])
-        if problem:
-            raise ValueError(problem)
+        _id(entry["review_id"], "review_id")
+        _card_id(entry["card_id"])
+        _inner(_review_reason, entry["review"], "its answer")
     except BAD_VALUE as exc:
-        return f"undo entry {_short(entry)} is invalid ({_reason(exc)})"
+        return f"{_undo_name(entry)} is invalid: {reason_of(exc)}"
     return None
 
 
@@ -153,38 +284,48 @@ def recent_problem(entry: Any) -> str | None:
     """Why an entry of ``meta.recent`` (``[review id, card id, time, phase]``) is wrong."""
     try:
         if not isinstance(entry, list) or len(entry) < 4:
-            raise ValueError("not a list of four")
+            raise ValueError(f"it is {shown_value(entry)}, not [answer id, card id, time, phase]")
         if not all(isinstance(v, str) for v in entry[:4]):
-            raise ValueError("not four texts")
-        aware_time(entry[2], "the time")
+            raise ValueError(f"its first four values are not all texts: {shown_value(entry)}")
+        aware_time(entry[2], "the answer time")
     except BAD_VALUE as exc:
-        return f"recent answer {_short(entry)} is invalid ({_reason(exc)})"
+        named = isinstance(entry, list) and entry and _texts(entry[0])
+        name = f"recent answer {_text(entry[0])}" if named else "a recent answer"
+        if named and len(entry) > 1 and _texts(entry[1]):
+            name += f" of card {_text(entry[1])}"
+        return f"{name} is invalid: {reason_of(exc)}"
     return None
 
 
-def _short(data: Any) -> str:
-    return f"{data!r:.80}"
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, KeyError):
-        return f"missing {exc.args[0]!r}" if exc.args else "a key is missing"
-    return str(exc) or type(exc).__name__
-
-
-def _card_or_none(data: Any, name: str) -> None:
+def _card_or_none(data: Any, what: str) -> None:
     if data is not None:
-        problem = card_problem(data)
-        if problem:
-            raise ValueError(f"{name}: {problem}")
+        _inner(_card_state, data, what)
 
 
-def _bury_ok(bury: Any) -> None:
-    if not isinstance(bury, dict) or not isinstance(bury["id"], str):
-        raise ValueError("the bury is not a record")
-    CardKey.parse(bury["card_id"])
-    aware_time(bury["at"], "bury.at")
-    aware_time(bury["until"], "bury.until")
+def _bury_reason(bury: Any) -> None:
+    _object(bury)
+    _id(bury["id"], "id")
+    _card_id(bury["card_id"])
+    aware_time(bury["at"], "at")
+    aware_time(bury["until"], "until")
+
+
+def _event_name(event: Any) -> str:
+    """How a message names a journal event: its op, and the answer, bury or card it is of."""
+    if not isinstance(event, dict) or not _texts(event.get("op")):
+        return "a journal event"
+    op = event["op"]
+    name = f"journal event {shown_value(op, 20)}"
+    if op in ("record", "review"):
+        review = event.get("review")
+        return f"{name} for {_answer_name(review)}" if isinstance(review, dict) else name
+    bury = event.get("bury")
+    if op == "bury" and isinstance(bury, dict) and _texts(bury.get("id")):
+        return f"{name} for bury {_text(bury['id'])}{_of_card(bury)}"
+    key, what = ("review_id", "answer") if op == "undo" else ("bury_id", "bury")
+    if op in ("undo", "unbury") and _texts(event.get(key)):
+        return f"{name} for {what} {_text(event[key])}{_of_card(event)}"
+    return name + _of_card(event) if op in ("undo", "unbury", "state") else name
 
 
 def event_problem(event: Any) -> str | None:
@@ -192,36 +333,34 @@ def event_problem(event: Any) -> str | None:
     from quizzer.scheduling.settings import SchedulerSettings
 
     try:
+        _object(event)
         op = event["op"]
         if "seq" in event:
             _exact_int(event["seq"], "seq", 0)
         if op in ("record", "review"):
-            problem = review_problem(event["review"])
-            if problem:
-                raise ValueError(problem)
+            _inner(_review_reason, event["review"], "its answer")
             if op == "record":
                 _exact_int(event["card"]["state"], "card.state", 0, 3)
         elif op in ("undo", "unbury", "state"):
-            CardKey.parse(event["card_id"])
+            _card_id(event["card_id"])
             if op == "state":
-                _card_or_none(event["state"], "state")
                 if event["state"] is None:
                     raise ValueError("state is missing")
+                _card_or_none(event["state"], "its state")
             else:
-                _card_or_none(event.get("restore"), "restore")
+                _card_or_none(event.get("restore"), "the state it restores")
                 key = "review_id" if op == "undo" else "bury_id"
-                if not isinstance(event[key], str):
-                    raise ValueError(f"{key} is not a text")
+                _id(event[key], key)
                 if op == "undo" and event.get("at") is not None:
                     aware_time(event["at"], "at")
         elif op == "bury":
-            _bury_ok(event["bury"])
+            _inner(_bury_reason, event["bury"], "its bury")
         elif op == "settings":
-            SchedulerSettings.from_dict(event["settings"])
+            _inner(SchedulerSettings.from_dict, event["settings"], "its settings")
         elif op == "header":
             _exact_int(event["gen"], "gen", 0)
         else:
-            raise ValueError(f"unknown op {op!r:.20}")
+            raise ValueError(f"op {shown_value(op, 20)} is no event quizzer writes")
     except BAD_VALUE as exc:
-        return f"journal event {_short(event)} is invalid ({_reason(exc)})"
+        return f"{_event_name(event)} is invalid: {reason_of(exc)}"
     return None

@@ -231,7 +231,7 @@ def test_a_store_with_nothing_beside_it_is_refused_and_left_as_it_is(tmp_path: P
     with pytest.raises(StoreError) as err:
         doctor.repair(db)
     assert err.value.message == (
-        "can't repair the store: progress store is damaged (unexpected content: table 'meta' "
+        'can\'t repair the store: progress store is damaged (unexpected content: table "meta" '
         "is not a table: 5), and no backup, journal or review log beside it to rebuild from"
     )
     assert err.value.hint == (

@@ -187,7 +187,7 @@ def test_a_damaged_backup_is_named_and_not_used(db: Path) -> None:
     report, f = _examine(db)
     assert report.problems == [
         f"{files.backup_path(db)}: progress store is damaged (unexpected content: table "
-        "'meta' is not a table: 5) (a copy, nothing is lost)"
+        '"meta" is not a table: 5) (a copy, nothing is lost)'
     ]
     assert f.backup is None and f.backup_damaged and f.snapshot_error is None
 
@@ -312,7 +312,7 @@ def test_an_old_version_is_found_to_be_migrated(tmp_path: Path) -> None:
 def test_a_schema_that_is_no_number_is_damage(db: Path) -> None:
     _edit_meta(db, schema="x")
     report, f = _examine(db)
-    error = "progress store is damaged (unexpected content: meta.schema is not a number: 'x')"
+    error = 'progress store is damaged (unexpected content: meta.schema is not a number: "x")'
     assert report.problems == [f"{db}: {error}"] and f.snapshot_error == error
     assert f.salvage is None
 
@@ -322,7 +322,7 @@ def test_bad_meta_is_damage_that_no_card_salvage_mends(db: Path) -> None:
     report, f = _examine(db)
     error = (
         "progress store is damaged (unexpected content: meta.seq is not a whole number of 0 "
-        "or more: 'x')"
+        'or more: "x")'
     )
     assert report.problems == [f"{db}: {error}"]
     assert f.salvage is None
@@ -344,8 +344,9 @@ def test_invalid_card_states_are_named_first_and_counted_and_the_rest_salvaged(
     spoiled = _spoil_cards(db, n)
     report, f = _examine(db)
     assert f.snapshot_error is not None
-    assert f.snapshot_error.startswith(f"card state {{'card_id': '{spoiled[0]}'")
-    assert f.snapshot_error.endswith(f"is invalid (Invalid isoformat string: 'garbage'){more}")
+    assert f.snapshot_error == (
+        f'the state of card {spoiled[0]} is invalid: due is not a time: "garbage"{more}'
+    )
     assert report.problems == [f"{db}: {f.snapshot_error}"]
     assert f.salvage_dropped == spoiled
     assert f.salvage is not None and f.doc is not None

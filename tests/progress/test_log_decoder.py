@@ -75,7 +75,7 @@ def test_a_month_as_quizzer_writes_it_is_decoded_fast_into_the_same_answers(tmp_
         ({"id": ""}, "id"),
         ({"card_id": "not a card"}, "card id"),
         ({"card_id": _GONE}, "card_id"),
-        ({"due": ""}, "isoformat"),
+        ({"due": ""}, "due is not a time"),
     ],
 )
 def test_a_bad_value_is_damage_naming_its_record_as_the_careful_reading_says(

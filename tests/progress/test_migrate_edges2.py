@@ -206,10 +206,10 @@ def test_a_copy_in_the_current_layout_is_marked_as_this_schema_and_the_given_one
 @pytest.mark.parametrize(
     ("name", "value", "shown"),
     [
-        ("gen", "x", "'x'"),
+        ("gen", "x", '"x"'),
         ("journal_offset", -1, "-1"),
-        ("seq", True, "True"),
-        ("gen", "y" * 50, "'" + "y" * 39),
+        ("seq", True, "true"),
+        ("gen", "y" * 50, '"' + "y" * 38 + "…"),
     ],
 )
 def test_an_old_schemas_bad_meta_number_is_named_exactly(
@@ -234,5 +234,5 @@ def test_a_schema_3_snapshot_with_a_bad_table_is_named_by_the_doctors_check(tmp_
     db.unlink()  # P.bak may share the snapshot's inode
     db.write_text(json.dumps({**doc, "cards": {"1": 5}}), encoding="utf-8")
     assert doctor.check(db).problems == [
-        f"{db}: progress store is damaged (unexpected content: card record 5 has no card id)"
+        f'{db}: progress store is damaged (unexpected content: card record "1" has no card id)'
     ]

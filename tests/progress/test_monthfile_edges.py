@@ -112,8 +112,10 @@ def test_a_bad_record_is_named_by_its_key(file: Path) -> None:
     file.write_bytes(encode(MONTH, [REVIEWS[0], _review(2, grade=9)], 1))
     problem = read_copy(file, MONTH).problem
     assert problem is not None
-    assert problem.startswith("review log file is damaged (record 2: review ")
-    assert "grade is out of range: 9" in problem
+    assert problem == (
+        "review log file is damaged (record 2: answer r2 of card "
+        f"{_review(2)['card_id']} is invalid: grade is 9, not 1 to 4)"
+    )
 
 
 @pytest.mark.parametrize("seal", [5, [], {"2": {}}, {"1": 5}, {"1": []}])

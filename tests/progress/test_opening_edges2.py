@@ -73,8 +73,11 @@ def test_a_checksummed_journal_line_with_a_bad_value_is_damage_naming_the_doctor
     jpath.write_bytes(b"".join(lines))
     with pytest.raises(StoreError) as caught:
         sb.open_db(db, read_only=True)
-    assert caught.value.message.startswith("the journal is damaged (journal event {'op': ")
-    assert caught.value.message.endswith("(grade is out of range: 9)))")
+    review = event["review"]
+    assert caught.value.message == (
+        f'the journal is damaged (journal event "{event["op"]}" for answer {review["id"]} of card '
+        f"{review['card_id']} is invalid: in its answer, grade is 9, not 1 to 4)"
+    )
     assert caught.value.hint == f"run `quizzer doctor --db {db}` (a copy is kept)"
     assert caught.value.path == jpath
 

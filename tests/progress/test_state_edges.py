@@ -207,10 +207,10 @@ def test_settings_history_and_unknown_events() -> None:
     assert st.raw == {} and st.undo == [] and st.gen == 0
     with pytest.raises(ValueError) as caught:
         st.apply({"op": "nonsense"})  # type: ignore[typeddict-item]
-    assert str(caught.value) == "unknown journal event 'nonsense'"
+    assert str(caught.value) == 'unknown journal event "nonsense"'
     with pytest.raises(ValueError) as caught:
         st.apply({"seq": 4})  # type: ignore[typeddict-item]
-    assert str(caught.value) == "unknown journal event None"
+    assert str(caught.value) == "a journal event without an op"
 
 
 def test_a_damaged_card_state_is_named_when_it_is_first_used(tmp_path: Path) -> None:
@@ -218,7 +218,9 @@ def test_a_damaged_card_state_is_named_when_it_is_first_used(tmp_path: Path) -> 
     st.raw[CARD] = state(due=5)  # type: ignore[assignment]
     with pytest.raises(StoreError) as caught:
         st.get(CARD)
-    assert caught.value.message.startswith("progress store is damaged (card state ")
+    assert caught.value.message == (
+        f"progress store is damaged (the state of card {CARD} is invalid: due is not a time: 5)"
+    )
     assert caught.value.path is None  # no file to name
     assert (
         caught.value.hint
@@ -285,23 +287,27 @@ def test_a_document_from_before_manifests_has_no_months(tmp_path: Path) -> None:
     ("doc", "problem"),
     [
         ([], "not a TinyDB document"),
-        ({"meta": []}, "table 'meta' is not a table"),
-        ({"settings": 5}, "table 'settings' is not a table"),
-        ({"cards": "x"}, "table 'cards' is not a table"),
+        ({"meta": []}, 'table "meta" is not a table: []'),
+        ({"settings": 5}, 'table "settings" is not a table: 5'),
+        ({"cards": "x"}, 'table "cards" is not a table: "x"'),
         ({"meta": {"1": []}}, "the meta record is not an object"),
         ({"meta": {"1": {"schema": -1}}}, "meta.schema is not a whole number of 0 or more: -1"),
-        ({"meta": {"1": {"gen": True}}}, "meta.gen is not a whole number of 0 or more: True"),
+        ({"meta": {"1": {"gen": True}}}, "meta.gen is not a whole number of 0 or more: true"),
         (
             {"meta": {"1": {"journal_offset": 1.5}}},
             "meta.journal_offset is not a whole number of 0 or more: 1.5",
         ),
-        ({"meta": {"1": {"seq": "1"}}}, "meta.seq is not a whole number of 0 or more: '1'"),
+        ({"meta": {"1": {"seq": "1"}}}, 'meta.seq is not a whole number of 0 or more: "1"'),
         ({"meta": {"1": {"undo": {}}}}, "meta.undo is not a list of records"),
         ({"meta": {"1": {"recent": {}}}}, "meta.recent is not a list of answers"),
-        ({"meta": {"1": {"undo": [5]}}}, "meta.undo[0]: undo entry 5 is invalid (not an object)"),
+        (
+            {"meta": {"1": {"undo": [5]}}},
+            "meta.undo[0]: an undo entry is invalid: it is 5, not an object",
+        ),
         (
             {"meta": {"1": {"recent": [["r", CARD, AT, "new"], 5]}}},
-            "meta.recent[1]: recent answer 5 is invalid (not a list of four)",
+            "meta.recent[1]: a recent answer is invalid: it is 5, not [answer id, card id, time, "
+            "phase]",
         ),
         ({"meta": {"1": {"months": []}}}, "meta.months is not a table: []"),
         (
@@ -312,8 +318,8 @@ def test_a_document_from_before_manifests_has_no_months(tmp_path: Path) -> None:
             {"settings": {"1": 5}},
             "the scheduler settings are invalid ('int' object has no attribute 'items')",
         ),
-        ({"cards": {"1": 5}}, "card record 5 has no card id"),
-        ({"cards": {"1": {"card_id": 5}}}, "card record {'card_id': 5} has no card id"),
+        ({"cards": {"1": 5}}, 'card record "1" has no card id'),
+        ({"cards": {"7": {"card_id": 5}}}, 'card record "7" has no card id'),
     ],
 )
 def test_a_bad_snapshot_layout_says_what_is_wrong(doc: Any, problem: str) -> None:
@@ -336,7 +342,7 @@ def test_invalid_cards_names_each_bad_record_by_its_key() -> None:
     doc = {"cards": {"1": state(), "2": state(due=5), "3": state(reps=-1)}}
     bad = invalid_cards(doc)
     assert [key for key, _ in bad] == ["2", "3"]
-    assert bad[1][1].endswith("(reps is out of range: -1)")
+    assert bad[1][1].endswith(" is invalid: reps is -1, less than 0")
     assert invalid_cards({}) == []
 
 

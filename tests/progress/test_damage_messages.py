@@ -1,0 +1,164 @@
+"""A bad value in a file that still parses is named in plain words (issue 14, items 7 and 13).
+
+Each message names the file, the record (the answer by its id and card, the card state by
+its card) and what is wrong, with the value as the file holds it (JSON): no Python
+``repr`` of a dict cut mid-key, no ``ValueError('…')``. Real store files on disk (the
+store of :mod:`store_builder`), the real CLI: ``quizzer stats`` and ``quizzer doctor --check``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli_support import run
+from tests.progress import store_builder as sb
+
+#: What a Python repr in a message looks like: a dict or list of texts, an exception's call.
+_REPR = re.compile(r"\{'|\['|': |\w+Error\(|\bNone\b|\bTrue\b|\bFalse\b")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("built") / "p.json"
+    sb.build(db)
+    return db
+
+
+def _edit(file: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    doc = json.loads(file.read_text(encoding="utf-8"))
+    change(doc)
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    return doc
+
+
+def _first(table: dict[str, Any]) -> dict[str, Any]:
+    return next(iter(table.values()))
+
+
+def _meta(doc: dict[str, Any]) -> dict[str, Any]:
+    return doc["meta"]["1"]
+
+
+def _output(capsys: pytest.CaptureFixture[str], db: Path) -> tuple[str, str]:
+    """What ``stats`` says on stderr, and ``doctor --check``'s problem lines."""
+    _, _, err = run(capsys, "stats", "--db", str(db))
+    _, out, _ = run(capsys, "doctor", "--check", "--db", str(db))
+    problems = "\n".join(line for line in out.splitlines() if line.startswith("problem:"))
+    return err, problems
+
+
+@pytest.fixture
+def db(built: Path, tmp_path: Path) -> Path:
+    shutil.copytree(built.parent, tmp_path / "s")
+    return tmp_path / "s" / "p.json"
+
+
+def _said(capsys: pytest.CaptureFixture[str], db: Path, stats: str, doctor: str) -> None:
+    """``stats`` fails with ``stats`` (its first line), ``doctor --check`` finds ``doctor``."""
+    err, problems = _output(capsys, db)
+    assert err.splitlines()[0] == f"quizzer: error: {stats}"
+    assert problems == f"problem: {doctor}"
+
+
+def test_a_card_state_without_a_utc_offset_names_its_card(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = _edit(db, lambda d: _first(d["cards"]).update(due="2026-09-01T00:00:00"))
+    card = _first(doc["cards"])["card_id"]
+    what = f'the state of card {card} is invalid: due has no UTC offset: "2026-09-01T00:00:00"'
+    _said(capsys, db, f"{db}: progress store is damaged ({what})", f"{db}: {what}")
+
+
+def test_an_undo_entry_names_its_answer_and_what_is_wrong_inside(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = _edit(db, lambda d: _meta(d)["undo"][-1]["review"].update(reviewed_at="garbage"))
+    entry = _meta(doc)["undo"][-1]
+    at = len(_meta(doc)["undo"]) - 1
+    what = (
+        f"meta.undo[{at}]: the undo entry for answer {entry['review_id']} of card "
+        f'{entry["card_id"]} is invalid: in its answer, reviewed_at is not a time: "garbage"'
+    )
+    damaged = f"{db}: progress store is damaged (unexpected content: {what})"
+    _said(capsys, db, damaged, damaged)
+
+
+def test_a_bad_grade_in_a_month_file_names_the_record_and_its_answer(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    month = db.parent / "p.json.log" / "2026-08.json"
+    doc = _edit(month, lambda d: _first(d["reviews"]).update(grade=9))
+    review = _first(doc["reviews"])
+    _, problems = _output(capsys, db)
+    assert problems == (
+        f"problem: {month}: review log file is damaged (record 1: answer {review['id']} of card "
+        f"{review['card_id']} is invalid: grade is 9, not 1 to 4)"
+    )
+
+
+def test_a_journal_line_whose_value_is_wrong_names_its_answer(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from quizzer.progress import journal
+
+    jpath = db.parent / "p.json.journal"
+    lines = jpath.read_bytes().split(b"\n")
+    event = json.loads(lines[2][9:])
+    event["review"]["grade"] = 0
+    lines[2] = journal.encode(event).rstrip(b"\n")  # its checksum verifies
+    jpath.write_bytes(b"\n".join(lines))
+    err, _ = _output(capsys, db)
+    review = event["review"]
+    assert err.splitlines()[0] == (
+        f'quizzer: error: {jpath}: the journal is damaged (journal event "record" for answer '
+        f"{review['id']} of card {review['card_id']} is invalid: in its answer, grade is 0, "
+        "not 1 to 4)"
+    )
+
+
+DAMAGES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
+    "card id mangled": ("p.json", lambda d: _first(d["cards"]).update(card_id="zzz")),
+    "card state 9": ("p.json", lambda d: _first(d["cards"]).update(state=9)),
+    "card reps a text": ("p.json", lambda d: _first(d["cards"]).update(reps="3")),
+    "recent time garbage": ("p.json", lambda d: _meta(d)["recent"][-1].__setitem__(2, "x")),
+    "undo entry a number": ("p.json", lambda d: _meta(d)["undo"].__setitem__(0, 5)),
+    "negative offset": ("p.json", lambda d: _meta(d).update(journal_offset=-5)),
+    "seq a text": ("p.json", lambda d: _meta(d).update(seq="x")),
+    "cards a list": ("p.json", lambda d: d.update(cards=[1])),
+    "schema a text": ("p.json", lambda d: _meta(d).update(schema="4")),
+    "month time garbage": (
+        "p.json.log/2026-08.json",
+        lambda d: _first(d["reviews"]).update(reviewed_at="garbage"),
+    ),
+    "month key renamed": (
+        "p.json.log/2026-08.json",
+        lambda d: _first(d["reviews"]).update(graed=_first(d["reviews"]).pop("grade")),
+    ),
+    "mirror card id a number": (
+        "p.json.log/2026-07.json.bak",
+        lambda d: _first(d["reviews"]).update(card_id=5),
+    ),
+}
+
+
+@pytest.mark.parametrize(("name", "damage"), DAMAGES.values(), ids=DAMAGES.keys())
+def test_no_message_shows_a_python_repr(
+    db: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    damage: Callable[[dict[str, Any]], None],
+) -> None:
+    file = db.parent / name
+    _edit(file, damage)
+    err, problems = _output(capsys, db)
+    said = f"{err}\n{problems}"
+    assert str(file) in said  # the file is named
+    assert problems, "doctor --check finds it"
+    assert not _REPR.search(said.replace(str(db.parent), "")), said

@@ -230,6 +230,26 @@ def test_fast_writer_matches_dumps(deck: Deck) -> None:
     assert deckwriter.dumps(deck) == deckfile.dumps(deck)
 
 
+@pytest.mark.parametrize("special", ["\t", "\x7f", "\\t", '"', "\\", "\x1b", "\n", "plain"])
+def test_fast_writer_matches_dumps_for_each_character_it_quotes_apart(special: str) -> None:
+    # Seed texts (the one-f-string block) with one character each that json's escaper,
+    # which the fast writer quotes with, writes otherwise than TOML (tab, DEL) or alike.
+    def seed(text: str, line: int) -> Text:
+        return Text(text, Provenance("seed", file=f"g{special}.txt", line=line))
+
+    concepts = tuple(
+        Concept(
+            id=f"c{i}",
+            deck="d",
+            acronym=None,
+            entries={"bn": Entry(seed(f"term {i} {special} " * 4, i), seed("definition " * 9, i))},
+        )
+        for i in range(1, 4)
+    )
+    deck = Deck("d", f"Deck {special}", concepts)
+    assert deckwriter.dumps(deck) == deckfile.dumps(deck)
+
+
 @pytest.mark.parametrize(
     ("char", "code"),
     [

@@ -18,7 +18,7 @@ from typing import Any
 from tinydb.storages import Storage
 
 from quizzer.errors import StoreError
-from quizzer.progress import journal, logdecoder, monthfile, reviewlog
+from quizzer.progress import journal, logdecoder, monthcache, monthfile, reviewlog
 from quizzer.progress.events import Event, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -86,6 +86,8 @@ def read_log(
         else:
             if files_signature(path)[1] == before:
                 return log
+        finally:
+            monthcache.settle()  # the month caches this reading wrote are on disk
         time.sleep(0.005 * (attempt + 1))
     if log is None:
         raise busy_error(journal_path(path))

@@ -42,6 +42,8 @@ NO_SEAL: Any = object()
 #: Times :func:`datetime.fromisoformat` and msgspec read differently (see the module doc):
 #: a lowercase ``z`` ending a text, more than six digits of a second's fraction.
 _LOWER_Z = b'z"'
+_LOWER_Z_RE = re.compile(re.escape(_LOWER_Z))
+_Z_LOOKS = 64
 _LONG_FRACTION = re.compile(rb"\.\d{7,}+[-+Zz]")
 
 
@@ -188,7 +190,24 @@ def _card_ids_ok(card_ids: set[str]) -> bool:
 
 def _unusual(raw: bytes) -> bool:
     """Whether ``raw`` holds a time this decoder reads otherwise than the careful reading."""
-    return _LOWER_Z in raw or _LONG_FRACTION.search(raw) is not None
+    return _has_lower_z(raw) or _LONG_FRACTION.search(raw) is not None
+
+
+def _has_lower_z(raw: bytes) -> bool:
+    """``_LOWER_Z in raw``, faster: each ``z`` found by ``memchr``, the few a month file has
+    (card ids and typed texts may have more: after ``_Z_LOOKS`` of them, one search).
+
+    (``bytes.find`` of the two bytes goes by their last, a quote: every few bytes of JSON.
+    That took a tenth of reading a month file, a ``memchr`` for ``z`` a hundredth.)
+    """
+    at = raw.find(b"z")
+    for _ in range(_Z_LOOKS):
+        if at < 0:
+            return False
+        if raw[at + 1 : at + 2] == b'"':
+            return True
+        at = raw.find(b"z", at + 1)
+    return at >= 0 and _LOWER_Z_RE.search(raw, at) is not None
 
 
 def _in_pieces(raw: bytes, cards: Callable[[str], bool]) -> tuple[list[Review], Any, int] | None:

@@ -14,7 +14,9 @@ bytes (the month rewritten by a compaction, edited, restored), a damaged or dele
 one, is ignored (and written again); each value read from it is checked as the month
 file's are (:func:`~quizzer.progress.logdecoder.decode_answers`). Only month files
 have one (not their mirrors); it is written without fsync (a cache cut short by a
-crash is damaged, hence ignored).
+crash is damaged, hence ignored), a big one by a thread of its own while the reader goes
+on decoding the next month (its checksum and its write don't hold the interpreter's
+lock); reading the whole log waits for those threads before it returns (:func:`settle`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import contextlib
 import os
 import struct
 import tempfile
+import threading
 import zlib
 from pathlib import Path
 
@@ -34,6 +37,10 @@ MAGIC = b"quizzer answers cache 1\n"
 _KEY = struct.Struct("<qq")
 _CRC = struct.Struct("<I")
 _MONTH_SUFFIX = ".json"
+#: A cache body at least this big is written by a thread (:func:`save`).
+BACKGROUND_MIN = 1 << 20
+#: The threads writing caches, until :func:`settle` has waited for them.
+_writing: list[threading.Thread] = []
 
 
 def cache_path(file: Path) -> Path | None:
@@ -71,19 +78,38 @@ def save(file: Path, raw: bytes, seal_at: int, reviews: list[Review]) -> None:
     """Keep ``reviews``, read from the month file ``file`` (bytes ``raw``), as its cache.
 
     Best effort: a folder that can't be written (a read-only store on a read-only disk)
-    simply has no cache.
+    simply has no cache. A big cache is checksummed and written by a thread of its own
+    (neither needs the interpreter's lock), while the reader goes on to the next month:
+    :func:`settle` waits for it.
     """
     where = cache_path(file)
     if where is None:
         return
     body = logdecoder.encode_answers(reviews)
-    data = b"".join((MAGIC, _key(raw, seal_at), _CRC.pack(zlib.crc32(body)), body))
+    key = _key(raw, seal_at)
+    if len(body) < BACKGROUND_MIN:
+        _write(where, key, body)
+        return
+    writer = threading.Thread(target=_write, args=(where, key, body), name=f"cache {where.name}")
+    writer.start()
+    _writing.append(writer)
+
+
+def settle() -> None:
+    """Wait until the caches :func:`save` gave its threads are written (or given up)."""
+    while _writing:
+        _writing.pop().join()
+
+
+def _write(where: Path, key: bytes, body: bytes) -> None:
+    head = b"".join((MAGIC, key, _CRC.pack(zlib.crc32(body))))
     with contextlib.suppress(OSError):
         # A temp name the next writable open removes if a kill leaves it (``.*.tmp``).
         fd, tmp = tempfile.mkstemp(prefix=f".{where.name}.", suffix=".tmp", dir=where.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
+                fh.write(head)
+                fh.write(body)  # (not joined to the head: a copy of ~100 MB per 400,000)
             os.replace(tmp, where)
         except OSError:
             with contextlib.suppress(OSError):

@@ -165,3 +165,24 @@ def test_a_sealed_month_whose_keys_run_otherwise_is_read_whole_for_some_cards(
     assert every.problem is None and some.problem is None and some.count == every.count == 3
     assert [r.id for r in every.reviews] == ["r1", "r0", "r2"]
     assert [r.id for r in some.reviews] == ["r1"]
+
+
+@pytest.mark.parametrize("late", [True, False])
+def test_a_lowercase_z_time_is_found_after_many_other_zs(tmp_path: Path, late: bool):
+    # Card ids and typed texts full of z (more than the decoder looks at one by one), then
+    # (late) one time ending in a lowercase z: still read the careful way, which names it.
+    many = [
+        _review(i, card_id=f"demo/quiz{i % 3}|ru:term>bn:definition", typed="zz za" * 30)
+        for i in range(logdecoder._Z_LOOKS)
+    ]
+    last = _review(99, reviewed_at="2026-03-02T09:00:00z") if late else _review(99)
+    file = _write(tmp_path, [*many, last])
+    fast = logdecoder.decode(file.read_bytes())
+    if late:
+        assert fast is None  # left to the careful reading
+        assert monthfile.read_answers(file, MONTH).problem == monthfile.read_copy(
+            file, MONTH
+        ).problem
+        assert f"record {len(many) + 1}" in (monthfile.read_copy(file, MONTH).problem or "")
+    else:
+        assert fast is not None and len(fast[0]) == len(many) + 1

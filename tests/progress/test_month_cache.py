@@ -142,3 +142,61 @@ def test_a_cache_cut_just_after_its_key_is_ignored(tmp_path: Path) -> None:
     _cache(file).write_bytes(data[: head + 2])  # half a checksum
     assert monthcache.load(file, raw, seal_at) is None
     assert monthfile.read_answers(file, MONTH).reviews == expected
+
+
+def test_a_big_cache_is_written_by_a_thread_and_is_whole_once_settled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small = _month(tmp_path / "small")
+    monthfile.read_answers(small, MONTH)  # written before the reading returns
+    written = _cache(small).read_bytes()
+    monkeypatch.setattr(monthcache, "BACKGROUND_MIN", 0)  # every cache counts as big
+    file = _month(tmp_path / "big")
+    first = monthfile.read_answers(file, MONTH)
+    monthcache.settle()
+    assert monthcache._writing == []
+    assert _cache(file).read_bytes() == written  # the same bytes as written in the reader
+    assert not list(file.parent.glob("*.tmp"))
+    decodes = _decodes(monkeypatch)
+    assert monthfile.read_answers(file, MONTH).reviews == first.reviews and decodes == []
+
+
+def test_a_cache_its_thread_cannot_write_is_none_and_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(monthcache, "BACKGROUND_MIN", 0)
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(monthcache.tempfile, "mkstemp", refused)
+    file = _month(tmp_path)
+    first = monthfile.read_answers(file, MONTH)
+    monthcache.settle()
+    assert not _cache(file).exists() and len(first.reviews) == 8
+    assert monthfile.read_answers(file, MONTH).reviews == first.reviews
+
+
+def test_reading_the_whole_log_returns_with_its_month_caches_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC
+
+    from quizzer.progress import open_store
+    from quizzer.progress.files import log_dir
+    from tests.progress import store_builder
+
+    db = tmp_path / "p.json"
+    store_builder.build(db, july=3, august=4, pending=2)
+    months = sorted(log_dir(db).glob("*.json"))
+    for cache in log_dir(db).glob("*.answers.cache"):  # (building the store read some)
+        cache.unlink()
+    assert len(months) >= 2
+    monkeypatch.setattr(monthcache, "BACKGROUND_MIN", 0)
+    with open_store(db, tz=UTC, read_only=True) as store:
+        answers = store.reviews()
+        assert monthcache._writing == []  # waited for before reviews() returned
+        assert all(_cache(month).exists() for month in months)
+    decodes = _decodes(monkeypatch)
+    with open_store(db, tz=UTC, read_only=True) as store:
+        assert store.reviews() == answers and decodes == []  # every month from its cache

@@ -42,7 +42,8 @@ Quote = Callable[[str], str]
 
 def _text_block(text: Text, quote: Quote) -> str:
     src = text.source
-    if src.file is not None and src.line is not None and src.original is None and src.reason is None:
+    seed_like = src.original is None and src.reason is None
+    if seed_like and src.file is not None and src.line is not None:
         # A seed text (nearly every text of a big deck): one f-string.
         return (
             f"text = {quote(text.text)}\nsource = {quote(src.kind)}\n"

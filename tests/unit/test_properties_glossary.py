@@ -59,6 +59,24 @@ def test_any_lines_give_a_glossary_or_a_source_error(lines: list[str], end: str)
         assert exc.message
 
 
+def _outcome(text: str, **kw: object) -> object:
+    try:
+        return parse(text, **kw)  # type: ignore[arg-type]
+    except SourceError as exc:
+        return (exc.message, exc.line, exc.hint)
+
+
+@BOUNDED
+@given(st.lists(st.one_of(any_text, plain_text), max_size=12), _BREAKS, st.booleans())
+def test_lines_taken_at_once_read_as_lines_taken_one_by_one(
+    lines: list[str], end: str, final: bool
+) -> None:
+    # A progress bar makes the parser take every line in turn: the same glossary, or the
+    # same error on the same line, as the lines taken at once (no blank line between them).
+    text = end.join(lines) + (end if final else "")
+    assert _outcome(text) == _outcome(text, progress=lambda done, total: None)
+
+
 @st.composite
 def glossaries(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, str]]]:
     title, subtitle = draw(plain_text), draw(plain_text)

@@ -26,6 +26,14 @@ class _NotPlain(Exception):
 
 def _text(text: Text) -> str:
     src = text.source
+    line = src.line
+    seed_like = src.original is None and src.reason is None
+    if seed_like and src.file is not None and type(line) is int:
+        # A seed text (nearly every text of a big deck): one f-string.
+        return (
+            f'{{"text":{_q(text.text)},"source":{_q(src.kind)},'
+            f'"file":{_q(src.file)},"line":{line}}}'
+        )
     out = f'{{"text":{_q(text.text)},"source":{_q(src.kind)}'
     if src.file is not None:
         out += f',"file":{_q(src.file)}'
@@ -54,6 +62,7 @@ def _render(deck: Deck) -> str:
         out.append(f',"description":{_q(deck.description)}')
     out.append(',"concepts":[')
     first = True
+    add = out.append  # (bound once: 50,000 concepts)
     for concept in deck.concepts:
         item = f'{{"id":{_q(concept.id)}' if first else f',{{"id":{_q(concept.id)}'
         first = False
@@ -67,6 +76,6 @@ def _render(deck: Deck) -> str:
                     f',"{lang}":{{"term":{_text(entry.term)},'
                     f'"definition":{_text(entry.definition)}}}'
                 )
-        out.append(item + "}")
+        add(item + "}")
     out.append("]}")
     return "".join(out)

@@ -231,9 +231,9 @@ def test_fast_writer_matches_dumps(deck: Deck) -> None:
 
 
 @pytest.mark.parametrize("special", ["\t", "\x7f", "\\t", '"', "\\", "\x1b", "\n", "plain"])
-def test_fast_writer_matches_dumps_for_each_character_it_quotes_apart(special: str) -> None:
+def test_fast_writers_match_for_each_character_they_quote_apart(special: str) -> None:
     # Seed texts (the one-f-string block) with one character each that json's escaper,
-    # which the fast writer quotes with, writes otherwise than TOML (tab, DEL) or alike.
+    # which both fast writers quote with, writes otherwise than TOML (tab, DEL) or alike.
     def seed(text: str, line: int) -> Text:
         return Text(text, Provenance("seed", file=f"g{special}.txt", line=line))
 
@@ -248,6 +248,8 @@ def test_fast_writer_matches_dumps_for_each_character_it_quotes_apart(special: s
     )
     deck = Deck("d", f"Deck {special}", concepts)
     assert deckwriter.dumps(deck) == deckfile.dumps(deck)
+    tables = json.dumps(deck.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    assert tables_json.dumps(deck) == tables
 
 
 @pytest.mark.parametrize(

@@ -91,7 +91,7 @@ def test_each_refused_value_is_named_with_its_whole_message(
 
 def test_parameters_outside_fsrss_bounds_are_refused_with_fsrss_reason() -> None:
     with pytest.raises(ValueError) as raised:
-        SchedulerSettings(parameters=[-5.0, *_PARAMS[1:]])
+        SchedulerSettings(parameters=(-5.0, *_PARAMS[1:]))
     message = str(raised.value)
     assert message.startswith("parameters are outside FSRS's bounds (") and message.endswith(")")
     assert len(message) > len("parameters are outside FSRS's bounds ()")

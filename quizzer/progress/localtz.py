@@ -84,23 +84,20 @@ def system_timezone_name(
 
     From ``$TZ`` when it is an IANA name (``Europe/Paris``, ``:Europe/Paris``;
     not a POSIX rule like ``CET-1CEST``), else from the ``/etc/localtime``
-    symlink's target (``.../zoneinfo/Europe/Paris``).
+    symlink's target (``.../zoneinfo/Europe/Paris``); in a path, the name is what follows
+    its last ``zoneinfo`` directory.
     """
     env = os.environ if environ is None else environ
     tz = env.get("TZ")
     if tz is not None:
-        name = tz.removeprefix(":")
-        if "/zoneinfo/" in name:
-            name = name.split("/zoneinfo/", 1)[1]
+        name = tz.removeprefix(":").rpartition("/zoneinfo/")[2]
         return name if _is_iana(name) else None  # $TZ rules, even when unnamed
     try:
         target = os.readlink(localtime)
     except OSError:
         return None
-    if "zoneinfo/" not in target:
-        return None
-    name = target.split("zoneinfo/", 1)[1]
-    return name if _is_iana(name) else None
+    _, found, name = target.rpartition("zoneinfo/")
+    return name if found and _is_iana(name) else None
 
 
 def _is_iana(name: str) -> bool:

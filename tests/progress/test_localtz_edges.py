@@ -138,6 +138,7 @@ def test_a_system_zone_without_a_name_is_keyed_by_what_the_c_library_says(
         ("Nowhere/Land", None),
         ("/etc/localtime", None),
         ("Europe/../Paris", None),
+        ("/home/me/zoneinfo/tzdata/zoneinfo/Asia/Dhaka", "Asia/Dhaka"),  # the last one
     ],
 )
 def test_a_tz_variable_names_the_zone_only_when_it_is_an_iana_name(
@@ -154,6 +155,7 @@ def test_a_tz_variable_names_the_zone_only_when_it_is_an_iana_name(
         ("../usr/share/zoneinfo/Europe/Paris", "Europe/Paris"),
         ("/usr/share/zoneinfo/Nowhere/Land", None),
         ("/usr/share/Europe/Paris", None),  # not under a zoneinfo directory
+        ("/home/me/zoneinfo/tzdata/zoneinfo/UTC", "UTC"),  # under the last one
     ],
 )
 def test_the_localtime_link_names_the_zone_only_when_it_leads_to_an_iana_name(

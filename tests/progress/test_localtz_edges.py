@@ -44,44 +44,41 @@ def _use(monkeypatch: pytest.MonkeyPatch, tz: str) -> LocalTimezone:
     return LocalTimezone()
 
 
-def _quarters(day: str) -> Iterator[datetime]:
-    start = datetime.fromisoformat(day) - timedelta(hours=12)
-    for i in range(36 * 4):
-        yield start + timedelta(minutes=15 * i)
+def _around(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> Iterator[tuple[LocalTimezone, ZoneInfo, datetime]]:
+    """``name`` as the system's zone and as zoneinfo's, with each naive quarter-hour of the
+    36 hours around its changes (from noon the day before)."""
+    local, real = _use(monkeypatch, name), ZoneInfo(name)
+    for day in CHANGES[name]:
+        start = datetime.fromisoformat(day) - timedelta(hours=12)
+        for i in range(36 * 4):
+            yield local, real, start + timedelta(minutes=15 * i)
 
 
 @pytest.mark.parametrize("name", sorted(CHANGES))
 def test_every_wall_time_around_a_change_reads_as_zoneinfo_reads_it(
     system_zone: None, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    local, real = _use(monkeypatch, name), ZoneInfo(name)
-    for day in CHANGES[name]:
-        for wall in _quarters(day):
-            for fold in (0, 1):
-                ours, theirs = (
-                    wall.replace(fold=fold, tzinfo=local),
-                    wall.replace(fold=fold, tzinfo=real),
-                )
-                assert (ours.utcoffset(), ours.tzname()) == (theirs.utcoffset(), theirs.tzname()), (
-                    ours
-                )
-                assert ours.dst() == timedelta(0)  # not told apart: the offset says it all
+    for local, real, wall in _around(monkeypatch, name):
+        for fold in (0, 1):
+            ours, theirs = (
+                wall.replace(fold=fold, tzinfo=local),
+                wall.replace(fold=fold, tzinfo=real),
+            )
+            assert (ours.utcoffset(), ours.tzname()) == (theirs.utcoffset(), theirs.tzname()), ours
+            assert ours.dst() == timedelta(0)  # not told apart: the offset says it all
 
 
 @pytest.mark.parametrize("name", sorted(CHANGES))
 def test_every_moment_around_a_change_shows_zoneinfos_wall_time_and_comes_back(
     system_zone: None, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    local, real = _use(monkeypatch, name), ZoneInfo(name)
-    for day in CHANGES[name]:
-        for naive in _quarters(day):
-            moment = naive.replace(tzinfo=UTC)
-            ours, theirs = moment.astimezone(local), moment.astimezone(real)
-            assert (ours.replace(tzinfo=None), ours.fold) == (
-                theirs.replace(tzinfo=None),
-                theirs.fold,
-            )
-            assert ours.utcoffset() == theirs.utcoffset() and ours.astimezone(UTC) == moment
+    for local, real, naive in _around(monkeypatch, name):
+        moment = naive.replace(tzinfo=UTC)
+        ours, theirs = moment.astimezone(local), moment.astimezone(real)
+        assert (ours.replace(tzinfo=None), ours.fold) == (theirs.replace(tzinfo=None), theirs.fold)
+        assert ours.utcoffset() == theirs.utcoffset() and ours.astimezone(UTC) == moment
 
 
 def test_the_repeated_hour_reads_the_same_whatever_was_asked_before(
@@ -100,14 +97,12 @@ def test_the_repeated_hour_reads_the_same_whatever_was_asked_before(
 def test_a_study_day_holds_each_of_its_moments_on_the_days_the_clocks_change(
     system_zone: None, monkeypatch: pytest.MonkeyPatch, hour: int
 ) -> None:
-    local, real = _use(monkeypatch, "Europe/Paris"), ZoneInfo("Europe/Paris")
-    for day in CHANGES["Europe/Paris"]:
-        for naive in _quarters(day):
-            moment = naive.replace(tzinfo=UTC)
-            start, end = day_bounds(moment, local, hour)
-            assert start <= moment < end, (moment, hour)
-            assert (start, end) == day_bounds(moment, real, hour)
-            assert study_day(moment, local, hour) == study_day(moment, real, hour)
+    for local, real, naive in _around(monkeypatch, "Europe/Paris"):
+        moment = naive.replace(tzinfo=UTC)
+        start, end = day_bounds(moment, local, hour)
+        assert start <= moment < end, (moment, hour)
+        assert (start, end) == day_bounds(moment, real, hour)
+        assert study_day(moment, local, hour) == study_day(moment, real, hour)
 
 
 def test_the_zone_now_and_its_name_and_repr(

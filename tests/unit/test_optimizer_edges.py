@@ -76,20 +76,10 @@ def test_each_outcome_says_what_happened_word_for_word() -> None:
 def test_the_json_of_an_outcome_is_every_figure_under_its_name() -> None:
     before, after = Evaluation(0.5, 0.1), Evaluation(0.4, 0.08)
     fitted = (*DEFAULT_PARAMETERS[:-1], 0.3)
-    result = _result(
-        status="optimized",
-        reviews=900,
-        usable_reviews=700,
-        cards=60,
-        parameters=fitted,
-        before=before,
-        after=after,
-        fitted=fitted,
-        current=DEFAULT_PARAMETERS,
-        held_out_cards=12,
-        held_out_reviews=140,
-        train_reviews=560,
-    )
+    counts = {"reviews": 900, "usable_reviews": 700, "cards": 60, "train_reviews": 560}
+    held_out = {"held_out_cards": 12, "held_out_reviews": 140}
+    fit = {"before": before, "after": after, "fitted": fitted, "current": DEFAULT_PARAMETERS}
+    result = _result(status="optimized", parameters=fitted, **counts, **held_out, **fit)
     assert result.to_dict() == {
         "status": "optimized",
         "changed": True,

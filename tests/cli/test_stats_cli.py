@@ -216,7 +216,8 @@ def test_stats_json_keys_types_and_values(seeded, local_tz, capsys) -> None:
     factor = 0.9 ** (-1 / decay) - 1
     for card_id, c in cards.items():
         key = CardKey.parse(card_id)
-        elapsed = (now - c.last_review).days  # whole days, as FSRS counts them
+        # Study days, as the scheduler counts them (Anki's delta_t), not 24-hour periods.
+        elapsed = max(0, (today - hand_day(c.last_review)).days)
         recall = (1 + factor * elapsed / c.stability) ** -decay
         cell = rows[key.concept_uid]["languages"][key.pair.answer_lang]
         assert cell == {"recall": pytest.approx(recall, rel=1e-9), "cards": 1}

@@ -177,7 +177,7 @@ def _phase(value: Any) -> fsrs.State:
 
 def _card_reason(data: Any) -> None:
     """``ValueError`` (or a :data:`BAD_VALUE`) for what :meth:`CardState.from_dict` lets
-    through (a time without its offset, a count that is no whole number)."""
+    through (a time without its offset, a count or step that is no whole number)."""
     _object(data)
     aware_time(data["due"], "due")
     for name in ("last_review", "buried_until", "first_review"):
@@ -186,6 +186,8 @@ def _card_reason(data: Any) -> None:
     for name in ("reps", "lapses"):
         if name in data:
             _exact_int(data[name], name, 0)
+    if data.get("step") is not None:  # the scheduler compares it with its steps' count
+        _exact_int(data["step"], "step", 0)
 
 
 def _card_state(data: Any) -> CardState:
@@ -341,6 +343,8 @@ def event_problem(event: Any) -> str | None:
             _inner(_review_reason, event["review"], "its answer")
             if op == "record":
                 _exact_int(event["card"]["state"], "card.state", 0, 3)
+                if event["card"].get("step") is not None:
+                    _exact_int(event["card"]["step"], "card.step", 0)
         elif op in ("undo", "unbury", "state"):
             _card_id(event["card_id"])
             if op == "state":

@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+from quizzer.cards.card import CardKey
+from quizzer.errors import StoreError
+from quizzer.progress import journal, journal_path
 from tests.cli_support import run
 from tests.progress import store_builder as sb
 
@@ -103,17 +106,23 @@ def test_a_bad_grade_in_a_month_file_names_the_record_and_its_answer(
     )
 
 
+def _third_journal_line(
+    db: Path, change: Callable[[dict[str, Any]], None]
+) -> tuple[Path, dict[str, Any]]:
+    """The journal's third line (an answer) changed under a checksum that verifies."""
+    jpath = journal_path(db)
+    lines = jpath.read_bytes().split(b"\n")
+    event = json.loads(lines[2][9:])
+    change(event)
+    lines[2] = journal.encode(event).rstrip(b"\n")
+    jpath.write_bytes(b"\n".join(lines))
+    return jpath, event
+
+
 def test_a_journal_line_whose_value_is_wrong_names_its_answer(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from quizzer.progress import journal
-
-    jpath = db.parent / "p.json.journal"
-    lines = jpath.read_bytes().split(b"\n")
-    event = json.loads(lines[2][9:])
-    event["review"]["grade"] = 0
-    lines[2] = journal.encode(event).rstrip(b"\n")  # its checksum verifies
-    jpath.write_bytes(b"\n".join(lines))
+    jpath, event = _third_journal_line(db, lambda e: e["review"].update(grade=0))
     err, _ = _output(capsys, db)
     review = event["review"]
     assert err.splitlines()[0] == (
@@ -162,3 +171,33 @@ def test_no_message_shows_a_python_repr(
     assert str(file) in said  # the file is named
     assert problems, "doctor --check finds it"
     assert not _REPR.search(said.replace(str(db.parent), "")), said
+
+
+@pytest.mark.parametrize("step", ["x", -1, 1.5])
+def test_a_learning_step_that_is_no_whole_number_is_damage_not_a_traceback(
+    db: Path, capsys: pytest.CaptureFixture[str], step: object
+) -> None:
+    """The scheduler compares the step with its count of steps: ``"x"`` was a ``TypeError``
+    in the first answer to the card."""
+    doc = _edit(db, lambda d: _first(d["cards"]).update(step=step))
+    key = CardKey.parse(_first(doc["cards"])["card_id"])
+    what = f"the state of card {key.id} is invalid: step "
+    with sb.open_db(db) as store, pytest.raises(StoreError) as caught:
+        store.record(key, 3, sb.LATER)
+    assert caught.value.message.startswith(f"progress store is damaged ({what}")
+    assert caught.value.path == db
+    _, problems = _output(capsys, db)
+    assert problems.startswith(f"problem: {db}: {what}")
+    code, out, _ = run(capsys, "doctor", "--db", str(db))
+    assert code == 0, out
+    with sb.open_db(db) as store:
+        assert store.record(key, 3, sb.LATER).grade == 3
+
+
+def test_a_journal_answer_whose_step_is_no_whole_number_is_damage(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    jpath, _ = _third_journal_line(db, lambda e: e["card"].update(step="x"))
+    err, _ = _output(capsys, db)
+    assert err.splitlines()[0].startswith(f"quizzer: error: {jpath}: the journal is damaged (")
+    assert err.splitlines()[0].endswith('is invalid: card.step is not a whole number: "x")')

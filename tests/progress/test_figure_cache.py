@@ -159,3 +159,27 @@ def test_the_card_states_hash_is_the_same_lazy_or_read_whole_and_moves_with_a_ch
         assert moved != lazy
         list(store.state.raw)
         assert store.state.raw.fingerprint() == moved
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_the_figures_leave_the_garbage_collector_as_they_found_it(tmp_path: Path, on: bool) -> None:
+    """Counted (then served) with the collector paused: on again after if it was on, still
+    off if the caller had paused it (the app's start-up pause, ``gc_pause``); served, what
+    the app froze at its first paint stays frozen."""
+    import gc
+
+    db = tmp_path / "p.json"
+    now = _filled(db, seed=13)
+    (gc.enable if on else gc.disable)()
+    try:
+        with _open(db, read_only=True) as reader:
+            _same(reader, now)  # counted (reading the whole log)
+            assert gc.isenabled() is on
+            gc.freeze()
+            frozen = gc.get_freeze_count()
+            _same(reader, now)  # served
+            assert gc.isenabled() is on
+            assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()
+        gc.enable()

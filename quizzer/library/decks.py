@@ -133,20 +133,29 @@ def deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
 class LazyEntries(EntryTable):
     """A concept's entries by language, each built from its validated table when first
     asked for: a session asks for two languages of a deck's every concept (which cards
-    it has in a direction) and for all of them only on the cards it shows."""
+    it has in a direction) and for all of them only on the cards it shows. A big deck's
+    tables come as JSON text (:func:`~quizzer.library.cache.get_lazily`): a language's is
+    decoded when first read."""
 
     __slots__ = ("_built", "_item")
 
-    def __init__(self, item: Mapping[str, Any]) -> None:
+    def __init__(self, item: dict[str, Any]) -> None:
         self._item = item
         self._built: dict[str, Entry] = {}
+
+    def _table(self, lang: str) -> Any:
+        table = self._item.get(lang)
+        if table is not None and type(table) is not dict:
+            # Two threads decoding one table at once decode equal ones: either may stay.
+            table = self._item[lang] = deckcache.decode_field(table)
+        return table
 
     def __getitem__(self, lang: str) -> Entry:
         entry = self._built.get(lang)
         if entry is None:
-            if lang not in LANGUAGES:
-                raise KeyError(lang)
-            table = self._item[lang]  # KeyError: the concept has no text in ``lang``
+            if lang not in LANGUAGES or lang not in self._item:
+                raise KeyError(lang)  # the concept has no text in ``lang``
+            table = self._table(lang)
             entry = Entry(_valid_text(table["term"]), _valid_text(table["definition"]))
             # Two threads building one entry at once build equal ones: either may stay.
             self._built[lang] = entry
@@ -157,7 +166,7 @@ class LazyEntries(EntryTable):
         entry = self._built.get(lang)
         if entry is not None:
             return entry.side(side).text
-        table = self._item.get(lang) if lang in LANGUAGES else None
+        table = self._table(lang) if lang in LANGUAGES else None
         return table[side]["text"] if table is not None else None
 
     def __contains__(self, lang: object) -> bool:
@@ -176,7 +185,8 @@ class LazyEntries(EntryTable):
 def lazy_deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
     """:func:`deck_from_valid_tables`, each concept's texts built when first read
     (:class:`LazyEntries`): the deck a session or the home screen's counts open. Equal to
-    the eager one concept for concept; only for tables known valid, as that one."""
+    the eager one concept for concept; only for tables known valid, as that one (a big
+    deck's as :func:`~quizzer.library.cache.get_lazily` gives them)."""
     deck_id = tables["id"]
     with gc_paused():
         concepts = tuple(

@@ -136,16 +136,18 @@ def unchanged_since(summary: DeckSummary) -> bool:
     return bool(summary.key) and deckcache.known_digest(summary.path, info) == summary.key
 
 
-def validated_tables(summary: DeckSummary) -> dict[str, Any] | None:
+def validated_tables(summary: DeckSummary, *, lazy: bool = False) -> dict[str, Any] | None:
     """The cached parse of the deck file ``summary`` was read from, or ``None``.
 
     A summary is cached only once its file validated, under the same hash as the
     file's parsed tables: those tables are a valid deck and can be shown as they are,
-    without building (and validating again) every concept.
+    without building (and validating again) every concept. ``lazy``: a big deck's
+    concepts' fields are left as their JSON text (:func:`~quizzer.library.cache.get_lazily`),
+    for :func:`~quizzer.library.decks.lazy_deck_from_valid_tables`.
     """
     if not summary.key:
         return None
-    tables = deckcache.get(b"", key=summary.key)
+    tables = deckcache.get_lazily(summary.key) if lazy else deckcache.get(b"", key=summary.key)
     if (
         tables is None
         or tables.get("id") != summary.id

@@ -175,7 +175,7 @@ def _load(summary: DeckSummary) -> tuple[Deck, bool]:
     from quizzer.library.decks import lazy_deck_from_valid_tables, read_deck
     from quizzer.library.summary import unchanged_since, validated_tables
 
-    tables = validated_tables(summary) if unchanged_since(summary) else None
+    tables = validated_tables(summary, lazy=True) if unchanged_since(summary) else None
     if tables is not None:
         return lazy_deck_from_valid_tables(tables), True
     return read_deck(summary.path), False

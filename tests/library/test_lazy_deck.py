@@ -51,12 +51,20 @@ def _decks(tmp_path: Path) -> list[Path]:
     return [*sorted(bundled_decks_dir().glob("*.toml")), imported, path]
 
 
-def test_a_lazy_deck_shows_what_the_eager_deck_shows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("big", [False, True])
+def test_a_lazy_deck_shows_what_the_eager_deck_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, big: bool
+) -> None:
+    """Also from a big deck's entry (every entry taken for big here), whose concepts' texts
+    are decoded when read."""
+    if big:
+        monkeypatch.setattr(deckcache, "BIG_ENTRY_BYTES", 0)
     for path in _decks(tmp_path):
-        tables = validated_tables(read_summary(path))
+        tables = validated_tables(read_summary(path), lazy=True)
         assert tables is not None, path
         eager, lazy = read_deck(path), lazy_deck_from_valid_tables(tables)
-        assert lazy == eager == deck_from_valid_tables(tables)
+        assert lazy == eager
+        assert eager == deck_from_valid_tables(validated_tables(read_summary(path)) or {})
         assert lazy.languages == eager.languages
         assert lazy.source_counts() == eager.source_counts()
         for a, b in zip(lazy.concepts, eager.concepts, strict=True):
@@ -86,6 +94,51 @@ def test_a_lazy_concept_builds_only_the_languages_read(tmp_path: Path) -> None:
     entry = first.entries["ru"]
     assert set(built) == {"ru"} and first.entries["ru"] is entry  # built once, then kept
     assert first.text("ru", "definition") == entry.definition.text
+
+
+def test_a_big_entry_leaves_each_text_undecoded_until_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(deckcache, "BIG_ENTRY_BYTES", 0)
+    path = _decks(tmp_path)[-2]  # the imported deck: bn, ar, ru
+    tables = validated_tables(read_summary(path), lazy=True)
+    assert tables is not None
+    item = tables["concepts"][0]
+    assert set(item) - {"id", "acronym"} == {"bn", "ar", "ru"}
+    assert not any(isinstance(item[lang], dict) for lang in ("bn", "ar", "ru"))
+    lazy = lazy_deck_from_valid_tables(tables)
+    eager = read_deck(path).concepts[0]
+    first = lazy.concepts[0]
+    assert (first.id, first.uid, first.acronym) == (eager.id, eager.uid, eager.acronym)
+    assert first.languages == eager.languages == ("bn", "ar", "ru")  # no text decoded
+    assert not any(isinstance(item[lang], dict) for lang in ("bn", "ar", "ru"))
+    assert first.text("ru", "term") == eager.text("ru", "term")
+    assert isinstance(item["ru"], dict) and not isinstance(item["bn"], dict)  # ru's only
+    assert first.entries["bn"] == eager.entries["bn"]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda e: e[: len(e) // 2],  # cut short
+        lambda e: e.replace(b'"concepts":[', b'"concepts":[7,', 1),  # a concept not a table
+        lambda e: e.replace(b'"id":"a"', b'"id":5', 1),  # an id not a string
+        lambda e: e.replace(b'"name":"Mixed"', b'"name":null', 1),
+        lambda e: b"[]",
+    ],
+)
+def test_a_damaged_big_entry_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: object
+) -> None:
+    """The deck is then read from its file: the shelf gives the deck as written."""
+    decks, deck = _shelf_with_mixed(tmp_path, monkeypatch)
+    monkeypatch.setattr(deckcache, "BIG_ENTRY_BYTES", 0)
+    summary = read_summary(decks / "mixed.toml")
+    assert validated_tables(summary, lazy=True) is not None
+    entry = deckcache._entry(summary.key, "tables", None)
+    entry.write_bytes(damage(entry.read_bytes()))  # type: ignore[operator]
+    assert validated_tables(summary, lazy=True) is None
+    assert open_shelf(decks)["mixed"] == deck
 
 
 @pytest.mark.parametrize("mode", ["flip", "choice", "typed", "learn"])

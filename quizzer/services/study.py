@@ -343,8 +343,8 @@ class StudyService:
         if getattr(self.store, "read_only", False):
             return
         prefs = self._read_prefs()
-        if prefs is None:
-            return
+        if prefs is None or prefs.get(key, object()) == value:
+            return  # (unchanged: `quizzer study` again, no write and fsync before its card)
         prefs[key] = value
         text = json.dumps(prefs, ensure_ascii=False, indent=1)
         # Best effort: a choice that can't be remembered must not stop the session.

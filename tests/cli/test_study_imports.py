@@ -42,6 +42,11 @@ LATER = (
     "quizzer.ui.screens.home",
     "quizzer.ui.screens.stats",
     "quizzer.ui.screens.help",
+    # The summary is for the session's end; a flip session composes no choice or typed panel.
+    "quizzer.ui.screens.summary",
+    "quizzer.ui.widgets.choice_panel",
+    "quizzer.ui.widgets.typed_panel",
+    "quizzer.ui.widgets.answer_diff",
     "quizzer.cli.import_cmd",
     "quizzer.cli.stats_cmd",
     "quizzer.cli.export_cmd",

@@ -71,3 +71,20 @@ def test_an_oversized_preferences_file_is_neither_read_nor_replaced(tmp_path: Pa
         assert service.last_choice() is None
         service.remember(_picked())
     assert prefs.read_bytes() == big  # someone's big file, kept as it was
+
+
+def test_remembering_the_same_choice_again_leaves_the_file_alone(tmp_path: Path) -> None:
+    """`quizzer study` with the last choice writes (and fsyncs) nothing before its first card;
+    another choice is written."""
+    prefs = tmp_path / "p.json.ui.json"
+    with open_store(tmp_path / "p.json") as store:
+        service = StudyService(store, bundled_decks())
+        service.remember(_picked())
+        before = os.stat(prefs)
+        service.remember(_picked())
+        after = os.stat(prefs)
+        assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+        other = StudyChoice(_picked().deck, _picked().pair, "flip")
+        service.remember(other)
+        assert os.stat(prefs).st_ino != before.st_ino  # replaced atomically, by a new file
+        assert service.last_choice() == other

@@ -11,7 +11,7 @@ every answer the moment it is given. Each mode's answer widgets are a panel
 from __future__ import annotations
 
 import time
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,16 +23,17 @@ from quizzer.services.study import utcnow
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import MAX_ANSWER_MS
 from quizzer.ui.screens.study_state import FlowScreen
-from quizzer.ui.screens.summary import SessionSummary, SummaryScreen, concepts_count
 from quizzer.ui.store_errors import stops_on_store_error
 from quizzer.ui.textshape import display_text
-from quizzer.ui.widgets.answer_diff import verdict_line
-from quizzer.ui.widgets.choice_panel import ChoicePanel
-from quizzer.ui.widgets.flip_panel import FlipPanel
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 from quizzer.ui.widgets.study_body import StudyBody
-from quizzer.ui.widgets.typed_panel import TypedPanel
+
+if TYPE_CHECKING:
+    # A mode's panels are imported when its body composes them; the summary at the end.
+    from quizzer.ui.widgets.choice_panel import ChoicePanel
+    from quizzer.ui.widgets.flip_panel import FlipPanel
+    from quizzer.ui.widgets.typed_panel import TypedPanel
 
 
 class StudyScreen(FlowScreen):
@@ -183,6 +184,8 @@ class StudyScreen(FlowScreen):
         """Check the typed text against the answer, record it, and show the character diff."""
         if self.phase != "question" or self.card is None:
             return
+        from quizzer.ui.widgets.answer_diff import verdict_line
+
         duration = self._elapsed_ms()
         outcome = self._flow.type_answer(event.text, utcnow(), duration)
         verdict, kind = verdict_line(outcome.check)
@@ -268,6 +271,8 @@ class StudyScreen(FlowScreen):
         """
         unsaved = self.flow.unsaved if self.flow is not None else 0
         if unsaved and not self._quit_warned:
+            from quizzer.ui.screens.summary import concepts_count
+
             self._quit_warned = True
             self.notify(
                 f"{concepts_count(unsaved)} of this round not saved yet: a concept is saved "
@@ -279,6 +284,8 @@ class StudyScreen(FlowScreen):
         self._finish()
 
     def _finish(self) -> None:
+        from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+
         if self._ended:
             return
         self._ended = True

@@ -11,15 +11,15 @@ from textual.widgets import Button, Static
 
 from quizzer.cards.card import Pair
 from quizzer.ui.widgets.card_view import CardView, side_label
-from quizzer.ui.widgets.choice_panel import ChoicePanel
 from quizzer.ui.widgets.flip_panel import FlipPanel
-from quizzer.ui.widgets.typed_panel import TypedPanel
 
 if TYPE_CHECKING:
     from quizzer.study.answers import AnswerCheck
+    from quizzer.ui.widgets.choice_panel import ChoicePanel
+    from quizzer.ui.widgets.typed_panel import TypedPanel
 
-#: Each stage's panel.
-_PANELS = {"flip": FlipPanel, "choice": ChoicePanel, "typed": TypedPanel}
+#: Each stage's panel, by id (a mode's panels only are imported and composed).
+_PANELS = {"flip": "flip-panel", "choice": "choices-panel", "typed": "typed-panel"}
 
 
 class StudyBody(VerticalScroll):
@@ -40,7 +40,7 @@ class StudyBody(VerticalScroll):
         yield CardView(id="card")
         yield Static("", id="hint", markup=False)
         if self.mode == "flip":
-            yield FlipPanel(id="flip-panel", classes="hidden")
+            yield FlipPanel(id=_PANELS["flip"], classes="hidden")
         else:
             with Horizontal(id="continue-row", classes="hidden"):
                 yield Static("", id="feedback", markup=False)
@@ -50,14 +50,18 @@ class StudyBody(VerticalScroll):
                 button.active_effect_duration = 0
                 yield button
         if self.mode in ("choice", "learn"):
-            yield ChoicePanel(id="choices-panel", classes="hidden")
+            from quizzer.ui.widgets.choice_panel import ChoicePanel
+
+            yield ChoicePanel(id=_PANELS["choice"], classes="hidden")
         if self.mode in ("typed", "learn"):
-            yield TypedPanel(id="typed-panel", classes="hidden")
+            from quizzer.ui.widgets.typed_panel import TypedPanel
+
+            yield TypedPanel(id=_PANELS["typed"], classes="hidden")
 
     def _show_panel(self, stage: str | None) -> None:
         """Show the panel of ``stage`` only (``None``: none) and hide the Continue row."""
         for name, panel in _PANELS.items():
-            self.query(panel).set_class(name != stage, "hidden")
+            self.query(f"#{panel}").set_class(name != stage, "hidden")
         self.query("#continue-row").add_class("hidden")
 
     def _hint(self, text: str) -> None:
@@ -80,12 +84,24 @@ class StudyBody(VerticalScroll):
             self.screen.set_focus(None)
         elif stage == "choice":
             self._show_panel("choice")
-            self._hint(ChoicePanel.HINT)
-            self.query_one(ChoicePanel).ask(options)
+            panel = self._choices()
+            self._hint(panel.HINT)
+            panel.ask(options)
         else:
             self._show_panel("typed")
-            self._hint(TypedPanel.hint(answer_label))
-            self.query_one(TypedPanel).ask()
+            typed = self._typed()
+            self._hint(typed.hint(answer_label))
+            typed.ask()
+
+    def _choices(self) -> ChoicePanel:
+        from quizzer.ui.widgets.choice_panel import ChoicePanel
+
+        return self.query_one(f"#{_PANELS['choice']}", ChoicePanel)
+
+    def _typed(self) -> TypedPanel:
+        from quizzer.ui.widgets.typed_panel import TypedPanel
+
+        return self.query_one(f"#{_PANELS['typed']}", TypedPanel)
 
     async def reveal(self, intervals: Mapping[int, str]) -> None:
         """Flip mode: show the answer and the grade buttons with their ``intervals``."""
@@ -111,21 +127,21 @@ class StudyBody(VerticalScroll):
 
     def choose(self, index: int) -> None:
         """Pick option ``index`` of the choice question (a number key)."""
-        self.query_one(ChoicePanel).choose(index)
+        self._choices().choose(index)
 
     def mark_choice(self, chosen: int, correct: int) -> None:
         """Colour the options and show the answer on the card."""
-        self.query_one(ChoicePanel).mark(chosen, correct)
+        self._choices().mark(chosen, correct)
         self.query_one(CardView).set_revealed(True)
 
     def show_check(self, check: AnswerCheck, can_override: bool) -> None:
         """Show the answer on the card and the typed answer's diff (and maybe "I was right")."""
         self.query_one(CardView).set_revealed(True)
-        self.query_one(TypedPanel).show_check(check, can_override)
+        self._typed().show_check(check, can_override)
 
     def hide_override(self) -> None:
         """Take the "I was right" button away."""
-        self.query_one(TypedPanel).hide_override()
+        self._typed().hide_override()
 
     def feedback(self, text: str, kind: str) -> None:
         """Say how the answer went (``kind``: right, near or wrong) and focus Continue."""

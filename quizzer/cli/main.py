@@ -6,14 +6,17 @@ with ``set_defaults(func=...)``; ``func(args)`` returns the exit code.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from quizzer import __version__
 from quizzer.cli import gc_pause
 from quizzer.errors import QuizzerError, StoreError, shown
+
+if TYPE_CHECKING:
+    import argparse
 
 #: Command modules, in the order their commands appear in ``--help``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -50,6 +53,8 @@ ONE_MODULE_COMMANDS: dict[str, str] = {
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     """The parser with every command registered (or only those of ``modules``)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="quizzer",
         description="Terminal flashcards and quizzes for technical vocabulary across languages. "
@@ -86,7 +91,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(words: list[str], argv: Sequence[str] | None) -> int:
-    quiz = ONE_MODULE_COMMANDS.get(words[0]) if words else QUIZ_COMMANDS["home"]
+    if not words:
+        # Bare `quizzer`: the home screen with its defaults, no parser built (argparse and
+        # its gettext cost ~10 ms of the first paint).
+        from quizzer.cli.study_cmd import home_args, run_home
+
+        return _call(run_home, home_args())
+    quiz = ONE_MODULE_COMMANDS.get(words[0])
     parser = build_parser((quiz,) if quiz else COMMAND_MODULES)
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
@@ -99,6 +110,12 @@ def _run(words: list[str], argv: Sequence[str] | None) -> int:
         if func is None:
             parser.print_help()
             return 0
+    return _call(func, args)
+
+
+def _call(func: Callable[[Any], int | None], args: Any) -> int:
+    """``func(args)``'s exit code; the user's mistakes and the environment's refusals said
+    plainly (2 for bad input, 3 for store trouble), never as a traceback."""
     try:
         return int(func(args) or 0)
     except StoreError as exc:
@@ -121,6 +138,8 @@ def _run(words: list[str], argv: Sequence[str] | None) -> int:
 
 
 def _has(parser: argparse.ArgumentParser, command: str) -> bool:
+    import argparse
+
     for action in parser._actions:  # argparse offers no public lookup of sub-commands
         if isinstance(action, argparse._SubParsersAction):
             return command in action.choices

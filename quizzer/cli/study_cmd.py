@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Literal
 
 from quizzer.cards.card import Pair
@@ -15,6 +15,8 @@ from quizzer.errors import InputError
 from quizzer.scheduling.review import MODES
 
 if TYPE_CHECKING:
+    import argparse
+
     from quizzer.services.study import StudyService
 
 RTL_HELP = (
@@ -59,12 +61,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     home.set_defaults(func=run_home)
 
 
+#: The options `study` and `home` share, with their defaults (:func:`home_args`).
+COMMON_DEFAULTS: dict[str, str | None] = {"db": None, "rtl": "auto", "decks": None}
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
+    parser.set_defaults(**COMMON_DEFAULTS)
     parser.add_argument(
         "--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or the user data dir)"
     )
-    parser.add_argument("--rtl", choices=("auto", "app", "terminal"), default="auto", help=RTL_HELP)
+    parser.add_argument("--rtl", choices=("auto", "app", "terminal"), help=RTL_HELP)
     parser.add_argument("--decks", metavar="DIR", help=argparse.SUPPRESS)
+
+
+def home_args() -> argparse.Namespace:
+    """What `quizzer home` with no option parses to (bare `quizzer`), without a parser."""
+    return SimpleNamespace(command="home", **COMMON_DEFAULTS, func=run_home)  # type: ignore[return-value]
 
 
 def parse_side(value: str, option: str, default_side: Side) -> tuple[str, Side]:

@@ -53,6 +53,9 @@ HEAVY = (
     "quizzer.progress.merging",
     "zoneinfo",
     "calendar",
+    # Bare `quizzer` builds no parser (quizzer.cli.study_cmd.home_args).
+    "argparse",
+    "gettext",
 )
 
 #: Runs `quizzer` (no command) the way the console script does, headless, up to the home
@@ -129,3 +132,13 @@ def test_collector_is_back_after_the_first_paint(tmp_path):
     seen = _first_paint(tmp_path)
     assert seen["gc_enabled"] is True
     assert seen["gc_frozen"] > 10_000  # modules, classes, widgets: moved out of its reach
+
+
+def test_bare_quizzer_runs_home_with_what_the_parser_gives_home() -> None:
+    """The no-argument fast path's arguments are those `quizzer home` parses to."""
+    from quizzer.cli.main import QUIZ_COMMANDS, build_parser
+    from quizzer.cli.study_cmd import home_args
+
+    parsed = build_parser((QUIZ_COMMANDS["home"],)).parse_args(["home"])
+    assert vars(home_args()) == vars(parsed)
+    assert vars(parsed)["rtl"] == "auto" and vars(parsed)["db"] is None

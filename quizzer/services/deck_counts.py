@@ -18,6 +18,12 @@ under another name. Counts kept from the final states are tied to that snapshot 
 (:meth:`KeptCounts.close_store`), so a launch after a session, whose home screen counted
 the deck again when the session ended, still finds them.
 
+The queue itself is kept beside the counts (the cards of each kind, by id): it is the same
+function of the same inputs, so `quizzer study` on a big deck, launched again with the
+counts holding, starts on the kept queue instead of reading the deck's every card state
+(:meth:`KeptCounts.queue`); a queue a session computed is kept when the store closes with
+the states it was computed from (:meth:`KeptCounts.note`).
+
 The file is a cache under ``$QUIZZER_CACHE`` (``counts/``), one per store and deck
 direction, never the only copy of anything: the store and the deck file are.
 """
@@ -27,12 +33,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizzer import __version__
-from quizzer.cards.card import Pair
+from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
@@ -89,10 +96,10 @@ def tie(
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def cached_counts(
+def _holding_entry(
     store: Store, deck_key: str, deck_id: str, pair: Pair, now: datetime
-) -> tuple[int, int] | None:
-    """The (new, due) counts kept for this deck direction, if they hold at ``now``."""
+) -> dict[str, Any] | None:
+    """The entry kept for this deck direction, if its counts are numbers and hold at ``now``."""
     try:
         raw = read_regular_file(_entry_path(store, deck_id, pair), MAX_ENTRY_BYTES, "cache")
         entry = json.loads(raw.decode("utf-8"))
@@ -110,15 +117,84 @@ def cached_counts(
             return None
     except (TypeError, ValueError):  # not a time, or one without its zone
         return None
-    return new, due
+    return entry
+
+
+def cached_counts(
+    store: Store, deck_key: str, deck_id: str, pair: Pair, now: datetime
+) -> tuple[int, int] | None:
+    """The (new, due) counts kept for this deck direction, if they hold at ``now``."""
+    entry = _holding_entry(store, deck_key, deck_id, pair, now)
+    return (entry["new"], entry["due"]) if entry is not None else None
+
+
+#: The card lists of a kept queue, as :class:`~quizzer.scheduling.queue.DueQueue` names them.
+_KINDS = ("learning", "review", "new", "buried")
+
+
+def cached_queue(
+    store: Store,
+    deck_key: str,
+    deck_id: str,
+    pair: Pair,
+    now: datetime,
+    cards: Sequence[CardKey],
+) -> DueQueue | None:
+    """The due queue kept with the counts of this deck direction, if they hold at ``now``;
+    ``cards`` are the deck's cards in the direction (a kept id that is none of them, or
+    lists that don't add up to the counts, mean computing it again)."""
+    from quizzer.scheduling.queue import DueQueue
+
+    entry = _holding_entry(store, deck_key, deck_id, pair, now)
+    kept = entry.get("queue") if entry is not None else None
+    if entry is None or not isinstance(kept, dict):
+        return None
+    by_id = {key.id: key for key in cards}
+    try:
+        found = {kind: tuple(by_id[card_id] for card_id in kept[kind]) for kind in _KINDS}
+        at = kept["next_learning_due"]
+        next_learning = None if at is None else datetime.fromisoformat(at)
+        left = kept["new_left"], kept["reviews_left"]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if next_learning is not None and next_learning.tzinfo is None:
+        return None
+    if not all(type(n) is int and n >= 0 for n in left):
+        return None
+    new_left, reviews_left = left
+    queue = DueQueue(
+        **found, next_learning_due=next_learning, new_left=new_left, reviews_left=reviews_left
+    )
+    if (len(queue.new), len(queue.learning) + len(queue.review)) != (entry["new"], entry["due"]):
+        return None
+    return queue
+
+
+def _queue_entry(queue: DueQueue) -> dict[str, Any]:
+    """What :func:`cached_queue` reads back of ``queue``."""
+    at = queue.next_learning_due
+    return {
+        **{kind: [key.id for key in getattr(queue, kind)] for kind in _KINDS},
+        "next_learning_due": None if at is None else at.isoformat(),
+        "new_left": queue.new_left,
+        "reviews_left": queue.reviews_left,
+    }
 
 
 def keep_counts(
-    store: Store, deck_key: str, deck_id: str, pair: Pair, now: datetime, queue: DueQueue
+    store: Store,
+    deck_key: str,
+    deck_id: str,
+    pair: Pair,
+    now: datetime,
+    queue: DueQueue,
+    *,
+    write: bool = True,
 ) -> dict[str, Any] | None:
-    """Keep the counts of ``queue`` (the deck direction's due queue at ``now``) until the
-    first moment they could change (best effort: a failed write only means counting
-    again next time); the entry kept, ``None`` if none was."""
+    """Keep the counts of ``queue`` (the deck direction's due queue at ``now``), and the queue,
+    until the first moment they could change (best effort: a failed write only means
+    counting again next time); the entry kept, ``None`` if none was. Without ``write``, the
+    entry only (:meth:`KeptCounts.note`)."""
     if getattr(store, "read_only", False):
         return None
     from quizzer.scheduling.studyday import day_bounds
@@ -138,8 +214,9 @@ def keep_counts(
         "due": len(queue.learning) + len(queue.review),
         "since": now.isoformat(),
         "until": until.isoformat(),
+        "queue": _queue_entry(queue),
     }
-    return entry if _write(store, deck_id, pair, entry) else None
+    return entry if not write or _write(store, deck_id, pair, entry) else None
 
 
 def retie(
@@ -171,15 +248,16 @@ def _write(store: Store, deck_id: str, pair: Pair, entry: dict[str, Any]) -> boo
 
 
 class KeptCounts:
-    """The big decks' counts of a shelf over a store: looked up, kept when counted, and
-    carried over the compaction that closing the store does (the card states are the
-    same, the snapshot they are read from next time is another)."""
+    """The big decks' counts (and queues) of a shelf over a store: looked up, kept when
+    counted, and carried over the compaction that closing the store does (the card states
+    are the same, the snapshot they are read from next time is another)."""
 
     def __init__(self, store: Store, shelf: DeckShelf) -> None:
         self.store = store
         self.shelf = shelf
-        #: What was kept this run, and the card states it was counted from.
-        self._kept: dict[tuple[str, Pair], tuple[str, dict[str, Any], str]] = {}
+        #: What was kept (or noted) this run, the card states it was counted from, and
+        #: whether it is written yet.
+        self._kept: dict[tuple[str, Pair], tuple[str, dict[str, Any], str, bool]] = {}
 
     def _key(self, deck_id: str) -> str | None:
         """The deck file's hash if the deck is big and its file is as listed."""
@@ -190,12 +268,30 @@ class KeptCounts:
         key = self._key(deck_id)
         return cached_counts(self.store, key, deck_id, pair, now) if key else None
 
+    def queue(
+        self, deck_id: str, pair: Pair, now: datetime, cards: Sequence[CardKey]
+    ) -> DueQueue | None:
+        """The deck's due queue kept for ``pair`` if it holds at ``now`` (``cards``: the deck's
+        cards in ``pair``)."""
+        key = self._key(deck_id)
+        return cached_queue(self.store, key, deck_id, pair, now, cards) if key else None
+
     def keep(self, deck_id: str, pair: Pair, now: datetime, queue: DueQueue) -> None:
         """Keep a big deck's counts of ``queue`` (its due queue at ``now``)."""
+        self._hold(deck_id, pair, now, queue, write=True)
+
+    def note(self, deck_id: str, pair: Pair, now: datetime, queue: DueQueue) -> None:
+        """Like :meth:`keep`, written only when the store closes with the same card states
+        (a session's queue: nothing is written before its first card)."""
+        self._hold(deck_id, pair, now, queue, write=False)
+
+    def _hold(self, deck_id: str, pair: Pair, now: datetime, queue: DueQueue, write: bool) -> None:
         key = self._key(deck_id)
-        entry = keep_counts(self.store, key, deck_id, pair, now, queue) if key else None
-        if key and entry is not None:
-            self._kept[(deck_id, pair)] = (key, entry, self.store.cards_fingerprint())
+        if not key:
+            return
+        entry = keep_counts(self.store, key, deck_id, pair, now, queue, write=write)
+        if entry is not None:
+            self._kept[(deck_id, pair)] = (key, entry, self.store.cards_fingerprint(), write)
 
     def close_store(self) -> None:
         """Close the store; what was kept from its final card states is tied to the snapshot
@@ -204,7 +300,8 @@ class KeptCounts:
         self.store.close()
         current = [(k, v) for k, v in self._kept.items() if v[2] == final]
         after = self.store.disk_fingerprint() if current else None
-        if after is None or after == final:
-            return
-        for (deck_id, pair), (key, entry, _) in current:
-            retie(self.store, entry, key, deck_id, pair, after)
+        for (deck_id, pair), (key, entry, _, written) in current:
+            if after is not None and after != final:
+                retie(self.store, entry, key, deck_id, pair, after)
+            elif not written:
+                _write(self.store, deck_id, pair, entry)

@@ -230,10 +230,20 @@ class StudyService:
         deck, shelf = self.deck(deck_id), self._decks
         if not isinstance(shelf, DeckShelf):
             return self.store.due_cards(deck, [pair], now)
-        queue = self.store.due_cards(deck, [pair], now, shelf.cards(deck_id, pair))
+        cards = shelf.cards(deck_id, pair)
+        # A big deck's queue kept with its counts, while they hold (the same function of
+        # the same card states): no reading of the deck's every card state.
+        kept = self._kept.queue(deck_id, pair, now, cards) if self._kept is not None else None
+        queue = kept or self.store.due_cards(deck, [pair], now, cards)
         if not shelf.has_cards(deck_id, pair, queue.cards):
             shelf.forget_cards(deck_id)  # a cache entry that lied: compared again
+            kept = None
             queue = self.store.due_cards(deck, [pair], now, shelf.cards(deck_id, pair))
+        if kept is not None:
+            for key in queue.cards:  # read whole, as the store's queue reads them: a damaged
+                self.store.card(key)  # state stops the session before it shows
+        elif self._kept is not None:
+            self._kept.note(deck_id, pair, now, queue)
         return queue
 
     # -- sessions -------------------------------------------------------------

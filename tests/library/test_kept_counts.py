@@ -5,6 +5,7 @@ a damaged, foreign or deleted entry only means counting again."""
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -18,6 +19,7 @@ from quizzer.library import cache as deckcache
 from quizzer.library.decks import read_deck, write_deck
 from quizzer.progress import Store, open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.queue import DueQueue
 from quizzer.services import library as shelf_module
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService
@@ -175,3 +177,85 @@ def test_counts_kept_from_the_final_states_hold_after_the_closing_compaction(
     with open_store(path, tz=UTC) as store:
         assert not launch(store, decks).counts_ready(DECK, PAIR, later)
         assert launch(store, decks).counts(DECK, PAIR, later) == plain(store, decks, later)
+
+
+def plain_queue(store: Store, folder: Path, now: datetime) -> DueQueue:
+    """The due queue from the deck's file and the store, with no cache in between."""
+    return store.due_cards(read_deck(folder / f"{DECK}.toml"), [PAIR], now)
+
+
+def _unread(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, the store's own queue over the deck's card states fails the test."""
+
+    def read_every_state(*_args: object, **_kw: object) -> DueQueue:
+        raise AssertionError("the deck's card states were read: the kept queue was not used")
+
+    monkeypatch.setattr(store, "due_cards", read_every_state)
+
+
+def test_a_session_starts_on_the_queue_kept_with_the_counts(
+    tmp_path: Path, decks: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        store.record(card(1), 1, NOW, Answer(mode="flip"))  # learning, due again in minutes
+        store.record(card(2), 3, NOW, Answer(mode="flip"))
+        store.bury(card(4), NOW)
+        later = NOW + timedelta(seconds=30)
+        expected = plain_queue(store, decks, later)
+        assert launch(store, decks).counts(DECK, PAIR, later) == plain(store, decks, later)
+        assert expected.new and expected.buried and expected.next_learning_due is not None
+        with monkeypatch.context() as patch:
+            _unread(store, patch)
+            assert launch(store, decks).due_cards(DECK, PAIR, later) == expected
+        # Once the learning step comes due, the kept queue no longer holds: computed again.
+        stepped = expected.next_learning_due + timedelta(seconds=1)
+        assert launch(store, decks).due_cards(DECK, PAIR, stepped) == plain_queue(
+            store, decks, stepped
+        )
+
+
+def test_a_sessions_queue_is_kept_when_the_store_closes_with_its_states(
+    tmp_path: Path, decks: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "p.json"
+    open_store(path).close()
+    service = launch(open_store(path, tz=UTC), decks)
+    queue = service.due_cards(DECK, PAIR, NOW)  # a session's queue: nothing written yet
+    assert entries() == []
+    service.close()
+    with open_store(path, tz=UTC) as store:
+        with monkeypatch.context() as patch:
+            _unread(store, patch)
+            assert launch(store, decks).due_cards(DECK, PAIR, NOW) == queue
+        assert queue == plain_queue(store, decks, NOW)
+
+    # An answer after the queue was computed: that queue is not kept.
+    for entry in entries():
+        entry.unlink()
+    service = launch(open_store(path, tz=UTC), decks)
+    service.due_cards(DECK, PAIR, NOW)
+    service.store.record(card(0), 3, NOW, Answer(mode="flip"))
+    service.close()
+    assert entries() == []
+
+
+@pytest.mark.parametrize("lie", ["another card", "one card short", "no zone", "left"])
+def test_a_kept_queue_that_does_not_add_up_is_computed_again(
+    tmp_path: Path, decks: Path, lie: str
+) -> None:
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        store.record(card(1), 1, NOW, Answer(mode="flip"))
+        launch(store, decks).counts(DECK, PAIR, NOW)
+        (entry,) = entries()
+        kept = json.loads(entry.read_text("utf-8"))
+        queue = kept["queue"]
+        if lie == "another card":
+            queue["new"][0] = CardKey("other/c0", PAIR).id
+        elif lie == "one card short":
+            queue["new"].pop()
+        elif lie == "no zone":
+            queue["next_learning_due"] = "2026-05-04T10:10:00"
+        else:
+            queue["new_left"] = "20"
+        entry.write_text(json.dumps(kept), "utf-8")
+        assert launch(store, decks).due_cards(DECK, PAIR, NOW) == plain_queue(store, decks, NOW)

@@ -42,13 +42,15 @@ Run: ``.venv/bin/python benchmarks/launch_time.py [--quick] [--runs 7]``, or one
 launches another checkout's quizzer (``git worktree add --detach DIR <commit>``) in the
 same interleaved loop, on the same store and decks, and prints its median and in-process
 breakdown beside these: before and after a change, in one run.
+
+The fixtures are built by ``benchmarks/launch_fixtures.py``; the in-process breakdowns are
+``benchmarks/launch_inprocess.py``'s.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
-import importlib.util
 import json
 import os
 import re
@@ -62,95 +64,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import figures
+from launch_fixtures import (
+    BENCH_DECK,
+    answer_latency,
+    build_store,
+    import_big_deck,
+    write_bench_deck,
+)
+from launch_inprocess import ARGS, in_process, in_process_home
 
 ROOT = Path(__file__).resolve().parents[1]
 SOCKET = f"quizzer-launch-{os.getpid()}"
-BENCH_DECK = "bench"
 #: Every prompt of the generated deck reads "Bench concept N" (en term).
 PROMPT = re.compile(r"Bench concept \d+")
 LABEL = "English term"
-ARGS = ["study", BENCH_DECK, "--from", "en:term", "--to", "ru:definition", "--mode", "flip"]
-_LANG_WORDS = {
-    "en": ("Bench concept", "A generated definition number"),
-    "bn": ("বেঞ্চ ধারণা", "একটি তৈরি সংজ্ঞা নম্বর"),
-    "ar": ("مفهوم القياس", "تعريف مولد رقم"),
-    "ru": ("Тестовое понятие", "Созданное определение номер"),
-    "fr": ("Concept de banc", "Une définition générée numéro"),
-}
-
-
-def write_bench_deck(directory: Path, concepts: int) -> Path:
-    """The deck the store's cards belong to (``bench/concept-N``), as a TOML file."""
-    lines = [
-        "format = 1",
-        f'id = "{BENCH_DECK}"',
-        'name = "Bench"',
-        'description = "Generated for the launch benchmark."',
-        "",
-    ]
-    for i in range(concepts):
-        lines += ["[[concepts]]", f'id = "concept-{i}"', ""]
-        for lang, (term, definition) in _LANG_WORDS.items():
-            for side, text in (("term", f"{term} {i}"), ("definition", f"{definition} {i}.")):
-                table = f"[concepts.{lang}.{side}]"
-                lines += [table, f'text = "{text}"', 'source = "authored"', ""]
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{BENCH_DECK}.toml"
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
-
-
-def _answer_latency():
-    spec = importlib.util.spec_from_file_location(
-        "answer_latency", ROOT / "benchmarks" / "answer_latency.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def build_store(path: Path, cards: int) -> None:
-    """A store holding ``cards`` cards with history (none if 0), compacted.
-
-    Uses the store benchmark's fast builder (it writes the on-disk format
-    directly); if that script no longer offers one, records one answer per card
-    through the public API instead (slower: every answer is fsynced).
-    """
-    from datetime import UTC, datetime, timedelta
-
-    from quizzer.progress import open_store
-    from quizzer.scheduling.answer import Answer
-
-    if cards:
-        module = _answer_latency()
-        builder = getattr(module, "build_v2", None) or getattr(module, "build", None)
-        if builder is not None:
-            builder(path, cards)
-        else:
-            keys = module.card_keys(cards)
-            now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-            with open_store(path) as store:
-                for i, key in enumerate(keys):
-                    store.record(key, 3, now + timedelta(seconds=i), Answer(mode="flip"))
-    with open_store(path):
-        pass
-
-
-def import_big_deck(decks: Path, concepts: int, tmp: Path) -> None:
-    """A user deck of ``concepts`` Bengali concepts in ``decks``, imported as a user would."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import big_glossary
-
-    glossary = tmp / "big-glossary.txt"
-    big_glossary.write(glossary, concepts)
-    subprocess.run(
-        [sys.executable, "-m", "quizzer", "import", str(glossary), "--deck", "big"],
-        env={**os.environ, "QUIZZER_DECKS": str(decks)},
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
 
 
 def tmux(*args: str) -> str:
@@ -235,84 +162,6 @@ def one_launch(
         time.sleep(0.05)
     tmux("kill-session", "-t", session)
     return elapsed
-
-
-def in_process(db: Path, decks: Path, root: Path = ROOT) -> dict[str, float]:
-    """The study launch timed inside one fresh interpreter along its real path (``quizzer
-    study ...``: the CLI, the deck shelf and the store opened, then the app up to the first
-    card); CPU seconds beside wall seconds, as this machine is shared."""
-    code = f"""
-import time, json, asyncio, os
-os.environ["QUIZZER_DB"], os.environ["QUIZZER_DECKS"] = {str(db)!r}, {str(decks)!r}
-c0, t0 = time.process_time(), time.perf_counter()
-from quizzer.cli.main import main
-from quizzer.ui.app import QuizzerApp
-marks = {{}}
-def run(self):
-    marks["open"] = (time.process_time() - c0, time.perf_counter() - t0)
-    async def go():
-        async with self.run_test(size=(100, 30)) as pilot:
-            while type(self.screen).__name__ != "StudyScreen" or self.screen.card is None:
-                await pilot.pause(0.001)
-            await pilot.pause()
-            marks["due"] = self.screen.session.left
-    asyncio.run(go())
-    marks["card"] = (time.process_time() - c0, time.perf_counter() - t0)
-QuizzerApp.run = run
-main({ARGS!r})
-print(json.dumps({{"imports_decks_and_store_open_s": marks["open"][1],
-                  "to_first_card_s": marks["card"][1],
-                  "cpu_imports_decks_and_store_open_s": marks["open"][0],
-                  "cpu_to_first_card_s": marks["card"][0], "cards_in_queue": marks["due"]}}))
-"""
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
-    )
-    return {k: round(v, 3) for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
-
-
-def in_process_home(db: Path, decks: Path, root: Path = ROOT) -> dict[str, float]:
-    """The home screen's launch timed inside one fresh interpreter, along its real path
-    (``quizzer`` with no command): the CLI and Textual imports, opening the deck shelf and
-    the store (with their imports), the app up to the home screen with its counts, and on
-    until every deck's counts are shown (a big deck's come from a worker after the paint);
-    CPU seconds of the whole beside them."""
-    code = f"""
-import time, json, asyncio, os
-os.environ["QUIZZER_DB"], os.environ["QUIZZER_DECKS"] = {str(db)!r}, {str(decks)!r}
-t0 = time.perf_counter()
-from quizzer.cli.main import QUIZ_COMMANDS, build_parser
-from quizzer.cli import study_cmd
-from quizzer.ui.app import QuizzerApp
-args = build_parser((QUIZ_COMMANDS["home"],)).parse_args(["home"])
-t1 = time.perf_counter()
-service, rtl = study_cmd._open(args)
-t2 = time.perf_counter()
-app = QuizzerApp(service, rtl_mode=rtl)
-async def run():
-    async with app.run_test(size=(100, 30)) as pilot:
-        while type(app.screen).__name__ != "HomeScreen":
-            await pilot.pause(0.001)
-        await pilot.pause()
-        t3 = time.perf_counter()
-        decks = app.screen.query_one("#decks")
-        while any("counting" in str(getattr(o.prompt, "plain", o.prompt))
-                  for o in decks._options):
-            await pilot.pause(0.001)
-        marks["counts"] = time.perf_counter(), time.process_time()
-        marks["home"] = t3
-marks = {{}}
-asyncio.run(run())
-t3, (t4, c4) = marks["home"], marks["counts"]
-service.close()
-print(json.dumps({{"imports_s": t1 - t0, "decks_and_store_open_s": t2 - t1,
-                  "app_to_home_s": t3 - t2, "home_to_counts_shown_s": t4 - t3,
-                  "cpu_to_counts_shown_s": c4}}))
-"""
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
-    )
-    return {k: round(v, 3) for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
 
 def cli_times(decks: Path, args: list[str], runs: int) -> tuple[float, float]:
@@ -425,16 +274,19 @@ def suite(
 ) -> None:
     """The opening figures of issue 12 in one run (goal 2), those of ``only``. Fixtures
     already in ``tmp`` (``--fixtures``, from an earlier run) are used as they are."""
-    study_decks, home_decks = tmp / "decks", tmp / "home-decks"
-    per = len(_answer_latency().PAIRS)
+    # The bundled decks' own folder stays empty: a reused --fixtures folder's home-decks
+    # holds the big deck.
+    study_decks, home_decks, bundled = tmp / "decks", tmp / "home-decks", tmp / "bundled-decks"
+    per = len(answer_latency().PAIRS)
     if not (study_decks / f"{BENCH_DECK}.toml").exists():
         write_bench_deck(study_decks, max(1, -(-cards // per)))
     home_decks.mkdir(exist_ok=True)
+    bundled.mkdir(exist_ok=True)
     empty_db, db = tmp / "progress-0.json", tmp / f"progress-{cards}.json"
     if not empty_db.exists():
         build_store(empty_db, 0)
     if "bundled" in only:
-        result = scenario(empty_db, home_decks, "home", 0, 0, runs, against)
+        result = scenario(empty_db, bundled, "home", 0, 0, runs, against)
         _emit_launch("home, bundled decks only", result, 1.3)
     if not (study_decks / "big.toml").exists():
         import_big_deck(study_decks, big, tmp)
@@ -520,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
                 suite(where, runs, big, 100_000, args.against, tuple(args.only))
                 return 0
             decks = Path(tmp) / "decks"
-            per = len(_answer_latency().PAIRS)
+            per = len(answer_latency().PAIRS)
             write_bench_deck(decks, max(1, -(-max(args.sizes) // per)))
             if args.screen == "home":  # the bundled decks (and the big one), not the bench deck
                 decks = Path(tmp) / "home-decks"

@@ -139,19 +139,21 @@ def cached_queue(
     pair: Pair,
     now: datetime,
     cards: Sequence[CardKey],
-) -> DueQueue | None:
-    """The due queue kept with the counts of this deck direction, if they hold at ``now``;
-    ``cards`` are the deck's cards in the direction (a kept id that is none of them, or
-    lists that don't add up to the counts, mean computing it again)."""
+) -> tuple[DueQueue, list[CardKey]] | None:
+    """The due queue kept with the counts of this deck direction, if they hold at ``now``,
+    and its cards in deck order; ``cards`` are the deck's cards in the direction, in deck
+    order (a kept id that is none of them, or lists that don't add up to the counts, mean
+    computing it again)."""
     from quizzer.scheduling.queue import DueQueue
 
     entry = _holding_entry(store, deck_key, deck_id, pair, now)
     kept = entry.get("queue") if entry is not None else None
     if entry is None or not isinstance(kept, dict):
         return None
-    by_id = {key.id: key for key in cards}
+    by_id = {key.id: (i, key) for i, key in enumerate(cards)}
     try:
-        found = {kind: tuple(by_id[card_id] for card_id in kept[kind]) for kind in _KINDS}
+        found = {kind: tuple(by_id[card_id][1] for card_id in kept[kind]) for kind in _KINDS}
+        queued = sorted(by_id[card_id] for kind in _KINDS[:3] for card_id in kept[kind])
         at = kept["next_learning_due"]
         next_learning = None if at is None else datetime.fromisoformat(at)
         left = kept["new_left"], kept["reviews_left"]
@@ -167,7 +169,7 @@ def cached_queue(
     )
     if (len(queue.new), len(queue.learning) + len(queue.review)) != (entry["new"], entry["due"]):
         return None
-    return queue
+    return queue, [key for _, key in queued]
 
 
 def _queue_entry(queue: DueQueue) -> dict[str, Any]:
@@ -270,9 +272,9 @@ class KeptCounts:
 
     def queue(
         self, deck_id: str, pair: Pair, now: datetime, cards: Sequence[CardKey]
-    ) -> DueQueue | None:
-        """The deck's due queue kept for ``pair`` if it holds at ``now`` (``cards``: the deck's
-        cards in ``pair``)."""
+    ) -> tuple[DueQueue, list[CardKey]] | None:
+        """The deck's due queue kept for ``pair`` if it holds at ``now``, and its cards in deck
+        order (``cards``: the deck's cards in ``pair``, in deck order)."""
         key = self._key(deck_id)
         return cached_queue(self.store, key, deck_id, pair, now, cards) if key else None
 

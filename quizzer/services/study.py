@@ -232,17 +232,21 @@ class StudyService:
             return self.store.due_cards(deck, [pair], now)
         cards = shelf.cards(deck_id, pair)
         # A big deck's queue kept with its counts, while they hold (the same function of
-        # the same card states): no reading of the deck's every card state.
-        kept = self._kept.queue(deck_id, pair, now, cards) if self._kept is not None else None
+        # the same card states): no reading of the deck's every card state. Its cards are
+        # queued again over themselves (read whole, as the store's queue reads those it
+        # queues: a damaged state stops the session before it shows) and must come out as kept.
+        found = self._kept.queue(deck_id, pair, now, cards) if self._kept is not None else None
+        kept = found[0] if found is not None else None
+        if found is not None and kept is not None:
+            again = self.store.due_cards(deck, [pair], now, found[1])
+            if (again.learning, again.review, again.new) != (kept.learning, kept.review, kept.new):
+                kept = None
         queue = kept or self.store.due_cards(deck, [pair], now, cards)
         if not shelf.has_cards(deck_id, pair, queue.cards):
             shelf.forget_cards(deck_id)  # a cache entry that lied: compared again
             kept = None
             queue = self.store.due_cards(deck, [pair], now, shelf.cards(deck_id, pair))
-        if kept is not None:
-            for key in queue.cards:  # read whole, as the store's queue reads them: a damaged
-                self.store.card(key)  # state stops the session before it shows
-        elif self._kept is not None:
+        if kept is None and self._kept is not None:
             self._kept.note(deck_id, pair, now, queue)
         return queue
 

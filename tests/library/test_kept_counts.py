@@ -184,13 +184,19 @@ def plain_queue(store: Store, folder: Path, now: datetime) -> DueQueue:
     return store.due_cards(read_deck(folder / f"{DECK}.toml"), [PAIR], now)
 
 
-def _unread(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    """From now on, the store's own queue over the deck's card states fails the test."""
+def _unread(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the candidates of each queue the store builds from now on (a kept queue's cards
+    are queued again over themselves, not over the deck's every card)."""
+    queue, sizes = store.due_cards, []
 
-    def read_every_state(*_args: object, **_kw: object) -> DueQueue:
-        raise AssertionError("the deck's card states were read: the kept queue was not used")
+    def counted(
+        deck: Deck, pairs: list[Pair], now: datetime, candidates: object = None
+    ) -> DueQueue:
+        sizes.append(len(candidates) if isinstance(candidates, list) else len(deck))
+        return queue(deck, pairs, now, candidates)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "due_cards", read_every_state)
+    monkeypatch.setattr(store, "due_cards", counted)
+    return sizes
 
 
 def test_a_session_starts_on_the_queue_kept_with_the_counts(
@@ -205,8 +211,9 @@ def test_a_session_starts_on_the_queue_kept_with_the_counts(
         assert launch(store, decks).counts(DECK, PAIR, later) == plain(store, decks, later)
         assert expected.new and expected.buried and expected.next_learning_due is not None
         with monkeypatch.context() as patch:
-            _unread(store, patch)
+            sizes = _unread(store, patch)
             assert launch(store, decks).due_cards(DECK, PAIR, later) == expected
+            assert sizes == [len(expected.cards)] and len(expected.cards) < 6
         # Once the learning step comes due, the kept queue no longer holds: computed again.
         stepped = expected.next_learning_due + timedelta(seconds=1)
         assert launch(store, decks).due_cards(DECK, PAIR, stepped) == plain_queue(
@@ -218,15 +225,17 @@ def test_a_sessions_queue_is_kept_when_the_store_closes_with_its_states(
     tmp_path: Path, decks: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "p.json"
-    open_store(path).close()
+    with open_store(path, tz=UTC) as store:
+        store.record(card(5), 3, NOW, Answer(mode="flip"))  # not due again today
     service = launch(open_store(path, tz=UTC), decks)
     queue = service.due_cards(DECK, PAIR, NOW)  # a session's queue: nothing written yet
     assert entries() == []
     service.close()
     with open_store(path, tz=UTC) as store:
         with monkeypatch.context() as patch:
-            _unread(store, patch)
+            sizes = _unread(store, patch)
             assert launch(store, decks).due_cards(DECK, PAIR, NOW) == queue
+            assert sizes == [len(queue.cards)] == [5]
         assert queue == plain_queue(store, decks, NOW)
 
     # An answer after the queue was computed: that queue is not kept.
@@ -239,7 +248,9 @@ def test_a_sessions_queue_is_kept_when_the_store_closes_with_its_states(
     assert entries() == []
 
 
-@pytest.mark.parametrize("lie", ["another card", "one card short", "no zone", "left"])
+@pytest.mark.parametrize(
+    "lie", ["another card", "one card short", "no zone", "left", "not due", "reordered"]
+)
 def test_a_kept_queue_that_does_not_add_up_is_computed_again(
     tmp_path: Path, decks: Path, lie: str
 ) -> None:
@@ -255,6 +266,11 @@ def test_a_kept_queue_that_does_not_add_up_is_computed_again(
             queue["new"].pop()
         elif lie == "no zone":
             queue["next_learning_due"] = "2026-05-04T10:10:00"
+        elif lie == "not due":  # the learning card, not due yet, as if it were: counts agree
+            queue["learning"] = [card(1).id]
+            queue["new"].pop()
+        elif lie == "reordered":
+            queue["new"].reverse()
         else:
             queue["new_left"] = "20"
         entry.write_text(json.dumps(kept), "utf-8")

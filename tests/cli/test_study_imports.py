@@ -47,6 +47,8 @@ LATER = (
     "quizzer.ui.widgets.choice_panel",
     "quizzer.ui.widgets.typed_panel",
     "quizzer.ui.widgets.answer_diff",
+    # The card's answer part (its rule) is mounted when the answer first shows.
+    "textual.widgets._rule",
     "quizzer.cli.import_cmd",
     "quizzer.cli.stats_cmd",
     "quizzer.cli.export_cmd",

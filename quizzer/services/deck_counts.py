@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +45,7 @@ from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
 
 if TYPE_CHECKING:
+    from quizzer.concepts.concept import Concept
     from quizzer.progress import Store
     from quizzer.scheduling.queue import DueQueue
     from quizzer.services.library import DeckShelf
@@ -138,11 +139,11 @@ def cached_queue(
     deck_id: str,
     pair: Pair,
     now: datetime,
-    cards: Sequence[CardKey],
+    concepts: Sequence[Concept],
 ) -> tuple[DueQueue, list[CardKey]] | None:
     """The due queue kept with the counts of this deck direction, if they hold at ``now``,
-    and its cards in deck order; ``cards`` are the deck's cards in the direction, in deck
-    order (a kept id that is none of them, or lists that don't add up to the counts, mean
+    and its cards in deck order; ``concepts`` are the deck's (a kept card that is not the
+    card of the concept at its index, or lists that don't add up to the counts, mean
     computing it again)."""
     from quizzer.scheduling.queue import DueQueue
 
@@ -150,14 +151,12 @@ def cached_queue(
     kept = entry.get("queue") if entry is not None else None
     if entry is None or not isinstance(kept, dict):
         return None
-    by_id = {key.id: (i, key) for i, key in enumerate(cards)}
     try:
-        found = {kind: tuple(by_id[card_id][1] for card_id in kept[kind]) for kind in _KINDS}
-        queued = sorted(by_id[card_id] for kind in _KINDS[:3] for card_id in kept[kind])
+        found = {kind: _kept_cards(kept[kind], concepts, pair) for kind in _KINDS}
         at = kept["next_learning_due"]
         next_learning = None if at is None else datetime.fromisoformat(at)
         left = kept["new_left"], kept["reviews_left"]
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, IndexError):
         return None
     if next_learning is not None and next_learning.tzinfo is None:
         return None
@@ -165,18 +164,46 @@ def cached_queue(
         return None
     new_left, reviews_left = left
     queue = DueQueue(
-        **found, next_learning_due=next_learning, new_left=new_left, reviews_left=reviews_left
+        **{kind: tuple(key for _, key in cards) for kind, cards in found.items()},
+        next_learning_due=next_learning,
+        new_left=new_left,
+        reviews_left=reviews_left,
     )
     if (len(queue.new), len(queue.learning) + len(queue.review)) != (entry["new"], entry["due"]):
         return None
+    queued = sorted(card for kind in _KINDS[:3] for card in found[kind])
     return queue, [key for _, key in queued]
 
 
-def _queue_entry(queue: DueQueue) -> dict[str, Any]:
-    """What :func:`cached_queue` reads back of ``queue``."""
+def _kept_cards(
+    kept: list[Any], concepts: Sequence[Concept], pair: Pair
+) -> list[tuple[int, CardKey]]:
+    """The ``[index, card id]`` pairs of a kept list as (index, card); ``ValueError`` for a
+    card id that is not the card of the concept at its index in ``pair`` (or a concept
+    without that card: :func:`~quizzer.cards.card.has_card`)."""
+    from quizzer.cards.card import has_card
+
+    cards = []
+    for index, card_id in kept:
+        if type(index) is not int or index < 0:
+            raise ValueError(index)
+        concept = concepts[index]
+        key = CardKey(concept.uid, pair)
+        if key.id != card_id or not has_card(concept, pair):
+            raise ValueError(card_id)
+        cards.append((index, key))
+    return cards
+
+
+def _queue_entry(queue: DueQueue, index: Mapping[str, int]) -> dict[str, Any]:
+    """What :func:`cached_queue` reads back of ``queue``; ``index``: each concept's index in
+    the deck, by uid."""
     at = queue.next_learning_due
     return {
-        **{kind: [key.id for key in getattr(queue, kind)] for kind in _KINDS},
+        **{
+            kind: [[index[key.concept_uid], key.id] for key in getattr(queue, kind)]
+            for kind in _KINDS
+        },
         "next_learning_due": None if at is None else at.isoformat(),
         "new_left": queue.new_left,
         "reviews_left": queue.reviews_left,
@@ -191,12 +218,13 @@ def keep_counts(
     now: datetime,
     queue: DueQueue,
     *,
+    index: Mapping[str, int],
     write: bool = True,
 ) -> dict[str, Any] | None:
-    """Keep the counts of ``queue`` (the deck direction's due queue at ``now``), and the queue,
-    until the first moment they could change (best effort: a failed write only means
-    counting again next time); the entry kept, ``None`` if none was. Without ``write``, the
-    entry only (:meth:`KeptCounts.note`)."""
+    """Keep the counts of ``queue`` (the deck direction's due queue at ``now``), and the queue
+    (``index``: the deck's concepts' indexes by uid), until the first moment they could
+    change (best effort: a failed write only means counting again next time); the entry
+    kept, ``None`` if none was. Without ``write``, the entry only (:meth:`KeptCounts.note`)."""
     if getattr(store, "read_only", False):
         return None
     from quizzer.scheduling.studyday import day_bounds
@@ -216,7 +244,7 @@ def keep_counts(
         "due": len(queue.learning) + len(queue.review),
         "since": now.isoformat(),
         "until": until.isoformat(),
-        "queue": _queue_entry(queue),
+        "queue": _queue_entry(queue, index),
     }
     return entry if not write or _write(store, deck_id, pair, entry) else None
 
@@ -271,12 +299,14 @@ class KeptCounts:
         return cached_counts(self.store, key, deck_id, pair, now) if key else None
 
     def queue(
-        self, deck_id: str, pair: Pair, now: datetime, cards: Sequence[CardKey]
+        self, deck_id: str, pair: Pair, now: datetime
     ) -> tuple[DueQueue, list[CardKey]] | None:
         """The deck's due queue kept for ``pair`` if it holds at ``now``, and its cards in deck
-        order (``cards``: the deck's cards in ``pair``, in deck order)."""
+        order."""
         key = self._key(deck_id)
-        return cached_queue(self.store, key, deck_id, pair, now, cards) if key else None
+        if not key:
+            return None
+        return cached_queue(self.store, key, deck_id, pair, now, self.shelf[deck_id].concepts)
 
     def keep(self, deck_id: str, pair: Pair, now: datetime, queue: DueQueue) -> None:
         """Keep a big deck's counts of ``queue`` (its due queue at ``now``)."""
@@ -291,7 +321,8 @@ class KeptCounts:
         key = self._key(deck_id)
         if not key:
             return
-        entry = keep_counts(self.store, key, deck_id, pair, now, queue, write=write)
+        index = {concept.uid: i for i, concept in enumerate(self.shelf[deck_id].concepts)}
+        entry = keep_counts(self.store, key, deck_id, pair, now, queue, index=index, write=write)
         if entry is not None:
             self._kept[(deck_id, pair)] = (key, entry, self.store.cards_fingerprint(), write)
 

@@ -230,23 +230,23 @@ class StudyService:
         deck, shelf = self.deck(deck_id), self._decks
         if not isinstance(shelf, DeckShelf):
             return self.store.due_cards(deck, [pair], now)
-        cards = shelf.cards(deck_id, pair)
         # A big deck's queue kept with its counts, while they hold (the same function of
         # the same card states): no reading of the deck's every card state. Its cards are
         # queued again over themselves (read whole, as the store's queue reads those it
         # queues: a damaged state stops the session before it shows) and must come out as kept.
-        found = self._kept.queue(deck_id, pair, now, cards) if self._kept is not None else None
+        found = self._kept.queue(deck_id, pair, now) if self._kept is not None else None
         kept = found[0] if found is not None else None
         if found is not None and kept is not None:
             again = self.store.due_cards(deck, [pair], now, found[1])
             if (again.learning, again.review, again.new) != (kept.learning, kept.review, kept.new):
                 kept = None
-        queue = kept or self.store.due_cards(deck, [pair], now, cards)
+        if kept is not None:
+            return kept  # (its cards were each checked against their concepts' texts)
+        queue = self.store.due_cards(deck, [pair], now, shelf.cards(deck_id, pair))
         if not shelf.has_cards(deck_id, pair, queue.cards):
             shelf.forget_cards(deck_id)  # a cache entry that lied: compared again
-            kept = None
             queue = self.store.due_cards(deck, [pair], now, shelf.cards(deck_id, pair))
-        if kept is None and self._kept is not None:
+        if self._kept is not None:
             self._kept.note(deck_id, pair, now, queue)
         return queue
 

@@ -249,7 +249,8 @@ def test_a_sessions_queue_is_kept_when_the_store_closes_with_its_states(
 
 
 @pytest.mark.parametrize(
-    "lie", ["another card", "one card short", "no zone", "left", "not due", "reordered"]
+    "lie",
+    ["another card", "another index", "one card short", "no zone", "left", "not due", "reordered"],
 )
 def test_a_kept_queue_that_does_not_add_up_is_computed_again(
     tmp_path: Path, decks: Path, lie: str
@@ -261,13 +262,15 @@ def test_a_kept_queue_that_does_not_add_up_is_computed_again(
         kept = json.loads(entry.read_text("utf-8"))
         queue = kept["queue"]
         if lie == "another card":
-            queue["new"][0] = CardKey("other/c0", PAIR).id
+            queue["new"][0][1] = CardKey("other/c0", PAIR).id
+        elif lie == "another index":
+            queue["new"][0][0] = 99
         elif lie == "one card short":
             queue["new"].pop()
         elif lie == "no zone":
             queue["next_learning_due"] = "2026-05-04T10:10:00"
         elif lie == "not due":  # the learning card, not due yet, as if it were: counts agree
-            queue["learning"] = [card(1).id]
+            queue["learning"] = [[1, card(1).id]]
             queue["new"].pop()
         elif lie == "reordered":
             queue["new"].reverse()

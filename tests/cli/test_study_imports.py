@@ -46,7 +46,6 @@ LATER = (
     "quizzer.ui.screens.summary",
     "quizzer.ui.widgets.choice_panel",
     "quizzer.ui.widgets.typed_panel",
-    "quizzer.ui.widgets.answer_diff",
     # The card's answer part (its rule) is mounted when the answer first shows.
     "textual.widgets._rule",
     "quizzer.cli.import_cmd",

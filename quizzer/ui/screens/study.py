@@ -24,15 +24,14 @@ from quizzer.study.selection import StudyChoice
 from quizzer.study.session import MAX_ANSWER_MS
 from quizzer.ui.screens.study_state import FlowScreen
 from quizzer.ui.store_errors import stops_on_store_error
-from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.answer_diff import verdict_line
+from quizzer.ui.widgets.flip_panel import FlipPanel
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 from quizzer.ui.widgets.study_body import StudyBody
 
-if TYPE_CHECKING:
-    # A mode's panels are imported when its body composes them; the summary at the end.
+if TYPE_CHECKING:  # (imported when a session's body composes them)
     from quizzer.ui.widgets.choice_panel import ChoicePanel
-    from quizzer.ui.widgets.flip_panel import FlipPanel
     from quizzer.ui.widgets.typed_panel import TypedPanel
 
 
@@ -81,13 +80,6 @@ class StudyScreen(FlowScreen):
         self.flow = self.start_flow(utcnow(), self._leech_notice)
         self._nothing_due = self.flow.finished
         self._show()
-
-    def _where(self) -> tuple[str, str]:
-        """(deck name, ``en def → en term · mode``) for the header."""
-        p = self.choice.pair
-        short = {"term": "term", "definition": "def"}
-        pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
-        return display_text(self.deck.name, self.rtl_mode), f"{pair} · {self.choice.mode}"
 
     def _update_progress(self) -> None:
         name, pair = self._where()
@@ -184,8 +176,6 @@ class StudyScreen(FlowScreen):
         """Check the typed text against the answer, record it, and show the character diff."""
         if self.phase != "question" or self.card is None:
             return
-        from quizzer.ui.widgets.answer_diff import verdict_line
-
         duration = self._elapsed_ms()
         outcome = self._flow.type_answer(event.text, utcnow(), duration)
         verdict, kind = verdict_line(outcome.check)
@@ -271,7 +261,7 @@ class StudyScreen(FlowScreen):
         """
         unsaved = self.flow.unsaved if self.flow is not None else 0
         if unsaved and not self._quit_warned:
-            from quizzer.ui.screens.summary import concepts_count
+            from quizzer.ui.screens.summary import concepts_count  # (the summary: at the end)
 
             self._quit_warned = True
             self.notify(
@@ -293,7 +283,7 @@ class StudyScreen(FlowScreen):
             self.app.clear_notifications()  # the summary says what wasn't saved
         now = utcnow()
         s = self._flow.summary(now, time.monotonic() - self._started)
-        summary = SessionSummary.of(s, display_text(self.deck.name, self.rtl_mode), self.choice)
+        summary = SessionSummary.of(s, self._where()[0], self.choice)
         reason = self.service.why_empty(self.choice) if self._nothing_due else None
         self.app.switch_screen(
             SummaryScreen(

@@ -20,6 +20,7 @@ from quizzer.study.flow import SessionFlow, StudyFlow, card_texts
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import Session
 from quizzer.ui.app_access import QuizzerScreen
+from quizzer.ui.textshape import display_text
 
 if TYPE_CHECKING:
     from quizzer.study.answers import AnswerCheck
@@ -115,6 +116,13 @@ class FlowScreen(QuizzerScreen[None]):
         """Learn mode: the question on screen."""
         learn = self._learn()
         return learn.question if learn is not None else None
+
+    def _where(self) -> tuple[str, str]:
+        """(deck name, ``en def → en term · mode``) for the header."""
+        p = self.choice.pair
+        short = {"term": "term", "definition": "def"}
+        pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
+        return display_text(self.deck.name, self.rtl_mode), f"{pair} · {self.choice.mode}"
 
     def _texts(self, key: CardKey) -> tuple[Concept, str, str]:
         return card_texts(self.deck, key)

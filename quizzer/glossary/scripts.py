@@ -172,6 +172,21 @@ def run_re(name: str) -> re.Pattern[str]:
     return re.compile(f"[{_LETTERS_OF[name]}]+")
 
 
+@functools.cache
+def _letters_and_spaces_re(name: str) -> re.Pattern[str]:
+    return re.compile(f"[{_LETTERS_OF[name]} ]+")
+
+
+def letter_count(name: str, text: str) -> int:
+    """How many letters of script ``name`` ``text`` has.
+
+    Runs of its letters and spaces are taken out, and the spaces among them added back: a
+    sentence is then a few runs, not one a word (a replacement per run was most of the time).
+    """
+    rest = _letters_and_spaces_re(name).sub("", text)
+    return len(text) - len(rest) - (text.count(" ") - rest.count(" "))
+
+
 @functools.lru_cache(maxsize=64)
 def _letters_not_of(found: frozenset[str]) -> re.Pattern[str]:
     return re.compile(f"[{''.join(b for n, b in _LETTERS_OF.items() if n not in found)}]")
@@ -215,7 +230,7 @@ def dominant_script(text: str) -> str | None:
     # acronym in it is settled by its Bengali letters alone.
     best, most, left = found[0], -1, len(text)
     for name in found:
-        count = len(text) - len(run_re(name).sub("", text))
+        count = letter_count(name, text)
         if count > most:
             best, most = name, count
         left -= count  # at least as many as any script not counted yet has

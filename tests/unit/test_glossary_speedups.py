@@ -121,3 +121,16 @@ def test_concept_ids_named_together_are_the_ids_named_one_at_a_time() -> None:
         "quantification", "model", "concept", "lora-3",
     ]  # fmt: skip
     assert {"lora-2-2", "concept", "lora-3"} <= taken
+
+
+def test_letters_counted_by_runs_with_spaces_are_the_letters_there_are() -> None:
+    rng = random.Random(11)
+    alphabet = "ab Z é  Жж бاب كক খ ১ .  ,(9αअ\t"
+    samples = [*LINES, "", " ", "PEFT  পদ্ধতি যা", "ক a", "  কখ  "]
+    samples += [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16))) for _ in range(3000)
+    ]
+    for text in samples:
+        counts = scripts.script_counts(text)
+        for name in ("Beng", "Latn", "Cyrl", "Arab"):
+            assert scripts.letter_count(name, text) == counts[name], (name, repr(text))

@@ -57,7 +57,10 @@ def looks_like_acronym(text: str) -> bool:
     """Whether ``text`` (stripped) is an acronym: ``PEFT``, ``LoRA``, ``GPT-4``; not
     ``SmoothQuant``, ``LLM.int8()``, ``Flash Attention``."""
     token = text.strip()
-    if not token or len(token) > ACRONYM_MAX_LEN or not _ACRONYM_TOKEN.match(token):
+    # (The first letter before the pattern: most terms aren't Latin capitals at all.)
+    if not "A" <= token[:1] <= "Z" or len(token) > ACRONYM_MAX_LEN:
+        return False
+    if not _ACRONYM_TOKEN.match(token):
         return False
     upper = sum(1 for ch in token if "A" <= ch <= "Z")
     lower = sum(1 for ch in token if "a" <= ch <= "z")

@@ -181,6 +181,18 @@ def identify(term: str, definition: str) -> Guess:
     return guess
 
 
+def _refusal(guess: Guess) -> str | None:
+    """Why an entry so guessed can't be imported (``None``: it can, or the guess is undecided)."""
+    if guess.lang is not None and not guess.supported:
+        return (
+            f"this entry looks {language_name(guess.lang)} ({guess.reason}), "
+            "not one of quizzer's languages"
+        )
+    if guess.lang is None and guess.script not in (None, "Latn"):
+        return f"this entry is in {guess.reason}, not one of quizzer's languages"
+    return None
+
+
 class LanguageIdError(SourceError):
     """An entry's language is not one of quizzer's, or can't be told; ``line`` is 1-based."""
 
@@ -222,22 +234,19 @@ def tag_entries(
             guesses.append(identify(term, definition))
             if done % step == 0 or done == total:
                 progress(done, total)
-    for guess, (_term, _definition, line) in zip(guesses, entries, strict=True):
-        if guess.lang is not None and not guess.supported:
-            raise LanguageIdError(
-                f"this entry looks {language_name(guess.lang)} ({guess.reason}), "
-                "not one of quizzer's languages",
-                line,
-                _hint(),
-            )
-        if guess.lang is None and guess.script not in (None, "Latn"):
-            raise LanguageIdError(
-                f"this entry is in {guess.reason}, not one of quizzer's languages",
-                line,
-                _hint(),
-            )
+    # The few distinct guesses (most entries share one of the usual verdicts) are checked
+    # first; only when one is refused are the entries looked at, to name the first's line.
+    distinct = {id(guess): guess for guess in guesses}.values()
+    if any(_refusal(guess) for guess in distinct):
+        for guess, (_term, _definition, line) in zip(guesses, entries, strict=True):
+            refusal = _refusal(guess)
+            if refusal:
+                raise LanguageIdError(refusal, line, _hint())
     latin = Counter(g.lang for g in guesses if g.script == "Latn" and g.lang)
     fallback = latin.most_common(1)[0][0] if latin else None
+    if fallback is not None or all(guess.lang for guess in distinct):
+        default = fallback or ""  # ("": never taken, every guess has a language then)
+        return [guess.lang or default for guess in guesses]
     langs: list[str] = []
     for guess, (_term, _definition, line) in zip(guesses, entries, strict=True):
         lang = guess.lang or fallback

@@ -128,3 +128,16 @@ def test_terse_english_glossary_follows_its_decided_entries() -> None:
     ]
     assert [identify(t, d).lang for t, d, _ in entries] == ["en", "en", None]
     assert tag_entries(entries) == ["en", "en", "en"]
+
+
+def test_the_entry_refused_or_undecided_is_named_by_its_own_line() -> None:
+    # Most entries share one verdict, checked once: the one that differs is still named.
+    bengali = ("লোরা", "একটি কৌশল যা মডেলের ওজন পরিবর্তন করে।", 3)
+    persian = ("t", "روشی برای کاهش حافظه که پارامترها را تقسیم می‌کند.", 9)
+    with pytest.raises(LanguageIdError, match="Persian") as info:
+        tag_entries([bengali, bengali, persian, bengali])
+    assert info.value.line == 9
+    with pytest.raises(LanguageIdError, match="can't tell") as info:
+        tag_entries([bengali, ("GPTQ", "Quantization", 7), bengali])
+    assert info.value.line == 7
+    assert tag_entries([bengali, bengali]) == ["bn", "bn"]

@@ -45,13 +45,18 @@ def counted_dominant(text: str) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
-def test_dominant_script_fast_path_agrees_with_counting() -> None:
-    rng = random.Random(7)
-    alphabet = "abZé Жж бاب كক খ ১ . , ( ) 9 \x01\x02αअ"
-    samples = [*LINES, "", "123", "PEFT পদ্ধতি", "LoRA метод", "ক a"]
-    samples += [
-        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(6000)
+def mixed_texts(seed: int, alphabet: str, longest: int, count: int) -> list[str]:
+    """The glossary's lines, then ``count`` random texts of ``alphabet``'s characters."""
+    rng = random.Random(seed)
+    return [
+        *LINES,
+        *("".join(rng.choices(alphabet, k=rng.randint(0, longest))) for _ in range(count)),
     ]
+
+
+def test_dominant_script_fast_path_agrees_with_counting() -> None:
+    samples = ["", "123", "PEFT পদ্ধতি", "LoRA метод", "ক a"]
+    samples += mixed_texts(7, "abZé Жж бاب كক খ ১ . , ( ) 9 \x01\x02αअ", 12, 6000)
     for text in samples:
         assert scripts.dominant_script(text) == counted_dominant(text), repr(text)
     assert Counter(scripts.dominant_script(line) for line in LINES)["Beng"] > 50
@@ -124,12 +129,8 @@ def test_concept_ids_named_together_are_the_ids_named_one_at_a_time() -> None:
 
 
 def test_letters_counted_by_runs_with_spaces_are_the_letters_there_are() -> None:
-    rng = random.Random(11)
-    alphabet = "ab Z é  Жж бاب كক খ ১ .  ,(9αअ\t"
-    samples = [*LINES, "", " ", "PEFT  পদ্ধতি যা", "ক a", "  কখ  "]
-    samples += [
-        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16))) for _ in range(3000)
-    ]
+    samples = ["", " ", "PEFT  পদ্ধতি যা", "ক a", "  কখ  "]
+    samples += mixed_texts(11, "ab Z é  Жж бاب كক খ ১ .  ,(9αअ\t", 16, 3000)
     for text in samples:
         counts = scripts.script_counts(text)
         for name in ("Beng", "Latn", "Cyrl", "Arab"):

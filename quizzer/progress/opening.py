@@ -14,6 +14,7 @@ import contextlib
 import random
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import TracebackType
@@ -93,7 +94,7 @@ class OpenedStore:
         self._header_end = 0
         #: What the latest :meth:`record` / :meth:`record_outcome` did (``None`` before any).
         self.last_outcome: RecordOutcome | None = None
-        self._stopped = False
+        self._stopped: str | None = None  # why it stopped writing (None: it writes)
         self._closed = False
         self._mutex = threading.RLock()
         # A folder or someone else's file is refused before anything (the lock file) is made.
@@ -309,7 +310,7 @@ class OpenedStore:
             if self._writer is not None:
                 self._writer.close()
             self._writer = None
-            self._stopped = True
+            self._stopped = "a failed compaction"
             raise StoreError(
                 f"can't start a new journal: {exc.strerror or exc}",
                 hint="close and reopen the store (every answer so far is saved)",
@@ -353,28 +354,47 @@ class OpenedStore:
             raise StoreError("the progress store is closed", path=self.path)
         if self._stopped:
             raise StoreError(
-                "the progress store stopped writing after a failed compaction",
+                f"the progress store stopped writing after {self._stopped}",
                 hint="close and reopen it (every answer so far is saved)",
                 path=self.path,
             )
         if self.read_only or self._writer is None:
             raise StoreError("the progress store is open read-only", path=self.path)
 
-    def _append(self, event: Change) -> None:
-        """Write an event durably, then fold it into memory (so a failed write changes nothing)."""
+    def _append(self, event: Change, fold: Callable[[], object] = lambda: None) -> None:
+        """Write an event, fold it into memory (then ``fold``), flush it: durable on return.
+
+        A failed write changes nothing. Folding before the flush does an answer's work in one
+        stretch before the wait for the disk (woken from it, a process runs several times
+        slower for a while). A failed flush stops writing: the file decides the event's fate.
+        """
         self._check_writable()
-        assert self._writer is not None
+        writer = self._writer
+        assert writer is not None
         if self._lock is not None:
             self._lock.verify()
         event["seq"] = self.state.seq + 1
         try:
-            self._writer.append(event)
+            writer.append_nosync(event)
         except OSError as exc:
             raise StoreError(
                 f"can't write the journal: {exc.strerror}",
                 hint="check free disk space and permissions",
                 path=self.journal_path,
             ) from exc
+        try:
+            self.state.apply(event)
+            fold()
+        finally:
+            try:
+                writer.sync()
+            except OSError as exc:
+                writer.close()
+                self._writer, self._stopped = None, "a failed flush of its journal"
+                raise StoreError(
+                    f"can't save the journal to disk: {exc.strerror or exc}",
+                    hint="close and reopen the store (every answer before this one is saved)",
+                    path=self.journal_path,
+                ) from exc
         if self._lock is not None:
-            self._lock.mark(self.state.gen, self._writer.end)
-        self.state.apply(event)
+            self._lock.mark(self.state.gen, writer.end)

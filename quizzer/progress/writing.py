@@ -101,23 +101,28 @@ class WritingStore(ReadingStore):
         rid = review_id(card_id, now, _salt())
         review = answered_review(rid, card_id, grade, now, answer, outcome)
         review_dict = review_data(review.to_dict())
-        self._append({"op": "record", "review": review_dict, "card": slim_of(new)})
-        self.state.objs[card_id] = new
-        if self._live_tally is not None:
-            self._live_tally.count([review])
-        if self._reviews is not None:
-            self._reviews[review.id] = review
-            if self._reviews_last is None or review.reviewed_at < self._reviews_last:
-                # Out of order, or already marked so: sort on the next read.
-                self._reviews_last = None
-            else:
-                self._reviews_last = review.reviewed_at
-        return RecordOutcome(
+
+        def fold() -> None:  # before the flush (see _append), with the state's own fold
+            self.state.objs[card_id] = new
+            if self._live_tally is not None:
+                self._live_tally.count([review])
+            if self._reviews is not None:
+                self._reviews[review.id] = review
+                if self._reviews_last is None or review.reviewed_at < self._reviews_last:
+                    # Out of order, or already marked so: sort on the next read.
+                    self._reviews_last = None
+                else:
+                    self._reviews_last = review.reviewed_at
+
+        # Built before the write: a failed one leaves it unused.
+        done = RecordOutcome(
             review=review,
             state=new.copy(),
             leech=outcome.became_leech,
             suspended=outcome.became_leech and new.suspended,
         )
+        self._append({"op": "record", "review": review_dict, "card": slim_of(new)}, fold)
+        return done
 
     def undo(self) -> Review | Bury | None:
         """Take back the last answer or bury: restore the card's state (and remove the log entry).

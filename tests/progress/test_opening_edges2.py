@@ -155,7 +155,7 @@ def test_a_journal_write_that_fails_is_a_clear_error_and_changes_nothing(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     with sb.open_db(db) as store:
-        monkeypatch.setattr(journal.JournalWriter, "append", disk_full)
+        monkeypatch.setattr(journal.JournalWriter, "append_nosync", disk_full)
         with pytest.raises(StoreError) as caught:
             store.record(sb.card(7), 3, sb.LATER)
         monkeypatch.undo()

@@ -41,6 +41,7 @@ from quizzer.progress.history import read_log
 from quizzer.progress.localtz import zone_key
 from quizzer.progress.monthfile import Manifest
 from quizzer.progress.sealedfile import BAD_DOCUMENT, seal, unseal
+from quizzer.progress.values import reason_of
 from quizzer.scheduling.review import Review
 from quizzer.stats.tally import Tally, add_one, tally_of
 
@@ -140,9 +141,9 @@ def read(path: Path) -> tuple[dict[str, Any] | None, str]:
     try:
         doc["tally"] = Tally.from_data(doc["tally"])
         if not isinstance(doc["tie"], dict) or not isinstance(doc["undoable"], dict):
-            raise ValueError("no tie")
+            raise ValueError('"tie" or "undoable" is not a table')
     except (*_BAD, UnicodeDecodeError) as exc:
-        return None, f"damaged ({exc!r:.60})"
+        return None, f"damaged ({reason_of(exc)})"
     return doc, "ok"
 
 
@@ -178,7 +179,7 @@ def current(path: Path, key: Key, tz: tzinfo) -> tuple[Live | None, str]:
                     return None, "out of date (an undo of an answer it doesn't know)"
                 live.count([Review.from_dict(gone)], -1)
     except (journal.JournalDamage, *_BAD) as exc:
-        return None, f"out of date (the journal can't be read: {exc!r:.60})"
+        return None, f"out of date (the journal can't be read: {reason_of(exc)})"
     live.undoable.update(added)
     return live, "ok"
 

@@ -55,6 +55,12 @@ def _size(file: Path) -> int | None:
         return None
 
 
+#: Why a lost journal's answers can't be counted: the snapshot and the month files (its
+#: manifest) hold what the last compaction folded in, nothing after; the lock file's mark
+#: gives the bytes a writer saved (and only at least those: it is not synced), not answers.
+_UNTOLD = "how many can't be told, only the journal held them"
+
+
 def journal_problem(path: Path, gen: int) -> str | None:
     """Why the journal can't be placed next to a snapshot of generation ``gen`` (``None``: fine)."""
     jpath = journal_path(path)
@@ -69,10 +75,13 @@ def journal_problem(path: Path, gen: int) -> str | None:
     if size is None:
         return (
             f"the journal is missing (the snapshot has absorbed generation {gen}; answers "
-            "given since its last compaction are gone)"
+            f"given since its last compaction, if any, are gone: {_UNTOLD})"
         )
     if size == 0:
-        return "the journal is empty (its header and answers since the last compaction are gone)"
+        return (
+            "the journal is empty (its header and any answers given since the last compaction "
+            f"are gone: {_UNTOLD})"
+        )
     return "the journal's header line is damaged (its checksummed lines are kept by the doctor)"
 
 

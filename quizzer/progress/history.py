@@ -30,7 +30,7 @@ from quizzer.progress.files import (
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.monthfile import Manifest, manifest_problem
 from quizzer.progress.snapshot import parse
-from quizzer.progress.values import BAD_VALUE
+from quizzer.progress.values import BAD_VALUE, event_problem, reason_of
 from quizzer.scheduling.review import Review
 
 #: The sort key of the log: when the answer was given.
@@ -139,7 +139,7 @@ def _read_log_once(
                 overlay.pop(event["review_id"], None)
     except BAD_VALUE as exc:  # a journal answer with a bad value (month records are checked)
         raise StoreError(
-            f"the journal is damaged (an answer can't be read: {exc})",
+            f"the journal is damaged ({event_problem(event) or reason_of(exc)})",
             hint=f"run `quizzer doctor --db {path}`",
             path=jpath,
         ) from exc

@@ -31,7 +31,7 @@ from quizzer.errors import StoreError
 from quizzer.progress import logdecoder, monthcache
 from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.snapshot import dumps, parse
-from quizzer.progress.values import review_problem
+from quizzer.progress.values import review_problem, shown_value
 from quizzer.scheduling.review import Review
 
 #: Where the seal starts; the CRC covers every byte before it.
@@ -170,8 +170,9 @@ def _decode(raw: bytes, file: Path, month: str) -> Copy[ReviewData]:
         doc = parse(raw, file)
     except StoreError as exc:
         return _problem(exc.message.replace("progress store", "review log file", 1))
-    if not set(doc) <= {"reviews", "seal"} or not isinstance(doc.get("reviews"), dict):
-        return _problem(f"review log file is damaged (not a table of reviews: {raw[:40]!r})")
+    layout = _layout_problem(doc)
+    if layout:
+        return _problem(f"review log file is damaged (not a table of reviews: {layout})")
     table: dict[str, Any] = doc["reviews"]
     # Records first: a bad value is named with its record, whatever else is wrong.
     reviews: list[ReviewData] = []
@@ -182,6 +183,17 @@ def _decode(raw: bytes, file: Path, month: str) -> Copy[ReviewData]:
         reviews.append(data)
     gen, problem = check_seal(doc.get("seal", logdecoder.NO_SEAL), raw, month, len(table))
     return _problem(problem) if problem else Copy(reviews, gen, None)
+
+
+def _layout_problem(doc: dict[str, Any]) -> str | None:
+    """What makes ``doc`` no month file's layout, said with what it holds (``None``: it is one)."""
+    if not set(doc) <= {"reviews", "seal"}:
+        return f"its tables are {shown_value(sorted(doc), 60)}"
+    if "reviews" not in doc:
+        return 'it has no table "reviews"'
+    if not isinstance(doc["reviews"], dict):
+        return f'"reviews" is {shown_value(doc["reviews"])}, not a table'
+    return None
 
 
 def check_seal(
@@ -199,12 +211,15 @@ def check_seal(
         return None, "review log file is damaged (its checksum doesn't match its bytes)"
     if seal.get("month") != month or seal.get("count") != count:
         return None, (
-            f"review log file is damaged (sealed as {seal.get('count')!r} answers of "
-            f"{seal.get('month')!r}, holds {count} of {month})"
+            f"review log file is damaged (sealed as {shown_value(seal.get('count'), 20)} answers "
+            f"of {shown_value(seal.get('month'), 20)}, holds {count} of {month})"
         )
     gen = seal.get("gen")
     if isinstance(gen, bool) or not isinstance(gen, int) or gen < 0:
-        return None, f"review log file is damaged (seal generation {gen!r:.20})"
+        return None, (
+            "review log file is damaged (its seal's gen is not a whole number of 0 or more: "
+            f"{shown_value(gen, 20)})"
+        )
     return gen, None
 
 
@@ -241,12 +256,13 @@ def vouch(copy: Copy[Any], month: str, manifest: Manifest | None, gen: int) -> s
 def manifest_problem(value: Any) -> str | None:
     """What is wrong with a snapshot's ``meta.months`` (``None``: nothing)."""
     if not isinstance(value, dict):
-        return f"meta.months is not a table: {value!r:.40}"
+        return f"meta.months is not a table: {shown_value(value)}"
     for month, entry in value.items():
         if (
             not isinstance(entry, list)
             or len(entry) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in entry)
         ):
-            return f"meta.months[{month!r:.20}] is not [count, generation]: {entry!r:.40}"
+            key = shown_value(month, 20)
+            return f"meta.months[{key}] is not [count, generation]: {shown_value(entry)}"
     return None

@@ -12,6 +12,8 @@ import json
 import zlib
 from typing import Any
 
+from quizzer.progress.values import reason_of
+
 #: What a damaged JSON body can raise while its document is taken apart.
 BAD_DOCUMENT = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 
@@ -25,8 +27,8 @@ def seal(magic: bytes, version: int, document: dict[str, Any]) -> bytes:
 def unseal(raw: bytes, magic: bytes, version: int) -> tuple[Any, str]:
     """The document of a file :func:`seal` wrote, or ``None`` and why it can't be used.
 
-    ``what`` names the problem for a person: a file of another kind or version, a body
-    that doesn't match its checksum, or one that isn't JSON.
+    ``what`` names the problem for a person, in plain words: a file of another kind or
+    version, a body that doesn't match its checksum, or one that isn't JSON (where).
     """
     head, _, body = raw.partition(b"\n")
     parts = head.split(b" ")
@@ -37,4 +39,4 @@ def unseal(raw: bytes, magic: bytes, version: int) -> tuple[Any, str]:
     try:
         return json.loads(body), "ok"
     except (*BAD_DOCUMENT, UnicodeDecodeError) as exc:
-        return None, f"damaged ({exc!r:.60})"
+        return None, f"damaged (in its body, {reason_of(exc)})"

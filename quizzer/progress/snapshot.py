@@ -23,6 +23,7 @@ from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress import cardindex
 from quizzer.progress.cardtable import LazyCards
 from quizzer.progress.migrate import SCHEMA_VERSION, schema_of
+from quizzer.progress.values import reason_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,18 +102,11 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise StoreError(
-            f"progress store is damaged (not UTF-8 at byte {exc.start})", hint=hint, path=path
+            f"progress store is damaged ({reason_of(exc)})", hint=hint, path=path
         ) from exc
     except json.JSONDecodeError as exc:
-        # json's messages end in "… starting at" / "… at" (it appends the place itself).
-        what = exc.msg.removesuffix(" starting at").removesuffix(" at")
-        what = what[:1].lower() + what[1:]
         raise StoreError(
-            f"progress store is damaged (invalid JSON at line {exc.lineno}, column {exc.colno}, "
-            f"byte {exc.pos}: {what})",
-            hint=hint,
-            path=path,
-            line=exc.lineno,
+            f"progress store is damaged ({reason_of(exc)})", hint=hint, path=path, line=exc.lineno
         ) from exc
     if not isinstance(data, dict):
         raise StoreError("progress store is damaged (not a TinyDB document)", hint=hint, path=path)

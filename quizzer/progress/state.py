@@ -33,6 +33,7 @@ from quizzer.progress.values import (
     card_problem,
     checked_card,
     checked_facts,
+    reason_of,
     recent_problem,
     shown_value,
     undo_problem,
@@ -180,7 +181,9 @@ def document_problem(doc: Any) -> str | None:
         try:
             SchedulerSettings.from_dict(settings)
         except (TypeError, ValueError, AttributeError) as exc:
-            return f"the scheduler settings are invalid ({exc})"
+            whole = isinstance(settings, dict)
+            reason = reason_of(exc) if whole else f"it is {shown_value(settings)}, not an object"
+            return f"the scheduler settings are invalid ({reason})"
     return cards_problem(doc.get("cards", {}))
 
 

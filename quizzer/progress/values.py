@@ -39,7 +39,16 @@ def shown_value(value: Any, width: int = 40) -> str:
 
 
 def reason_of(exc: BaseException) -> str:
-    """What a failed read of a record says is wrong, in plain words."""
+    """What a failed read of a record (or of a file's bytes) says is wrong, in plain words."""
+    if isinstance(exc, json.JSONDecodeError):
+        # json's messages end in "… starting at" / "… at" (it appends the place itself).
+        what = exc.msg.removesuffix(" starting at").removesuffix(" at")
+        where = f"line {exc.lineno}, column {exc.colno}, byte {exc.pos}"
+        return f"invalid JSON at {where}: {what[:1].lower() + what[1:]}"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 at byte {exc.start}"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to read"
     if isinstance(exc, KeyError):
         return f"{exc.args[0]} is missing" if exc.args else "a key is missing"
     if isinstance(exc, TypeError | AttributeError):

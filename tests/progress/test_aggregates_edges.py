@@ -131,10 +131,10 @@ def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
     cases: list[tuple[Any, str]] = [
         (figures_path, "not a statistics cache of this version"),
         (lambda: good[:30] + bytes([good[30] ^ 1]) + good[31:], "damaged (its checksum"),
-        ({"tie": [], "undoable": {}, "tally": tally}, "damaged (ValueError('no tie'))"),
-        ({"tie": {}, "undoable": [], "tally": tally}, "damaged (ValueError('no tie'))"),
-        ({"tie": {}, "undoable": {}, "tally": "none"}, "damaged ("),
-        ({"undoable": {}, "tally": tally}, "damaged (KeyError('tie'))"),
+        ({"tie": [], "undoable": {}, "tally": tally}, 'damaged ("tie" or "undoable" is not a'),
+        ({"tie": {}, "undoable": [], "tally": tally}, 'damaged ("tie" or "undoable" is not a'),
+        ({"tie": {}, "undoable": {}, "tally": "none"}, "damaged (a value is of the wrong kind)"),
+        ({"undoable": {}, "tally": tally}, "damaged (tie is missing)"),
         (
             {
                 "tie": {**tie, "journal": {**tie["journal"], "end": str(tie["journal"]["end"])}},

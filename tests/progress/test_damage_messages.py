@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,12 @@ import pytest
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
-from quizzer.progress import journal, journal_path
+from quizzer.progress import aggregates, journal, journal_path
 from tests.cli_support import run
 from tests.progress import store_builder as sb
 
 #: What a Python repr in a message looks like: a dict or list of texts, an exception's call.
-_REPR = re.compile(r"\{'|\['|': |\w+Error\(|\bNone\b|\bTrue\b|\bFalse\b")
+_REPR = re.compile(r"\{'|\['|': |\w+Error\(|\w+Damage\(|\bb'|\bNone\b|\bTrue\b|\bFalse\b")
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +155,15 @@ DAMAGES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
         "p.json.log/2026-07.json.bak",
         lambda d: _first(d["reviews"]).update(card_id=5),
     ),
+    "month of another layout": (
+        "p.json.log/2026-08.json",
+        lambda d: (d.clear(), d.update(hello=[1, 2, 3])),
+    ),
+    "manifest entry with a text": (
+        "p.json",
+        lambda d: _meta(d)["months"].update({"2026-08": [1, "2"]}),
+    ),
+    "settings not an object": ("p.json", lambda d: d.update(settings={"1": 5})),
 }
 
 
@@ -201,3 +211,77 @@ def test_a_journal_answer_whose_step_is_no_whole_number_is_damage(
     err, _ = _output(capsys, db)
     assert err.splitlines()[0].startswith(f"quizzer: error: {jpath}: the journal is damaged (")
     assert err.splitlines()[0].endswith('is invalid: card.step is not a whole number: "x")')
+
+
+def test_a_month_file_of_another_layout_says_what_it_holds(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its tables, as JSON: not the first bytes of the file as a bytes repr."""
+    month = db.parent / "p.json.log" / "2026-08.json"
+    month.write_text('{"hello": [1, 2, 3], "reviews": {}}', encoding="utf-8")
+    _, problems = _output(capsys, db)
+    assert (
+        f"problem: {month}: review log file is damaged (not a table of reviews: its tables "
+        'are ["hello", "reviews"])'
+    ) in problems.splitlines()
+
+
+def _seal_changed(month: Path, old: bytes, new: bytes) -> None:
+    """A change in the seal, which its checksum doesn't cover (the answers' bytes kept)."""
+    raw = month.read_bytes()
+    at = raw.rindex(b',"seal":')
+    assert raw[at:].count(old) == 1
+    month.write_bytes(raw[:at] + raw[at:].replace(old, new))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (b'"gen":', b'"gen":"5","was":', 'its seal\'s gen is not a whole number of 0 or more: "5"'),
+        (b'"month":"2026-08"', b'"month":"2026-07"', 'sealed as 20 answers of "2026-07", holds'),
+    ],
+)
+def test_a_seal_that_doesnt_hold_says_its_values_as_the_file_holds_them(
+    db: Path, capsys: pytest.CaptureFixture[str], old: bytes, new: bytes, said: str
+) -> None:
+    month = db.parent / "p.json.log" / "2026-08.json"
+    _seal_changed(month, old, new)
+    _, problems = _output(capsys, db)
+    assert f"problem: {month}: review log file is damaged ({said}" in problems, problems
+    assert not _REPR.search(problems.replace(str(db.parent), "")), problems
+
+
+def test_a_statistics_cache_whose_body_is_no_json_is_named_in_plain_words(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Sealed (its checksum verifies), but no JSON: where, not ``JSONDecodeError('…')``."""
+    cache = aggregates.stats_path(db)
+    assert cache.exists()  # the store's second session saved it
+    cache.write_bytes(seal_bytes(aggregates.MAGIC, aggregates.VERSION, b'{"tie": '))
+    _, out, _ = run(capsys, "doctor", "--check", "--db", str(db))
+    said = " ".join(out.split())
+    assert (
+        "note: p.json.stats: the statistics cache is damaged (in its body, invalid JSON at "
+        "line 1, column 9, byte 8: expecting value); it only sums the review log"
+    ) in said, said
+
+
+def seal_bytes(magic: bytes, version: int, body: bytes) -> bytes:
+    """A cache file's bytes around ``body`` as it is (its header's checksum verifying)."""
+    return b"%s %d %08x\n" % (magic, version, zlib.crc32(body)) + body
+
+
+def test_a_missing_journal_says_how_many_answers_cant_be_told(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The snapshot and its month files hold what the last compaction folded in, nothing
+    after it: the five answers the journal held are not counted anywhere else."""
+    jpath = journal_path(db)
+    jpath.unlink()
+    gen = _meta(json.loads(db.read_text(encoding="utf-8")))["gen"]
+    _, problems = _output(capsys, db)
+    assert problems == (
+        f"problem: {jpath}: the journal is missing (the snapshot has absorbed generation {gen}; "
+        "answers given since its last compaction, if any, are gone: how many can't be told, "
+        "only the journal held them)"
+    )

@@ -163,7 +163,8 @@ def test_a_missing_journal_is_started_anew_in_the_snapshots_generation(db: Path)
     ]
     assert report.losses == [
         f"p.json.journal: the journal is missing (the snapshot has absorbed generation {gen}; "
-        "answers given since its last compaction are gone)"
+        "answers given since its last compaction, if any, are gone: how many can't be told, "
+        "only the journal held them)"
     ]
     assert journal.header(jpath) == gen
 

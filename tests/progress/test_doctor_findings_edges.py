@@ -275,7 +275,8 @@ def test_a_journal_whose_header_is_gone_is_named(db: Path) -> None:
     gen = json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["gen"]
     problem = (
         f"the journal is missing (the snapshot has absorbed generation {gen}; answers given "
-        "since its last compaction are gone)"
+        "since its last compaction, if any, are gone: how many can't be told, only the journal "
+        "held them)"
     )
     assert f.journal_problem == problem
     assert report.problems == [f"{files.journal_path(db)}: {problem}"]

@@ -103,7 +103,10 @@ def test_a_journal_answer_with_a_bad_value_names_the_journal_and_the_cure(tmp_pa
     jfile.write_bytes(jfile.read_bytes() + journal.encode({"op": "review", "review": bad}))
     with pytest.raises(StoreError) as damaged:
         history.read_log(db, gen, months)
-    assert damaged.value.message.startswith("the journal is damaged (an answer can't be read: ")
+    assert damaged.value.message == (
+        'the journal is damaged (journal event "review" for answer 1789894800000-0badbad0 of '
+        f'card {bad["card_id"]} is invalid: in its answer, reviewed_at is not a time: "garbage")'
+    )
     assert damaged.value.hint == f"run `quizzer doctor --db {db}`"
     assert damaged.value.path == jfile
 

@@ -58,14 +58,16 @@ def test_a_missing_journal_after_a_compaction_is_damage(store: Path) -> None:
     problem = journal_problem(store, 1)
     assert problem == (
         "the journal is missing (the snapshot has absorbed generation 1; answers "
-        "given since its last compaction are gone)"
+        "given since its last compaction, if any, are gone: how many can't be told, only the "
+        "journal held them)"
     )
 
 
 def test_an_empty_journal_after_a_compaction_is_damage(store: Path) -> None:
     journal_path(store).write_bytes(b"")
     assert journal_problem(store, 1) == (
-        "the journal is empty (its header and answers since the last compaction are gone)"
+        "the journal is empty (its header and any answers given since the last compaction are "
+        "gone: how many can't be told, only the journal held them)"
     )
 
 

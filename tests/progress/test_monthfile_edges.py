@@ -84,19 +84,25 @@ def test_invalid_json_is_named_as_a_review_log_file(file: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "raw",
+    ("raw", "said"),
     [
-        b'{"hello": [1, 2, 3]}',
-        b'{"reviews": []}',
-        b'{"reviews": {}, "other": 1}',
-        b'{"seal": {}}',
-        b'{"hello": [1, 2, 3], "and more": "past the first forty bytes"}',
+        (b'{"hello": [1, 2, 3]}', 'its tables are ["hello"]'),
+        (b'{"reviews": []}', '"reviews" is [], not a table'),
+        (b'{"reviews": "x"}', '"reviews" is "x", not a table'),
+        (b'{"reviews": {}, "other": 1}', 'its tables are ["other", "reviews"]'),
+        (b'{"seal": {}}', 'it has no table "reviews"'),
+        (
+            b'{"hello": [1, 2, 3], "and more": "past the first forty bytes", "x": 1, "y": 2}',
+            'its tables are ["and more", "hello", "x", "y"]',
+        ),
+        (b'{"' + b"t" * 80 + b'": 1}', 'its tables are ["' + "t" * 57 + "…"),
     ],
 )
-def test_wrong_layout_is_not_a_table_of_reviews(file: Path, raw: bytes) -> None:
+def test_wrong_layout_is_not_a_table_of_reviews(file: Path, raw: bytes, said: str) -> None:
+    """Said with what the file holds, as JSON: no bytes repr (``b'{"hello"…'``)."""
     file.write_bytes(raw)
     assert read_copy(file, MONTH).problem == (
-        f"review log file is damaged (not a table of reviews: {raw[:40]!r})"
+        f"review log file is damaged (not a table of reviews: {said})"
     )
 
 
@@ -151,21 +157,21 @@ def test_a_seal_for_another_month_or_count(file: Path) -> None:
     # The seal itself is not under the checksum: its month and count are checked instead.
     file.write_bytes(_sealed(b'"month":"2026-08"', b'"month":"2026-07"'))
     assert read_copy(file, MONTH).problem == (
-        "review log file is damaged (sealed as 2 answers of '2026-07', holds 2 of 2026-08)"
+        'review log file is damaged (sealed as 2 answers of "2026-07", holds 2 of 2026-08)'
     )
     file.write_bytes(_sealed(b'"count":2', b'"count":3'))
     assert read_copy(file, MONTH).problem == (
-        "review log file is damaged (sealed as 3 answers of '2026-08', holds 2 of 2026-08)"
+        'review log file is damaged (sealed as 3 answers of "2026-08", holds 2 of 2026-08)'
     )
 
 
 @pytest.mark.parametrize(
-    ("gen", "shown"), [(b"-1", "-1"), (b"true", "True"), (b'"5"', "'5'"), (b"null", "None")]
+    ("gen", "shown"), [(b"-1", "-1"), (b"true", "true"), (b'"5"', '"5"'), (b"null", "null")]
 )
 def test_a_seal_generation_that_is_not_one(file: Path, gen: bytes, shown: str) -> None:
     file.write_bytes(_sealed(b'"gen":5', b'"gen":' + gen))
     assert read_copy(file, MONTH).problem == (
-        f"review log file is damaged (seal generation {shown})"
+        f"review log file is damaged (its seal's gen is not a whole number of 0 or more: {shown})"
     )
 
 
@@ -224,15 +230,15 @@ def test_a_good_manifest(value: object) -> None:
     ("value", "problem"),
     [
         ([], "meta.months is not a table: []"),
-        ("x" * 60, f"meta.months is not a table: {'x' * 60!r:.40}"),
-        ({MONTH: 5}, "meta.months['2026-08'] is not [count, generation]: 5"),
-        ({MONTH: [1]}, "meta.months['2026-08'] is not [count, generation]: [1]"),
-        ({MONTH: [1, 2, 3]}, "meta.months['2026-08'] is not [count, generation]: [1, 2, 3]"),
-        ({MONTH: [1, -1]}, "meta.months['2026-08'] is not [count, generation]: [1, -1]"),
-        ({MONTH: [-1, 1]}, "meta.months['2026-08'] is not [count, generation]: [-1, 1]"),
-        ({MONTH: [True, 1]}, "meta.months['2026-08'] is not [count, generation]: [True, 1]"),
-        ({MONTH: [1.0, 1]}, "meta.months['2026-08'] is not [count, generation]: [1.0, 1]"),
-        ({MONTH: [1, "2"]}, "meta.months['2026-08'] is not [count, generation]: [1, '2']"),
+        ("x" * 60, f'meta.months is not a table: "{"x" * 38}…'),
+        ({MONTH: 5}, 'meta.months["2026-08"] is not [count, generation]: 5'),
+        ({MONTH: [1]}, 'meta.months["2026-08"] is not [count, generation]: [1]'),
+        ({MONTH: [1, 2, 3]}, 'meta.months["2026-08"] is not [count, generation]: [1, 2, 3]'),
+        ({MONTH: [1, -1]}, 'meta.months["2026-08"] is not [count, generation]: [1, -1]'),
+        ({MONTH: [-1, 1]}, 'meta.months["2026-08"] is not [count, generation]: [-1, 1]'),
+        ({MONTH: [True, 1]}, 'meta.months["2026-08"] is not [count, generation]: [true, 1]'),
+        ({MONTH: [1.0, 1]}, 'meta.months["2026-08"] is not [count, generation]: [1.0, 1]'),
+        ({MONTH: [1, "2"]}, 'meta.months["2026-08"] is not [count, generation]: [1, "2"]'),
     ],
 )
 def test_a_bad_manifest_says_which_month(value: object, problem: str) -> None:

@@ -37,4 +37,13 @@ def test_a_body_that_is_not_json_is_damage_even_with_its_checksum() -> None:
     raw = b"quizzer-x 2 %08x\n" % zlib.crc32(body) + body
     doc, why = unseal(raw, b"quizzer-x", 2)
     assert doc is None
-    assert why.startswith("damaged (")
+    assert why == "damaged (in its body, invalid JSON at line 1, column 9, byte 8: expecting value)"
+
+
+def test_a_body_that_is_not_utf8_or_nested_too_deeply_says_so_in_plain_words() -> None:
+    for body, said in [
+        (b'{"t": "\xff"}', "not UTF-8 at byte 7"),
+        (b"[" * 100_000, "nested too deeply to read"),
+    ]:
+        raw = b"quizzer-x 2 %08x\n" % zlib.crc32(body) + body
+        assert unseal(raw, b"quizzer-x", 2) == (None, f"damaged (in its body, {said})")

@@ -316,7 +316,7 @@ def test_a_document_from_before_manifests_has_no_months(tmp_path: Path) -> None:
         ),
         (
             {"settings": {"1": 5}},
-            "the scheduler settings are invalid ('int' object has no attribute 'items')",
+            "the scheduler settings are invalid (it is 5, not an object)",
         ),
         ({"cards": {"1": 5}}, 'card record "1" has no card id'),
         ({"cards": {"7": {"card_id": 5}}}, 'card record "7" has no card id'),

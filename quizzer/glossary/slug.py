@@ -182,6 +182,23 @@ def fully_transliterable(text: str) -> bool:
 
 _NOT_SLUG_RE = re.compile(r"[^a-z0-9]+")
 _NOT_SLUG_NOR_LINE_END_RE = re.compile(r"[^a-z0-9\n]+")
+_SLUG_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+# The same for ASCII text: each other character made a hyphen (str.translate's ASCII path),
+# then the runs of hyphens made one (far fewer than the runs of other characters).
+_ASCII_NOT_SLUG = str.maketrans({chr(c): "-" for c in range(128) if chr(c) not in _SLUG_CHARS})
+_ASCII_NOT_SLUG_NOR_LINE_END = str.maketrans(
+    {chr(c): "-" for c in range(128) if chr(c) not in _SLUG_CHARS + "\n"}
+)
+_HYPHENS_RE = re.compile("-{2,}")
+
+
+def _hyphenated(latin: str, line_ends: bool = False) -> str:
+    """``latin`` with each run of characters a slug doesn't hold made one hyphen (line breaks
+    kept when ``line_ends``)."""
+    if latin.isascii():
+        table = _ASCII_NOT_SLUG_NOR_LINE_END if line_ends else _ASCII_NOT_SLUG
+        return _HYPHENS_RE.sub("-", latin.translate(table))
+    return (_NOT_SLUG_NOR_LINE_END_RE if line_ends else _NOT_SLUG_RE).sub("-", latin)
 
 
 def _latin_lower(text: str) -> str:
@@ -205,7 +222,7 @@ def slugify(text: str, max_len: int = 48) -> str:
 
     Returns ``""`` when nothing usable remains.
     """
-    return _cut(_NOT_SLUG_RE.sub("-", _latin_lower(text)).strip("-"), max_len)
+    return _cut(_hyphenated(_latin_lower(text)).strip("-"), max_len)
 
 
 def slugify_many(texts: Sequence[str], max_len: int = 48) -> list[str]:
@@ -237,7 +254,7 @@ def slugify_many(texts: Sequence[str], max_len: int = 48) -> list[str]:
 def _slug_lines(texts: Sequence[str], joined: str, max_len: int) -> list[str]:
     """The slugs of ``texts``, whose join by line breaks is ``joined``."""
     if joined.count("\n") == len(texts) - 1:
-        lines = _NOT_SLUG_NOR_LINE_END_RE.sub("-", _latin_lower(joined)).split("\n")
+        lines = _hyphenated(_latin_lower(joined), line_ends=True).split("\n")
         if len(lines) == len(texts):
             slugs = [line.strip("-") for line in lines]
             if slugs and max(map(len, slugs)) > max_len:

@@ -88,6 +88,12 @@ def bucket_of(card: CardState) -> str:
     return phase
 
 
+def in_summaries(card: CardState) -> bool:
+    """Whether the summaries list ``card``: every card but one never studied, with no
+    answer counted and no last review (the one rule for ``fact_of`` and ``summaries_by``)."""
+    return not (card.is_new and card.last_review is None)
+
+
 def fact_of(card: CardState, days: StudyDays) -> CardFact:
     """The fact of ``card``, study days counted by ``days``."""
     bucket = bucket_of(card)
@@ -99,7 +105,7 @@ def fact_of(card: CardState, days: StudyDays) -> CardFact:
         stability,
         None if last is None else days.of(last).toordinal(),
         None if bucket in ("new", "suspended") else days.of(card.due).toordinal(),
-        not (card.is_new and last is None),
+        in_summaries(card),
     )
 
 

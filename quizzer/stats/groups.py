@@ -11,7 +11,7 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
-from quizzer.stats.cardfacts import bucket_of, mean
+from quizzer.stats.cardfacts import bucket_of, in_summaries, mean
 from quizzer.stats.definitions import card_key, pass_rate
 from quizzer.stats.figures import GroupSummary
 from quizzer.stats.mastery import recalls
@@ -45,11 +45,7 @@ def summaries_by(
 ) -> tuple[tuple[GroupSummary, ...], ...]:
     """:func:`group_summaries` for each of ``groups`` at once: the cards are counted per
     language pair first (each card looked at once), then each group sums its pairs'."""
-    listed = {
-        card.card_id: bucket_of(card) == "mature"
-        for card in cards
-        if not (card.is_new and card.last_review is None)
-    }
+    listed = {card.card_id: bucket_of(card) == "mature" for card in cards if in_summaries(card)}
     return summaries_of(totals, listed, card_recall, groups)
 
 

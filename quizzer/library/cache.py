@@ -37,14 +37,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import hashlib
 import json
 import os
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +49,7 @@ from quizzer import __version__
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
+from quizzer.runtime.collector import collector_paused
 
 #: Largest cache entry read (the parse of the largest deck file read, as JSON).
 MAX_ENTRY_BYTES = 512 * 2**20
@@ -80,7 +78,7 @@ def _decode(raw: bytes, *, lazy: bool = False) -> Any:
         return json.loads(raw.decode("utf-8"))
     import msgspec
 
-    with gc_paused(settle=True):
+    with collector_paused(settle=True):
         if lazy:
             return lazy_tables(raw)
         return msgspec.json.decode(raw)  # its DecodeError is a ValueError
@@ -143,29 +141,6 @@ def decode_field(value: Any) -> Any:
     if msgspec is not None and isinstance(value, msgspec.Raw):
         return msgspec.json.decode(value)
     return value
-
-
-@contextmanager
-def gc_paused(*, settle: bool = False) -> Iterator[None]:
-    """Pause the cyclic garbage collector while a deck is built or imported.
-
-    A 50,000-concept deck is hundreds of thousands of small acyclic objects (texts,
-    entries, concepts, tables); the collector's repeated full scans made loading and
-    importing grow faster than linearly (align: 0.66 s without, 1.3 s with).
-    Reference counting still frees everything. ``settle``: the objects alive at the end
-    go straight to the oldest generation, not walked again by the next young collections
-    (for big values kept a while, like a deck's cached tables).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            if settle:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 def digest(raw: bytes) -> str:

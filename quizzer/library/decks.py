@@ -15,8 +15,8 @@ from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
-from quizzer.library.cache import gc_paused
 from quizzer.paths import bundled_decks_dir, user_decks_dir
+from quizzer.runtime.collector import collector_paused
 
 DECK_SUFFIX = ".toml"
 
@@ -56,7 +56,7 @@ def deck_from_bytes(raw: bytes, path: Path, *, key: str | None = None) -> Deck:
         ) from exc
     key = key or deckcache.digest(raw)
     try:
-        with gc_paused():
+        with collector_paused():
             return _cached_deck(raw, text, key) or _parsed_deck(raw, text, key)
     except DeckFormatError as exc:
         raise exc.to_input_error(
@@ -111,7 +111,7 @@ def deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
     builds it in about half the time.
     """
     deck_id = tables["id"]
-    with gc_paused():
+    with collector_paused():
         concepts = tuple(
             Concept(
                 id=item["id"],
@@ -188,7 +188,7 @@ def lazy_deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
     the eager one concept for concept; only for tables known valid, as that one (a big
     deck's as :func:`~quizzer.library.cache.get_lazily` gives them)."""
     deck_id = tables["id"]
-    with gc_paused():
+    with collector_paused():
         concepts = tuple(
             Concept(id=item["id"], deck=deck_id, acronym=item.get("acronym"), entries=entries)
             for item in tables["concepts"]

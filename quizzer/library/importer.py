@@ -9,7 +9,6 @@ with :func:`quizzer.library.decks.write_deck` (temp file + rename).
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,11 +31,11 @@ from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
 from quizzer.library import cache as deckcache
-from quizzer.library.cache import gc_paused
 from quizzer.library.decks import DECK_SUFFIX, deck_files, write_deck
 from quizzer.library.merge_target import find_target, merge, remember_rendered
 from quizzer.library.summary import read_summary, remember_summary
 from quizzer.paths import bundled_decks_dir, user_decks_dir
+from quizzer.runtime.collector import collector_paused, settle_alive
 
 #: Files at least this big get a progress bar (when stderr is a terminal).
 PROGRESS_MIN_BYTES = 256 * 1024
@@ -214,7 +213,7 @@ def import_glossaries(
     Everything is read and checked first; the deck file is written only when all
     is well and its content changed. Raises :class:`InputError` for any bad input.
     """
-    with gc_paused():
+    with collector_paused():
         result = _import(
             paths,
             deck=deck,
@@ -226,10 +225,9 @@ def import_glossaries(
         )
         # What an import built (deck, report, entries: ~2 million acyclic objects for
         # 50,000 entries) is still in the collector's youngest generation: re-enabled, its
-        # next young collections would walk all of it (~0.4 s). Frozen and unfrozen, it
+        # next young collections would walk all of it (~0.4 s). Settled, it
         # goes straight to the oldest generation, walked only by the rare full collection.
-        gc.freeze()
-        gc.unfreeze()
+        settle_alive()
     return result
 
 

@@ -20,11 +20,9 @@ names the bad record: an invalid value, or a valid one this decoder treats diffe
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import MISSING, fields, make_dataclass
 from dataclasses import field as dc_field
 from datetime import UTC, datetime
@@ -34,6 +32,7 @@ from operator import attrgetter, is_not
 from typing import Annotated, Any, get_type_hints
 
 from quizzer.cards.card import CardKey
+from quizzer.runtime.collector import collector_paused
 from quizzer.scheduling.review import Review
 
 #: What :func:`decode` gives for a document without a seal (``None`` is a bad seal).
@@ -151,27 +150,6 @@ def decode(
     if cards is not None:
         reviews = [r for r in reviews if cards(r.card_id)]
     return reviews, NO_SEAL if doc.seal is unset else doc.seal, held
-
-
-@contextmanager
-def collector_paused(*, settle: bool = False) -> Iterator[None]:
-    """No cyclic garbage collection while a month's answers (or a whole log's) are built.
-
-    The answers hold no cycles, but each collection walks every object alive: with a
-    million answers read, the collector's passes cost as much as decoding. ``settle``:
-    the objects alive at the end go straight to the oldest generation; else the first
-    young collection after the pause walks every answer just built (a second at 1M).
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            if settle:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 def _card_ids_ok(card_ids: set[str]) -> bool:

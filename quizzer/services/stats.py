@@ -15,7 +15,7 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.progress.figurecache import digest_for
 from quizzer.progress.localtz import LocalTimezone, system_timezone_name
-from quizzer.progress.logdecoder import collector_paused
+from quizzer.runtime.collector import collector_paused
 from quizzer.stats.compute import compute_stats, timezone_label
 from quizzer.stats.definitions import card_key
 from quizzer.stats.digest import stats_of

@@ -13,7 +13,6 @@ to be reused.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -28,6 +27,7 @@ from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.errors import InputError
 from quizzer.paths import cache_dir
+from quizzer.runtime.hashing import blake2b
 
 #: espeak-ng's voice per language (``espeak-ng --voices``).
 ESPEAK_VOICES: dict[str, str] = {"en": "en-us", "bn": "bn", "ar": "ar", "ru": "ru", "fr": "fr-fr"}
@@ -102,7 +102,7 @@ def media_name(text: str, voice: Voice) -> str:
     """The recording's file name: a hash of engine, voice, format and text (so re-exports
     reuse it)."""
     key = "\x1f".join((voice.engine, Path(voice.voice).name, voice.suffix, text))
-    digest = hashlib.blake2b(key.encode("utf-8"), digest_size=10).hexdigest()
+    digest = blake2b(key.encode("utf-8"), digest_size=10).hexdigest()
     return f"{MEDIA_PREFIX}{digest}{voice.suffix}"
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import genanki
+
+from quizzer.runtime.hashing import blake2b
 
 #: Namespace mixed into every derived id, so quizzer's ids don't collide with other tools'.
 NAMESPACE = "quizzer"
@@ -12,7 +12,7 @@ NAMESPACE = "quizzer"
 
 def _digest(*parts: str) -> int:
     text = "\x1f".join((NAMESPACE, *parts))
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
+    return int.from_bytes(blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
 
 
 def stable_id(*parts: str) -> int:

@@ -6,13 +6,13 @@ never orphans progress: ``"training-efficiency/lora|ru:term>bn:definition"``.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from quizzer.concepts.languages import LANGUAGES, SIDES, Side
+from quizzer.runtime.hashing import blake2b
 
 if TYPE_CHECKING:
     from quizzer.concepts.concept import Concept
@@ -84,7 +84,7 @@ class CardKey:
     @property
     def int_id(self) -> int:
         """A stable 62-bit integer for APIs that want numeric ids (``fsrs.Card``, Anki)."""
-        digest = hashlib.blake2b(self.id.encode("utf-8"), digest_size=8).digest()
+        digest = blake2b(self.id.encode("utf-8"), digest_size=8).digest()
         return int.from_bytes(digest, "big") >> 2
 
     @classmethod

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import hashlib
 import os
 import struct
 import zlib
@@ -43,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.fsutil import atomic_write_bytes
+from quizzer.runtime.hashing import blake2b
 
 MAGIC = b"quizzer card index 2\n"
 _HEADER = struct.Struct("<8q")
@@ -59,7 +59,7 @@ def index_path(path: Path) -> Path:
 
 def doc_key(card_id: str) -> int:
     """The numeric snapshot key of a well-formed card id (its ``CardKey.int_id``)."""
-    digest = hashlib.blake2b(card_id.encode("utf-8"), digest_size=8).digest()
+    digest = blake2b(card_id.encode("utf-8"), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 2
 
 

@@ -10,7 +10,6 @@ changes made meanwhile in their order. Without an index it is a plain dict.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import pickle
 import threading
@@ -29,6 +28,7 @@ from typing import Any, cast
 from quizzer.errors import StoreError
 from quizzer.progress.cardindex import Spans, doc_key
 from quizzer.progress.events import CardData
+from quizzer.runtime.hashing import blake2b
 
 
 class LazyCards:
@@ -245,7 +245,7 @@ class CardTable(MutableMapping[str, CardData]):
 
 
 def _snapshot_hash(raw: bytes) -> bytes:
-    return hashlib.blake2b(raw, digest_size=16).digest()
+    return blake2b(raw, digest_size=16).digest()
 
 
 def _origin_of(lazy: LazyCards) -> str:

@@ -9,11 +9,11 @@ the scheduler's outcome become a :class:`~quizzer.scheduling.review.Review`.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from quizzer.runtime.hashing import blake2b
 from quizzer.scheduling.review import Grade, Mode, Review
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def review_id(card_id: str, at: datetime, salt: object = 0) -> str:
     (the store a random token, a session the number of answers so far).
     """
     raw = f"{card_id}|{at.isoformat()}|{salt}".encode()
-    digest = hashlib.blake2b(raw, digest_size=4).hexdigest()
+    digest = blake2b(raw, digest_size=4).hexdigest()
     return f"{int(at.timestamp() * 1000):013d}-{digest}"
 
 

@@ -21,7 +21,6 @@ the cost of fitting on ~80 % of the answers. The split is stable, so running
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -32,6 +31,7 @@ import fsrs
 import fsrs_rs_python
 
 from quizzer.errors import QuizzerError
+from quizzer.runtime.hashing import blake2b
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR, study_day
 
@@ -53,7 +53,7 @@ Status = Literal["optimized", "not_enough_reviews", "no_improvement"]
 
 def is_held_out(card_id: str, percent: int = HELD_OUT_PERCENT) -> bool:
     """Whether ``card_id`` belongs to the held-out cards: stable across runs and machines."""
-    digest = hashlib.blake2b(card_id.encode("utf-8"), digest_size=8).digest()
+    digest = blake2b(card_id.encode("utf-8"), digest_size=8).digest()
     return int.from_bytes(digest, "big") % 100 < percent
 
 

@@ -5,7 +5,6 @@ Pure: ``now`` (UTC), the learner's time zone and the settings are arguments.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
@@ -14,6 +13,7 @@ from typing import NamedTuple
 import fsrs
 
 from quizzer.cards.card import CardKey
+from quizzer.runtime.hashing import blake2b
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.limits import TodayCounts
 from quizzer.scheduling.settings import SchedulerSettings
@@ -49,7 +49,7 @@ class DueQueue:
 
 def _new_rank(card_id: str, day: str) -> bytes:
     # A per-day shuffle that needs no rng and stays put between calls on one day.
-    return hashlib.blake2b(f"{day}|{card_id}".encode(), digest_size=8).digest()
+    return blake2b(f"{day}|{card_id}".encode(), digest_size=8).digest()
 
 
 class QueueFacts(NamedTuple):

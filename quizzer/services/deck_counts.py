@@ -30,7 +30,6 @@ direction, never the only copy of anything: the store and the deck file are.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -43,6 +42,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
+from quizzer.runtime.hashing import blake2b
 
 if TYPE_CHECKING:
     from quizzer.concepts.concept import Concept
@@ -58,7 +58,7 @@ MAX_ENTRY_BYTES = 1 << 16
 
 def _entry_path(store: Store, deck_id: str, pair: Pair) -> Path:
     where = os.fsencode(os.path.abspath(store.path))
-    name = hashlib.blake2b(
+    name = blake2b(
         where + b"\0" + deck_id.encode() + b"\0" + pair.code.encode(), digest_size=16
     ).hexdigest()
     return cache_dir() / "counts" / f"{name}.json"
@@ -94,7 +94,7 @@ def tie(
         end.isoformat(),
     ]
     text = json.dumps(parts, sort_keys=True, default=repr)
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    return blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _holding_entry(

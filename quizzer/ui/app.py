@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
 from quizzer.study.selection import StudyChoice
 from quizzer.ui.textshape import fix_cell_widths, restore_cell_widths
@@ -57,18 +58,21 @@ class QuizzerApp(App[int]):
         # Bengali spacing vowel signs take a cell, as the terminal draws them.
         fix_cell_widths()
 
-    def on_mount(self) -> None:
-        """Open the study screen for a start given on the command line, else the home screen."""
+    def get_default_screen(self) -> Screen:
+        """The first screen: the study screen for a start given on the command line, else
+        the home screen (Textual's own blank default screen would be composed, styled and
+        laid out under it first, for nothing)."""
         if self.start is not None:
             from quizzer.ui.screens.study import StudyScreen
 
-            self.push_screen(StudyScreen(self.start, from_home=False))
-        else:
-            from quizzer.ui.screens.home import HomeScreen
+            return StudyScreen(self.start, from_home=False)
+        from quizzer.ui.screens.home import HomeScreen
 
-            self.push_screen(HomeScreen())
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        """Call ``on_first_paint`` after the first screen's first repaint."""
         if self.on_first_paint is not None:
-            # Forwarded to that screen: run after its first repaint.
             self.call_after_refresh(self.on_first_paint)
 
     def action_toggle_dark(self) -> None:

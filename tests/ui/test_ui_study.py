@@ -719,3 +719,28 @@ def test_new_limit_note_says_when_the_daily_limit_holds_cards_back(tmp_path: Pat
         assert note is not None
         assert note.startswith("Today's 2 new cards for this deck are done; 14 more")
         assert "new_per_day=4" in note
+
+
+async def test_the_first_screen_is_the_apps_own_and_a_direct_session_ends_in_its_summary(
+    tmp_path: Path,
+) -> None:
+    # No blank Textual screen is composed and laid out under the first one: the home
+    # screen (or, for `quizzer study`, the study screen) is the bottom of the stack.
+    home = make_app(tmp_path / "home.json")
+    async with home.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [type(s) for s in home.screen_stack] == [HomeScreen]
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [StudyScreen]
+        await pilot.press("space", "3")
+        await pilot.pause()
+        await pilot.press("q")  # the bottom screen can't be switched away: the summary goes on top
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        assert "Cards studied  1\n" in str(app.screen.query_one("#summary-figures").render())
+        await pilot.press("enter")  # from the command line: Enter quits
+        await pilot.pause()
+        assert not app.is_running
+    assert len(reviews(tmp_path / "p.json")) == 1

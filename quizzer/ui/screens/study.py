@@ -285,13 +285,16 @@ class StudyScreen(FlowScreen):
         s = self._flow.summary(now, time.monotonic() - self._started)
         summary = SessionSummary.of(s, self._where()[0], self.choice)
         reason = self.service.why_empty(self.choice) if self._nothing_due else None
-        self.app.switch_screen(
-            SummaryScreen(
-                summary,
-                from_home=self.from_home,
-                deck_id=self.choice.deck,
-                now=now,
-                empty=self._nothing_due,
-                reason=reason,
-            )
+        shown = SummaryScreen(
+            summary,
+            from_home=self.from_home,
+            deck_id=self.choice.deck,
+            now=now,
+            empty=self._nothing_due,
+            reason=reason,
         )
+        if len(self.app.screen_stack) > 1:
+            self.app.switch_screen(shown)
+        else:
+            # The app's first screen (`quizzer study`): Textual switches only a pushed one.
+            self.app.push_screen(shown)

@@ -81,6 +81,64 @@ class HomeScreen(QuizzerScreen[None]):
     Enter opens the picker instead) start the session.
     """
 
+    # Parsed when the screen is first shown: start-up parses only the first screen's rules.
+    DEFAULT_CSS = """
+    #home-title {
+        width: 1fr;
+        padding: 0 2;
+        background: $panel;
+        text-style: bold;
+    }
+    #home-body {
+        height: 1fr;
+    }
+    #deck-panel {
+        width: 1fr;
+        min-width: 30;
+        padding: 0 1;
+    }
+    #deck-panel OptionList {
+        height: 1fr;
+    }
+    #choice-panel {
+        width: 44;
+        padding: 0 1;
+    }
+    /* Home below 80 columns (HomeScreen.on_resize): two equal columns */
+    HomeScreen.-narrow #deck-panel {
+        min-width: 0;
+    }
+    HomeScreen.-narrow #choice-panel {
+        width: 1fr;
+    }
+    .section {
+        margin: 1 0 0 0;
+        color: $text-muted;
+        text-style: bold;
+    }
+    .select-row {
+        height: auto;
+    }
+    .select-row Picker {
+        width: 1fr;
+    }
+    #mode-help {
+        width: 1fr;
+        color: $text-muted;
+        height: auto;
+        margin: 1 0 0 0;
+    }
+    #pair-error {
+        width: 1fr;
+        color: $error;
+        height: auto;
+    }
+    #start {
+        margin: 1 0 0 0;
+        width: 1fr;
+    }
+    """
+
     AUTO_FOCUS = "#decks"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start", key_display="^s"),

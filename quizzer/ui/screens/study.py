@@ -38,6 +38,32 @@ if TYPE_CHECKING:  # (imported when a session's body composes them)
 class StudyScreen(FlowScreen):
     """Study ``choice``; ``from_home`` decides where the summary leads."""
 
+    # Parsed when the screen is first shown: start-up parses only the first screen's rules.
+    DEFAULT_CSS = """
+    #study-body {
+        height: 1fr;
+    }
+    #hint {
+        color: $text-muted;
+        margin: 0 2;
+        height: auto;
+    }
+    #continue-row {
+        height: auto;
+        margin: 0 2;
+    }
+    #feedback {
+        width: 1fr;
+        text-style: bold;
+    }
+    #feedback.-right { color: $success; }
+    #feedback.-near { color: $warning; }
+    #feedback.-wrong { color: $error; }
+    #continue {
+        width: auto;
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "space", "Show/next"),
         Binding("enter", "next", "Next", show=False),

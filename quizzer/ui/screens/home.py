@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Label, OptionList
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
@@ -175,25 +175,26 @@ class HomeScreen(QuizzerScreen[None]):
         last = self._initial_choice()
         pair = last.pair
         langs = _lang_options()
-        yield Label("quizzer · choose a deck, a direction and a mode", id="home-title")
+        # Static, not Label: the same text, without Label's style variants to parse at start-up.
+        yield Static("quizzer · choose a deck, a direction and a mode", id="home-title")
         with Horizontal(id="home-body"):
             with Vertical(id="deck-panel"):
-                yield Label("Decks", classes="section")
+                yield Static("Decks", classes="section")
                 initial = self._decks.index(last.deck) if last.deck in self._decks else None
                 yield DeckList(*self._deck_options(pair), initial=initial, id="decks")
             with Vertical(id="choice-panel"):
-                yield Label("Prompt", classes="section")
+                yield Static("Prompt", classes="section")
                 with Horizontal(classes="select-row"):
                     yield self._select(langs, "from-lang", pair.prompt_lang)
                     yield self._select(_SIDE_OPTIONS, "from-side", pair.prompt_side)
-                yield Label("Answer", classes="section")
+                yield Static("Answer", classes="section")
                 with Horizontal(classes="select-row"):
                     yield self._select(langs, "to-lang", pair.answer_lang)
                     yield self._select(_SIDE_OPTIONS, "to-side", pair.answer_side)
-                yield Label("Mode", classes="section")
+                yield Static("Mode", classes="section")
                 yield self._select([(m, m) for m in MODES], "mode", last.mode)
-                yield Label(_MODE_HELP.get(last.mode, ""), id="mode-help", markup=False)
-                yield Label("", id="pair-error", markup=False)
+                yield Static(_MODE_HELP.get(last.mode, ""), id="mode-help", markup=False)
+                yield Static("", id="pair-error", markup=False)
                 yield LineButton("Start (Enter · ^s)", id="start")
         yield QuizFooter()
 
@@ -221,7 +222,7 @@ class HomeScreen(QuizzerScreen[None]):
             self.query_one(f"#{name}", Picker).value
             for name in ("from-lang", "from-side", "to-lang", "to-side")
         ]
-        error = self.query_one("#pair-error", Label)
+        error = self.query_one("#pair-error", Static)
         try:
             pair = Pair(*values)  # type: ignore[arg-type]
         except ValueError:
@@ -309,7 +310,7 @@ class HomeScreen(QuizzerScreen[None]):
 
     def _show_mode_help(self) -> None:
         mode = str(self.query_one("#mode", Picker).value)
-        self.query_one("#mode-help", Label).update(_MODE_HELP.get(mode, ""))
+        self.query_one("#mode-help", Static).update(_MODE_HELP.get(mode, ""))
 
     # -- events -----------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -44,3 +44,12 @@ class QuizzerScreen(Screen[ResultT]):
     def rtl_mode(self) -> str:
         """How right-to-left text is drawn (see :func:`quizzer.ui.textshape.display_text`)."""
         return rtl_mode(self)
+
+    def replace_with(self, screen: Screen[Any]) -> None:
+        """Show ``screen`` in place of this one. The app's first screen (`quizzer study`'s
+        study screen) can't be switched away (Textual switches only pushed screens): there
+        ``screen`` goes on top of it."""
+        if len(self.app.screen_stack) > 1:
+            self.app.switch_screen(screen)
+        else:
+            self.app.push_screen(screen)

@@ -22,6 +22,7 @@ from quizzer.scheduling.review import Grade
 from quizzer.services.study import utcnow
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import MAX_ANSWER_MS
+from quizzer.ui.screens import screen_css
 from quizzer.ui.screens.study_state import FlowScreen
 from quizzer.ui.store_errors import stops_on_store_error
 from quizzer.ui.widgets.answer_diff import verdict_line
@@ -38,31 +39,7 @@ if TYPE_CHECKING:  # (imported when a session's body composes them)
 class StudyScreen(FlowScreen):
     """Study ``choice``; ``from_home`` decides where the summary leads."""
 
-    # Parsed when the screen is first shown: start-up parses only the first screen's rules.
-    DEFAULT_CSS = """
-    #study-body {
-        height: 1fr;
-    }
-    #hint {
-        color: $text-muted;
-        margin: 0 2;
-        height: auto;
-    }
-    #continue-row {
-        height: auto;
-        margin: 0 2;
-    }
-    #feedback {
-        width: 1fr;
-        text-style: bold;
-    }
-    #feedback.-right { color: $success; }
-    #feedback.-near { color: $warning; }
-    #feedback.-wrong { color: $error; }
-    #continue {
-        width: auto;
-    }
-    """
+    DEFAULT_CSS = screen_css.STUDY
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "space", "Show/next"),
@@ -311,16 +288,13 @@ class StudyScreen(FlowScreen):
         s = self._flow.summary(now, time.monotonic() - self._started)
         summary = SessionSummary.of(s, self._where()[0], self.choice)
         reason = self.service.why_empty(self.choice) if self._nothing_due else None
-        shown = SummaryScreen(
-            summary,
-            from_home=self.from_home,
-            deck_id=self.choice.deck,
-            now=now,
-            empty=self._nothing_due,
-            reason=reason,
+        self.replace_with(
+            SummaryScreen(
+                summary,
+                from_home=self.from_home,
+                deck_id=self.choice.deck,
+                now=now,
+                empty=self._nothing_due,
+                reason=reason,
+            )
         )
-        if len(self.app.screen_stack) > 1:
-            self.app.switch_screen(shown)
-        else:
-            # The app's first screen (`quizzer study`): Textual switches only a pushed one.
-            self.app.push_screen(shown)

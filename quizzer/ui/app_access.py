@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from textual import events
 from textual.dom import DOMNode
 from textual.screen import Screen
 
@@ -44,6 +45,19 @@ class QuizzerScreen(Screen[ResultT]):
     def rtl_mode(self) -> str:
         """How right-to-left text is drawn (see :func:`quizzer.ui.textshape.display_text`)."""
         return rtl_mode(self)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the screen out again only for a size it isn't laid out at.
+
+        Textual's first layout of a screen posts the screen a Resize to the size it was
+        just laid out at, and Textual would lay it all out again for it (once more before
+        the first paint). Anything else that changes the layout schedules its own.
+        """
+        # The size the compositor last arranged the screen for (``Screen.size`` is the
+        # terminal's); Textual is pinned below 9, and tests/ui/test_ui_resize.py checks both
+        # that a repeated size is skipped and that a new one is laid out.
+        if event.size == self._compositor.size:
+            event.prevent_default()  # (Screen._on_resize)
 
     def replace_with(self, screen: Screen[Any]) -> None:
         """Show ``screen`` in place of this one. The app's first screen (`quizzer study`'s

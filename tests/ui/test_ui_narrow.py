@@ -31,6 +31,7 @@ from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 from quizzer.ui.stats_table import RenderedTable
 from quizzer.ui.widgets.line_button import LineButton
+from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 SIZES = [pytest.param((60, 20), id="60x20"), pytest.param((80, 24), id="80x24")]
@@ -234,7 +235,7 @@ async def test_help_from_home_keeps_the_focus_where_it_was(tmp_path: Path) -> No
 
 
 def _header(app: App[None]) -> str:
-    return str(app.screen.query_one("#counts", Static).render())
+    return app.screen.query_one(ProgressHeader).counts
 
 
 async def test_header_counts_a_card_in_its_learning_steps_once(tmp_path: Path) -> None:

@@ -1,16 +1,22 @@
-"""The study screen's first card as the learner sees it: the header's lines.
+"""The study screen's first card as the learner sees it: the header's lines and the focus.
 
 The header is one widget drawing what two rows of labels drew (the snapshots pin it at
-80×24 and 60×20, narrow); these pin its one-line layout too, and its cutting.
+80×24 and 60×20, narrow); these pin its one-line layout too, and its cutting. The focus
+on the first card is Textual's auto-focus, which the body only allows once it shows a card.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input
 from ui_support import choice, make_app
 
+from quizzer.ui.screens.home import HomeScreen
+from quizzer.ui.screens.study import StudyScreen
+from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.progress_header import BAR_WIDTH, ProgressHeader
+from quizzer.ui.widgets.study_body import StudyBody
 
 FLIP = choice("quantization", "en:term>bn:term", "flip")
 PAIR = "en term → bn term · flip"
@@ -47,3 +53,30 @@ async def test_header_cuts_the_deck_name_and_counts_with_an_ellipsis(tmp_path: P
     assert first == f"  {'Quantization'[: room - 1]}… {PAIR}  "
     room = 40 - 4 - 1 - BAR_WIDTH
     assert second == f"  {counts[: room - 1]}… {'━' * BAR_WIDTH}  "
+
+
+async def test_first_flip_card_leaves_the_body_focused_to_scroll(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", FLIP)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen) and app.screen.card is not None
+        assert isinstance(app.focused, StudyBody)
+
+
+async def test_first_flip_card_from_home_leaves_the_body_focused(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, StudyScreen) and app.screen.card is not None
+        assert isinstance(app.focused, StudyBody)
+
+
+async def test_first_choice_and_typed_cards_focus_their_answer(tmp_path: Path) -> None:
+    for mode, kind in (("choice", ChoiceList), ("typed", Input)):
+        app = make_app(tmp_path / f"{mode}.json", choice("quantization", "en:term>ru:term", mode))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.focused, kind), (mode, app.focused)

@@ -34,6 +34,14 @@ class StudyBody(VerticalScroll):
         super().__init__(id=id)
         self.mode = mode
         self._to_end = False
+        self._asked = False
+
+    def allow_focus(self) -> bool:
+        """Focusable (to scroll it with the keys) once it shows a card: Textual's auto-focus
+        would otherwise focus it as the screen composes, for :meth:`ask` to take the focus
+        back, two restylings of the body before the first card for nothing. The screen's
+        resume, after its first card, focuses it as before when nothing else has the focus."""
+        return self._asked and super().allow_focus()
 
     def compose(self) -> ComposeResult:
         """Compose the card, the hint and this mode's panels (fewer widgets, faster first card)."""
@@ -92,6 +100,7 @@ class StudyBody(VerticalScroll):
             typed = self._typed()
             self._hint(typed.hint(answer_label))
             typed.ask()
+        self._asked = True
 
     def _choices(self) -> ChoicePanel:
         from quizzer.ui.widgets.choice_panel import ChoicePanel

@@ -47,9 +47,7 @@ class StudyBody(VerticalScroll):
         """Compose the card, the hint and this mode's panels (fewer widgets, faster first card)."""
         yield CardView(id="card")
         yield Static("", id="hint", markup=False)
-        if self.mode == "flip":
-            yield FlipPanel(id=_PANELS["flip"], classes="hidden")
-        else:
+        if self.mode != "flip":  # (flip mode's panel is mounted with the first answer shown)
             with Horizontal(id="continue-row", classes="hidden"):
                 yield Static("", id="feedback", markup=False)
                 button = Button("Continue (Enter)", id="continue", compact=True, variant="primary")
@@ -115,7 +113,14 @@ class StudyBody(VerticalScroll):
     async def reveal(self, intervals: Mapping[int, str]) -> None:
         """Flip mode: show the answer and the grade buttons with their ``intervals``."""
         self.query_one(CardView).set_revealed(True)
-        await self.query_one(FlipPanel).reveal(intervals)
+        panels = self.query(FlipPanel)
+        if panels:
+            panel = panels.first()
+        else:
+            # Mounted here, not composed hidden: a widget fewer before the first card.
+            panel = FlipPanel(id=_PANELS["flip"], classes="hidden")
+            await self.mount(panel)
+        await panel.reveal(intervals)
         self._show_panel("flip")
         self._hint(FlipPanel.REVEALED_HINT)
         self._show_end()

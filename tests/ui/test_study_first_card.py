@@ -14,6 +14,7 @@ from ui_support import choice, make_app
 
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
+from quizzer.ui.widgets.card_view import CaptionedText
 from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.progress_header import BAR_WIDTH, ProgressHeader
 from quizzer.ui.widgets.study_body import StudyBody
@@ -80,3 +81,20 @@ async def test_first_choice_and_typed_cards_focus_their_answer(tmp_path: Path) -
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             assert isinstance(app.focused, kind), (mode, app.focused)
+
+
+async def test_card_prompt_draws_its_caption_above_it_as_one_content(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", FLIP)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        prompt = app.screen.query_one("#prompt", CaptionedText)
+        assert prompt.caption == "English term"
+        drawn = [strip.text for strip in app.screen._compositor.render_strips()]
+        top = prompt.region.y
+        rows = [line[prompt.region.x : prompt.region.right] for line in drawn[top : top + 2]]
+        assert rows[0].rstrip() == "English term"
+        assert rows[1].strip() == prompt.text == "Quantization"
+        # What a mouse selection reads is what is drawn, the caption included.
+        assert [line.rstrip() for line in str(prompt.render()).splitlines()] == [
+            row.rstrip() for row in rows
+        ]

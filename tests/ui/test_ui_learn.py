@@ -10,6 +10,7 @@ from ui_support import choice, make_app, markup_deck, reviews
 from quizzer.scheduling.answer import Answer
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.widgets.script_text import ScriptText
 
 SIZE = (100, 30)
 
@@ -72,7 +73,8 @@ async def test_learn_mode_on_markup_deck_runs_a_round(tmp_path: Path) -> None:
                 break
             question = screen.question
             assert question is not None
-            assert str(screen.query_one("#prompt").render()).strip() == question.prompt
+            prompt = screen.query_one("#prompt", ScriptText)
+            assert str(prompt.render_text()).strip() == question.prompt
             if question.stage == "choice":
                 await pilot.press(str(screen.choices.answer_index + 1))
             else:

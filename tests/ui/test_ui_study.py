@@ -240,7 +240,7 @@ async def test_markup_in_glossary_text_is_shown_literally(tmp_path: Path) -> Non
             screen = _study(app)
             prompt = screen.query_one("#prompt", ScriptText)
             seen.append(prompt.text)
-            rendered = str(prompt.render())
+            rendered = str(prompt.render_text())
             assert rendered.strip() == prompt.text
             await pilot.press("space")
             await pilot.pause()
@@ -312,7 +312,7 @@ async def test_arabic_prompt_is_shaped_in_app_mode_and_logical_in_terminal_mode(
         app = make_app(db, choice("quantization", "ar:term>en:term", "flip"), rtl_mode=mode)
         async with app.run_test(size=SIZE):
             prompt = _study(app).query_one("#prompt", ScriptText)
-            shown = str(prompt.render())
+            shown = str(prompt.render_text())
             forms = sum(0xFE70 <= ord(c) <= 0xFEFF for c in shown)
             assert (forms > 0) is joined
             if not joined:
@@ -561,7 +561,7 @@ async def test_small_and_resized_terminal_keeps_working(tmp_path: Path) -> None:
         assert prompt.size.width > 60
         from rich.cells import cell_len
 
-        widest = max(cell_len(line) for line in str(prompt.render()).splitlines())
+        widest = max(cell_len(line) for line in str(prompt.render_text()).splitlines())
         assert widest <= prompt.size.width
         await pilot.press("enter", "escape")
         await pilot.pause()

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
+from textual.geometry import Size
+from textual.style import Style
 from textual.widgets import Label
 
 from quizzer.concepts.languages import LANGUAGE_NAMES
@@ -13,6 +18,39 @@ from quizzer.ui.widgets.script_text import ScriptText
 def side_label(lang: str, side: str) -> str:
     """``"Bengali term"`` — what a text is."""
     return f"{LANGUAGE_NAMES.get(lang, lang)} {side}"
+
+
+class CaptionedText(ScriptText):
+    """A :class:`ScriptText` under a caption line of its own (``English term``), drawn as a
+    muted label of the full width above it was: one widget for the two lines of the card's
+    prompt, a label fewer to compose and style before the first card. The text is bold,
+    the caption not (both are one content, so a mouse selection reads them as shown)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"captioned-text--caption"}
+
+    DEFAULT_CSS = """
+    CaptionedText > .captioned-text--caption {
+        color: $text-muted;
+    }
+    """
+
+    #: The caption above the text.
+    caption = ""
+
+    def set_caption(self, caption: str) -> None:
+        """Show ``caption`` above the text."""
+        self.caption = caption
+        self.refresh()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Return the text's lines and the caption's."""
+        return super().get_content_height(container, viewport, width) + 1
+
+    def render(self) -> Content:
+        """The caption in the caption's colour, then the text's lines, bold."""
+        muted = self.get_visual_style("captioned-text--caption").foreground
+        caption = Content.styled(self.caption.partition("\n")[0], Style(foreground=muted))
+        return Content("\n").join([caption, self.render_text().stylize(Style(bold=True))])
 
 
 class CardView(Vertical):
@@ -36,7 +74,6 @@ class CardView(Vertical):
         width: 1fr;
     }
     CardView #prompt {
-        text-style: bold;
         margin: 0 0 1 0;
     }
     CardView Rule {
@@ -58,15 +95,15 @@ class CardView(Vertical):
 
     def compose(self) -> ComposeResult:
         """Compose the prompt label and text (the answer part comes with the first reveal)."""
-        yield Label("", id="prompt-label", classes="card-label", markup=False)
-        yield ScriptText("", id="prompt", align="center")
+        yield CaptionedText("", id="prompt", align="center")
 
     def show(
         self, prompt: str, prompt_label: str, answer: str = "", answer_label: str = ""
     ) -> None:
         """Show a new card with its answer hidden."""
-        self.query_one("#prompt-label", Label).update(prompt_label)
-        self.query_one("#prompt", ScriptText).text = prompt
+        shown = self.query_one("#prompt", CaptionedText)
+        shown.set_caption(prompt_label)
+        shown.text = prompt
         self._answer = (answer_label, answer)
         if self._answer_mounted:
             self.query_one("#answer-label", Label).update(answer_label)

@@ -86,7 +86,11 @@ class ScriptText(Widget):
             self.styles.text_align = self._text_align()  # type: ignore[assignment]
 
     def render(self) -> Content:
-        """Render the visual lines as plain content, centring the block if asked."""
+        """Render the text (:meth:`render_text`)."""
+        return self.render_text()
+
+    def render_text(self) -> Content:
+        """The visual lines as plain content, centring the block if asked."""
         width = self.content_region.width or self.size.width
         lines = self.lines(width)
         if self.align == "center" and lines:

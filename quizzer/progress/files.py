@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.errors import StoreError
-from quizzer.progress import journal, reviewlog
+from quizzer.progress import journal
 
 
 def journal_path(path: Path) -> Path:
@@ -191,7 +191,24 @@ def previous_journal_path(path: Path) -> Path:
 
 def log_dir(path: Path) -> Path:
     """The directory of the month files of the review log."""
-    return reviewlog.log_dir(path)
+    return path.with_name(path.name + ".log")
+
+
+def size_of(file: Path) -> int:
+    """The size of ``file`` in bytes (0 when there is none)."""
+    try:
+        return file.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def log_months(path: Path) -> list[str]:
+    """The months of the review log on disk (``[]`` without a log directory), oldest first."""
+    if not log_dir(path).is_dir():
+        return []  # a new store: opened without importing the month files' reader
+    from quizzer.progress import reviewlog
+
+    return reviewlog.months(path)
 
 
 def stats_path(path: Path) -> Path:

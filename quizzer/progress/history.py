@@ -28,7 +28,7 @@ from quizzer.progress.files import (
     journal_path,
 )
 from quizzer.progress.journal import JournalDamage
-from quizzer.progress.monthfile import Manifest, manifest_problem
+from quizzer.progress.manifest import Manifest, manifest_problem
 from quizzer.progress.snapshot import parse
 from quizzer.progress.values import BAD_VALUE, event_problem, reason_of
 from quizzer.runtime.collector import collector_paused

@@ -30,14 +30,14 @@ from typing import Any, Generic, TypeVar
 from quizzer.errors import StoreError
 from quizzer.progress import logdecoder, monthcache
 from quizzer.progress.events import ReviewData, plain
+from quizzer.progress.manifest import Manifest
+from quizzer.progress.manifest import manifest_problem as manifest_problem  # its old home
 from quizzer.progress.snapshot import dumps, parse
 from quizzer.progress.values import review_problem, shown_value
 from quizzer.scheduling.review import Review
 
 #: Where the seal starts; the CRC covers every byte before it.
 _SEAL = b',"seal":'
-#: The manifest of a snapshot: month -> [answers it holds, generation that wrote it].
-Manifest = dict[str, list[int]]
 T = TypeVar("T")
 
 
@@ -250,19 +250,4 @@ def vouch(copy: Copy[Any], month: str, manifest: Manifest | None, gen: int) -> s
             f"review log file is not vouched for (it holds {copy.count} answers of "
             f"generation {copy.gen}; the snapshot lists {entry[0]} of generation {entry[1]})"
         )
-    return None
-
-
-def manifest_problem(value: Any) -> str | None:
-    """What is wrong with a snapshot's ``meta.months`` (``None``: nothing)."""
-    if not isinstance(value, dict):
-        return f"meta.months is not a table: {shown_value(value)}"
-    for month, entry in value.items():
-        if (
-            not isinstance(entry, list)
-            or len(entry) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in entry)
-        ):
-            key = shown_value(month, 20)
-            return f"meta.months[{key}] is not [count, generation]: {shown_value(entry)}"
     return None

@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
 from quizzer.errors import StoreError
-from quizzer.progress import cardindex, compaction, generations, journal, migrate, reviewlog
+from quizzer.progress import cardindex, generations, journal, migrate
 from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -32,14 +32,15 @@ from quizzer.progress.files import (
     journal_damage_error,
     journal_path,
     lock_path,
+    log_months,
     own_temp_files,
     previous_journal_path,
+    size_of,
     stats_path,
 )
 from quizzer.progress.journal import JournalDamage, JournalWriter
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.lock import StoreLock, read_mark
-from quizzer.progress.outcomes import RecordOutcome
 from quizzer.progress.snapshot import AtomicJSONStorage, Snapshot
 from quizzer.progress.state import State
 from quizzer.progress.values import event_problem, reason_of
@@ -47,18 +48,12 @@ from quizzer.progress.values import event_problem, reason_of
 if TYPE_CHECKING:
     from quizzer.progress.aggregates import Live
     from quizzer.progress.history import LoadedLog
+    from quizzer.progress.outcomes import RecordOutcome
 
 #: The snapshot layout this code writes (see :mod:`quizzer.progress.migrate` for older ones).
 SCHEMA_VERSION = migrate.SCHEMA_VERSION
 #: Replaying more journal events than this on open triggers a compaction.
 COMPACT_AFTER = 2000
-
-
-def _size(file: Path) -> int:
-    try:
-        return file.stat().st_size
-    except FileNotFoundError:
-        return 0
 
 
 class OpenedStore:
@@ -182,7 +177,7 @@ class OpenedStore:
             if (
                 journal.generation(self.journal_path) > 0
                 or self.backup_path.exists()
-                or reviewlog.months(self.path)
+                or log_months(self.path)
             ):
                 # Compacted before: the journal holds only the last session, and a snapshot
                 # rebuilt from it alone would forget every other card's state.
@@ -191,7 +186,7 @@ class OpenedStore:
                     hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
                     path=self.path,
                 )
-            if not self.read_only and not _size(self.journal_path):
+            if not self.read_only and not size_of(self.journal_path):
                 # A new store: its journal starts with a header (generation 0), so that a
                 # crash before the first compaction's journal leaves one that is provably old.
                 journal.start_new(self.journal_path, 0)
@@ -262,6 +257,8 @@ class OpenedStore:
             self._writer.close()
             self._writer = None
         if self.journal_path.exists():
+            from quizzer.progress import reviewlog  # the review log: not needed to open a store
+
             reviewlog.keep_link(self.journal_path, previous_journal_path(self.path))
         self._header_end = journal.start_new(self.journal_path, self.state.gen)
         self._writer = JournalWriter(self.journal_path, self._header_end)
@@ -298,6 +295,8 @@ class OpenedStore:
             from quizzer.progress import aggregates
 
             aggregates.before_compaction(self)
+        from quizzer.progress import compaction  # the review log's writer: not needed to open
+
         # 1. The journal's answers into their month files (idempotent: keyed by review id).
         compaction.fold_journal(self.path, self.state)
         # 2. The snapshot of the next generation: from here on the journal counts as absorbed.

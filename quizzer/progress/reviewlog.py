@@ -31,6 +31,7 @@ from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import monthfile
 from quizzer.progress.events import Event, ReviewData, has_review, is_undo
+from quizzer.progress.files import log_dir
 from quizzer.progress.snapshot import dumps
 
 if TYPE_CHECKING:
@@ -38,11 +39,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json(?:\.bak)?$")
-
-
-def log_dir(path: Path) -> Path:
-    """The review-log directory of the store at ``path``."""
-    return path.with_name(path.name + ".log")
 
 
 def month_of(reviewed_at: str) -> str:

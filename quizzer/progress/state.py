@@ -27,8 +27,8 @@ from quizzer.progress.events import (
     UndoEntry,
     card_data,
 )
+from quizzer.progress.manifest import Manifest, manifest_problem
 from quizzer.progress.migrate import SCHEMA_VERSION
-from quizzer.progress.monthfile import Manifest, manifest_problem
 from quizzer.progress.values import (
     card_problem,
     checked_card,

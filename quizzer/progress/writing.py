@@ -9,18 +9,22 @@ from __future__ import annotations
 import os
 import threading
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from quizzer.cards.card import CardKey
 from quizzer.progress.events import card_data, plain, review_data
-from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_of
-from quizzer.scheduling import scheduler as scheduling
-from quizzer.scheduling.answer import Answer, answered_review, review_id
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import bury_until
 from quizzer.scheduling.review import Grade, Review
 from quizzer.scheduling.settings import SchedulerSettings
+
+# The scheduler, the answer's record and the outcomes are imported at the first answer,
+# bury or undo: opening the store and counting the decks (the home screen) needs none.
+if TYPE_CHECKING:
+    from quizzer.progress.outcomes import Bury, RecordOutcome
+    from quizzer.scheduling.answer import Answer
 
 #: Answer times the scheduler can work with: intervals up to a century must still be dates.
 _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
@@ -82,6 +86,8 @@ class WritingStore(ReadingStore):
         self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
     ) -> RecordOutcome:
         """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
+        from quizzer.scheduling.answer import Answer
+
         key = card_key(card)
         if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
             raise ValueError(f"grade must be the whole number 1, 2, 3 or 4, got {grade!r:.40}")
@@ -94,6 +100,10 @@ class WritingStore(ReadingStore):
             return outcome
 
     def _record(self, key: CardKey, grade: Grade, now: datetime, answer: Answer) -> RecordOutcome:
+        from quizzer.progress.outcomes import RecordOutcome
+        from quizzer.scheduling import scheduler as scheduling
+        from quizzer.scheduling.answer import answered_review, review_id
+
         card_id = key.id  # built from its parts at each use
         before = self.state.get(card_id)
         shown = self._prepared
@@ -158,6 +168,8 @@ class WritingStore(ReadingStore):
                     "restore": top["before"],
                 }
             )
+            from quizzer.progress.outcomes import Bury
+
             return Bury.from_dict(top["bury"])
         reviews = self._reviews
         removed = Review.from_dict(plain(top["review"]))
@@ -184,6 +196,9 @@ class WritingStore(ReadingStore):
         stack: :meth:`undo` brings the card back. Answering the card clears the
         bury; a card never studied gets a new-card state that carries it.
         """
+        from quizzer.progress.outcomes import Bury
+        from quizzer.scheduling.answer import review_id
+
         key = card_key(card)
         now = _answer_time(now)
         until = bury_until(now, self.tz_at(now), self.settings)

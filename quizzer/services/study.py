@@ -20,10 +20,8 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
-from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
-from quizzer.scheduling.scheduler import format_interval
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 
 #: Where the theme chosen with Ctrl+T is kept.
@@ -34,6 +32,7 @@ MAX_PREFS_BYTES = 1 << 20
 
 if TYPE_CHECKING:
     from quizzer.progress import Store
+    from quizzer.scheduling.answer import Answer
     from quizzer.services.deck_counts import KeptCounts
     from quizzer.services.library import DeckListing
     from quizzer.stats.figures import Stats
@@ -316,6 +315,8 @@ class StudyService:
 
     def intervals(self, card: CardKey, now: datetime | None = None) -> dict[int, str]:
         """The interval label each grade would give ``card`` now."""
+        from quizzer.scheduling.scheduler import format_interval  # not for the home screen
+
         return {g: format_interval(d) for g, d in self.store.preview(card, now or utcnow()).items()}
 
     def shown(self, card: CardKey, stage: str | None, now: datetime | None = None) -> None:

@@ -12,7 +12,7 @@ from quizzer.cli import gc_pause
 from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
-from quizzer.scheduling.review import MODES
+from quizzer.scheduling.grades import MODES
 
 if TYPE_CHECKING:
     import argparse

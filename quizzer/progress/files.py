@@ -10,6 +10,7 @@ the snapshot and the journal by rename) from real damage.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -36,7 +37,12 @@ def store_exists(path: Path) -> bool:
 _TABLES = frozenset({"meta", "settings", "cards", "reviews", "_default"})
 #: How much of a damaged snapshot is searched for one of our table names.
 _SNIFF_BYTES = 64 * 1024
-_DAMAGED_TABLE = re.compile(rb'^\s*\{\s*"(meta|settings|cards|reviews)"\s*:')
+
+
+@functools.cache
+def _damaged_table() -> re.Pattern[bytes]:
+    # Compiled for a damaged snapshot only (~0.4 ms): not at every start.
+    return re.compile(rb'^\s*\{\s*"(meta|settings|cards|reviews)"\s*:')
 
 
 def _companions(path: Path) -> list[Path]:
@@ -69,7 +75,7 @@ def _snapshot_is_ours(path: Path) -> bool:
         doc = json.loads(raw.decode("utf-8"))
     except ValueError:
         # Damaged (cut short, garbled): still ours if it starts as one of our documents.
-        return _DAMAGED_TABLE.match(raw[:_SNIFF_BYTES]) is not None
+        return _damaged_table().match(raw[:_SNIFF_BYTES]) is not None
     if not isinstance(doc, dict) or not doc:
         return False
     meta = doc.get("meta")

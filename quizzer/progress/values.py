@@ -23,7 +23,6 @@ import fsrs
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import QueueFacts
-from quizzer.scheduling.review import Review
 
 #: What reading a malformed record may raise (a wrong type, a missing key, a bad value).
 BAD_VALUE = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
@@ -150,6 +149,8 @@ def _review_reason(data: Any) -> None:
         value = data.get(name)
         if value is not None and not _is_number(value):
             raise ValueError(f"{name} is not a number: {shown_value(value)}")
+    from quizzer.scheduling.review import Review  # at the first review checked, not to open
+
     try:
         Review.from_dict(data)
     except (TypeError, ValueError, OverflowError):

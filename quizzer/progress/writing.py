@@ -16,8 +16,8 @@ from quizzer.progress.events import card_data, plain, review_data
 from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_of
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.queue import bury_until
-from quizzer.scheduling.review import Grade, Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 # The scheduler, the answer's record and the outcomes are imported at the first answer,
@@ -25,6 +25,7 @@ from quizzer.scheduling.settings import SchedulerSettings
 if TYPE_CHECKING:
     from quizzer.progress.outcomes import Bury, RecordOutcome
     from quizzer.scheduling.answer import Answer
+    from quizzer.scheduling.review import Review
 
 #: Answer times the scheduler can work with: intervals up to a century must still be dates.
 _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
@@ -171,6 +172,8 @@ class WritingStore(ReadingStore):
             from quizzer.progress.outcomes import Bury
 
             return Bury.from_dict(top["bury"])
+        from quizzer.scheduling.review import Review
+
         reviews = self._reviews
         removed = Review.from_dict(plain(top["review"]))
         self._append(

@@ -15,7 +15,7 @@ from typing import Any
 import fsrs
 
 from quizzer.cards.card import CardKey
-from quizzer.scheduling.review import CardPhase
+from quizzer.scheduling.grades import CardPhase
 from quizzer.scheduling.studyday import to_utc
 
 #: fsrs.State → the phase names used in the review log.

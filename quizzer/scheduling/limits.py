@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from quizzer.scheduling.review import CardPhase
+from quizzer.scheduling.grades import CardPhase
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.scheduling.studyday import day_bounds, to_utc
 

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
+# The names, defined in grades (imported without this module's dataclass), re-exported.
+from quizzer.scheduling.grades import GRADE_NAMES as GRADE_NAMES
+from quizzer.scheduling.grades import LOG_MODES as LOG_MODES
+from quizzer.scheduling.grades import MODES as MODES
+from quizzer.scheduling.grades import CardPhase as CardPhase
+from quizzer.scheduling.grades import Grade as Grade
+from quizzer.scheduling.grades import Mode as Mode
 from quizzer.scheduling.studyday import to_utc
-
-Grade = Literal[1, 2, 3, 4]
-GRADE_NAMES: dict[int, str] = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
-
-Mode = Literal["flip", "choice", "typed", "learn", "anki"]
-#: The quiz modes a session runs in.
-MODES: tuple[str, ...] = ("flip", "choice", "typed", "learn")
-#: Where a logged answer was given: a quiz mode, or ``anki`` (brought back by ``quizzer merge``).
-LOG_MODES: tuple[str, ...] = (*MODES, "anki")
-
-#: Card state before the answer, as FSRS names it (plus ``new`` for a first sight).
-CardPhase = Literal["new", "learning", "review", "relearning"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,8 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
+from quizzer.scheduling.grades import GRADE_NAMES, Grade
 from quizzer.scheduling.queue import DueQueue
-from quizzer.scheduling.review import GRADE_NAMES, Grade, Review
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 
 #: Where the theme chosen with Ctrl+T is kept.
@@ -33,6 +33,7 @@ MAX_PREFS_BYTES = 1 << 20
 if TYPE_CHECKING:
     from quizzer.progress import Store
     from quizzer.scheduling.answer import Answer
+    from quizzer.scheduling.review import Review
     from quizzer.services.deck_counts import KeptCounts
     from quizzer.services.library import DeckListing
     from quizzer.stats.figures import Stats
@@ -97,6 +98,7 @@ class StoreScheduler:
     def undone_message(self) -> str:
         """What the last :meth:`undo` took back, for the learner."""
         from quizzer.progress import Bury
+        from quizzer.scheduling.review import Review
 
         undone = self.last_undone
         if isinstance(undone, Bury):

@@ -8,7 +8,7 @@ from typing import Any
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES
-from quizzer.scheduling.review import MODES
+from quizzer.scheduling.grades import MODES
 
 #: The settings key under which the home screen remembers the last choice.
 SETTINGS_KEY = "ui.last_choice"

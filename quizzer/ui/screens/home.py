@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
-from quizzer.scheduling.review import MODES
+from quizzer.scheduling.grades import MODES
 from quizzer.study.selection import StudyChoice, default_pair, fits, has_languages
 from quizzer.ui.app_access import QuizzerScreen
 from quizzer.ui.screens import screen_css

@@ -40,7 +40,8 @@ from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling import studyday
 from quizzer.scheduling.card_state import CardState
-from quizzer.scheduling.review import CardPhase, Review
+from quizzer.scheduling.grades import CardPhase
+from quizzer.scheduling.review import Review
 
 #: The collection's name inside a package.
 _COLLECTION = "collection.anki2"

@@ -25,7 +25,8 @@ from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_text
 from quizzer.library.decks import find_deck, load_library
 from quizzer.paths import default_db_path
-from quizzer.scheduling.review import GRADE_NAMES, Review
+from quizzer.scheduling.grades import GRADE_NAMES
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"

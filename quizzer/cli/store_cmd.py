@@ -11,7 +11,7 @@ from quizzer.errors import InputError, shown
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, doctor, open_store
 from quizzer.progress.files import check_store_path, require_store, store_exists
-from quizzer.scheduling.review import GRADE_NAMES
+from quizzer.scheduling.grades import GRADE_NAMES
 
 
 def _existing_store(db: str | None) -> Path:

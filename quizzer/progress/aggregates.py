@@ -39,7 +39,7 @@ from quizzer.progress.events import has_review, is_undo, plain
 from quizzer.progress.files import journal_path, stats_path
 from quizzer.progress.history import read_log
 from quizzer.progress.localtz import zone_key
-from quizzer.progress.monthfile import Manifest
+from quizzer.progress.manifest import Manifest
 from quizzer.progress.sealedfile import BAD_DOCUMENT, seal, unseal
 from quizzer.progress.values import reason_of
 from quizzer.scheduling.review import Review

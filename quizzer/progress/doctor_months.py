@@ -21,6 +21,7 @@ from quizzer.progress import journal, monthfile, reviewlog
 from quizzer.progress.events import Event, ReviewData
 from quizzer.progress.files import journal_path, previous_journal_path
 from quizzer.progress.generations import v2_backup_path
+from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import AtomicJSONStorage, parse
 from quizzer.progress.values import event_problem
 
@@ -29,13 +30,13 @@ from quizzer.progress.values import event_problem
 class MonthFindings:
     """What :func:`examine_months` found: months to rebuild, mirrors to rewrite."""
 
-    manifest: monthfile.Manifest | None = None
+    manifest: Manifest | None = None
     gen: int = 0
     bad_months: list[str] = field(default_factory=list)
     bad_mirrors: list[str] = field(default_factory=list)
 
 
-def manifest_of(doc: dict[str, Any] | None) -> tuple[monthfile.Manifest | None, int]:
+def manifest_of(doc: dict[str, Any] | None) -> tuple[Manifest | None, int]:
     """A snapshot document's manifest and generation (``None, 0`` without a usable one)."""
     if doc is None:
         return None, 0
@@ -44,7 +45,7 @@ def manifest_of(doc: dict[str, Any] | None) -> tuple[monthfile.Manifest | None, 
 
 
 def examine_months(
-    path: Path, manifest: monthfile.Manifest | None, gen: int, problems: list[str]
+    path: Path, manifest: Manifest | None, gen: int, problems: list[str]
 ) -> MonthFindings:
     """Check both copies of every month against ``manifest``; note each problem."""
     found = MonthFindings(manifest, gen)
@@ -133,7 +134,7 @@ def rewrite_mirror(path: Path, month: str, stamp: str, actions: list[str]) -> No
     actions.append(f"rewrote {mirror.name} from {file.name}")
 
 
-def write_manifest(path: Path) -> monthfile.Manifest | None:
+def write_manifest(path: Path) -> Manifest | None:
     """Record the sealed months on disk in the snapshot's manifest (after a repair).
 
     Each month's entry comes from the copy that verifies on its own (the file, else its
@@ -145,7 +146,7 @@ def write_manifest(path: Path) -> monthfile.Manifest | None:
         meta = doc["meta"]["1"]
     except (OSError, StoreError, KeyError, TypeError):
         return None
-    manifest: monthfile.Manifest = {}
+    manifest: Manifest = {}
     for month in reviewlog.months(path):
         file = reviewlog.month_path(path, month)
         for copy in (

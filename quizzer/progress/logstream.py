@@ -23,6 +23,7 @@ from pathlib import Path
 from quizzer.progress import journal, logdecoder, monthfile, reviewlog
 from quizzer.progress.events import has_review, is_undo, plain
 from quizzer.progress.files import journal_path
+from quizzer.progress.manifest import Manifest
 from quizzer.progress.values import BAD_VALUE
 from quizzer.scheduling.review import Review
 
@@ -33,7 +34,7 @@ class Unstreamable(Exception):
     """The log can't be given a slice at a time exactly as it reads whole: read it whole."""
 
 
-def answers(path: Path, gen: int, manifest: monthfile.Manifest | None) -> Iterator[list[Review]]:
+def answers(path: Path, gen: int, manifest: Manifest | None) -> Iterator[list[Review]]:
     """Every answer of the log of the store at ``path`` (snapshot generation ``gen``), a
     slice at a time: the months in order, each in its file's order, then the journal's.
 
@@ -65,9 +66,7 @@ def answers(path: Path, gen: int, manifest: monthfile.Manifest | None) -> Iterat
     yield journal_answers
 
 
-def _month(
-    path: Path, month: str, manifest: monthfile.Manifest | None, gen: int
-) -> Iterator[list[Review]]:
+def _month(path: Path, month: str, manifest: Manifest | None, gen: int) -> Iterator[list[Review]]:
     """One month file's answers, a slice at a time, its seal and manifest entry checked."""
     file = reviewlog.month_path(path, month)
     try:

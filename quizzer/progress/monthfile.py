@@ -31,7 +31,6 @@ from quizzer.errors import StoreError
 from quizzer.progress import logdecoder, monthcache
 from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
-from quizzer.progress.manifest import manifest_problem as manifest_problem  # its old home
 from quizzer.progress.snapshot import dumps, parse
 from quizzer.progress.values import review_problem, shown_value
 from quizzer.scheduling.review import Review

@@ -32,6 +32,7 @@ from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress import monthfile
 from quizzer.progress.events import Event, ReviewData, has_review, is_undo
 from quizzer.progress.files import log_dir
+from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import dumps
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def month_path(path: Path, month: str) -> Path:
     return log_dir(path) / f"{month}.json"
 
 
-def months(path: Path, manifest: monthfile.Manifest | None = None) -> list[str]:
+def months(path: Path, manifest: Manifest | None = None) -> list[str]:
     """The months that have a log file or a mirror (or that ``manifest`` lists), oldest first."""
     directory = log_dir(path)
     found = set(manifest or ())
@@ -110,7 +111,7 @@ def _month_error(file: Path, problem: str) -> StoreError:
 def read_vouched(
     path: Path,
     month: str,
-    manifest: monthfile.Manifest | None,
+    manifest: Manifest | None,
     gen: int,
     read: Callable[[Path, str], monthfile.Copy[T]] = monthfile.read_copy,  # type: ignore[assignment]
 ) -> tuple[list[T], int | None]:
@@ -241,7 +242,7 @@ class Fold:
         spilled = self.spill.months() if self.spill is not None else set()
         return {m for m, adds in self.adds.items() if adds} | set(self.removes) | spilled
 
-    def write(self, path: Path, manifest: monthfile.Manifest | None = None, gen: int = 0) -> int:
+    def write(self, path: Path, manifest: Manifest | None = None, gen: int = 0) -> int:
         """Apply to the month files under ``path``'s log dir (once: it consumes the additions).
 
         ``manifest`` and ``gen`` are the snapshot's (``meta.months``, ``meta.gen``): only a

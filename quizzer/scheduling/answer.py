@@ -14,7 +14,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from quizzer.runtime.hashing import blake2b
-from quizzer.scheduling.review import Grade, Mode, Review
+from quizzer.scheduling.grades import Grade, Mode
+from quizzer.scheduling.review import Review
 
 if TYPE_CHECKING:
     from quizzer.scheduling.scheduler import Outcome

@@ -6,13 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-# The names, defined in grades (imported without this module's dataclass), re-exported.
-from quizzer.scheduling.grades import GRADE_NAMES as GRADE_NAMES
-from quizzer.scheduling.grades import LOG_MODES as LOG_MODES
-from quizzer.scheduling.grades import MODES as MODES
-from quizzer.scheduling.grades import CardPhase as CardPhase
-from quizzer.scheduling.grades import Grade as Grade
-from quizzer.scheduling.grades import Mode as Mode
+from quizzer.scheduling.grades import LOG_MODES, CardPhase, Grade, Mode
 from quizzer.scheduling.studyday import to_utc
 
 

@@ -38,7 +38,7 @@ import fsrs
 from fsrs.scheduler import STABILITY_MIN
 
 from quizzer.scheduling.card_state import CardState, copy_card
-from quizzer.scheduling.review import CardPhase, Grade
+from quizzer.scheduling.grades import CardPhase, Grade
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.scheduling.studyday import days_between, study_day, to_utc
 

@@ -41,8 +41,9 @@ from quizzer.progress.files import is_ours, store_exists
 from quizzer.progress.store import Store
 from quizzer.scheduling.answer import review_id
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.replay import replay_trace
-from quizzer.scheduling.review import Grade, Review
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 #: Called as ``on_progress(stage, done, total)``; stages ``replay`` and ``write``.

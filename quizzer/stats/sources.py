@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 
-from quizzer.scheduling.review import LOG_MODES
+from quizzer.scheduling.grades import LOG_MODES
 from quizzer.stats.definitions import RECENT_SOURCE_DAYS
 from quizzer.stats.figures import AnswerSources, SourceCount
 from quizzer.stats.tally import DeckTally

@@ -58,7 +58,7 @@ from quizzer.cards.card import Pair
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.languages import Side
 from quizzer.concepts.normalize import compact, comparison_key
-from quizzer.scheduling.review import Grade
+from quizzer.scheduling.grades import Grade
 from quizzer.study.answer_diff import DiffSegment, char_diff
 from quizzer.study.answer_forms import FormKind, answer_forms
 from quizzer.study.answer_transliteration import (

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from quizzer.cards.card import CardKey
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
+from quizzer.scheduling.grades import GRADE_NAMES, Grade
 from quizzer.scheduling.queue import DueQueue
-from quizzer.scheduling.review import GRADE_NAMES, Grade
 from quizzer.study.session import Session
 
 if TYPE_CHECKING:

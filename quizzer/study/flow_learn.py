@@ -15,7 +15,7 @@ from datetime import datetime
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.concept import Concept
 from quizzer.scheduling.answer import Answer
-from quizzer.scheduling.review import GRADE_NAMES, Grade
+from quizzer.scheduling.grades import GRADE_NAMES, Grade
 from quizzer.study.flow import (
     AnswerVerdict,
     ChoiceOutcome,

@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.concept import Concept
-from quizzer.scheduling.review import Grade
+from quizzer.scheduling.grades import Grade
 from quizzer.study.answers import AnswerCheck, Verdict, check_card_answer
 from quizzer.study.learn_record import (
     Action,

@@ -11,7 +11,7 @@ from typing import Literal
 
 from quizzer.cards.card import CardKey
 from quizzer.concepts.concept import Concept
-from quizzer.scheduling.review import Grade
+from quizzer.scheduling.grades import Grade
 from quizzer.study.multiple_choice import ChoiceSet
 
 Stage = Literal["choice", "typed"]

@@ -23,7 +23,8 @@ from typing import Literal
 
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.answer import Answer
-from quizzer.scheduling.review import Grade, Mode, Review
+from quizzer.scheduling.grades import Grade, Mode
+from quizzer.scheduling.review import Review
 from quizzer.study.session_scheduler import Scheduler
 
 #: Cards due again within this much of an answer return in the same session.

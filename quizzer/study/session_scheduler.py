@@ -17,9 +17,10 @@ from quizzer.cards.card import CardKey
 from quizzer.scheduling import scheduler
 from quizzer.scheduling.answer import Answer, answered_review, review_id
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.limits import TodayCounts
 from quizzer.scheduling.queue import DueQueue, bury_until, due_queue, next_due
-from quizzer.scheduling.review import Grade, Review
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 

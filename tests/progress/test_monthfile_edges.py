@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from quizzer.progress.monthfile import Copy, encode, manifest_problem, read_copy, vouch
+from quizzer.progress.manifest import manifest_problem
+from quizzer.progress.monthfile import Copy, encode, read_copy, vouch
 from tests.progress import store_builder as sb
 
 MONTH = "2026-08"

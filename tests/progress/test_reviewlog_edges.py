@@ -20,6 +20,7 @@ import pytest
 from quizzer.errors import StoreError
 from quizzer.progress import monthfile, reviewlog
 from quizzer.progress.events import ReviewData
+from quizzer.progress.manifest import Manifest
 
 
 def _review(
@@ -133,7 +134,7 @@ def test_a_damaged_month_is_read_from_its_mirror_and_a_listed_missing_one_is_dam
     file.parent.mkdir()
     reviews = [_review("a", _sept(9))]
     reviewlog.write_month(file, reviews, 2)
-    manifest: monthfile.Manifest = {"2026-09": [1, 2]}
+    manifest: Manifest = {"2026-09": [1, 2]}
     assert reviewlog.read_vouched(db, "2026-09", manifest, 2) == (reviews, 2)
     file.write_bytes(b"garbage")
     assert reviewlog.read_vouched(db, "2026-09", manifest, 2) == (reviews, 2)
@@ -256,7 +257,7 @@ def test_a_fold_writes_in_time_order_seals_with_the_next_generation_and_updates_
 ) -> None:
     db = tmp_path / "p.json"
     late, early = _review("b", _sept(11)), _review("a", _sept(9))
-    manifest: monthfile.Manifest = {}
+    manifest: Manifest = {}
     assert reviewlog.Fold().add_events([_record(late), _record(early)]).write(db, manifest, 3) == 1  # type: ignore[list-item]
     assert manifest == {"2026-09": [2, 4]}
     file = reviewlog.month_path(db, "2026-09")
@@ -264,7 +265,7 @@ def test_a_fold_writes_in_time_order_seals_with_the_next_generation_and_updates_
     assert monthfile.read_copy(reviewlog.mirror_path(file), "2026-09").gen == 4
 
     # The same fold again (a compaction redone): nothing written, the manifest kept up.
-    again: monthfile.Manifest = {"2026-09": [2, 4]}
+    again: Manifest = {"2026-09": [2, 4]}
     events = [_record(late), _record(early)]
     assert reviewlog.Fold().add_events(events).write(db, again, 3) == 0  # type: ignore[arg-type]
     assert again == {"2026-09": [2, 4]}
@@ -283,7 +284,7 @@ def test_a_month_from_before_seals_is_sealed_as_it_is_in_time_order(tmp_path: Pa
     late, early = _review("b", _sept(11)), _review("a", _sept(9))
     file.write_text(json.dumps({"reviews": {"1": late, "2": early}}))
     assert monthfile.read_copy(file, "2026-09").gen is None
-    manifest: monthfile.Manifest = {}
+    manifest: Manifest = {}
     fold = reviewlog.Fold().add_events([{"op": "undo", "review_id": "zz"}])  # type: ignore[list-item]
     assert fold.write(db, manifest, 7) == 1
     assert manifest == {"2026-09": [2, 8]}

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from quizzer.scheduling.review import GRADE_NAMES, LOG_MODES, MODES, Review
+from quizzer.scheduling.grades import GRADE_NAMES, LOG_MODES, MODES
+from quizzer.scheduling.review import Review
 
 AT = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 DHAKA = timezone(timedelta(hours=6))

@@ -13,7 +13,8 @@ from itertools import count
 from rich.console import Console
 from synthetic_history import TZ, make_deck, make_history
 
-from quizzer.scheduling.review import LOG_MODES, Review
+from quizzer.scheduling.grades import LOG_MODES
+from quizzer.scheduling.review import Review
 from quizzer.stats.compute import compute_stats
 from quizzer.stats.sources import answer_sources
 from quizzer.stats.tally import tally_of

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Button, Input
 
 from quizzer.cards.card import CardKey
-from quizzer.scheduling.review import Grade
+from quizzer.scheduling.grades import Grade
 from quizzer.services.study import utcnow
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import MAX_ANSWER_MS

@@ -11,7 +11,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button
 
-from quizzer.scheduling.review import GRADE_NAMES
+from quizzer.scheduling.grades import GRADE_NAMES
 
 _VARIANTS: dict[int, Literal["error", "warning", "success", "primary"]] = {
     1: "error",

@@ -73,6 +73,11 @@ LATER = (
     "quizzer.progress.compaction",
     "quizzer.progress.outcomes",
     "filecmp",
+    # The FSRS step (the grades' intervals are previewed once the card is on screen) and
+    # the answer's record come after the first paint.
+    "quizzer.scheduling.scheduler",
+    "quizzer.scheduling.answer",
+    "quizzer.scheduling.review",
 )
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.errors import StoreError
 from quizzer.progress.files import backup_path, journal_path, lock_path
-from quizzer.progress.opening import SCHEMA_VERSION
+from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.store import Store, open_store
 
 if TYPE_CHECKING:

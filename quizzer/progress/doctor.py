@@ -45,6 +45,7 @@ from quizzer.progress.files import (
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.lock import StoreLock, active_holder
 from quizzer.progress.opening import OpenedStore
+from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
 from quizzer.progress.values import event_problem, reason_of
@@ -159,7 +160,7 @@ def _repair(path: Path) -> Report:
                     path=path,
                 ) from exc
             report.actions.append(
-                f"migrated from schema {f.old_schema} to {migrate.SCHEMA_VERSION} (the old file "
+                f"migrated from schema {f.old_schema} to {SCHEMA_VERSION} (the old file "
                 f"is kept as {migrate.version_backup_path(path, f.old_schema).name})"
             )
             if lost:  # the snapshot as it was, and a journal of its new generation
@@ -198,7 +199,7 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
     if base is None and f.backup is not None:
         base, source = f.backup, f"the backup {backup_path(path).name}"
         base_file = backup_path(path)
-    if base is not None and migrate.schema_of(base) < migrate.SCHEMA_VERSION:
+    if base is not None and schema_of(base) < SCHEMA_VERSION:
         base = _old_base(base, source, base_file, report)
     if base is None and f.salvage is not None:
         base = f.salvage
@@ -272,7 +273,7 @@ def _old_base(
     gone by; the journals are replayed over the base here and the memory states rebuilt
     from the log last (:func:`repair`). The old bytes are kept: a compaction replaces P.bak.
     """
-    version = migrate.schema_of(base)
+    version = schema_of(base)
     kept = migrate.version_backup_path(file, version)
     if file.exists() and not kept.exists():
         reviewlog.keep_link(file, kept)
@@ -286,7 +287,7 @@ def _old_base(
         )
         return None
     report.actions.append(
-        f"brought {source} from schema {version} to {migrate.SCHEMA_VERSION} for the rebuild "
+        f"brought {source} from schema {version} to {SCHEMA_VERSION} for the rebuild "
         f"(its old bytes are kept as {kept.name}); card states come from the review log"
     )
     return migrate.in_current_layout(base, version)

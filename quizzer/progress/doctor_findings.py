@@ -17,6 +17,7 @@ from quizzer.progress.doctor_months import MonthFindings, examine_months, manife
 from quizzer.progress.files import backup_path, journal_path, lock_path, lost_v2_journal
 from quizzer.progress.generations import journal_problem
 from quizzer.progress.lock import Holder, read_mark
+from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.snapshot import parse
 from quizzer.progress.state import document_problem, invalid_cards
 from quizzer.progress.values import event_problem
@@ -96,13 +97,13 @@ def _read_doc(path: Path) -> tuple[dict[str, Any] | None, str | None]:
 def _doc_problem(doc: dict[str, Any], path: Path) -> str | None:
     """Why a parsed snapshot document can't be used as it is (``None``: it can)."""
     try:
-        version = migrate.schema_of(doc)
+        version = schema_of(doc)
     except ValueError as exc:
         return f"progress store is damaged (unexpected content: {exc})"
     problem = migrate.signature_problem(path, version)
     if problem:
         return f"progress store is damaged ({problem})"
-    if version > migrate.SCHEMA_VERSION or version < migrate.LAYOUT_SINCE:
+    if version > SCHEMA_VERSION or version < migrate.LAYOUT_SINCE:
         return None  # newer ones are reported separately, the oldest checked as migrated
     # An old schema of the current layout keeps its meta record and card states as this
     # one does: a bad value is damage to repair from the other copies, not a migration
@@ -120,7 +121,7 @@ def _doc_problem(doc: dict[str, Any], path: Path) -> str | None:
 def _salvage(doc: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
     """``doc`` without its invalid card states, if those are all that is wrong with it."""
     try:
-        if migrate.schema_of(doc) != migrate.SCHEMA_VERSION or document_problem(doc):
+        if schema_of(doc) != SCHEMA_VERSION or document_problem(doc):
             return None
     except ValueError:
         return None
@@ -188,8 +189,8 @@ def examine(path: Path, report: Report) -> Findings:
     f.months = examine_months(path, manifest, gen, report.problems)
     f.bad_months, f.bad_mirrors = f.months.bad_months, f.months.bad_mirrors
     if f.doc is not None and not f.snapshot_error:
-        version = migrate.schema_of(f.doc)
-        if version == migrate.SCHEMA_VERSION:
+        version = schema_of(f.doc)
+        if version == SCHEMA_VERSION:
             f.journal_problem = journal_problem(path, int(f.doc["meta"]["1"].get("gen", 0)))
             if f.journal_problem and not f.bad_lines and journal.header(jpath) is None:
                 report.problems.append(f"{jpath}: {f.journal_problem}")
@@ -207,13 +208,13 @@ def examine(path: Path, report: Report) -> Findings:
                     f"{path}: refers to {offset} bytes of journal, the journal has {f.journal_size}"
                 )
             report.cards = len(f.doc.get("cards", {}))
-        elif version > migrate.SCHEMA_VERSION:
+        elif version > SCHEMA_VERSION:
             report.problems.append(f"{path}: made by a newer quizzer (schema {version})")
         else:
             f.old_schema = version
             report.problems.append(
                 f"{path}: has the old schema version {version} (current: "
-                f"{migrate.SCHEMA_VERSION}); repairing migrates it, keeping "
+                f"{SCHEMA_VERSION}); repairing migrates it, keeping "
                 f"{migrate.version_backup_path(path, version).name}"
             )
             f.v2_journal_lost = lost_v2_journal(path, f.doc) if version == 2 else None

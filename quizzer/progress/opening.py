@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
 from quizzer.errors import StoreError
-from quizzer.progress import cardindex, generations, journal, migrate
+from quizzer.progress import cardindex, generations, journal
 from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -41,6 +41,7 @@ from quizzer.progress.files import (
 from quizzer.progress.journal import JournalDamage, JournalWriter
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.lock import StoreLock, read_mark
+from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.snapshot import AtomicJSONStorage, Snapshot
 from quizzer.progress.state import State
 from quizzer.progress.values import event_problem, reason_of
@@ -50,8 +51,6 @@ if TYPE_CHECKING:
     from quizzer.progress.history import LoadedLog
     from quizzer.progress.outcomes import RecordOutcome
 
-#: The snapshot layout this code writes (see :mod:`quizzer.progress.migrate` for older ones).
-SCHEMA_VERSION = migrate.SCHEMA_VERSION
 #: Replaying more journal events than this on open triggers a compaction.
 COMPACT_AFTER = 2000
 
@@ -144,7 +143,7 @@ class OpenedStore:
         doc = snapshot.doc
         if doc is None and not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        version = migrate.schema_of(doc) if doc is not None else SCHEMA_VERSION
+        version = schema_of(doc) if doc is not None else SCHEMA_VERSION
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"progress store has schema version {version}, newer than this quizzer "
@@ -153,6 +152,8 @@ class OpenedStore:
                 path=self.path,
             )
         if doc is not None and version < SCHEMA_VERSION:
+            from quizzer.progress import migrate  # an old store only: not at every open
+
             problem = migrate.signature_problem(self.path, version)
             if problem:
                 raise StoreError(

@@ -23,7 +23,7 @@ from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress import cardindex
 from quizzer.progress.cardtable import LazyCards
-from quizzer.progress.migrate import SCHEMA_VERSION, schema_of
+from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.values import reason_of
 
 #: Snapshots from this size on are mapped, not read, when opened lazily.

@@ -28,7 +28,7 @@ from quizzer.progress.events import (
     card_data,
 )
 from quizzer.progress.manifest import Manifest, manifest_problem
-from quizzer.progress.migrate import SCHEMA_VERSION
+from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.values import (
     card_problem,
     checked_card,

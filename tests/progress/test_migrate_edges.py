@@ -27,7 +27,7 @@ from quizzer.progress import (
     reviewlog,
 )
 from quizzer.progress.history import read_log
-from quizzer.progress.migrate import schema_of
+from quizzer.progress.schema import schema_of
 from quizzer.scheduling.replay import replay
 from quizzer.scheduling.review import Review
 from tests.progress.test_migrate_study_days import KEYS, v3_store  # noqa: F401 - a fixture

@@ -27,6 +27,7 @@ from quizzer.progress import (
 )
 from quizzer.progress import history as history_mod
 from quizzer.progress.monthfile import read_copy
+from quizzer.progress.schema import schema_of
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
 from quizzer.scheduling.limits import TodayCounts
@@ -219,9 +220,9 @@ def test_an_old_schemas_bad_meta_number_is_named_exactly(
     40 characters); a missing one is fine (every version wrote 0 or more)."""
     meta = {"schema": 3, name: value}
     with pytest.raises(ValueError) as err:
-        migrate.schema_of({"meta": {"1": meta}})
+        schema_of({"meta": {"1": meta}})
     assert str(err.value) == f"meta.{name} is not a whole number of 0 or more: {shown}"
-    assert migrate.schema_of({"meta": {"1": {"schema": 3}}}) == 3
+    assert schema_of({"meta": {"1": {"schema": 3}}}) == 3
 
 
 def test_a_schema_3_snapshot_with_a_bad_table_is_named_by_the_doctors_check(tmp_path: Path) -> None:

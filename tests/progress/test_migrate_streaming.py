@@ -14,6 +14,7 @@ import pytest
 
 from quizzer.progress import migrate, monthfile, reviewlog
 from quizzer.progress.files import log_dir
+from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.snapshot import dumps
 from tests.progress.test_migrate_study_days import KEYS, v3_store  # noqa: F401 - a fixture
 from tests.progress.test_store_log import KEY, _v2_store
@@ -138,7 +139,7 @@ def test_a_migration_killed_mid_fold_leaves_spill_files_the_next_open_removes(
         assert [r.id for r in store.reviews()] == ids
         assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
     assert not list(log_dir(db).glob(".*.tmp"))
-    assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == migrate.SCHEMA_VERSION
+    assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION
 
 
 def test_the_schema_4_replay_in_batches_gives_the_states_of_one_pass(

@@ -4,7 +4,7 @@ A store of schema 3 is migrated when opened; before this, one with ``"gen": "x"`
 negative offset, or ``true`` for a number) made ``quizzer doctor`` and ``doctor --check``
 end in a ``ValueError`` traceback (``int("x")`` reading its month manifest). Every version
 wrote these fields as whole numbers, so they belong to the old schema's signature
-(:func:`quizzer.progress.migrate.schema_of`): anything else is a damaged snapshot, named,
+(:func:`quizzer.progress.schema_of`): anything else is a damaged snapshot, named,
 and repaired from ``P.bak``, the journals and the review log. Real files on disk.
 """
 
@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from quizzer.cli.main import main
-from quizzer.progress import SCHEMA_VERSION, files, migrate
+from quizzer.progress import SCHEMA_VERSION, files
+from quizzer.progress.schema import schema_of
 from tests.progress import store_builder
 
 
@@ -34,7 +35,7 @@ def test_an_old_schema_snapshot_with_a_bad_meta_number_is_named_and_repaired(
     bad = json.dumps(doc).encode()
     db.write_bytes(bad)
     with pytest.raises(ValueError, match=f"meta.{name} is not a whole number"):
-        migrate.schema_of(doc)
+        schema_of(doc)
 
     assert main(["stats", "--db", str(db)]) == 3  # store trouble
     err = capsys.readouterr().err

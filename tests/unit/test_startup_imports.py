@@ -75,6 +75,8 @@ HEAVY = (
     "quizzer.scheduling.answer",
     "quizzer.scheduling.review",
     "quizzer.progress.outcomes",
+    # Migrations: a store of an older schema only (the version check is quizzer.progress.schema).
+    "quizzer.progress.migrate",
 )
 
 #: The only quizzer modules that compile a pattern (re.compile) before the first paint, at

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tinydb.storages import Storage
-
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress import cardindex
@@ -41,8 +39,14 @@ class Snapshot:
     raw: bytes | None
 
 
-class AtomicJSONStorage(Storage):
-    """A TinyDB storage with atomic, durable whole-file writes and clear errors on damage."""
+class AtomicJSONStorage:
+    """A TinyDB storage with atomic, durable whole-file writes and clear errors on damage.
+
+    It has the storage interface TinyDB calls (``read``, ``write``, ``close``), so
+    ``TinyDB(path, storage=AtomicJSONStorage)`` works, without deriving from TinyDB's
+    ``Storage``: opening the store then doesn't import TinyDB (~1.3 ms at start-up), which
+    only the review log's queries need (:meth:`~quizzer.progress.reading.ReadingStore.reviews_db`).
+    """
 
     def __init__(self, path: str | os.PathLike[str], read_only: bool = False) -> None:
         self.path = Path(path)

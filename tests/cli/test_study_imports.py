@@ -72,6 +72,7 @@ LATER = (
     "quizzer.progress.history",
     "quizzer.progress.compaction",
     "quizzer.progress.outcomes",
+    "tinydb",  # the review log's queries only
     "quizzer.progress.migrate",  # an older schema's store only
     "filecmp",
     # The FSRS step (the grades' intervals are previewed once the card is on screen) and

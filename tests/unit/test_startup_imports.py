@@ -69,6 +69,7 @@ HEAVY = (
     "quizzer.progress.logdecoder",
     "quizzer.progress.history",
     "quizzer.progress.compaction",
+    "tinydb",  # the review log's queries (reviews_db); the snapshot's storage doesn't need it
     "filecmp",  # comparing a migration's two journals (quizzer.progress.generations)
     # Answering: the FSRS step, the review record and what an answer or a bury returns.
     "quizzer.scheduling.scheduler",

@@ -14,15 +14,19 @@ is invalid: grade is 9, not 1 to 4``.
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fsrs
 
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import QueueFacts
+
+if TYPE_CHECKING:
+    from quizzer.scheduling.review import Review
 
 #: What reading a malformed record may raise (a wrong type, a missing key, a bad value).
 BAD_VALUE = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
@@ -136,6 +140,16 @@ def aware_time(text: Any, name: str) -> datetime:
     return moment
 
 
+@functools.cache
+def _review_type() -> type[Review]:
+    # The review dataclass, imported at the first answer checked (the journal's, a month
+    # file's), not to open a store; cached: an import statement here would cost ~1.4 µs a
+    # record, and a log holds a million.
+    from quizzer.scheduling.review import Review
+
+    return Review
+
+
 def _review_reason(data: Any) -> None:
     """``ValueError`` (or a :data:`BAD_VALUE`) saying why ``data`` is no logged answer."""
     _object(data)
@@ -149,10 +163,8 @@ def _review_reason(data: Any) -> None:
         value = data.get(name)
         if value is not None and not _is_number(value):
             raise ValueError(f"{name} is not a number: {shown_value(value)}")
-    from quizzer.scheduling.review import Review  # at the first review checked, not to open
-
     try:
-        Review.from_dict(data)
+        _review_type().from_dict(data)
     except (TypeError, ValueError, OverflowError):
         _converts(int, data["duration_ms"], "duration_ms", "a whole number")  # said plainly
         raise

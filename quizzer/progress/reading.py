@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.progress.opening import OpenedStore
-from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.queue import DueQueue, QueueFacts, due_queue_of_facts
 from quizzer.scheduling.settings import SchedulerSettings
@@ -20,6 +19,7 @@ if TYPE_CHECKING:
 
     from quizzer.concepts.deck import Deck
     from quizzer.scheduling import scheduler as scheduling
+    from quizzer.scheduling.card_state import CardState
     from quizzer.scheduling.review import Review
 
 
@@ -117,6 +117,7 @@ class ReadingStore(OpenedStore):
         applies and write (:class:`~quizzer.scheduling.scheduler.Prepared`; same result).
         """
         from quizzer.scheduling import scheduler as scheduling
+        from quizzer.scheduling.card_state import CardState
 
         key = card_key(card)
         st = self.state.get(key.id) or CardState.new(key, now)

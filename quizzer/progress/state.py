@@ -3,9 +3,8 @@
 :class:`State` is what the snapshot plus the journal tail say; :meth:`State.apply`
 folds one journal event in (the same code runs live, on replay and in the doctor).
 Also here: the compact form of a card state in a journal line (:func:`slim_state`,
-:func:`full_state`), what a bury does to a state (:func:`buried_state`) and the
-checks of a snapshot document's layout (:func:`document_problem`,
-:func:`invalid_cards`).
+:func:`full_state`), what a bury does to a state (:func:`buried_state`) and the checks
+of a snapshot document's layout (:func:`document_problem`, :func:`invalid_cards`).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
@@ -38,9 +37,11 @@ from quizzer.progress.values import (
     shown_value,
     undo_problem,
 )
-from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import QueueFacts, facts_of
 from quizzer.scheduling.settings import SchedulerSettings
+
+if TYPE_CHECKING:  # card state objects: built when a card is read, not to open the store
+    from quizzer.scheduling.card_state import CardState
 
 #: How many answers back :meth:`Store.undo` can go.
 UNDO_DEPTH = 50
@@ -109,6 +110,8 @@ _MANUAL_FLAGS = ("suspended", "leech")
 def _with_flags(before: CardData | None, state: CardData) -> CardData:
     """``before`` (``None``: never studied) with the suspension flags of ``state``."""
     if before is None:
+        from quizzer.scheduling.card_state import CardState
+
         key = CardKey.parse(state["card_id"])
         before = card_data(CardState.new(key, datetime.fromisoformat(state["due"])).to_dict())
     return card_data({**before, **{k: state.get(k, False) for k in _MANUAL_FLAGS}})
@@ -121,6 +124,8 @@ def buried_state(before: CardData | None, bury: BuryData) -> CardData:
     as new) that only carries the bury; undoing the bury forgets it again.
     """
     if before is None:
+        from quizzer.scheduling.card_state import CardState
+
         key = CardKey.parse(bury["card_id"])
         state = card_data(CardState.new(key, datetime.fromisoformat(bury["at"])).to_dict())
     else:

@@ -64,10 +64,10 @@ from typing import TYPE_CHECKING
 
 from quizzer.paths import default_db_path
 from quizzer.progress.writing import WritingStore
-from quizzer.scheduling.card_state import CardState
 
 if TYPE_CHECKING:
     from quizzer.progress.merging import ProgressCallback
+    from quizzer.scheduling.card_state import CardState
     from quizzer.scheduling.review import Review
     from quizzer.stats.tally import Tally
 

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 import fsrs
 
 from quizzer.cards.card import CardKey
-from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import QueueFacts
 
 if TYPE_CHECKING:
+    from quizzer.scheduling.card_state import CardState
     from quizzer.scheduling.review import Review
 
 #: What reading a malformed record may raise (a wrong type, a missing key, a bad value).
@@ -141,10 +141,17 @@ def aware_time(text: Any, name: str) -> datetime:
 
 
 @functools.cache
+def _card_state_type() -> type[CardState]:
+    # Imported at the first card state read (opening a store reads none); cached as below.
+    from quizzer.scheduling.card_state import CardState
+
+    return CardState
+
+
+@functools.cache
 def _review_type() -> type[Review]:
-    # The review dataclass, imported at the first answer checked (the journal's, a month
-    # file's), not to open a store; cached: an import statement here would cost ~1.4 µs a
-    # record, and a log holds a million.
+    # Imported at the first answer checked (the journal's, a month file's), not to open a
+    # store; cached: an import statement here costs ~1.4 µs a record, a log holds millions.
     from quizzer.scheduling.review import Review
 
     return Review
@@ -215,7 +222,7 @@ def _card_reason(data: Any) -> None:
 def _card_state(data: Any) -> CardState:
     _card_reason(data)
     try:
-        return CardState.from_dict(data)
+        return _card_state_type().from_dict(data)
     except (TypeError, ValueError, OverflowError):
         # What it refused, said plainly (checked only now: the card id is parsed once).
         _card_id(data["card_id"])

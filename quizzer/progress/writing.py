@@ -15,7 +15,6 @@ from quizzer.cards.card import CardKey
 from quizzer.progress.events import card_data, plain, review_data
 from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_of
-from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.queue import bury_until
 from quizzer.scheduling.settings import SchedulerSettings
@@ -25,6 +24,7 @@ from quizzer.scheduling.settings import SchedulerSettings
 if TYPE_CHECKING:
     from quizzer.progress.outcomes import Bury, RecordOutcome
     from quizzer.scheduling.answer import Answer
+    from quizzer.scheduling.card_state import CardState
     from quizzer.scheduling.review import Review
 
 #: Answer times the scheduler can work with: intervals up to a century must still be dates.
@@ -104,6 +104,7 @@ class WritingStore(ReadingStore):
         from quizzer.progress.outcomes import RecordOutcome
         from quizzer.scheduling import scheduler as scheduling
         from quizzer.scheduling.answer import answered_review, review_id
+        from quizzer.scheduling.card_state import CardState
 
         card_id = key.id  # built from its parts at each use
         before = self.state.get(card_id)
@@ -217,6 +218,8 @@ class WritingStore(ReadingStore):
 
     def set_suspended(self, card: CardKey | str, suspended: bool, now: datetime) -> CardState:
         """Suspend a card (never due) or bring it back; clears its leech flag when resumed."""
+        from quizzer.scheduling.card_state import CardState
+
         key = card_key(card)
         st = (self.state.get(key.id) or CardState.new(key, now)).copy()
         st.suspended = suspended

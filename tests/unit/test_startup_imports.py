@@ -75,6 +75,7 @@ HEAVY = (
     "quizzer.scheduling.scheduler",
     "quizzer.scheduling.answer",
     "quizzer.scheduling.review",
+    "quizzer.scheduling.card_state",  # a card state object: counting reads the queue's facts
     "quizzer.progress.outcomes",
     # Migrations: a store of an older schema only (the version check is quizzer.progress.schema).
     "quizzer.progress.migrate",

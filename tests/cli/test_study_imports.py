@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from startup_support import REVIEW_LOG
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Runs `quizzer study ARGS` in the real app (headless) up to its first card, then prints
@@ -62,16 +64,9 @@ LATER = (
     "quizzer.progress.merging",
     "zoneinfo",
     "calendar",
-    # The review log is read for the statistics and written by a compaction; the first card
-    # needs the snapshot and the journal only. An answer's outcome comes at the answer.
-    "quizzer.progress.reviewlog",
-    "quizzer.progress.monthfile",
-    "quizzer.progress.monthcache",
-    "quizzer.progress.monthspill",
-    "quizzer.progress.logdecoder",
-    "quizzer.progress.history",
-    "quizzer.progress.compaction",
-    "quizzer.progress.outcomes",
+    # The review log: read for the statistics, written by a compaction.
+    *REVIEW_LOG,
+    "quizzer.progress.outcomes",  # an answer's outcome comes at the answer
     "tinydb",  # the review log's queries only
     "quizzer.progress.migrate",  # an older schema's store only
     "filecmp",

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from startup_support import REVIEW_LOG
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Modules the home screen's first paint must not import (each costs start-up time, and
@@ -59,16 +61,9 @@ HEAVY = (
     # Bare `quizzer` builds no parser (quizzer.cli.study_cmd.home_args).
     "argparse",
     "gettext",
-    # The review log (its month files, their decoder and cache, TinyDB's database over it)
-    # is read for the statistics or written by a compaction: opening the store and counting
-    # the decks read only the snapshot and the journal.
-    "quizzer.progress.reviewlog",
-    "quizzer.progress.monthfile",
-    "quizzer.progress.monthcache",
-    "quizzer.progress.monthspill",
-    "quizzer.progress.logdecoder",
-    "quizzer.progress.history",
-    "quizzer.progress.compaction",
+    # The review log: opening the store and counting the decks read only the snapshot and
+    # the journal.
+    *REVIEW_LOG,
     "tinydb",  # the review log's queries (reviews_db); the snapshot's storage doesn't need it
     "filecmp",  # comparing a migration's two journals (quizzer.progress.generations)
     # Answering: the FSRS step, the review record and what an answer or a bury returns.

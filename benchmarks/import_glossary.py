@@ -107,15 +107,22 @@ def bench_size(
     if against is not None:
         trees.append((against, Runs(), Runs()))
     peer = Runs()
+    # Whatever runs first in a round pays for the flush of what was written before it (the
+    # glossary, the last round's Anki collection): the order turns by one each round.
+    slots: list[int | None] = [*range(len(trees)), None]
     for run in range(runs):
-        for number, (tree, first, again) in enumerate(trees):
+        turn = run % len(slots)
+        for number in slots[turn:] + slots[:turn]:
+            if number is None:
+                peer.run(anki, {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}_0")})
+                continue
+            tree, first, again = trees[number]
             env = {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}_{number}")}
             env.update(COLUMNS="100", PYTHONPATH=str(tree))
             into = tmp / f"decks_{n}_{run}_{number}"
             first.run([*quizzer, "--into", str(into)], env, tree)
             again.run([*quizzer, "--into", str(into)], env, tree)
             shutil.rmtree(into)
-        peer.run(anki, {**os.environ, "QUIZZER_CACHE": str(tmp / f"cache_{n}_0")})
     for number in range(len(trees)):
         shutil.rmtree(tmp / f"cache_{n}_{number}", ignore_errors=True)
     (_root, first, again), *other = trees

@@ -1,6 +1,6 @@
 """The names an answer is made of: grades, quiz modes and the card phases FSRS names.
 
-Apart from :mod:`quizzer.scheduling.review` (which re-exports them) so that what needs only
+Apart from :mod:`quizzer.scheduling.review` (which uses them) so that what needs only
 a name (the home screen's mode list, a card state's phase) doesn't build the review
 dataclass: nothing is reviewed before the first answer.
 """

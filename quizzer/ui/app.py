@@ -6,10 +6,8 @@ import importlib.util
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
 from textual.screen import Screen
 
 from quizzer.study.selection import StudyChoice
@@ -53,8 +51,6 @@ class QuizzerApp(App[int]):
             theme = remembered if remembered in self.available_themes else None
         if theme:
             self.theme = theme
-        #: The terminal size last let through to Textual (see :meth:`on_resize`).
-        self._reported_size: Size | None = None
 
     def on_load(self) -> None:
         """Make Rich count Bengali spacing vowel signs as one cell before any text is measured."""
@@ -73,18 +69,6 @@ class QuizzerApp(App[int]):
         from quizzer.ui.screens.home import HomeScreen
 
         return HomeScreen()
-
-    def on_resize(self, event: events.Resize) -> None:
-        """Let Textual see a terminal size only when it is new.
-
-        A terminal may report the size it already has: tmux does, once more as the app
-        starts, and the second report is handled while the first screen is being built.
-        Textual would lay the whole screen out again for it (a few ms of the first paint).
-        """
-        if event.size == self._reported_size:
-            event.prevent_default()  # (App._on_resize, which would queue the relayout)
-            return
-        self._reported_size = event.size
 
     def on_mount(self) -> None:
         """Call ``on_first_paint`` after the first screen's first repaint."""

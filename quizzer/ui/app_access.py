@@ -50,8 +50,10 @@ class QuizzerScreen(Screen[ResultT]):
         """Lay the screen out again only for a size it isn't laid out at.
 
         Textual's first layout of a screen posts the screen a Resize to the size it was
-        just laid out at, and Textual would lay it all out again for it (once more before
-        the first paint). Anything else that changes the layout schedules its own.
+        just laid out at, and a terminal may report the size it already has (tmux does,
+        once more as the app starts): Textual would lay the whole screen out again for each
+        (three layouts more before the first paint). Anything else that changes the layout
+        schedules its own.
         """
         # The size the compositor last arranged the screen for (``Screen.size`` is the
         # terminal's); Textual is pinned below 9, and tests/ui/test_ui_resize.py checks both

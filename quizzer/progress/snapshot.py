@@ -87,21 +87,25 @@ class AtomicJSONStorage:
         mapped = self._map()
         if mapped is not None:
             view, mapped_info = mapped
-            spans = cardindex.load(self.path, view, mapped_info)
-            if spans is not None:
-                head = parse(view[: spans.cards_open] + b"{}}", self.path)
-                if schema_of(head) == SCHEMA_VERSION:
-                    return Snapshot(head, LazyCards(view, spans, self.path), None)
+            lazy = self._lazily(view, mapped_info)
+            if lazy is not None:
+                return lazy
+            whole = view[:]  # no index fits: these very bytes, parsed whole (not read again)
             view.close()
+            return Snapshot(parse(whole, self.path), None, whole)
         raw, info = self._read()
         if raw is None:
             return Snapshot(None, None, None)
+        return self._lazily(raw, info) or Snapshot(parse(raw, self.path), None, raw)
+
+    def _lazily(self, raw: cardindex.SnapshotBytes, info: os.stat_result | None) -> Snapshot | None:
+        """The snapshot with its cards unread, if the card index fits ``raw`` (stat ``info``)."""
         spans = cardindex.load(self.path, raw, info)
         if spans is not None:
             head = parse(raw[: spans.cards_open] + b"{}}", self.path)
             if schema_of(head) == SCHEMA_VERSION:
                 return Snapshot(head, LazyCards(raw, spans, self.path), None)
-        return Snapshot(parse(raw, self.path), None, raw)
+        return None
 
     def _map(self) -> tuple[mmap.mmap, os.stat_result] | None:
         """The file mapped read-only and its ``stat``, if it is big enough to be worth it

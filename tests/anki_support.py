@@ -13,11 +13,11 @@ from anki.collection import (
     ImportAnkiPackageOptions,
     ImportAnkiPackageRequest,
 )
-from factories import concept
 
 from quizzer.anki.model import BASE, FIELD_INDEX, field_name, template_direction
 from quizzer.anki.notes import from_field
 from quizzer.concepts.deck import Deck
+from tests.factories import concept
 
 HOSTILE = "<script>alert(1)</script> & {{Front}} &amp; <b>bold</b>"
 

@@ -6,7 +6,6 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from factories import concept
 from textual.pilot import Pilot
 
 from quizzer.cards.card import Pair
@@ -17,6 +16,7 @@ from quizzer.services.study import StudyService
 from quizzer.study.selection import StudyChoice
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+from tests.factories import concept
 
 
 def bundled_decks() -> list[Deck]:

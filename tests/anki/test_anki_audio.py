@@ -11,7 +11,6 @@ from dataclasses import replace
 import anki.collection  # noqa: F401  (anki.sound imported first hits a cycle inside anki)
 import pytest
 from anki.sound import SoundOrVideoTag, TTSTag
-from anki_support import fixture_deck, import_package, notes_by_uid, open_collection, recent
 
 from quizzer.anki import export_apkg
 from quizzer.anki.audio import audio_cache, find_voices, media_name, record_terms
@@ -21,6 +20,7 @@ from quizzer.anki.model import field_name as field
 from quizzer.cli.main import main
 from quizzer.errors import InputError
 from quizzer.library.decks import write_deck
+from tests.anki_support import fixture_deck, import_package, notes_by_uid, open_collection, recent
 
 needs_espeak = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (.ci/run installs it)"

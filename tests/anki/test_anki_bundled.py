@@ -7,7 +7,6 @@ import time
 from dataclasses import replace
 
 import pytest
-from anki_support import import_package, nfc, note_text, notes_by_uid, open_collection, recent
 from rich.console import Console
 
 from quizzer.anki import export_apkg
@@ -20,6 +19,7 @@ from quizzer.concepts.concept import Entry, Text
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
+from tests.anki_support import import_package, nfc, note_text, notes_by_uid, open_collection, recent
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,6 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from anki_support import check_every_card, import_package, open_collection, recent
-from factories import concept
 
 from quizzer.anki.directions import DEFAULT_MAX_PER_CONCEPT, Direction, every_direction
 from quizzer.cards.card import CardKey, Pair
@@ -22,6 +20,8 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from tests.anki_support import check_every_card, import_package, open_collection, recent
+from tests.factories import concept
 
 
 @pytest.fixture

@@ -8,17 +8,6 @@ import zipfile
 from dataclasses import replace
 
 import pytest
-from anki_support import (
-    HOSTILE,
-    fixture_deck,
-    import_package,
-    nfc,
-    note_text,
-    notes_by_uid,
-    open_collection,
-    recent,
-)
-from factories import concept as make_concept
 
 from quizzer.anki import export_apkg
 from quizzer.anki.exporter import PARENT_DECK
@@ -42,6 +31,17 @@ from quizzer.concepts.concept import Entry, Text
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import write_deck
+from tests.anki_support import (
+    HOSTILE,
+    fixture_deck,
+    import_package,
+    nfc,
+    note_text,
+    notes_by_uid,
+    open_collection,
+    recent,
+)
+from tests.factories import concept as make_concept
 
 
 def expected_cards(deck: Deck, directions) -> int:

@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from anki_support import import_package, notes_by_uid, open_collection, recent
-from factories import bundled
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from quizzer.anki import export_apkg
 from quizzer.anki.faces import CSS, LIGHT, NIGHT, NIGHT_SELECTORS, also_seen, label, question
 from quizzer.anki.model import FIELD_INDEX, Direction, variants_field
 from quizzer.anki.notes import from_field
+from tests.anki_support import import_package, notes_by_uid, open_collection, recent
+from tests.factories import bundled
 
 #: (deck, concept, kind, from, to): every kind, an Arabic and a Bengali prompt and answer,
 #: a same-language card, a reader variant on each side and a mistranslation that is not one.

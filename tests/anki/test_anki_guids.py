@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from anki_support import (
+from quizzer.anki import export_apkg
+from quizzer.concepts.concept import Entry, Text
+from quizzer.concepts.deck import Deck
+from tests.anki_support import (
     fixture_deck,
     import_package,
     note_text,
@@ -16,11 +19,7 @@ from anki_support import (
     open_collection,
     recent,
 )
-from factories import concept
-
-from quizzer.anki import export_apkg
-from quizzer.concepts.concept import Entry, Text
-from quizzer.concepts.deck import Deck
+from tests.factories import concept
 
 
 def _note_ids(col) -> dict[str, tuple[int, str]]:

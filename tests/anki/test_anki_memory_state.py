@@ -17,7 +17,6 @@ from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 import pytest
-from anki_support import import_package, open_collection, recent
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
@@ -26,6 +25,7 @@ from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.studyday import days_between
+from tests.anki_support import import_package, open_collection, recent
 
 PAIRS = (Pair.parse("en:term>fr:term"), Pair.parse("ru:term>en:definition"))
 

@@ -13,7 +13,12 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from anki_support import (
+
+from quizzer.anki.model import BASE, LEGACY_MODEL_ID, Direction, template_direction
+from quizzer.cli.main import main
+from quizzer.concepts.deck import Deck
+from quizzer.library.decks import write_deck
+from tests.anki_support import (
     check_every_card,
     fixture_deck,
     import_package,
@@ -22,12 +27,7 @@ from anki_support import (
     recent,
     what_it_asks,
 )
-from factories import concept
-
-from quizzer.anki.model import BASE, LEGACY_MODEL_ID, Direction, template_direction
-from quizzer.cli.main import main
-from quizzer.concepts.deck import Deck
-from quizzer.library.decks import write_deck
+from tests.factories import concept
 
 LEGACY = Path(__file__).parent / "data" / "legacy-v1-ar-en.apkg"
 

@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 
 import fsrs
 import pytest
-from anki_support import import_package, open_collection, recent
 
 from quizzer.anki import export_apkg
 from quizzer.anki.exporter import PARENT_DECK, new_card_positions
@@ -26,6 +25,7 @@ from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from tests.anki_support import import_package, open_collection, recent
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import zipfile
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from anki_support import import_package, notes_by_uid, open_collection, recent
 
 from quizzer.anki import export_apkg
 from quizzer.anki.model import Direction, every_direction
@@ -26,6 +25,7 @@ from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.services.anki_export import read_store
+from tests.anki_support import import_package, notes_by_uid, open_collection, recent
 
 DAY = timedelta(days=1)
 

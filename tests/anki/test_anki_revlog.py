@@ -19,7 +19,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from anki.collection import Collection
 from anki.scheduler.v3 import CardAnswer
-from anki_support import fixture_deck
 
 from quizzer.anki import export_apkg
 from quizzer.anki.progress import progress_from_reviews, revlog_factor
@@ -27,6 +26,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.settings import SchedulerSettings
+from tests.anki_support import fixture_deck
 
 DAY_S = 86400
 RATINGS = {1: CardAnswer.AGAIN, 2: CardAnswer.HARD, 3: CardAnswer.GOOD, 4: CardAnswer.EASY}

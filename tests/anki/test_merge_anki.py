@@ -18,8 +18,6 @@ from pathlib import Path
 
 import pytest
 from anki.collection import Collection
-from anki_support import export_with_scheduling, import_package
-from factories import ru_bn_deck
 
 from quizzer.anki import export_apkg
 from quizzer.anki.model import directions_for
@@ -31,6 +29,8 @@ from quizzer.cli.main import main
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.services.merge import epoch_ms, merge_file
+from tests.anki_support import export_with_scheduling, import_package
+from tests.factories import ru_bn_deck
 
 DIRECTIONS = directions_for(("meaning", "translate"), [("ru", "bn"), ("bn", "ru")])
 EASES = (3, 3, 4, 1, 3, 2, 4, 3)

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 from anki.collection import Collection
-from anki_support import export_with_scheduling, import_package
-from factories import ru_bn_deck
 
 from quizzer.anki import export_apkg
 from quizzer.anki.model import directions_for
@@ -23,6 +21,8 @@ from quizzer.errors import InputError
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.services.merge import merge_file
+from tests.anki_support import export_with_scheduling, import_package
+from tests.factories import ru_bn_deck
 
 DIRECTIONS = directions_for(("meaning",), [("ru", "bn")])
 

@@ -8,8 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-from factories import concept
-from test_show_wrap import show_in_terminal
 
 from quizzer.cli import decks_cmd
 from quizzer.cli.main import main
@@ -17,6 +15,8 @@ from quizzer.concepts.concept import Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
 from quizzer.library.decks import read_deck, write_deck
 from quizzer.library.summary import read_summary
+from tests.cli.test_show_wrap import show_in_terminal
+from tests.factories import concept
 
 SIZE = decks_cmd.SHOW_LIMIT + 30
 

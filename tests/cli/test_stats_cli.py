@@ -14,7 +14,6 @@ from zoneinfo import ZoneInfo
 
 import fsrs_rs_python
 import pytest
-from synthetic_history import GRADES, LEARNER_PARAMS, PAIRS, make_deck
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
@@ -25,6 +24,7 @@ from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.services.stats import system_timezone_name
+from tests.synthetic_history import GRADES, LEARNER_PARAMS, PAIRS, make_deck
 
 EN_BN = Pair("en", "term", "bn", "term")
 RU_AR = Pair("ru", "term", "ar", "definition")

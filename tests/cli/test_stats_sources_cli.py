@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 from anki.collection import Collection
-from anki_support import export_with_scheduling, import_package
-from factories import ru_bn_deck
 
 from quizzer.anki import export_apkg
 from quizzer.anki.model import directions_for
@@ -24,6 +22,8 @@ from quizzer.cli.main import main
 from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from tests.anki_support import export_with_scheduling, import_package
+from tests.factories import ru_bn_deck
 
 DIRECTIONS = directions_for(("meaning",), [("ru", "bn")])
 #: (concept, days ago, mode, grade) answered in quizzer; the 40-day-old one is outside 30 days.

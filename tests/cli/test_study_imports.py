@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from startup_support import REVIEW_LOG
+from tests.startup_support import REVIEW_LOG
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -113,12 +113,11 @@ def test_a_deleted_summary_is_rebuilt_from_the_file(deck: Path) -> None:
 
 
 def test_a_validated_cached_parse_builds_the_same_deck(deck: Path, tmp_path: Path) -> None:
-    from factories import concept
-
     from quizzer.concepts.concept import Entry, Provenance, Text
     from quizzer.concepts.deck import Deck
     from quizzer.library.decks import deck_from_valid_tables, read_deck, write_deck
     from quizzer.library.summary import validated_tables
+    from tests.factories import concept
 
     # Every kind of field: corrected text, acronym, several languages, a description.
     fixed = Text(

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from store_builder import build
 
 from quizzer.progress import doctor, journal, monthfile, reviewlog
+from tests.progress.store_builder import build
 
 AUGUST_BAD = (
     "review log file is damaged (invalid JSON at line 1, column 1, byte 0: expecting value)"

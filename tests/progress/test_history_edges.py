@@ -9,11 +9,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from store_builder import LATER, build, card, open_db
 
 from quizzer.errors import StoreError
 from quizzer.progress import history, journal, monthfile, reviewlog
 from quizzer.progress.files import journal_path
+from tests.progress.store_builder import LATER, build, card, open_db
 
 
 def _damage_second_line(db: Path) -> None:

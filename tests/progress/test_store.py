@@ -12,7 +12,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from factories import ru_bn_deck
 from tinydb import Query, TinyDB
 
 from quizzer.cards.card import CardKey, Pair
@@ -22,6 +21,7 @@ from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.settings import SchedulerSettings
+from tests.factories import ru_bn_deck
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")

@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from factories import ru_bn_deck
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
@@ -22,6 +21,7 @@ from quizzer.progress import Bury, doctor, journal_path
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
+from tests.factories import ru_bn_deck
 
 TZ = timezone(timedelta(hours=6))
 #: 18:00 local time on 10 March; the next study day starts 11 March 04:00 local.

@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from factories import ru_bn_deck
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
 from quizzer.progress import Bury
+from tests.factories import ru_bn_deck
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 RU_BN = Pair("ru", "term", "bn", "definition")

@@ -10,7 +10,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from synthetic_history import make_deck, make_history
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -24,6 +23,7 @@ from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.stats_table import RenderedTable
 from quizzer.ui.widgets.due_chart import DueChart
 from quizzer.ui.widgets.heatmap import Heatmap
+from tests.synthetic_history import make_deck, make_history
 
 
 def fixed_stats() -> Stats:
@@ -197,7 +197,7 @@ def test_stats_screen_needs_stats_or_store() -> None:
 
 
 async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None:
-    from ui_support import make_app
+    from tests.ui_support import make_app
 
     path = tmp_path / "progress.json"
     now = datetime.now(UTC)
@@ -225,11 +225,11 @@ async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None
 
 def test_a_deck_nobody_answered_shows_no_empty_tables() -> None:
     """Issue 13.8: no header over nothing; concepts listed by their own terms."""
-    from factories import concept
     from rich.console import Console
 
     from quizzer.concepts.deck import Deck
     from quizzer.ui.stats_render import detail_tables, full_report
+    from tests.factories import concept
 
     deck = Deck(
         id="ru",

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import Input
-from ui_support import choice, make_app
 
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
@@ -18,6 +17,7 @@ from quizzer.ui.widgets.card_view import CaptionedText
 from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.progress_header import BAR_WIDTH, ProgressHeader
 from quizzer.ui.widgets.study_body import StudyBody
+from tests.ui_support import choice, make_app
 
 FLIP = choice("quantization", "en:term>bn:term", "flip")
 PAIR = "en term → bn term · flip"

@@ -11,11 +11,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from ui_support import bundled_decks, choice
 
 from quizzer.progress import open_store
 from quizzer.services.study import MAX_PREFS_BYTES, StudyService
 from quizzer.study.selection import StudyChoice
+from tests.ui_support import bundled_decks, choice
 
 
 def _picked() -> StudyChoice:

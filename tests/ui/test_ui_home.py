@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ui_support import make_app, reviews
-
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.widgets.picker import Picker
+from tests.ui_support import make_app, reviews
 
 SIZE = (100, 30)
 
@@ -112,9 +111,8 @@ async def test_the_theme_chosen_with_ctrl_t_is_remembered(tmp_path: Path) -> Non
 
 
 def _french_deck():
-    from factories import concept
-
     from quizzer.concepts.deck import Deck
+    from tests.factories import concept
 
     words = [("Élagage", "La suppression des poids."), ("Distillation", "Un petit modèle apprend.")]
     concepts = tuple(concept("mes-mots", f"m{i}", {"fr": w}) for i, w in enumerate(words))
@@ -130,7 +128,7 @@ def _pickers(home: HomeScreen) -> tuple:
 
 async def test_a_french_only_deck_gets_a_direction_it_has(tmp_path: Path) -> None:
     """Issue 13.17: no flags, no pickers to fix by hand: fr term → fr definition, and it starts."""
-    from ui_support import bundled_decks
+    from tests.ui_support import bundled_decks
 
     app = make_app(tmp_path / "p.json", decks=[*bundled_decks(), _french_deck()])
     async with app.run_test(size=SIZE) as pilot:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import Input
-from ui_support import choice, make_app, markup_deck, reviews
 
 from quizzer.scheduling.answer import Answer
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 from quizzer.ui.widgets.script_text import ScriptText
+from tests.ui_support import choice, make_app, markup_deck, reviews
 
 SIZE = (100, 30)
 

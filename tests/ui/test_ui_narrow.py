@@ -19,10 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
-from synthetic_history import make_deck, make_history
 from textual.app import App
 from textual.widgets import Button, Static
-from ui_support import choice, make_app, show_summary
 
 from quizzer.stats.compute import compute_stats
 from quizzer.ui.screens.home import DeckList, HomeScreen
@@ -33,6 +31,8 @@ from quizzer.ui.stats_table import RenderedTable
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter
+from tests.synthetic_history import make_deck, make_history
+from tests.ui_support import choice, make_app, show_summary
 
 SIZES = [pytest.param((60, 20), id="60x20"), pytest.param((80, 24), id="80x24")]
 NARROW = (60, 20)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ui_support import make_app
 
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.widgets.picker import Picker, PickerList
+from tests.ui_support import make_app
 
 SIZE = (100, 30)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from textual import events
 from textual.geometry import Size
-from ui_support import make_app
 
 from quizzer.ui.screens.home import HomeScreen
+from tests.ui_support import make_app
 
 
 async def test_the_same_size_again_is_not_laid_out_again(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from ui_support import choice, make_app, show_summary
+
+from tests.ui_support import choice, make_app, show_summary
 
 SIZE = (80, 24)
 

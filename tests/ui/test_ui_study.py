@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import Button, Input
-from ui_support import choice, make_app, markup_deck, reviews
 
 from quizzer.concepts.deck import Deck
 from quizzer.ui.screens.home import HomeScreen
@@ -13,6 +12,7 @@ from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 from quizzer.ui.widgets.card_view import CardView
 from quizzer.ui.widgets.script_text import ScriptText
+from tests.ui_support import choice, make_app, markup_deck, reviews
 
 SIZE = (100, 30)
 
@@ -396,11 +396,10 @@ async def test_nothing_to_study_says_so(tmp_path: Path) -> None:
 
 
 def test_why_no_cards_names_the_missing_text(tmp_path: Path) -> None:
-    from factories import concept
-
     from quizzer.cards.card import Pair
     from quizzer.progress import open_store
     from quizzer.services.study import StudyService
+    from tests.factories import concept
 
     half = concept("half", "a", {"en": ("term", "a definition"), "ar": ("مصطلح", "")})
     deck = Deck(id="half", name="Half", concepts=(half,))
@@ -601,10 +600,9 @@ async def test_ctrl_t_switches_light_and_dark(tmp_path: Path) -> None:
 
 
 def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
-    from ui_support import bundled_decks
-
     from quizzer.progress import open_store
     from quizzer.services.study import StudyService
+    from tests.ui_support import bundled_decks
 
     with open_store(tmp_path / "p.json") as store:
         service = StudyService(store, bundled_decks())

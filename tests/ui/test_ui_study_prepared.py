@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ui_support import choice, make_app, reviews
 
 from quizzer.ui.screens.study import StudyScreen
+from tests.ui_support import choice, make_app, reviews
 
 SIZE = (100, 30)
 

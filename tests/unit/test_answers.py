@@ -7,7 +7,6 @@ import random
 import unicodedata
 
 import pytest
-from factories import bundled, concept
 
 from quizzer.concepts.normalize import compact, normalize
 from quizzer.study.answer_diff import DiffSegment, char_diff
@@ -28,6 +27,7 @@ from quizzer.study.answers import (
     other_texts,
 )
 from quizzer.study.multiple_choice import make_choices
+from tests.factories import bundled, concept
 
 # Texts as they appear in the glossaries in data/.
 EN_PEFT = "Parameter-Efficient Fine-Tuning (PEFT)"

@@ -6,11 +6,11 @@ import random
 from collections import Counter
 
 import pytest
-from factories import bundled, concept, mini_deck
 
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.normalize import compact, normalize
 from quizzer.study.multiple_choice import ChoiceSet, confusability, make_choices
+from tests.factories import bundled, concept, mini_deck
 
 PARALLELISM = {"model-parallelism", "pipeline-parallelism", "tensor-parallelism"}
 

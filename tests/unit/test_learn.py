@@ -6,7 +6,6 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from factories import bundled, concept
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling.answer import Answer
@@ -18,6 +17,7 @@ from quizzer.study.learn import LearnRound
 from quizzer.study.learn_plan import learn_rounds, new_concepts, plan_rounds
 from quizzer.study.learn_record import LearnTally
 from quizzer.study.session_scheduler import FsrsScheduler
+from tests.factories import bundled, concept
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 EN_RU = Pair("en", "term", "ru", "term")

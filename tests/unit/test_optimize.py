@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import fsrs
 import fsrs_rs_python
 import pytest
-from synthetic_history import TZ, make_history
 
 from quizzer.scheduling.optimizer import (
     DEFAULT_PARAMETERS,
@@ -20,6 +19,7 @@ from quizzer.scheduling.optimizer import (
     optimize,
 )
 from quizzer.scheduling.review import Review
+from tests.synthetic_history import TZ, make_history
 
 
 def held_out_by_hand(card_id: str) -> bool:

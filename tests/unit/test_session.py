@@ -6,7 +6,6 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from factories import bundled
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling.answer import review_id
@@ -15,6 +14,7 @@ from quizzer.scheduling.scheduler import answer
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.study.session import LEARN_AHEAD, MAX_ANSWER_MS, Session
 from quizzer.study.session_scheduler import FsrsScheduler, Scheduler
+from tests.factories import bundled
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 PAIR = Pair("en", "term", "ru", "term")

@@ -15,7 +15,6 @@ from zoneinfo import ZoneInfo
 
 import fsrs
 import pytest
-from synthetic_history import TZ, make_deck, make_history
 
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
@@ -27,6 +26,7 @@ from quizzer.stats.days import streak_stats, today_stats
 from quizzer.stats.hardest import hardest_concepts
 from quizzer.stats.mastery import mastery, retrievability
 from quizzer.stats.retention import true_retention
+from tests.synthetic_history import TZ, make_deck, make_history
 
 _ids = count()
 C1 = "synth/c00|en:term>bn:term"
@@ -540,9 +540,8 @@ def test_a_deck_without_english_names_its_concepts_by_its_own_terms() -> None:
 
     The first language the concept has, in the canonical order (en, bn, ar, ru, fr).
     """
-    from factories import concept
-
     from quizzer.concepts.deck import Deck
+    from tests.factories import concept
 
     deck = Deck(
         id="ru-ar",

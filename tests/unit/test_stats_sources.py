@@ -11,7 +11,6 @@ from datetime import UTC, date, datetime, timedelta
 from itertools import count
 
 from rich.console import Console
-from synthetic_history import TZ, make_deck, make_history
 
 from quizzer.scheduling.grades import LOG_MODES
 from quizzer.scheduling.review import Review
@@ -19,6 +18,7 @@ from quizzer.stats.compute import compute_stats
 from quizzer.stats.sources import answer_sources
 from quizzer.stats.tally import tally_of
 from quizzer.ui.stats_render import detail_tables, sources_table
+from tests.synthetic_history import TZ, make_deck, make_history
 
 _ids = count()
 CARD = "synth/c00|en:term>bn:term"

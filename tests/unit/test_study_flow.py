@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from factories import bundled
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
@@ -22,6 +21,7 @@ from quizzer.study.flow_learn import LearnFlow
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import Session
 from quizzer.study.session_scheduler import FsrsScheduler
+from tests.factories import bundled
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SEC = timedelta(seconds=1)

@@ -78,20 +78,6 @@ def test_core_reads_no_clock_and_no_global_random(path: Path) -> None:
             raise AssertionError(f"{path.name}:{node.lineno} uses the global random generator")
 
 
-ALL_MODULES = sorted(PACKAGE.rglob("*.py"), key=lambda path: path.relative_to(PACKAGE).as_posix())
-MAX_LINES = 400
-#: The study screen only dispatches to the flow and the panels.
-SCREEN_MAX_LINES = {"ui/screens/study.py": 300}
-
-
-@pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: p.relative_to(PACKAGE).as_posix())
-def test_modules_stay_small(path: Path) -> None:
-    name = path.relative_to(PACKAGE).as_posix()
-    limit = SCREEN_MAX_LINES.get(name, MAX_LINES)
-    lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= limit, f"{name} has {lines} lines (at most {limit}): split it by what it holds"
-
-
 def test_at_most_three_modules_loose_at_the_package_root() -> None:
     loose = sorted(
         p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py")

@@ -1,0 +1,1 @@
+"""Tests of the code's shape: layers, import cycles, purity."""

@@ -1,6 +1,5 @@
-"""`quizzer study` imports what its first card needs (issue 12, goal 2): not the home or
-statistics screens, the deck writer, the importer, Anki or the TOML parser (the decks come
-from their cached parse), as `quizzer decks` doesn't import the store (test_cli_decks.py)."""
+"""`quizzer study` imports what its first card needs: not the other screens, the importer,
+Anki, the statistics or the merge, which are imported when a command or a screen needs them."""
 
 from __future__ import annotations
 
@@ -9,8 +8,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-
-from tests.startup_support import REVIEW_LOG
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,46 +32,21 @@ print(json.dumps({"code": code, "card": shown, "modules": sorted(sys.modules)}),
 
 #: Not needed before the first card shows.
 LATER = (
-    "quizzer.concepts.deckwriter",
     "quizzer.library.importer",
     "quizzer.glossary",
     "quizzer.anki",
     "quizzer.stats",
     "quizzer.services.stats",
+    "quizzer.services.merge",
+    "quizzer.progress.doctor",
     "quizzer.ui.screens.home",
     "quizzer.ui.screens.stats",
     "quizzer.ui.screens.help",
-    # The summary is for the session's end; a flip session composes no choice or typed panel.
-    "quizzer.ui.screens.summary",
-    "quizzer.ui.widgets.choice_panel",
-    "quizzer.ui.widgets.typed_panel",
-    # The card's answer part (its rule) is mounted when the answer first shows.
-    "textual.widgets._rule",
     "quizzer.cli.import_cmd",
     "quizzer.cli.stats_cmd",
     "quizzer.cli.export_cmd",
     "genanki",
-    "tomllib",
-    "tomli_w",
-    # Opening the store needs none of these: a review id's random salt (`secrets`, with
-    # hmac) is drawn at the first answer, batches are added by `quizzer merge` only, and
-    # the zone is named only for the statistics' caches (zoneinfo brings sysconfig).
-    "secrets",
-    "hmac",
-    "quizzer.progress.merging",
-    "zoneinfo",
-    "calendar",
-    # The review log: read for the statistics, written by a compaction.
-    *REVIEW_LOG,
-    "quizzer.progress.outcomes",  # an answer's outcome comes at the answer
-    "tinydb",  # the review log's queries only
-    "quizzer.progress.migrate",  # an older schema's store only
-    "filecmp",
-    # The FSRS step (the grades' intervals are previewed once the card is on screen) and
-    # the answer's record come after the first paint.
-    "quizzer.scheduling.scheduler",
-    "quizzer.scheduling.answer",
-    "quizzer.scheduling.review",
+    "fsrs_rs_python",
 )
 
 

@@ -1,5 +1,5 @@
 """Names vulture reports as unused that are used, each with the reason (read by vulture only)."""
 
 # The context manager protocol names __exit__'s parameters; they are unused by design.
-exc_type  # noqa: B018
-tb  # noqa: B018
+exc_type
+tb

@@ -35,7 +35,7 @@ ASSETS = ROOT / "docs" / "assets"
 SIZE = (100, 30)
 
 
-async def _settle(pilot: Pilot[None], rounds: int = 3) -> None:
+async def _settle(pilot: Pilot[int], rounds: int = 3) -> None:
     """Let the app handle what the last key posted (a few event-loop turns)."""
     for _ in range(rounds):
         await pilot.pause()

@@ -20,9 +20,9 @@ from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.scheduler import fsrs_view
 from quizzer.scheduling.studyday import study_day
+from quizzer.stats.activity import streak_stats, today_stats
 from quizzer.stats.cards import due_forecast, state_counts
 from quizzer.stats.compute import compute_stats, timezone_label
-from quizzer.stats.days import streak_stats, today_stats
 from quizzer.stats.hardest import hardest_concepts
 from quizzer.stats.mastery import mastery, retrievability
 from quizzer.stats.retention import true_retention

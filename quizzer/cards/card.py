@@ -10,10 +10,10 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import TYPE_CHECKING
 
 from quizzer.concepts.languages import LANGUAGES, SIDES, Side
-from quizzer.runtime.hashing import blake2b
 
 if TYPE_CHECKING:
     from quizzer.concepts.concept import Concept

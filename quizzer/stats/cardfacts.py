@@ -169,7 +169,7 @@ def retrievability(
     factor = 0.9 ** (1 / decay) - 1
     if stability <= 0:
         return 0.0
-    return (1 + factor * max(0.0, elapsed_days) / stability) ** decay
+    return math.pow(1 + factor * max(0.0, elapsed_days) / stability, decay)
 
 
 def recalls_on(

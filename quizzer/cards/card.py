@@ -6,26 +6,22 @@ never orphans progress: ``"training-efficiency/lora|ru:term>bn:definition"``.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import TYPE_CHECKING
 
 from quizzer.concepts.languages import LANGUAGES, SIDES, Side
-from quizzer.runtime.hashing import blake2b
 
 if TYPE_CHECKING:
     from quizzer.concepts.concept import Concept
 
 
-@functools.cache
-def _card_re() -> re.Pattern[str]:
-    # Compiled at the first card id parsed, not at import: the home screen parses none.
-    return re.compile(
-        r"^(?P<uid>[a-z0-9-]+/[a-z0-9-]+)\|(?P<pl>[a-z]{2}):(?P<ps>term|definition)"
-        r">(?P<al>[a-z]{2}):(?P<as>term|definition)$"
-    )
+_CARD_RE = re.compile(
+    r"^(?P<uid>[a-z0-9-]+/[a-z0-9-]+)\|(?P<pl>[a-z]{2}):(?P<ps>term|definition)"
+    r">(?P<al>[a-z]{2}):(?P<as>term|definition)$"
+)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -95,7 +91,7 @@ class CardKey:
     @classmethod
     def parse(cls, card_id: str) -> CardKey:
         """Inverse of :attr:`id`; ``ValueError`` on a malformed id."""
-        m = _card_re().match(card_id)
+        m = _CARD_RE.match(card_id)
         if not m:
             raise ValueError(f"not a card id: {card_id!r}")
         return cls(m["uid"], Pair(m["pl"], m["ps"], m["al"], m["as"]))  # type: ignore[arg-type]

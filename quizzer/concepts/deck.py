@@ -22,11 +22,15 @@ A deck file looks like::
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import tomli_w
+
 from quizzer.concepts.concept import SLUG_RE, SOURCE_KINDS, Concept, RecordError, check_plain
+from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import SourceError
 
 FORMAT_VERSION = 1
@@ -74,8 +78,6 @@ class Deck:
     @property
     def languages(self) -> tuple[str, ...]:
         """Languages any concept of the deck has, in canonical order."""
-        from quizzer.concepts.languages import LANGUAGES
-
         present: set[str] = set()
         for concept in self.concepts:
             present.update(concept.entries)
@@ -201,10 +203,6 @@ def from_dict(data: Mapping[str, Any], source_text: str = "") -> Deck:
 
 def parse(text: str) -> dict[str, Any]:
     """The TOML tables of a deck file's text, not yet validated (see :func:`from_dict`)."""
-    # Imported here (also tomli_w in dumps): opening the app reads decks from their
-    # cached parse and writes none (~5 ms of start-up).
-    import tomllib
-
     try:
         tables = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -226,6 +224,4 @@ def loads(text: str) -> Deck:
 
 def dumps(deck: Deck) -> str:
     """Render a deck file; stable key and concept order, UTF-8 text, no escapes."""
-    import tomli_w
-
     return HEADER + tomli_w.dumps(deck.to_dict(), multiline_strings=False)

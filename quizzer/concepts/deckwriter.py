@@ -1,11 +1,13 @@
 """A fast renderer of deck files, byte-identical to :func:`quizzer.concepts.deck.dumps`.
 
 ``deck.dumps`` goes through tomli_w, which escapes strings one character at a time
-in Python: 1.7 s for a 50,000-concept import. The layout of a deck file is fixed,
-so this module writes the same text directly (~8x faster). Anything outside the
-usual layout (no concepts; concepts so small tomli_w might write them inline, which
-valid concepts never are) falls back to ``deck.dumps``; ``tests/test_deckfile.py``
-checks both agree.
+in Python. The layout of a deck file is fixed, so this module writes the same text
+directly: a 50,000-concept deck renders in 0.24 s of CPU instead of 2.2 s, most of
+what a 50,000-entry import would otherwise take (2.5 s of CPU in all with this
+renderer). Anything outside the usual layout (no concepts; concepts so small tomli_w
+might write them inline, which valid concepts never are) falls back to
+``deck.dumps``; ``tests/unit/test_deckfile.py`` and ``test_properties_deckfile.py``
+check both agree.
 """
 
 from __future__ import annotations

@@ -11,36 +11,18 @@ Arabic/Latin text).
 
 from __future__ import annotations
 
-import functools
 import re
-from typing import TYPE_CHECKING
 
 from quizzer.errors import CONTROL_CHARS
 
-if TYPE_CHECKING:
-    #: :func:`forbidden_re`, as a constant (made by the module's ``__getattr__``).
-    FORBIDDEN_RE: re.Pattern[str]
-
-
-@functools.cache
-def forbidden_re() -> re.Pattern[str]:
-    """One forbidden character: C0 controls but tab, DEL, C1 controls, bidi embeddings/isolates
-    (the characters :func:`quizzer.errors.shown` escapes when printing)."""
-    # Compiled at the first text checked (~0.2 ms), not at import: listing the decks from
-    # their cache checks none.
-    return re.compile(f"[{CONTROL_CHARS}]")
-
-
-def __getattr__(name: str) -> re.Pattern[str]:
-    """``FORBIDDEN_RE``: :func:`forbidden_re`, compiled when first asked for."""
-    if name == "FORBIDDEN_RE":
-        return forbidden_re()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: One forbidden character: C0 controls but tab, DEL, C1 controls, bidi embeddings/isolates
+#: (the characters :func:`quizzer.errors.shown` escapes when printing).
+FORBIDDEN_RE = re.compile(f"[{CONTROL_CHARS}]")
 
 
 def forbidden_char(text: str) -> str | None:
     """The first forbidden character of ``text`` as ``"U+001B"``, or ``None`` when clean."""
-    found = forbidden_re().search(text)
+    found = FORBIDDEN_RE.search(text)
     return None if found is None else f"U+{ord(found.group()):04X}"
 
 

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES
 from quizzer.errors import SourceError
 from quizzer.glossary.function_words import (
     BULGARIAN_WORDS,
@@ -103,8 +103,6 @@ _RUSSIAN = Guess("ru", "Cyrl", "Cyrillic script")
 
 def language_name(code: str) -> str:
     """A readable name for a language code, ours or not."""
-    from quizzer.concepts.languages import LANGUAGE_NAMES
-
     return LANGUAGE_NAMES.get(code) or OTHER_LANGUAGE_NAMES.get(code, code)
 
 

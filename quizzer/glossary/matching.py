@@ -17,15 +17,10 @@ from operator import itemgetter
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
-from quizzer.concepts.records import builder
 from quizzer.glossary.alignment_report import AlignmentReport, ConceptReport, Match
 from quizzer.glossary.concept_ids import new_concept_ids
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.slot import Slot, seed_text
-
-# What an import makes for every entry, by fast constructors (:mod:`quizzer.concepts.records`).
-_provenance, _text, _entry = builder(Provenance), builder(Text), builder(Entry)
-_match, _concept, _concept_report = builder(Match), builder(Concept), builder(ConceptReport)
 
 
 class Aligner:
@@ -193,7 +188,7 @@ class Aligner:
         for i, e in enumerate(entries):
             slot, method, confidence = chosen[i]  # type: ignore[misc]
             self._apply(slot, e)
-            slot.matches.append(_match(e, method, confidence))
+            slot.matches.append(Match(e, method, confidence))
             self.slot_by_key[(e.file, e.term_line)] = slot
             sequence_out.append(slot)
             filled.add((id(slot), e.lang))
@@ -334,11 +329,9 @@ class Aligner:
         old = slot.entries.get(e.lang)
         if old is None:  # a new text (every one of a first import): seed_text's answer
             file = e.file
-            term = _text(e.term, _provenance("seed", file, e.term_line, None, None))
-            definition = _text(
-                e.definition, _provenance("seed", file, e.definition_line, None, None)
-            )
-            slot.entries[e.lang] = _entry(term, definition)
+            term = Text(e.term, Provenance("seed", file, e.term_line, None, None))
+            definition = Text(e.definition, Provenance("seed", file, e.definition_line, None, None))
+            slot.entries[e.lang] = Entry(term, definition)
             if slot.acronym is None and e.acronym:
                 slot.acronym = e.acronym
             return
@@ -387,7 +380,7 @@ class Aligner:
                 # an unchanged deck compares with the existing one by identity.
                 concept = original
             else:
-                concept = _concept(slot.id or "", deck_id, slot.acronym, ordered)
+                concept = Concept(slot.id or "", deck_id, slot.acronym, ordered)
             concepts.append(concept)
             if not slot.matches:
                 continue
@@ -395,6 +388,6 @@ class Aligner:
             if slot.likely:
                 named = dict.fromkeys(c.id or "" for c in slot.likely if c is not slot)
                 likely = tuple(cid for cid in named if cid)
-            reports.append(_concept_report(concept.id, status, tuple(slot.matches), likely))
+            reports.append(ConceptReport(concept.id, status, tuple(slot.matches), likely))
         deck = Deck(id=deck_id, name=deck_name, concepts=tuple(concepts))
         return deck, AlignmentReport(tuple(reports), tuple(self.notes))

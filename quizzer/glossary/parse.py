@@ -14,7 +14,6 @@ import codecs
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quizzer.concepts.records import builder
 from quizzer.concepts.textrules import FORBIDDEN_RE, describe
 from quizzer.errors import SourceError
 
@@ -43,10 +42,6 @@ class GlossaryEntry:
     definition: str
     term_line: int
     definition_line: int
-
-
-#: :class:`GlossaryEntry`'s fast constructor (:mod:`quizzer.concepts.records`): each field given.
-_glossary_entry = builder(GlossaryEntry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +225,7 @@ def parse(
         # them line by line). Anything else, an error included, takes the loop.
         entries = tuple(
             map(
-                _glossary_entry,
+                GlossaryEntry,
                 range((end - 2) // 2),
                 stripped[2:end:2],
                 stripped[3:end:2],

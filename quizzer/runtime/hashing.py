@@ -1,17 +1,12 @@
 """BLAKE2b, the one hash quizzer uses (card ids' numbers, review ids, cache keys, Anki GUIDs).
 
-``hashlib.blake2b`` *is* CPython's built-in ``_blake2.blake2b`` (hashlib never takes BLAKE2
-from OpenSSL), but importing :mod:`hashlib` first loads OpenSSL's ``_hashlib``: 7–11 ms
-before the quiz's first paint, for constructors quizzer never calls (issue 12, goal 2: the
-bare Textual app it is measured against loads none of it). Taken from ``_blake2`` directly,
-with :mod:`hashlib` as the fallback where an interpreter has no such module.
+This is :func:`hashlib.blake2b` itself, named here for the modules that still import it
+from this place; new code imports it from :mod:`hashlib`. The digests are what every
+stable id is made of: ``tests/unit/test_stable_ids.py`` holds their fixed values.
 """
 
 from __future__ import annotations
 
-try:
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - CPython always has it; other interpreters may not
-    from hashlib import blake2b
+from hashlib import blake2b
 
 __all__ = ["blake2b"]

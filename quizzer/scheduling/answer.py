@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from hashlib import blake2b
 from typing import TYPE_CHECKING
 
-from quizzer.runtime.hashing import blake2b
 from quizzer.scheduling.grades import Grade, Mode
 from quizzer.scheduling.review import Review
 

@@ -6,7 +6,6 @@ The one card-state type: the scheduler answers it, the store keeps it
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,18 +28,17 @@ _PHASES: dict[fsrs.State, CardPhase] = {
 _FSRS_STATES: dict[CardPhase, fsrs.State] = {phase: state for state, phase in _PHASES.items()}
 
 
-#: Whether an ``fsrs.Card`` is a plain object whose ``__dict__`` is all of it (so that copying
-#: the dict is what ``copy.copy`` does, minus its generic ``__reduce_ex__`` round trip).
-_PLAIN_CARD = not hasattr(fsrs.Card, "__slots__") and not hasattr(fsrs.Card, "__copy__")
-
-
 def copy_card(card: fsrs.Card) -> fsrs.Card:
-    """A shallow copy of ``card``, as ``copy.copy`` makes it (its fields are immutable)."""
-    if not _PLAIN_CARD or type(card) is not fsrs.Card:
-        return copy.copy(card)
-    new = object.__new__(fsrs.Card)
-    new.__dict__.update(card.__dict__)
-    return new
+    """A copy of ``card`` (its fields are immutable values, so a shallow copy is a full one)."""
+    return fsrs.Card(
+        card_id=card.card_id,
+        state=card.state,
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due,
+        last_review=card.last_review,
+    )
 
 
 def _dt(value: str | None) -> datetime | None:

@@ -25,13 +25,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import tzinfo
+from hashlib import blake2b
 from typing import Any, Literal
 
 import fsrs
 import fsrs_rs_python
 
 from quizzer.errors import QuizzerError
-from quizzer.runtime.hashing import blake2b
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR, study_day
 

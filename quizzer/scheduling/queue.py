@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
+from hashlib import blake2b
 from typing import TYPE_CHECKING, NamedTuple
 
 import fsrs
 
 from quizzer.cards.card import CardKey
-from quizzer.runtime.hashing import blake2b
 from quizzer.scheduling.limits import TodayCounts
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.scheduling.studyday import day_bounds, next_day_start, to_utc

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 import fsrs
 from fsrs.scheduler import STABILITY_MIN
@@ -40,7 +40,7 @@ from fsrs.scheduler import STABILITY_MIN
 from quizzer.scheduling.card_state import CardState, copy_card
 from quizzer.scheduling.grades import CardPhase, Grade
 from quizzer.scheduling.settings import SchedulerSettings
-from quizzer.scheduling.studyday import days_between, study_day, to_utc
+from quizzer.scheduling.studyday import days_between, to_utc
 
 #: FSRS's fuzz ranges (same numbers as fsrs.scheduler.FUZZ_RANGES).
 _FUZZ_RANGES: tuple[tuple[float, float, float], ...] = (
@@ -48,23 +48,6 @@ _FUZZ_RANGES: tuple[tuple[float, float, float], ...] = (
     (7.0, 20.0, 0.1),
     (20.0, math.inf, 0.05),
 )
-
-#: Grade → ``fsrs.Rating``, looked up once (calling the enum looks its value up each time).
-_RATINGS: dict[int, fsrs.Rating] = {int(rating.value): rating for rating in fsrs.Rating}
-
-#: The last settings asked for and their ``fsrs.Scheduler``: a store answers with the same
-#: settings object answer after answer, so this skips hashing the 21 parameters each time.
-_last_scheduler: tuple[SchedulerSettings, fsrs.Scheduler] | None = None
-
-
-def _scheduler(settings: SchedulerSettings) -> fsrs.Scheduler:
-    global _last_scheduler
-    last = _last_scheduler
-    if last is not None and last[0] is settings:
-        return last[1]
-    scheduler = settings.fsrs_scheduler()
-    _last_scheduler = (settings, scheduler)
-    return scheduler
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,23 +93,20 @@ def fsrs_view(card: fsrs.Card, now: datetime, tz: tzinfo, day_start_hour: int) -
     """
     if card.last_review is None:
         return card
-    return _view(card, now, elapsed_study_days(card.last_review, now, tz, day_start_hour))
-
-
-def _view(card: fsrs.Card, now: datetime, days: int | None) -> fsrs.Card:
-    """:func:`fsrs_view` given the study days (``None``: never reviewed, the card itself)."""
-    if days is None:
-        return card
     view = copy_card(card)
-    view.last_review = now - timedelta(days=days)
+    view.last_review = now - timedelta(
+        days=elapsed_study_days(card.last_review, now, tz, day_start_hour)
+    )
     return view
 
 
-def _days(card: fsrs.Card, now: datetime, tz: tzinfo, settings: SchedulerSettings) -> int | None:
-    """The study days since ``card``'s last review at ``now``; ``None`` if never reviewed."""
-    if card.last_review is None:
-        return None
-    return elapsed_study_days(card.last_review, now, tz, settings.day_start_hour)
+def _step(
+    card: fsrs.Card, grade: Grade, now: datetime, settings: SchedulerSettings, tz: tzinfo
+) -> fsrs.Card:
+    """``card`` answered ``grade`` at ``now`` (UTC), by FSRS, before fuzz."""
+    scheduler = settings.fsrs_scheduler()
+    view = with_memory(fsrs_view(card, now, tz, settings.day_start_hour), scheduler, now)
+    return scheduler.review_card(view, fsrs.Rating(grade), now)[0]
 
 
 def with_memory(card: fsrs.Card, scheduler: fsrs.Scheduler, now: datetime) -> fsrs.Card:
@@ -160,89 +140,6 @@ def with_memory(card: fsrs.Card, scheduler: fsrs.Scheduler, now: datetime) -> fs
     return full
 
 
-#: What one card's FSRS step reads besides ``now`` (see :class:`Prepared`): its id (kept in
-#: the result), FSRS state, step, stability, difficulty and last review (with ``now``'s
-#: study day, the study days since it; ``None``: never reviewed, no days to count).
-StepKey = tuple[int, fsrs.State, int | None, float | None, float | None, datetime | None]
-
-
-def _step_key(card: fsrs.Card) -> StepKey | None:
-    """What ``card``'s step depends on besides the study day; ``None`` when it depends on
-    ``now`` itself."""
-    learning = card.state is fsrs.State.Learning
-    if not learning and (card.stability is None or card.difficulty is None):
-        # with_memory infers the stability from the due date's distance to the view's last
-        # review, which moves with ``now``: such a step is never taken ahead.
-        return None
-    return _inputs(card)
-
-
-def _inputs(card: fsrs.Card) -> StepKey:
-    return (card.card_id, card.state, card.step, card.stability, card.difficulty, card.last_review)
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """One card's FSRS step for each grade, taken ahead at ``at`` (when the card is shown).
-
-    :func:`answer` takes it instead of stepping FSRS again when nothing the step reads
-    changed: the card's memory state and last review (:attr:`key`), the study day (so the
-    study days since the last review are the same), the very same settings and time zone
-    objects. That gives the same card, bit for bit: py-fsrs derives elapsed time only from
-    ``now - last_review``, which :func:`fsrs_view` fixes to the study days, so ``now``
-    only enters its result as ``due = now + interval`` and ``last_review = now``; the
-    kept card is moved to the answer's ``now`` the same way. Fuzz is still drawn when
-    the answer is given, from the same generator in the same order. This is how Anki's
-    reviewer computes a card's next states when it shows the card, so that answering
-    only has to write.
-    """
-
-    key: StepKey | None
-    settings: SchedulerSettings
-    tz: tzinfo
-    at: datetime
-    #: The study day of :attr:`at` (``settings.day_start_hour`` in :attr:`tz`).
-    day: date
-    #: The card after each grade 1-4 at :attr:`at` (index ``grade - 1``), unfuzzed.
-    cards: tuple[fsrs.Card, ...]
-
-    def intervals(self) -> dict[int, timedelta]:
-        """The interval each grade (1-4) gives, without fuzz (for button labels)."""
-        at = self.at
-        return {grade: card.due - at for grade, card in enumerate(self.cards, 1)}
-
-    def step(
-        self, card: fsrs.Card, grade: Grade, now: datetime, settings: SchedulerSettings, tz: tzinfo
-    ) -> fsrs.Card | None:
-        """``card`` answered ``grade`` at ``now`` (UTC) from the kept step; ``None`` when it
-        isn't the step asked for."""
-        key = self.key
-        if key is None or settings is not self.settings or tz is not self.tz:
-            return None
-        if key != _inputs(card):
-            return None
-        if card.last_review is not None and study_day(now, tz, settings.day_start_hour) != self.day:
-            return None  # another study day: one more day since the last review
-        kept = self.cards[grade - 1]
-        out = copy_card(kept)
-        out.due = now + (kept.due - self.at)
-        out.last_review = now
-        return out
-
-
-def prepare(
-    state: CardState, now: datetime, settings: SchedulerSettings, *, tz: tzinfo = UTC
-) -> Prepared:
-    """Step FSRS for each grade of ``state`` at ``now`` (``tz`` as for :func:`answer`), ahead
-    of the answer: see :class:`Prepared`."""
-    now = to_utc(now)
-    scheduler = _scheduler(settings)
-    view = with_memory(_view(state.card, now, _days(state.card, now, tz, settings)), scheduler, now)
-    cards = tuple(scheduler.review_card(view, _RATINGS[grade], now)[0] for grade in (1, 2, 3, 4))
-    day = study_day(now, tz, settings.day_start_hour)
-    return Prepared(_step_key(state.card), settings, tz, now, day, cards)
-
-
 def answer(
     state: CardState,
     grade: Grade,
@@ -251,15 +148,12 @@ def answer(
     rng: random.Random | None = None,
     *,
     tz: tzinfo = UTC,
-    prepared: Prepared | None = None,
 ) -> Outcome:
     """Apply one answer (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``; ``state`` is not changed.
 
     ``tz`` is the learner's time zone: with ``settings.day_start_hour`` it says how
     many study days have passed since the card's last review (callers with a learner
-    pass it; the UTC default is for tests and tools without one). ``prepared`` is the
-    card's step taken when it was shown (:func:`prepare`): used when it still applies,
-    with the same result.
+    pass it; the UTC default is for tests and tools without one).
 
     Counts lapses (Again on a card in review) and marks leeches: at
     ``leech_threshold`` lapses and again every ``leech_every`` more, the card is
@@ -271,13 +165,7 @@ def answer(
     now = to_utc(now)
     phase = state.phase
     last_interval = state.scheduled_days
-    card = None if prepared is None else prepared.step(state.card, grade, now, settings, tz)
-    if card is None:
-        scheduler = _scheduler(settings)
-        view = with_memory(
-            _view(state.card, now, _days(state.card, now, tz, settings)), scheduler, now
-        )
-        card, _ = scheduler.review_card(view, _RATINGS[grade], now)
+    card = _step(state.card, grade, now, settings, tz)
     if settings.fuzz and rng is not None and card.state == fsrs.State.Review:
         whole = round((card.due - now).total_seconds() / 86400)
         card.due = now + timedelta(days=_fuzz_days(whole, settings.maximum_interval_days, rng))
@@ -313,7 +201,8 @@ def preview(
 ) -> dict[int, timedelta]:
     """The interval each grade (1-4) would give at ``now``, without fuzz (for button labels);
     ``tz`` as for :func:`answer`."""
-    return prepare(state, now, settings, tz=tz).intervals()
+    now = to_utc(now)
+    return {grade: _step(state.card, grade, now, settings, tz).due - now for grade in (1, 2, 3, 4)}
 
 
 def format_interval(delta: timedelta) -> str:

@@ -10,7 +10,7 @@ due days from today. So a card's fact is computed once from its state and kept u
 the state changes (:mod:`quizzer.progress.figurecache` keeps them between runs and
 counts again only the cards changed since); the rules live here, once, for
 :func:`~quizzer.stats.cards.state_counts`, :func:`~quizzer.stats.cards.due_forecast`,
-:func:`~quizzer.stats.mastery.recalls` and the summaries alike.
+:func:`recalls` and the summaries alike.
 
 Means of recall are summed with :func:`math.fsum` (exactly rounded, so in any order
 of the cards: a table updated card by card gives the figures counted afresh).
@@ -21,12 +21,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import NamedTuple
 
 from fsrs.scheduler import DEFAULT_PARAMETERS as FSRS_DEFAULT_PARAMETERS
 
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
 from quizzer.stats.days import StudyDays
 from quizzer.stats.definitions import FORECAST_DAYS, MATURE_DAYS
 from quizzer.stats.figures import Forecast, StateCounts
@@ -168,7 +169,7 @@ def retrievability(
     factor = 0.9 ** (1 / decay) - 1
     if stability <= 0:
         return 0.0
-    return (1 + factor * max(0.0, elapsed_days) / stability) ** decay
+    return math.pow(1 + factor * max(0.0, elapsed_days) / stability, decay)
 
 
 def recalls_on(
@@ -182,6 +183,23 @@ def recalls_on(
             continue
         out[card_id] = retrievability(fact.stability, max(0, day - fact.last_day), parameters)
     return out
+
+
+def recalls(
+    cards: Iterable[CardState],
+    now: datetime,
+    parameters: Sequence[float] | None = None,
+    *,
+    tz: tzinfo | None,
+    day_start_hour: int = DEFAULT_DAY_START_HOUR,
+) -> dict[str, float]:
+    """Each reviewed card's retrievability at ``now``, by card id.
+
+    :func:`~quizzer.stats.mastery.card_retrievability` for many cards at once:
+    :func:`recalls_on` of their facts.
+    """
+    today = StudyDays(tz, day_start_hour).of(now)
+    return recalls_on(facts_of(cards, tz, day_start_hour), today, parameters)
 
 
 def mean(values: Sequence[float]) -> float:

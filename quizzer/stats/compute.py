@@ -4,7 +4,7 @@ Everything here takes the clock (``now``, a UTC datetime), the learner's time
 zone (``tz``) and the hour their study day starts (``day_start_hour``, 4 by
 default, as in Anki) as arguments; nothing reads the clock or the store. What the
 figures mean is in :mod:`quizzer.stats.definitions`; each has a module of its own
-(:mod:`~quizzer.stats.days`, :mod:`~quizzer.stats.retention`,
+(:mod:`~quizzer.stats.activity`, :mod:`~quizzer.stats.retention`,
 :mod:`~quizzer.stats.cards`, :mod:`~quizzer.stats.mastery`,
 :mod:`~quizzer.stats.hardest`, :mod:`~quizzer.stats.groups`,
 :mod:`~quizzer.stats.sources`) and its dataclass in

@@ -1,22 +1,17 @@
-"""Figures by study day: today's study, the streak and the answers per day (the heatmap).
+"""Study days of many answers at once: :func:`study_day`'s rule, with the time-zone work shared.
 
-Each review's study day is computed once (:func:`dated_reviews`) and counted in a
-:class:`~quizzer.stats.tally.Tally`; the figures read the tally.
+The tally (:mod:`~quizzer.stats.tally`) dates every answer of the log here, and the
+card figures date every card's last review and due time; the figures by study day
+themselves are in :mod:`~quizzer.stats.activity`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from datetime import UTC, date, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from datetime import UTC, date, datetime, tzinfo
 
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
-from quizzer.stats.definitions import HEATMAP_DAYS, pass_rate
-from quizzer.stats.figures import DayCount, Streak, Today
-
-if TYPE_CHECKING:  # the tally builds on dated_reviews
-    from quizzer.stats.tally import DeckTally, Tally
 
 #: A review with its study day, computed once (time-zone conversion is the costly part).
 Dated = tuple[Review, date]
@@ -75,85 +70,3 @@ def dated_reviews(reviews: Iterable[Review], tz: tzinfo | None, day_start_hour: 
     """Each review with its study day (:class:`StudyDays`: :func:`study_day`'s rule, faster)."""
     days = StudyDays(tz, day_start_hour)
     return [(r, days.of(r.reviewed_at)) for r in reviews]
-
-
-def today_stats(
-    reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
-) -> Today:
-    """Cards studied, answers, pass rate and time spent on the current study day."""
-    from quizzer.stats.tally import tally_of
-
-    today = study_day(now, tz, day_start_hour)
-    tally = tally_of(reviews, tz, day_start_hour, today)
-    return today_on(tally, tally.deck(), today)
-
-
-def today_on(
-    tally: Tally, deck: DeckTally, day: date, deck_ids: Collection[str] | None = None
-) -> Today:
-    """:func:`today_stats` from a tally: ``deck`` is ``tally``'s summed for ``deck_ids``."""
-    counts = deck.days.get(day.toordinal())
-    if counts is None:
-        return Today(day, 0, 0, 0, None, 0)
-    return Today(
-        day,
-        tally.cards_on(day, deck_ids),
-        counts.reviews,
-        counts.passed,
-        pass_rate(counts.passed, counts.reviews),
-        counts.time_ms,
-    )
-
-
-def streak_stats(
-    reviews: Iterable[Review], now: datetime, tz: tzinfo | None, day_start_hour: int
-) -> Streak:
-    """Current and longest run of consecutive study days with at least one answer."""
-    from quizzer.stats.tally import tally_of
-
-    tally = tally_of(reviews, tz, day_start_hour).deck()
-    return streak_on(tally, study_day(now, tz, day_start_hour))
-
-
-def streak_on(deck: DeckTally, today: date) -> Streak:
-    """:func:`streak_stats` from a deck's tally, ``today`` being the current study day."""
-    last = today.toordinal()
-    days = {d for d in deck.days if d <= last}  # answers "from the future" don't extend a streak
-    studied_today = last in days
-    current = 0
-    cursor = last if studied_today else last - 1
-    while cursor in days:
-        current += 1
-        cursor -= 1
-    longest = run = 0
-    previous: int | None = None
-    for d in sorted(days):
-        run = run + 1 if previous is not None and d - previous == 1 else 1
-        longest = max(longest, run)
-        previous = d
-    return Streak(current, longest, studied_today, len(days))
-
-
-def reviews_per_day(
-    reviews: Iterable[Review],
-    now: datetime,
-    tz: tzinfo | None,
-    day_start_hour: int,
-    days: int = HEATMAP_DAYS,
-) -> tuple[DayCount, ...]:
-    """One entry per study day for the last ``days`` days, oldest first, today last."""
-    from quizzer.stats.tally import tally_of
-
-    tally = tally_of(reviews, tz, day_start_hour).deck()
-    return per_day(tally, study_day(now, tz, day_start_hour), days)
-
-
-def per_day(deck: DeckTally, today: date, days: int = HEATMAP_DAYS) -> tuple[DayCount, ...]:
-    """:func:`reviews_per_day` from a deck's tally, ``today`` being the current study day."""
-    first = today - timedelta(days=days - 1)
-    out = []
-    for i in range(days):
-        d = first + timedelta(days=i)
-        counts = deck.days.get(d.toordinal())
-        out.append(DayCount(d, counts.reviews, counts.time_ms) if counts else DayCount(d, 0, 0))
-    return tuple(out)

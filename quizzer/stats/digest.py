@@ -21,8 +21,8 @@ from typing import Any
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.studyday import study_day
+from quizzer.stats.activity import per_day, streak_on, today_on
 from quizzer.stats.cardfacts import CardFact, bucket_counts, facts_of, forecast_on, recalls_on
-from quizzer.stats.days import per_day, streak_on, today_on
 from quizzer.stats.definitions import deck_of
 from quizzer.stats.figures import (
     AnswerSources,

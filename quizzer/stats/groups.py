@@ -11,10 +11,9 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
-from quizzer.stats.cardfacts import bucket_of, in_summaries, mean
+from quizzer.stats.cardfacts import bucket_of, in_summaries, mean, recalls
 from quizzer.stats.definitions import card_key, pass_rate
 from quizzer.stats.figures import GroupSummary
-from quizzer.stats.mastery import recalls
 from quizzer.stats.totals import CardTotals, card_totals
 
 
@@ -31,7 +30,7 @@ def group_summaries(
 ) -> tuple[GroupSummary, ...]:
     """Figures per group; ``group`` names a language pair's group (:func:`by_answer_lang`, ...);
     recall counts study days in ``tz`` from ``day_start_hour`` (``card_recall``: each card's,
-    :func:`~quizzer.stats.mastery.recalls`, when already counted)."""
+    :func:`~quizzer.stats.cardfacts.recalls`, when already counted)."""
     if card_recall is None:
         card_recall = recalls(cards, now, parameters, tz=tz, day_start_hour=day_start_hour)
     return summaries_by(totals, cards, card_recall, (group,))[0]

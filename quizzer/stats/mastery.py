@@ -12,8 +12,7 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import elapsed_study_days
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
-from quizzer.stats.cardfacts import facts_of, mean, recalls_on, retrievability
-from quizzer.stats.days import StudyDays
+from quizzer.stats.cardfacts import mean, recalls, retrievability
 from quizzer.stats.definitions import card_key
 from quizzer.stats.figures import MasteryCell, MasteryRow
 
@@ -35,20 +34,6 @@ def card_retrievability(
         return None
     elapsed = elapsed_study_days(card.last_review, now, tz, day_start_hour)
     return retrievability(card.stability, elapsed, parameters)
-
-
-def recalls(
-    cards: Iterable[CardState],
-    now: datetime,
-    parameters: Sequence[float] | None = None,
-    *,
-    tz: tzinfo | None,
-    day_start_hour: int = DEFAULT_DAY_START_HOUR,
-) -> dict[str, float]:
-    """Each reviewed card's retrievability at ``now`` (:func:`card_retrievability`, for
-    many cards at once: :func:`~quizzer.stats.cardfacts.recalls_on` of their facts)."""
-    today = StudyDays(tz, day_start_hour).of(now)
-    return recalls_on(facts_of(cards, tz, day_start_hour), today, parameters)
 
 
 def mastery(

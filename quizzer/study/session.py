@@ -19,15 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from quizzer.cards.card import CardKey
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.grades import Grade, Mode
+from quizzer.scheduling.review import Review
 from quizzer.study.session_scheduler import Scheduler
-
-# The answer's record is imported at the first answer: the first card shows without it.
-if TYPE_CHECKING:
-    from quizzer.scheduling.review import Review
 
 #: Cards due again within this much of an answer return in the same session.
 LEARN_AHEAD = timedelta(minutes=20)
@@ -159,8 +157,6 @@ class Session:
 
         A card due again within :data:`LEARN_AHEAD` comes back later in the session.
         """
-        from quizzer.scheduling.answer import Answer
-
         card = self._require_card()
         self._snapshot("answer")
         duration = 0

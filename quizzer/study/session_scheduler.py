@@ -11,20 +11,17 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from quizzer.cards.card import CardKey
+from quizzer.scheduling import scheduler
+from quizzer.scheduling.answer import Answer, answered_review, review_id
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.limits import TodayCounts
 from quizzer.scheduling.queue import DueQueue, bury_until, due_queue, next_due
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
-
-# The FSRS step and the review record are imported at the first answer: the first card
-# shows without them (issue 12, goal 2).
-if TYPE_CHECKING:
-    from quizzer.scheduling.answer import Answer
-    from quizzer.scheduling.review import Review
 
 
 class Scheduler(Protocol):
@@ -92,9 +89,6 @@ class FsrsScheduler:
 
     def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """See :meth:`Scheduler.record`."""
-        from quizzer.scheduling import scheduler
-        from quizzer.scheduling.answer import answered_review, review_id
-
         before = self.states.get(card.id)
         outcome = scheduler.answer(
             self._state(card, now), grade, now, self.settings, self.rng, tz=self.tz

@@ -8,12 +8,21 @@ import pytest
 
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts.concept import SLUG_RE, Concept, Entry, Provenance, Text
+from quizzer.concepts.deck import Deck
 from quizzer.concepts.term_parts import acronym_of
 from quizzer.glossary.align import align
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.language_id import tag_entries
 from quizzer.glossary.mapping import MappingError, parse_mapping
 from quizzer.glossary.parse import decode, parse
+
+
+def _get(deck: Deck, concept_id: str) -> Concept:
+    """The concept ``concept_id`` of ``deck``, which must have it."""
+    concept = deck.get(concept_id)
+    assert concept is not None, concept_id
+    return concept
+
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -56,7 +65,7 @@ def test_three_training_files_make_one_deck_of_16_trilingual_concepts() -> None:
     assert ids[:2] == ["peft", "lora"] and "zero" in ids and "moe" in ids
     assert ids[3] == "flash-attention"  # from the Russian term's Latin spelling
     assert len(set(ids)) == 16
-    assert deck.get("lora").acronym == "LoRA"
+    assert _get(deck, "lora").acronym == "LoRA"
     # The Arabic MoE entry has no acronym and still lands in the MoE concept, by position.
     moe = next(c for c in report.concepts if c.concept_id == "moe")
     methods = {m.entry.lang: m.method for m in moe.matches}
@@ -89,10 +98,10 @@ def test_edited_file_updates_texts_and_keeps_ids() -> None:
     edited = source(BN, "\n".join(text))
     deck, report = align([edited], deck_id="ai", deck_name="AI", existing=first)
     assert [c.id for c in deck] == [c.id for c in first]
-    lora = deck.get("lora")
+    lora = _get(deck, "lora")
     assert lora.entries["bn"].term.text == "লোরা (সম্পাদিত)"
     assert lora.entries["bn"].definition.text.endswith(" সম্পাদিত।")
-    assert lora.entries["ar"] == first.get("lora").entries["ar"]
+    assert lora.entries["ar"] == _get(first, "lora").entries["ar"]
     statuses = {c.concept_id: c.status for c in report.concepts}
     assert statuses["lora"] == "updated"
     assert [k for k, v in statuses.items() if v != "unchanged"] == ["lora"]
@@ -110,7 +119,7 @@ def test_inserted_entry_becomes_a_new_concept_and_others_keep_their_ids() -> Non
     assert [c.id for c in deck][:16] == [c.id for c in first]
     new = deck.concepts[16]
     assert new.entries["bn"].term.text == "নতুন শব্দ" and new.languages == ("bn",)
-    assert deck.get("peft").entries["bn"].term.source.line == 5  # moved down two lines
+    assert _get(deck, "peft").entries["bn"].term.source.line == 5  # moved down two lines
     assert report.count("new") == 1 and report.count("updated") == 16
 
 
@@ -126,8 +135,8 @@ def test_acronyms_align_files_in_different_orders() -> None:
     )
     deck, report = align([a, b], deck_id="x", deck_name="X")
     assert [c.id for c in deck] == ["peft", "zero", "other-thing", "lishniy"]
-    assert deck.get("zero").entries["ru"].term.text == "Оптимизатор (ZeRO)"
-    assert deck.get("peft").entries["ru"].term.source.line == 7
+    assert _get(deck, "zero").entries["ru"].term.text == "Оптимизатор (ZeRO)"
+    assert _get(deck, "peft").entries["ru"].term.source.line == 7
     lishniy = next(c for c in report.concepts if c.concept_id == "lishniy")
     # Not parallel (the acronyms disagree with the positions), so "Лишний" stays apart,
     # flagged: it might be the Russian text of "Other thing".
@@ -158,15 +167,15 @@ def test_mapping_file_overrides_alignment() -> None:
     mapping = parse_mapping('["b.txt"]\n3 = "two"\n5 = "one"\n')
     deck, report = align([a, b], deck_id="x", deck_name="X", mapping=mapping)
     assert [c.id for c in deck] == ["one", "two"]
-    assert deck.get("two").entries["ru"].term.text == "Два"
-    assert deck.get("one").entries["ru"].term.text == "Один"
+    assert _get(deck, "two").entries["ru"].term.text == "Два"
+    assert _get(deck, "one").entries["ru"].term.text == "Один"
     assert {m.method for c in report.concepts for m in c.matches if m.entry.file == "b.txt"} == {
         "map"
     }
 
 
 def test_mapping_to_an_unknown_id_or_a_definition_line_is_refused() -> None:
-    """Issue 13.9 reversed the old rule (an unknown id made a new concept): it matches nothing."""
+    """An unknown id matches nothing (it no longer makes a new concept)."""
     a = source("a.txt", "T\nS\nOne\nIt is the first.")
     with pytest.raises(MappingError, match="neither in deck 'x' nor made by this import"):
         align([a], deck_id="x", deck_name="X", mapping={("a.txt", 3): "uno"})
@@ -247,7 +256,7 @@ def test_importing_the_seeds_into_the_bundled_deck_changes_nothing() -> None:
 
 def test_a_correction_survives_until_its_seed_changes() -> None:
     first = training_deck()
-    lora = first.get("lora")
+    lora = _get(first, "lora")
     seed = lora.entries["ar"].definition
     fixed = Concept(
         lora.id,
@@ -281,7 +290,7 @@ def test_a_correction_survives_until_its_seed_changes() -> None:
     changed, report = align(
         [source(AR, "\n".join(lines))], deck_id="ai", deck_name="AI", existing=corrected
     )
-    definition = changed.get("lora").entries["ar"].definition
+    definition = _get(changed, "lora").entries["ar"].definition
     assert (definition.text, definition.source.kind) == ("تعريف جديد للورا.", "seed")
     assert any("correction" in note for note in report.notes)
 
@@ -301,7 +310,7 @@ def test_entry_removed_from_a_file_is_kept_and_reported() -> None:
     deck, report = align(
         [source(BN, "\n".join(lines))], deck_id="ai", deck_name="AI", existing=first
     )
-    assert deck.get("lora").entries["bn"] == first.get("lora").entries["bn"]
+    assert _get(deck, "lora").entries["bn"] == _get(first, "lora").entries["bn"]
     assert [c.id for c in deck] == [c.id for c in first]
     assert any("'lora' kept its bn texts from line 5" in note for note in report.notes)
 
@@ -324,7 +333,7 @@ def test_an_entry_missing_from_one_parallel_file_unsettles_only_its_segment() ->
     first = deck.concepts[:16]
     assert all(c.languages == ("bn", "ru") for c in first[1:5])
     assert all(c.languages == ("bn", "ar", "ru") for c in (first[0], *first[5:]))
-    assert deck.get("moe").entries["ar"].term.text == "خليط الخبراء"
+    assert _get(deck, "moe").entries["ar"].term.text == "خليط الخبراء"
     ids = [c.id for c in first]
     unsure = {c.concept_id: c for c in report.unsure}
     assert len(unsure) == 3

@@ -369,7 +369,7 @@ def test_definitions_accept_no_acronym_or_parenthesis_part() -> None:
     assert definition is not None and len(definition.split()) > 8
     assert answer_forms(definition, "en", acronym="LoRA") == (AnswerForm(definition, "full"),)
     for side in ("definition", None):
-        result = check_answer("LoRA", definition, "en", acronym="LoRA", side=side)  # type: ignore[arg-type]
+        result = check_answer("LoRA", definition, "en", acronym="LoRA", side=side)
         assert result.verdict is Verdict.WRONG
     # A short text said to be a definition is treated as one.
     short = "Low-Rank Adaptation (LoRA)"
@@ -482,7 +482,7 @@ def test_diff_reads_as_one_extra_and_one_missing_run_between_agreements() -> Non
 
 
 def test_diff_marks_only_the_typo_not_the_punctuation_after_it() -> None:
-    """Issue 13.6: «ранго)» for «ранга)» marks «о»/«а», not the agreeing «)» twice."""
+    """«ранго)» for «ранга)» marks «о»/«а», not the agreeing «)» twice."""
     assert char_diff("низкого ранго)", "низкого ранга)", "ru") == (
         DiffSegment("equal", "низкого ранг"),
         DiffSegment("extra", "о"),
@@ -498,7 +498,7 @@ def test_diff_marks_only_the_typo_not_the_punctuation_after_it() -> None:
 
 
 def test_a_dropped_bengali_vowel_sign_is_the_one_missing_piece() -> None:
-    """Issue 13.6: «রিডানডেন্স» for «রিডানডেন্সি» is missing «ি», not «ন্স» struck and re-typed."""
+    """«রিডানডেন্স» for «রিডানডেন্সি» is missing «ি», not «ন্স» struck and re-typed."""
     assert char_diff("রিডানডেন্স", "রিডানডেন্সি", "bn") == (
         DiffSegment("equal", "রিডানডেন্স"),
         DiffSegment("missing", "ি"),

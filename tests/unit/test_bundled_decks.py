@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.concepts.concept import Concept
+from quizzer.concepts.concept import Concept, Text
 from quizzer.concepts.deck import Deck, dumps, loads
-from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.concepts.languages import LANGUAGES, SIDES, Side
 from quizzer.library.decks import load_library, read_deck
 from quizzer.paths import bundled_decks_dir
 
@@ -247,35 +247,38 @@ def test_acronyms(decks: dict[str, Deck]) -> None:
         for concept in deck:
             assert concept.acronym == ACRONYMS.get(concept.id), concept.id
             if concept.acronym:
-                assert concept.acronym in concept.text("en", "term"), concept.id
+                assert concept.acronym in (concept.text("en", "term") or ""), concept.id
 
 
-def _source_of(deck: Deck, cid: str, lang: str, side: str):
+def _corrected(deck: Deck, cid: str, lang: str, side: Side) -> tuple[Text, str, int]:
+    """A corrected text of ``deck``, with the seed's original text and its glossary line."""
     concept = deck.get(cid)
     assert concept is not None
-    return concept.entries[lang].side(side)
+    text = concept.entries[lang].side(side)
+    assert text.source.kind == "corrected", (cid, lang, side)
+    original, line = text.source.original, text.source.line
+    assert original is not None and line is not None, (cid, lang, side)
+    return text, original, line
 
 
 def test_required_corrections_keep_the_seed_original(decks: dict[str, Deck]) -> None:
     training = decks["training-efficiency"]
-    pruning = _source_of(training, "dynamic-token-pruning", "ar", "definition")
-    assert pruning.source.kind == "corrected"
-    assert "المرارة الأمامية" in pruning.source.original
+    pruning, original, line = _corrected(training, "dynamic-token-pruning", "ar", "definition")
+    assert "المرارة الأمامية" in original
     assert "التمرير الأمامي" in pruning.text and "المرارة" not in pruning.text
-    assert pruning.source.original == glossary_lines(AR_TRAINING)[pruning.source.line - 1]
+    assert original == glossary_lines(AR_TRAINING)[line - 1]
 
-    moe = _source_of(training, "mixture-of-experts", "bn", "definition")
-    assert moe.source.kind == "corrected"
-    assert "খরব" in moe.source.original
+    moe, original, line = _corrected(training, "mixture-of-experts", "bn", "definition")
+    assert "খরব" in original
     assert "খরচ" in moe.text and "খরব" not in moe.text
-    assert moe.source.original == glossary_lines(BN_TRAINING)[moe.source.line - 1]
+    assert original == glossary_lines(BN_TRAINING)[line - 1]
 
 
 def test_reviewed_wrong_words_are_gone_from_what_learners_see(decks: dict[str, Deck]) -> None:
     nfc = functools.partial(unicodedata.normalize, "NFC")
     training, quantization = decks["training-efficiency"], decks["quantization"]
     # (deck, concept, language, side, wrong word kept in `original`, right word in `text`)
-    cases = [
+    cases: list[tuple[Deck, str, str, Side, str, str]] = [
         (training, "gradient-noise-injection", "bn", "term", "শব্দ", "নয়েজ"),
         (training, "gradient-noise-injection", "bn", "definition", "শব্দ", "গাউসিয়ান নয়েজ"),
         (training, "reversible-layers", "bn", "term", "বিপরীতমুখী", "বিপরীতযোগ্য"),
@@ -286,9 +289,8 @@ def test_reviewed_wrong_words_are_gone_from_what_learners_see(decks: dict[str, D
         (quantization, "dynamic-quantization", "bn", "definition", "কোয়ান্টিফাইড", "কোয়ান্টাইজড"),
     ]
     for deck, cid, lang, side, wrong, right in cases:
-        text = _source_of(deck, cid, lang, side)
-        assert text.source.kind == "corrected", (cid, lang, side)
-        assert nfc(wrong) in text.source.original and nfc(wrong) not in text.text, (cid, lang)
+        text, original, _line = _corrected(deck, cid, lang, side)
+        assert nfc(wrong) in original and nfc(wrong) not in text.text, (cid, lang)
         assert nfc(right) in text.text, (cid, lang, side)
     # One Bengali word for quantization across the deck, seed-derived and authored alike.
     for concept, lang, side, text in all_texts(quantization):

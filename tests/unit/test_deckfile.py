@@ -14,6 +14,14 @@ from quizzer.concepts.deck import Deck, DeckFormatError
 from quizzer.errors import InputError
 from quizzer.library.decks import read_deck, write_deck
 
+
+def _get(deck: Deck, concept_id: str) -> Concept:
+    """The concept ``concept_id`` of ``deck``, which must have it."""
+    concept = deck.get(concept_id)
+    assert concept is not None, concept_id
+    return concept
+
+
 DECKS = Path(__file__).resolve().parents[2] / "decks"
 
 GOOD = """format = 1
@@ -83,8 +91,8 @@ def tricky_deck(controls: bool = False) -> Deck:
 def test_good_deck_loads() -> None:
     deck = deckfile.loads(GOOD)
     assert [c.id for c in deck] == ["lora", "peft"]
-    assert deck.get("lora").entries["bn"].term.source.line == 5
-    assert deck.get("peft").entries["en"].definition.source.original == "A defnition."
+    assert _get(deck, "lora").entries["bn"].term.source.line == 5
+    assert _get(deck, "peft").entries["en"].definition.source.original == "A defnition."
     assert deck.source_counts() == {"seed": 1, "authored": 2, "corrected": 1}
 
 
@@ -285,7 +293,7 @@ def test_escape_in_the_deck_name_is_refused(tmp_path: Path) -> None:
 def test_marks_and_joiners_are_kept(tmp_path: Path) -> None:
     kept = "\u09b0\u200d\u09cd\u09af \u200c \u200e \u200f \ttab"
     deck = deckfile.loads(GOOD.replace('text = "PEFT"', f'text = "{kept}"'))
-    assert deck.get("peft").entries["en"].term.text == kept
+    assert _get(deck, "peft").entries["en"].term.text == kept
 
 
 def test_header_fits_any_deck_not_only_the_bundled_ones() -> None:
@@ -315,7 +323,7 @@ def test_fast_tables_json_matches_json_dumps(deck: Deck) -> None:
 
 
 def test_tables_json_falls_back_for_what_it_does_not_render() -> None:
-    odd = Text("x", Provenance("seed", file="f.txt", line=True))  # type: ignore[arg-type]
+    odd = Text("x", Provenance("seed", file="f.txt", line=True))
     deck = Deck("odd", "Odd", (Concept("a", "odd", None, {"en": Entry(odd, odd)}),))
     assert '"line":true' in tables_json.dumps(deck)
     assert tables_json.dumps(deck) == json.dumps(

@@ -1,4 +1,4 @@
-"""One rule for elapsed time (issue 11, item 1): study days with the learner's day start.
+"""One rule for elapsed time: study days with the learner's day start.
 
 Fixed clocks in a real time zone (Europe/Paris, day start 04:00). The scheduler must
 count what Anki counts: 21:00 → 08:00 next morning is 1 day, 03:00 → 05:00 the same
@@ -17,7 +17,8 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import answer, elapsed_study_days, fsrs_view, preview
 from quizzer.scheduling.settings import SchedulerSettings
-from quizzer.stats.mastery import card_retrievability, retrievability
+from quizzer.stats.cardfacts import retrievability
+from quizzer.stats.mastery import card_retrievability
 
 PARIS = ZoneInfo("Europe/Paris")
 S = SchedulerSettings(fuzz=False)
@@ -82,6 +83,7 @@ def test_evening_then_morning_is_a_day_not_a_same_day_step() -> None:
 def test_the_view_py_fsrs_gets_leaves_the_card_alone() -> None:
     state = _graduated(local(10, 21))
     view = fsrs_view(state.card, local(12, 8), PARIS, 4)
+    assert view.last_review is not None
     assert (local(12, 8) - view.last_review).days == 2
     assert state.card.last_review == local(10, 21)
     assert (
@@ -104,7 +106,7 @@ def test_preview_uses_the_same_rule() -> None:
     later = local(14, 8)
     shown = preview(state, later, S, tz=PARIS)
     for grade in (1, 2, 3, 4):
-        got = answer(state, grade, later, S, tz=PARIS).state  # type: ignore[arg-type]
+        got = answer(state, grade, later, S, tz=PARIS).state
         assert shown[grade] == got.due - later
 
 

@@ -1,4 +1,4 @@
-"""Glossaries in UTF-16/32 are named as such (issue 14, item 13).
+"""Glossaries in UTF-16/32 are named as such.
 
 UTF-16 without a byte-order mark used to be called "a binary file (NUL bytes)" and UTF-32
 with one "U+0000 (a control character)".

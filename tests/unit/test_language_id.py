@@ -96,7 +96,7 @@ def test_a_file_in_another_language_stops_with_a_lang_hint(definition: str, name
         tag_entries(entries)
     assert named in info.value.message
     assert info.value.line == 3
-    assert "--lang" in info.value.hint
+    assert info.value.hint is not None and "--lang" in info.value.hint
 
 
 def test_forced_language_overrides_detection() -> None:

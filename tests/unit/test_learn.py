@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.deck import Deck
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import answer
@@ -24,15 +25,15 @@ EN_RU = Pair("en", "term", "ru", "term")
 RU_EN = Pair("ru", "term", "en", "term")
 
 
-def _deck():
+def _deck() -> Deck:
     return bundled("training-efficiency")
 
 
 def _round(ids: list[str], pair: Pair = EN_RU, seed: int = 1, gap: int = 3) -> LearnRound:
     deck = _deck()
-    concepts = [deck.get(i) for i in ids]
-    assert all(concepts)
-    return LearnRound(concepts, deck.concepts, pair, random.Random(seed), retry_gap=gap)  # type: ignore[arg-type]
+    by_id = {c.id: c for c in deck.concepts}
+    concepts = [by_id[i] for i in ids]
+    return LearnRound(concepts, deck.concepts, pair, random.Random(seed), retry_gap=gap)
 
 
 def _right_choice(lr: LearnRound) -> None:
@@ -70,7 +71,7 @@ def test_plan_rounds_of_about_seven() -> None:
 def test_choice_first_then_typed_then_complete() -> None:
     ids = ["model-parallelism", "pipeline-parallelism", "tensor-parallelism"]
     lr = _round(ids)
-    assert lr.total == 3 and lr.mastered == 0 and not lr.complete
+    assert (lr.total, lr.mastered, lr.complete) == (3, 0, False)
     asked = []
     for _ in range(3):
         q = lr.question
@@ -167,8 +168,7 @@ def test_near_miss_override_completes_the_concept() -> None:
     q = lr.question
     assert q is not None and q.stage == "typed"
     check = lr.answer_typed(q.expected[:-1], NOW + timedelta(seconds=5), 4000)
-    assert check.verdict is Verdict.NEAR
-    assert lr.can_override
+    assert (check.verdict, lr.can_override) == (Verdict.NEAR, True)
     record = lr.override()
     assert record.overridden and record.grade == 3 and record.misses == 0
     assert record.card.concept_id == q.concept.id
@@ -254,7 +254,7 @@ def test_records_can_be_recorded_by_the_scheduler() -> None:
 def test_seeded_rounds_are_reproducible() -> None:
     def run(seed: int) -> list[tuple[str, str, int | None]]:
         lr = _round(["peft", "lora", "adapters", "zero"], seed=seed)
-        out = []
+        out: list[tuple[str, str, int | None]] = []
         while not lr.complete:
             q = lr.question
             assert q is not None
@@ -268,7 +268,7 @@ def test_seeded_rounds_are_reproducible() -> None:
     assert run(11) == run(11)
 
 
-def _state(lr: LearnRound) -> tuple:
+def _state(lr: LearnRound) -> tuple[object, ...]:
     q = lr.question
     return (
         None if q is None else (q.concept.uid, q.stage, q.choices),
@@ -336,7 +336,7 @@ def test_undo_of_an_override_brings_back_the_miss() -> None:
     after_miss = _state(lr)
     assert lr.can_override
     record = lr.override()
-    assert lr.complete
+    assert (record.overridden, lr.complete) == (True, True)
     undone = lr.undo()
     assert undone.action == "override" and undone.record == record
     assert _state(lr) == after_miss and lr.can_override and not lr.complete
@@ -410,8 +410,8 @@ def test_near_misses_are_hard_not_again_and_only_they_can_be_overridden() -> Non
     q = lr.question
     assert q is not None
     # A wrong typed answer can't be claimed right.
-    assert lr.answer_typed("совсем не то", NOW).verdict is Verdict.WRONG
-    assert not lr.can_override
+    wrong = lr.answer_typed("совсем не то", NOW)
+    assert (wrong.verdict, lr.can_override) == (Verdict.WRONG, False)
     with pytest.raises(RuntimeError):
         lr.override()
     # Two near misses (a typo, a transliteration) on top: still Hard, never Again.
@@ -473,26 +473,30 @@ def test_records_carry_correct_consistent_with_their_grade() -> None:
     assert all(r.correct == (r.grade >= 2) for r in lr.records)
 
 
+def _in_progress(lr: LearnRound) -> list[str]:
+    return [c.id for c in lr.in_progress]
+
+
 def test_tally_and_in_progress_follow_answers_and_undo() -> None:
     lr = _round(["pipeline-parallelism", "tensor-parallelism", "adapters"], gap=10)
-    assert lr.tally == LearnTally() and lr.in_progress == ()
+    assert (lr.tally, lr.in_progress) == (LearnTally(), ())
     first = lr.question
     assert first is not None
     _right_choice(lr)  # order now: B C A
-    assert lr.in_progress == (first.concept,) and lr.tally == LearnTally(1, 1, 0, 0)
+    assert (lr.in_progress, lr.tally) == ((first.concept,), LearnTally(1, 1, 0, 0))
     _wrong_choice(lr)  # C A B, B still at choice stage
     assert lr.tally == LearnTally(2, 1, 0, 1)
     _right_choice(lr)  # A B C
-    assert len(lr.in_progress) == 2
+    assert len(_in_progress(lr)) == 2
     q = lr.question
     assert q is not None and q.stage == "typed" and q.concept == first.concept
     lr.answer_typed(q.expected[:-1], NOW)
     assert lr.tally == LearnTally(4, 2, 1, 1) and lr.tally.correct == 3
     lr.override()
     assert lr.tally == LearnTally(4, 3, 0, 1)
-    assert q.concept not in lr.in_progress and len(lr.in_progress) == 1
+    assert q.concept.id not in _in_progress(lr) and len(_in_progress(lr)) == 1
     lr.undo()
-    assert lr.tally == LearnTally(4, 2, 1, 1) and q.concept in lr.in_progress
+    assert lr.tally == LearnTally(4, 2, 1, 1) and q.concept.id in _in_progress(lr)
     lr.undo()
     assert lr.tally == LearnTally(3, 2, 0, 1)
     while not lr.complete:
@@ -547,7 +551,7 @@ def test_answering_a_choice_unseen_or_out_of_range() -> None:
 def test_a_concept_written_alike_in_both_languages_is_not_learned() -> None:
     """Flash Attention is "Flash Attention" in Russian too: en -> ru would show its answer."""
     lr = _round(["flash-attention", "model-parallelism"])
-    assert [c.id for c in lr.in_progress] == [] and not lr.complete
+    assert ([c.id for c in lr.in_progress], lr.complete) == ([], False)
     seen = set()
     while not lr.complete:
         q = lr.question

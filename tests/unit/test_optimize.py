@@ -13,13 +13,14 @@ from quizzer.scheduling.optimizer import (
     DEFAULT_PARAMETERS,
     HELD_OUT_PERCENT,
     MIN_REVIEWS,
+    Evaluation,
     build_items,
     evaluate,
     is_held_out,
     optimize,
 )
 from quizzer.scheduling.review import Review
-from tests.synthetic_history import TZ, make_history
+from tests.synthetic_history import TZ, History, make_history
 
 
 def held_out_by_hand(card_id: str) -> bool:
@@ -28,14 +29,17 @@ def held_out_by_hand(card_id: str) -> bool:
     return int.from_bytes(digest, "big") % 100 < 20
 
 
-def same(a, b) -> bool:
+def same(a: Evaluation | None, b: Evaluation | None) -> bool:
     """Equal evaluations (fsrs-rs sums in float32: the last digits may differ between calls)."""
+    assert a is not None and b is not None
     return a.log_loss == pytest.approx(b.log_loss, rel=1e-5) and a.rmse == pytest.approx(
         b.rmse, rel=1e-5
     )
 
 
-def split_items(history) -> tuple[list, list, list]:
+def split_items(
+    history: History,
+) -> tuple[list[fsrs_rs_python.FSRSItem], list[fsrs_rs_python.FSRSItem], list[int]]:
     """(held-out items across days, training items with a later-day answer, their card numbers),
     built from the log by hand: per card, answers in order, study days with the 4 AM start."""
     by_card: dict[str, list[Review]] = {}
@@ -135,6 +139,7 @@ def test_before_is_the_parameters_in_use_and_the_fit_must_beat_them(big) -> None
     result = optimize(big.reviews, TZ, 4, current=in_use)
     assert same(result.before, evaluate(in_use, test))
     assert not same(result.before, first.before)  # not the defaults' figures
+    assert result.before is not None and result.after is not None
     assert result.before.log_loss <= result.after.log_loss
     assert result.status == "no_improvement" and not result.changed
     assert result.parameters == in_use

@@ -1,5 +1,5 @@
 """Property: the answer normaliser and checker never crash, and treat equivalent spellings
-alike (issue 14, "Build the matrix into the suite").
+alike.
 
 NFC and NFD spell the same Bengali text; Arabic alef forms, tashkeel and tatweel don't
 change what a word is; normalising is idempotent; an answer typed exactly as expected is
@@ -13,7 +13,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.concepts.normalize import comparison_key, normalize
 from quizzer.study.answer_transliteration import transliteration_similarity
 from quizzer.study.answers import Verdict, check_answer
@@ -78,7 +78,7 @@ def test_arabic_alef_forms_tashkeel_and_tatweel_are_the_same_answer(
 def test_checking_any_answer_never_crashes(
     typed: str, expected: str, lang: str, others: list[str], term: bool
 ) -> None:
-    side = "term" if term else "definition"
+    side: Side = "term" if term else "definition"
     result = check_answer(typed, expected, lang, others=others, side=side)
     assert isinstance(result.verdict, Verdict)
     assert 0.0 <= result.similarity <= 100.0

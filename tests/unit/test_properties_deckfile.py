@@ -2,7 +2,7 @@
 
 Both renderers (``deck.dumps`` through tomli_w and the fast ``deckwriter.dumps``) give the
 same bytes, the validating loader gives back the same deck, and rendering that gives the
-same bytes again (issue 14, "Build the matrix into the suite").
+same bytes again.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Property: the glossary reader never raises anything but its own errors, and reads back
-what a glossary holds (issue 14, "Build the matrix into the suite").
+what a glossary holds.
 
 Any bytes through ``decode`` and ``parse`` give a glossary or a :class:`SourceError`
 (never an ``IndexError``, ``UnicodeError``…); any file through the importer's

@@ -1,4 +1,4 @@
-"""The review log is the source of truth (issue 11, item 2): replaying it gives the card's state."""
+"""The review log is the source of truth: replaying it gives the card's state."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling.answer import Answer, answered_review, review_id
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.replay import (
     Burial,
     Suspension,
@@ -36,7 +37,8 @@ def _history(key: CardKey, settings: SchedulerSettings, seed: int):
     state = CardState.new(key, START)
     reviews: list[Review] = []
     at = START
-    for n, grade in enumerate((3, 3, 3, 1, 3, 2, 4, 3)):
+    grades: tuple[Grade, ...] = (3, 3, 3, 1, 3, 2, 4, 3)
+    for n, grade in enumerate(grades):
         at = max(at, state.due) + timedelta(hours=rng.choice((0, 1, 11, 14)))
         outcome = answer(state, grade, at, settings, rng, tz=PARIS)
         reviews.append(
@@ -106,7 +108,8 @@ def test_leeches_come_from_the_log() -> None:
     state = CardState.new(KEY, START)
     log = []
     at = START
-    for n, grade in enumerate((4, 1, 3, 3, 1, 3)):
+    grades: tuple[Grade, ...] = (4, 1, 3, 3, 1, 3)
+    for n, grade in enumerate(grades):
         at = max(at, state.due) + timedelta(days=1)
         outcome = answer(state, grade, at, settings, tz=PARIS)
         log.append(answered_review(f"r{n}", KEY.id, grade, at, Answer(), outcome))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import fsrs
@@ -11,6 +12,7 @@ import pytest
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import CardPhase
 from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.queue import bury_until, due_queue
 from quizzer.scheduling.scheduler import answer, format_interval, preview
@@ -70,7 +72,7 @@ def test_preview_matches_answers() -> None:
     shown = preview(st, later, S)
     assert set(shown) == {1, 2, 3, 4}
     for grade in (1, 2, 3, 4):
-        got = answer(st, grade, later, S).state.due - later  # type: ignore[arg-type]
+        got = answer(st, grade, later, S).state.due - later
         assert shown[grade] == got
     assert shown[1] == timedelta(minutes=10)  # relearning step
     assert shown[1] < shown[2] <= shown[3] <= shown[4]
@@ -190,7 +192,7 @@ def test_daily_review_limit() -> None:
 
 def test_count_today_uses_the_4am_boundary() -> None:
     tz = timezone(timedelta(hours=6))  # Dhaka: 04:00 local = 22:00 UTC
-    answers = [
+    answers: list[tuple[str, datetime, CardPhase]] = [
         (key(0).id, datetime(2026, 3, 9, 21, 59, tzinfo=UTC), "new"),  # 03:59 local: yesterday
         (key(1).id, datetime(2026, 3, 9, 22, 0, tzinfo=UTC), "new"),  # 04:00 local: today
         (key(2).id, datetime(2026, 3, 10, 12, 0, tzinfo=UTC), "review"),
@@ -283,7 +285,7 @@ def test_manual_bury_and_suspend() -> None:
         ({"new_order": "oldest"}, "'deck' or 'random'"),
     ],
 )
-def test_invalid_settings_are_refused_at_construction(changes: dict, words: str) -> None:
+def test_invalid_settings_are_refused_at_construction(changes: dict[str, Any], words: str) -> None:
     with pytest.raises(ValueError, match=words) as err:
         SchedulerSettings(**changes)
     assert next(iter(changes)).removesuffix("_s") in str(err.value) or "parameters" in str(

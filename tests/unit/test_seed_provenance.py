@@ -12,10 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.concepts.concept import Text
+from quizzer.concepts.concept import Concept, Text
 from quizzer.concepts.deck import Deck
 from quizzer.library.decks import read_deck
 from quizzer.library.importer import read_glossary
+
+
+def _get(deck: Deck, concept_id: str) -> Concept:
+    """The concept ``concept_id`` of ``deck``, which must have it."""
+    concept = deck.get(concept_id)
+    assert concept is not None, concept_id
+    return concept
+
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -72,9 +80,11 @@ def test_every_seed_text_equals_the_glossary(path: Path) -> None:
     texts = seeded_texts(deck)
     assert texts, f"{path.name} has no seed texts"
     for cid, lang, side, text in texts:
-        where = f"{path.name}: {cid}.{lang}.{side} ({text.source.file}:{text.source.line})"
-        assert (DATA / text.source.file).is_file(), where
-        found = extracted(text.source.file).get(text.source.line)
+        file, line = text.source.file, text.source.line
+        where = f"{path.name}: {cid}.{lang}.{side} ({file}:{line})"
+        assert file is not None and line is not None, where
+        assert (DATA / file).is_file(), where
+        found = extracted(file).get(line)
         assert found is not None, f"{where}: no glossary text on that line"
         found_lang, found_text = found
         assert found_lang == lang, f"{where}: the importer tags that line {found_lang}"
@@ -90,7 +100,9 @@ def test_every_glossary_line_is_in_a_deck_exactly_once() -> None:
     used: dict[tuple[str, int], str] = {}
     for deck in decks:
         for cid, lang, side, text in seeded_texts(deck):
-            key = (text.source.file, text.source.line)
+            file, line = text.source.file, text.source.line
+            assert file is not None and line is not None
+            key = (file, line)
             assert key not in used, f"{key} used by {used[key]} and {cid}.{lang}.{side}"
             used[key] = f"{cid}.{lang}.{side}"
     for name in [*TRAINING_FILES.values(), QUANTIZATION_FILE]:
@@ -114,7 +126,7 @@ def test_training_concepts_sit_at_their_file_positions() -> None:
             entry = concept.entries[lang]
             assert (entry.term.source.file, entry.term.source.line) == (name, 3 + 2 * i)
             assert (entry.definition.source.file, entry.definition.source.line) == (name, 4 + 2 * i)
-    lora = deck.get("lora")
+    lora = _get(deck, "lora")
     assert lora.entries["ru"].term.text == "LoRA (Low-Rank Adaptation/Адаптация низкого ранга)"
 
 

@@ -122,11 +122,12 @@ def test_cards_due_beyond_learn_ahead_do_not_return() -> None:
 
 def test_reveal_then_answer_resets_reveal() -> None:
     session = Session.start(_scheduler(), NOW)
-    assert not session.revealed
+    revealed = [session.revealed]
     session.reveal()
-    assert session.revealed
+    revealed.append(session.revealed)
     session.answer(3, NOW + SEC)
-    assert not session.revealed
+    revealed.append(session.revealed)
+    assert revealed == [False, True, False]
 
 
 def test_durations_come_from_show_and_are_capped() -> None:
@@ -171,15 +172,13 @@ def test_undo_an_answer_restores_queue_state_and_log() -> None:
     session.reveal()
     session.answer(1, NOW + 4 * SEC)
     assert sched.states[first.id].reps == 1
-    assert session.done == 1 and len(session.later) == 1
-    assert session.can_undo
+    assert (session.done, len(session.later), session.can_undo) == (1, 1, True)
     back = session.undo()
     assert back == first and session.current == first
     assert session.revealed  # shown again as it was when answered
     assert session.done == 0 and session.later == [] and sched.reviews == []
     assert first.id not in sched.states  # new again
-    assert session.left == 5
-    assert not session.can_undo
+    assert (session.left, session.can_undo) == (5, False)
     with pytest.raises(IndexError):
         session.undo()
 

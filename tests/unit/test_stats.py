@@ -20,11 +20,12 @@ from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.scheduler import fsrs_view
 from quizzer.scheduling.studyday import study_day
+from quizzer.stats.activity import streak_stats, today_stats
+from quizzer.stats.cardfacts import retrievability
 from quizzer.stats.cards import due_forecast, state_counts
 from quizzer.stats.compute import compute_stats, timezone_label
-from quizzer.stats.days import streak_stats, today_stats
 from quizzer.stats.hardest import hardest_concepts
-from quizzer.stats.mastery import mastery, retrievability
+from quizzer.stats.mastery import mastery
 from quizzer.stats.retention import true_retention
 from tests.synthetic_history import TZ, make_deck, make_history
 
@@ -248,7 +249,10 @@ def test_retrievability_matches_fsrs_and_hand_formula() -> None:
 
 def test_mastery_table_by_hand() -> None:
     now = local(2026, 3, 10, 12)
-    ago = lambda d: now - timedelta(days=d)  # noqa: E731
+
+    def ago(days: int) -> datetime:
+        return now - timedelta(days=days)
+
     cards = [
         # c00 answered in bn twice (R 0.9 and 1.0) and in en once (R 0.9)
         snapshot("synth/c00|en:term>bn:term", "review", stability=10, last_review=ago(10)),
@@ -536,7 +540,7 @@ def test_fast_study_days_with_the_system_zone(zone: str, monkeypatch: pytest.Mon
 
 
 def test_a_deck_without_english_names_its_concepts_by_its_own_terms() -> None:
-    """Issue 13.8: a deck without English lists a term of its own, not the id ``adaptery``.
+    """A deck without English lists a term of its own, not the id ``adaptery``.
 
     The first language the concept has, in the canonical order (en, bn, ar, ru, fr).
     """

@@ -84,7 +84,7 @@ def test_an_empty_log_has_no_sources_table() -> None:
     assert "stats-sources" not in [name for name, _ in detail_tables(stats)]
 
 
-def _without(data: dict, *keys: str) -> dict:
+def _without(data: dict[str, object], *keys: str) -> dict[str, object]:
     return {k: v for k, v in data.items() if k not in keys}
 
 

@@ -100,13 +100,13 @@ def test_choice_right_is_good_and_wrong_is_again(service: StudyService) -> None:
 
 def test_typed_near_miss_can_be_overridden_once(service: StudyService) -> None:
     flow = _flow(service, "typed")
-    assert flow.check is None and not flow.may_override
+    assert (flow.check, flow.may_override) == (None, False)
     outcome = flow.type_answer(_typo(_expected(flow)), NOW + SEC, 2000)
     assert outcome.check.verdict == "near" and outcome.can_override
     assert outcome.outcome == "Hard" and flow.check is outcome.check
     assert flow.may_override
     assert flow.override(NOW + 2 * SEC)
-    assert not flow.may_override and not flow.override(NOW + 3 * SEC)
+    assert (flow.may_override, flow.override(NOW + 3 * SEC)) == (False, False)
     [review] = service.store.reviews()
     assert review.overridden and review.grade == 3 and review.typed == outcome.check.typed
 
@@ -219,6 +219,7 @@ def test_session_counts_new_learning_and_due_as_anki_does() -> None:
 
 def test_session_kinds_given() -> None:
     flow = _counted_flow()
+    assert flow.session.current is not None
     cards = [flow.session.current, *flow.session.queue]
     given = SessionFlow(
         flow.session, flow.deck, "flip", random.Random(1), kinds={c.id: "new" for c in cards}

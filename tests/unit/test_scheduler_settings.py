@@ -1,11 +1,8 @@
-"""The scheduler settings (``scheduling.settings``) at their edges.
-
-Written from a mutation-testing run (mutmut on ``quizzer/scheduling/settings.py``, issue
-14): the defaults the README's table promises, each refused value's whole message (the
-settings command and a damaged store show it as it is), settings as values (the scheduler
-remembers the FSRS scheduler of the last settings object it was given), and the FSRS
-scheduler built once per settings, with FSRS's own fuzz off (ours is drawn from the
-caller's generator, so equal answers get equal intervals without one).
+"""The scheduler settings (``scheduling.settings``): the defaults the README's table
+promises, each refused value's whole message (the settings command and a damaged store
+show it as it is), settings as values, each settings' own intervals when answers alternate
+between two, and FSRS's own fuzz off (ours is drawn from the caller's generator, so equal
+answers get equal intervals without one).
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import fsrs
 import pytest
 
 from quizzer.scheduling.card_state import CardState
-from quizzer.scheduling.scheduler import answer
+from quizzer.scheduling.scheduler import answer, preview
 from quizzer.scheduling.settings import SchedulerSettings
 from tests.unit.test_scheduler_memory import KEY, NOW
 
@@ -104,10 +101,26 @@ def test_settings_are_values_not_changed_in_place() -> None:
     assert {settings, SchedulerSettings()} == {settings}  # equal settings, one key
 
 
-def test_equal_settings_share_one_fsrs_scheduler_and_others_get_theirs() -> None:
-    first = SchedulerSettings(desired_retention=0.85).fsrs_scheduler()
-    assert SchedulerSettings(desired_retention=0.85).fsrs_scheduler() is first
-    assert SchedulerSettings(desired_retention=0.86).fsrs_scheduler() is not first
+def test_answering_with_settings_in_turn_uses_each_ones_own_scheduler() -> None:
+    # Alternating between two settings gives each one's own intervals, as a fresh
+    # scheduler does.
+    keen, relaxed = (
+        SchedulerSettings(fuzz=False),
+        SchedulerSettings(fuzz=False, desired_retention=0.7),
+    )
+    state = CardState.new(KEY, NOW)
+    for _ in range(3):
+        state = answer(state, 3, state.due, keen).state
+    at = state.due
+    intervals: dict[float, set[timedelta]] = {}
+    for settings in (keen, relaxed, keen, relaxed):
+        got = answer(state, 3, at, settings).state.due - at
+        fresh, _ = settings.fsrs_scheduler().review_card(state.card, fsrs.Rating.Good, at)
+        assert got == fresh.due - at
+        assert preview(state, at, settings)[3] == got
+        intervals.setdefault(settings.desired_retention, set()).add(got)
+    assert len(intervals[0.9]) == len(intervals[0.7]) == 1
+    assert intervals[0.9] != intervals[0.7]
 
 
 def test_without_our_fuzz_equal_answers_get_equal_intervals() -> None:

@@ -1,4 +1,4 @@
-"""Edges of answers and review ids that mutation testing found untested (issue 14)."""
+"""An answer as recorded: a plain answer's defaults, review ids, intervals kept to six decimals."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The scheduler's own rules at their edges: fuzz equal to py-fsrs's, the Outcome of an
-answer, and the button labels' boundaries.
-
-Written from a mutation-testing run (mutmut on ``quizzer/scheduling/scheduler.py``): each
-test here kills mutants the behaviour tests let through.
+"""The scheduler's own rules: fuzz equal to py-fsrs's, the Outcome of an answer, and the
+button labels' boundaries.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Replaying a card's log (``scheduling.replay``) at its edges.
-
-Written from a mutation-testing run (mutmut on ``quizzer/scheduling/replay.py``):
-events at the same instant (the answer first, then the bury), the tolerance below which
-a kept state agrees with its replay, and the event values themselves, each held on its
-own.
+"""The events of a card's log (``scheduling.replay``): events at the same instant (the
+answer first, then the bury), the tolerance below which a kept state agrees with its
+replay, and the event values themselves.
 """
 
 from __future__ import annotations
@@ -32,7 +29,8 @@ def test_a_bury_at_the_instant_of_an_answer_comes_after_it() -> None:
     bury = Burial(KEY.id, AT, until)
     # An answer clears a bury; at the same instant the answer comes first, so the bury holds,
     # whichever order the log lists them in.
-    for events in ([_review(AT), bury], [bury, _review(AT)]):
+    orders: list[list[Review | Burial | Suspension]] = [[_review(AT), bury], [bury, _review(AT)]]
+    for events in orders:
         state = replay(KEY.id, events, SETTINGS, UTC)
         assert state is not None and state.buried_until == until and state.reps == 1
 

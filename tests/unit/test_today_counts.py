@@ -1,4 +1,5 @@
-"""Edges of today's counts that mutation testing found untested (issue 14)."""
+"""Today's counts per deck: zero by default, counted by study day across daylight saving time,
+from the settings' day start."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from quizzer.scheduling.grades import CardPhase
 from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.settings import SchedulerSettings
 
@@ -28,7 +30,7 @@ def test_counts_the_study_day_exactly_across_dst() -> None:
     start = datetime(2026, 3, 29, 2, 0, tzinfo=UTC)
     end = datetime(2026, 3, 30, 2, 0, tzinfo=UTC)
     tick = timedelta(microseconds=1)
-    answers = [
+    answers: list[tuple[str, datetime, CardPhase]] = [
         ("es/c1|p", start - tick, "new"),  # the day before
         ("es/c1|p", start, "new"),
         ("es/c2|p", start, "review"),
@@ -45,7 +47,7 @@ def test_counts_the_study_day_exactly_across_dst() -> None:
 
 def test_the_day_start_hour_is_the_settings() -> None:
     at = datetime(2026, 3, 10, 5, 30, tzinfo=UTC)  # 06:30 in Berlin
-    answers = [("es/c1|p", at, "review")]
+    answers: list[tuple[str, datetime, CardPhase]] = [("es/c1|p", at, "review")]
     later = at + timedelta(hours=1)
     assert (
         count_today(answers, "es", later, BERLIN, SchedulerSettings(day_start_hour=7))

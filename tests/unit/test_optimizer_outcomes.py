@@ -1,10 +1,8 @@
-"""The FSRS optimiser (``scheduling.optimizer``) at its edges.
-
-Written from a mutation-testing run (mutmut on ``quizzer/scheduling/optimizer.py``, issue
-14): what ``quizzer optimize`` says in each outcome and prints with ``--json``, word for
-word; the thresholds the README gives (400 answers across days, 50 of them on the cards set
-aside), each reached exactly; the training items of a log whose cards start otherwise than
-new; and an optimiser that fails inside fsrs-rs.
+"""What the FSRS optimiser (``scheduling.optimizer``) reports: what ``quizzer optimize`` says
+in each outcome and prints with ``--json``, word for word; the thresholds the README gives
+(400 answers across days, 50 of them on the cards set aside), each reached exactly; the
+training items of a log whose cards start otherwise than new; and an optimiser that fails
+inside fsrs-rs.
 """
 
 from __future__ import annotations

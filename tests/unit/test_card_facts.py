@@ -1,10 +1,8 @@
-"""Card facts (``stats.cardfacts``) at their edges.
-
-Written from a mutation-testing run (mutmut on ``quizzer/stats/cardfacts.py``, issue 14):
-a fact of each bucket, with its empty fields, comes back from its line as it was (the
-figures cache ``P.figures`` keeps them so); which cards the summaries list; the forecast
-past cards with no due date and with several overdue; recall of a memory of no stability
-and of cards with no recall, in any order of the cards; means summed exactly in any order.
+"""Card facts (``stats.cardfacts``): a fact of each bucket, with its empty fields, comes back
+from its line as it was (the figures cache ``P.figures`` keeps them so); which cards the
+summaries list; the forecast past cards with no due date and with several overdue; recall of
+a memory of no stability and of cards with no recall, in any order of the cards; means
+summed exactly in any order.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Edges of the due queue that mutation testing found untested (issue 14)."""
+"""The due queue: its parts, the order of new, learning and review cards, sibling burying,
+limits and the next due time."""
 
 from __future__ import annotations
 

@@ -1,20 +1,20 @@
-"""A card's scheduling state (``scheduling.card_state``) at its edges.
-
-Written from a mutation-testing run (mutmut on ``quizzer/scheduling/card_state.py``):
-the defaults of a state, a state built from a log's figures (``studied``) for each
-phase, its checks and its message, the interval a card is scheduled on, copies, and the
-stored form read back, each held on its own.
+"""A card's scheduling state (``scheduling.card_state``): the defaults of a state, a state
+built from a log's figures (``studied``) for each phase, its checks and its message, the
+interval a card is scheduled on, copies (every field, nothing shared), and the stored form
+read back.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import fsrs
 import pytest
 
 from quizzer.cards.card import CardKey, Pair
-from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.card_state import CardState, copy_card
 
 KEY = CardKey("deck/c1", Pair("en", "term", "fr", "term"))
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
@@ -115,3 +115,52 @@ def test_the_stored_form_reads_back_and_fills_what_is_missing() -> None:
     assert bare.card.state == fsrs.State.Learning and bare.reps == 0 and bare.lapses == 0
     assert (bare.leech, bare.flagged, bare.suspended) == (False, False, False)
     assert bare.stability is None and bare.last_review is None and bare.buried_until is None
+
+
+def _every_field_set() -> CardState:
+    """A state whose every field differs from its default (so a dropped field shows)."""
+    card = fsrs.Card(
+        card_id=KEY.int_id,
+        state=fsrs.State.Relearning,
+        step=1,
+        stability=3.5,
+        difficulty=6.25,
+        due=NOW + timedelta(days=2),
+        last_review=NOW - timedelta(days=1),
+    )
+    state = CardState(
+        card_id=KEY.id,
+        card=card,
+        reps=7,
+        lapses=2,
+        leech=True,
+        flagged=True,
+        suspended=True,
+        buried_until=NOW + timedelta(hours=5),
+        first_review=NOW - timedelta(days=30),
+    )
+    defaults = CardState.new(KEY, NOW)
+    for field in dataclasses.fields(CardState):
+        if field.name != "card_id":
+            assert getattr(state, field.name) != getattr(defaults, field.name), field.name
+    return state
+
+
+def test_a_copied_state_has_every_field_and_its_own_card() -> None:
+    state = _every_field_set()
+    twin = state.copy()
+
+    assert twin == state and twin.to_dict() == state.to_dict()
+    assert twin.card is not state.card
+    twin.card.stability = 99.0
+    twin.lapses = 0
+    assert state.card.stability == 3.5 and state.lapses == 2
+
+
+def test_a_copied_card_has_every_field_of_the_card() -> None:
+    card = _every_field_set().card
+
+    copied, generic = copy_card(card), copy.copy(card)
+
+    assert type(copied) is fsrs.Card and copied is not card
+    assert vars(copied) == vars(generic) == vars(card)

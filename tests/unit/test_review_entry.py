@@ -1,4 +1,5 @@
-"""Edges of the review log entry that mutation testing found untested (issue 14)."""
+"""The review log entry: its names and modes, defaults, times in UTC, the values it refuses,
+and its stored form read back."""
 
 from __future__ import annotations
 

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Literal
 
 from quizzer.cards.card import Pair
-from quizzer.cli import gc_pause
 from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
+from quizzer.library.decks import match_deck
 from quizzer.scheduling.grades import MODES
+from quizzer.study.selection import StudyChoice, default_pair, fits
 
 if TYPE_CHECKING:
-    import argparse
-
     from quizzer.services.study import StudyService
 
 RTL_HELP = (
@@ -61,24 +60,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     home.set_defaults(func=run_home)
 
 
-#: The options `study` and `home` share, with their defaults (:func:`home_args`).
-COMMON_DEFAULTS: dict[str, str | None] = {"db": None, "rtl": "auto", "decks": None}
-
-
 def _common(parser: argparse.ArgumentParser) -> None:
-    import argparse
-
-    parser.set_defaults(**COMMON_DEFAULTS)
     parser.add_argument(
         "--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or the user data dir)"
     )
-    parser.add_argument("--rtl", choices=("auto", "app", "terminal"), help=RTL_HELP)
+    parser.add_argument("--rtl", choices=("auto", "app", "terminal"), default="auto", help=RTL_HELP)
     parser.add_argument("--decks", metavar="DIR", help=argparse.SUPPRESS)
-
-
-def home_args() -> argparse.Namespace:
-    """What `quizzer home` with no option parses to (bare `quizzer`), without a parser."""
-    return SimpleNamespace(command="home", **COMMON_DEFAULTS, func=run_home)  # type: ignore[return-value]
 
 
 def parse_side(value: str, option: str, default_side: Side) -> tuple[str, Side]:
@@ -111,8 +98,6 @@ def resolve_pair(
     (:func:`~quizzer.study.selection.default_pair`: fr:term → fr:definition for a French-only
     deck).
     """
-    from quizzer.study.selection import default_pair, fits
-
     if last is not None and not fits(last, languages):
         last = None
     if from_ is None and to is None:
@@ -160,7 +145,6 @@ def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "termi
 
 def run_study(args: argparse.Namespace) -> int:
     """Start a session on the chosen deck, direction and mode."""
-    from quizzer.study.selection import StudyChoice
     from quizzer.ui.app import QuizzerApp
 
     service, rtl = _open(args)
@@ -168,8 +152,6 @@ def run_study(args: argparse.Namespace) -> int:
         last = service.last_choice()
         decks = service.listings()
         if args.deck:
-            from quizzer.library.decks import match_deck
-
             deck = match_deck(decks, args.deck)
         else:
             deck = next((d for d in decks if last and d.id == last.deck), decks[0])
@@ -181,7 +163,7 @@ def run_study(args: argparse.Namespace) -> int:
     except BaseException:
         service.close()
         raise
-    app = QuizzerApp(service, start=choice, rtl_mode=rtl, on_first_paint=gc_pause.resume)
+    app = QuizzerApp(service, start=choice, rtl_mode=rtl)
     app.run()
     service.close()
     return app.return_code or 0
@@ -192,7 +174,7 @@ def run_home(args: argparse.Namespace) -> int:
     from quizzer.ui.app import QuizzerApp
 
     service, rtl = _open(args)
-    app = QuizzerApp(service, rtl_mode=rtl, on_first_paint=gc_pause.resume)
+    app = QuizzerApp(service, rtl_mode=rtl)
     app.run()
     service.close()
     return app.return_code or 0

@@ -9,7 +9,6 @@ summaries and loads a deck the first time it is asked for.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -74,10 +73,6 @@ class DeckShelf(Mapping[str, Deck]):
                 if cached:
                     self._keys[deck_id] = summary.key
                 self._loaded[deck_id] = deck
-                # A loaded deck lives as long as the shelf: out of the collector's full
-                # scans, which otherwise rescan its (big deck: millions of) tables while
-                # the queue builds its concepts' texts (issue 12: x2 on a 50k deck).
-                gc.freeze()
             return deck
 
     def __contains__(self, deck_id: object) -> bool:

@@ -171,19 +171,6 @@ def _source_label(record: dict[str, Any]) -> str:
 _LABEL_CELLS = 16
 
 
-def _append_lines(out: Text, text: str, style: str, rtl: str, width: int) -> None:
-    """Append ``text``; in ``app`` mode right-to-left text is wrapped first, then shaped and
-    reordered line by line, continuation lines indented under the label column."""
-    if rtl != "app" or not has_rtl(text):
-        out.append(text, style=style)
-        return
-    lines = visual_lines(text, max(width - _LABEL_CELLS, 20), "app")
-    for index, line in enumerate(lines):
-        if index:
-            out.append("\n" + " " * _LABEL_CELLS)
-        out.append(line, style=style)
-
-
 def _append_wrapped(
     out: Text, prefix: str, text: str, style: str, suffix: str, *, rtl: str, width: int
 ) -> None:

@@ -129,11 +129,6 @@ def _status(message: str, enabled: bool) -> Iterator[None]:
         yield
 
 
-def read_mapping(path: Path) -> dict[tuple[str, int], str]:
-    """Read an alignment mapping file (TOML; see :func:`quizzer.glossary.mapping.parse_mapping`)."""
-    return _read_mapping(Path(path))[0]
-
-
 def _read_mapping(path: Path) -> tuple[dict[tuple[str, int], str], dict[tuple[str, str], int]]:
     """The mapping file's entries, and the line of each (for errors naming an entry)."""
     try:

@@ -347,17 +347,10 @@ class StudyService:
         return data if isinstance(data, dict) else {}
 
     def _get(self, key: str) -> Any:
-        getter = getattr(self.store, "get_setting", None)
-        if callable(getter):
-            return getter(key)
         return (self._read_prefs() or {}).get(key)
 
     def _set(self, key: str, value: Any) -> None:
-        setter = getattr(self.store, "set_setting", None)
-        if callable(setter):
-            setter(key, value)
-            return
-        if getattr(self.store, "read_only", False):
+        if self.store.read_only:
             return
         prefs = self._read_prefs()
         if prefs is None or prefs.get(key, object()) == value:

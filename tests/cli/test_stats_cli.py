@@ -24,6 +24,7 @@ from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.services.stats import system_timezone_name
+from tests.cli_support import run
 from tests.synthetic_history import GRADES, LEARNER_PARAMS, PAIRS, make_deck
 
 EN_BN = Pair("en", "term", "bn", "term")
@@ -472,3 +473,22 @@ def test_streak_lengths_read_as_english() -> None:
     from quizzer.ui.stats_render import _days
 
     assert (_days(0), _days(1), _days(2)) == ("0 days", "1 day", "2 days")
+
+
+def test_optimize_with_too_few_answers_explains_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    db = tmp_path / "p.json"
+    with open_store(db) as store:
+        store.record(
+            CardKey.parse("quantization/gptq|en:term>en:definition"),
+            3,
+            datetime(2026, 1, 1, 10, tzinfo=UTC),
+            Answer(duration_ms=1000),
+        )
+    code, out, _err = run(capsys, "optimize", "--db", str(db))
+    assert code == 0
+    assert out.count("on a later day than the card's previous answer") == 1
+    assert out.count("at least 400") == 1 and "400 needed" not in out  # said once
+    assert "Nothing was changed" in out and "400 more" in out

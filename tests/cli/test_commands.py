@@ -1,5 +1,5 @@
-"""The entry point's table of commands: every command a module registers is in it, under the
-module that registers it, so `quizzer CMD` imports the one module it needs."""
+"""The entry point's commands: the table naming every command a module registers (so
+`quizzer CMD` imports the one module it needs), unknown commands, the help texts."""
 
 from __future__ import annotations
 
@@ -53,3 +53,20 @@ def test_an_unknown_command_is_refused_with_the_full_list(
     err = capsys.readouterr().err
     assert "invalid choice: 'studdy'" in err
     assert all(name in err for name in COMMANDS)
+
+
+def test_top_level_help_lists_db(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "--db PATH" in out
+
+
+def test_home_help_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["home", "--help"])
+    out = capsys.readouterr().out
+    usage, _blank, rest = out.partition("\n\n")
+    assert usage.startswith("usage: quizzer home")
+    assert rest.startswith("Open the home screen")

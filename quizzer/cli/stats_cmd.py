@@ -25,9 +25,13 @@ from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_text
 from quizzer.library.decks import find_deck, load_library
 from quizzer.paths import default_db_path
+from quizzer.progress import open_store
+from quizzer.progress.files import require_store
 from quizzer.scheduling.grades import GRADE_NAMES
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
+from quizzer.services.stats import stats_from_store
+from quizzer.ui.stats_render import full_report
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
 
@@ -110,16 +114,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def existing_store(db: str | None) -> Path:
     """The store path for ``db``, refusing when no store is there (a mistyped ``--db``)."""
-    from quizzer.progress.files import require_store
-
     return require_store(default_db_path(db))
 
 
 def _open_read_only(db: str | None) -> Any:
     """Open the store read-only. An explicit ``--db`` must name an existing store;
     without one, a missing default store reads as empty (a learner who hasn't studied yet)."""
-    from quizzer.progress import open_store
-
     if db:
         existing_store(db)
     return open_store(db, read_only=True)
@@ -130,9 +130,6 @@ def _open_read_only(db: str | None) -> Any:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """``quizzer stats``."""
-    from quizzer.services.stats import stats_from_store
-    from quizzer.ui.stats_render import full_report
-
     if args.deck:
         decks = [find_deck(args.deck).deck]
         deck_ids: list[str] | None = [decks[0].id]
@@ -155,7 +152,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     """``quizzer optimize``: fit, compare, store (or say plainly why not)."""
-    from quizzer.progress import open_store
     from quizzer.scheduling.optimizer import HELD_OUT_PERCENT, optimize
 
     # Never create a store just to find it has no answers: a mistyped --db is an error.

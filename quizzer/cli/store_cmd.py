@@ -8,6 +8,7 @@ from pathlib import Path
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import InputError, shown
+from quizzer.library.decks import find_deck
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, doctor, open_store
 from quizzer.progress.files import check_store_path, require_store, store_exists
@@ -112,8 +113,6 @@ def run_doctor(args: argparse.Namespace) -> int:
 def run_undo(args: argparse.Namespace) -> int:
     """Undo ``--steps`` answers, printing each one taken back."""
     if args.steps < 1:
-        from quizzer.errors import InputError
-
         raise InputError("--steps must be 1 or more")
     with open_store(_existing_store(args.db)) as store:
         for _ in range(args.steps):
@@ -167,8 +166,6 @@ def run_leeches(args: argparse.Namespace) -> int:
         if deck is not None:
             decks = {st.key.deck for st in states}
             if deck not in decks:
-                from quizzer.library.decks import find_deck
-
                 deck = find_deck(deck).deck.id
             leeches = [st for st in leeches if st.key.deck == deck]
     leeches.sort(key=lambda st: (-st.lapses, st.card_id))

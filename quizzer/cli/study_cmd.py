@@ -5,18 +5,20 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
 from quizzer.library.decks import match_deck
+from quizzer.progress import open_store
 from quizzer.scheduling.grades import MODES
+from quizzer.services.library import open_shelf
+from quizzer.services.study import StudyService
 from quizzer.study.selection import StudyChoice, default_pair, fits
-
-if TYPE_CHECKING:
-    from quizzer.services.study import StudyService
+from quizzer.ui.app import QuizzerApp
+from quizzer.ui.textshape import resolve_rtl_mode
 
 RTL_HELP = (
     "how to show Arabic: app (quizzer joins letters and orders them right to left; for "
@@ -131,11 +133,6 @@ def resolve_pair(
 
 
 def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "terminal"]]:
-    from quizzer.progress import open_store
-    from quizzer.services.library import open_shelf
-    from quizzer.services.study import StudyService
-    from quizzer.ui.textshape import resolve_rtl_mode
-
     decks = open_shelf(args.decks)  # summaries now; a deck's concepts when it is opened
     if not decks:
         raise InputError("no decks found", hint="import a glossary with `quizzer import`")
@@ -145,8 +142,6 @@ def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "termi
 
 def run_study(args: argparse.Namespace) -> int:
     """Start a session on the chosen deck, direction and mode."""
-    from quizzer.ui.app import QuizzerApp
-
     service, rtl = _open(args)
     try:
         last = service.last_choice()
@@ -171,8 +166,6 @@ def run_study(args: argparse.Namespace) -> int:
 
 def run_home(args: argparse.Namespace) -> int:
     """Open the home screen."""
-    from quizzer.ui.app import QuizzerApp
-
     service, rtl = _open(args)
     app = QuizzerApp(service, rtl_mode=rtl)
     app.run()

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES, SIDES
@@ -35,7 +36,7 @@ from quizzer.ui.textshape import (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``decks`` and ``show`` to the CLI."""
     p = subparsers.add_parser(
         "decks",

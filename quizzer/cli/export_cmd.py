@@ -26,10 +26,13 @@ from quizzer.anki.directions import (
 from quizzer.anki.exporter import export_apkg
 from quizzer.anki.model import KINDS
 from quizzer.cards.card import Pair
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError, shown
 from quizzer.library.decks import find_deck, load_library
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Review
 from quizzer.services.anki_export import (
     Learner,
     exports_record_path,
@@ -44,7 +47,7 @@ KIND_HELP = "meaning = term(FROM)→definition(TO), term = definition(FROM)→te
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``export`` and its ``anki`` sub-command to the CLI."""
     export = subparsers.add_parser(
         "export", help="export decks to other programs", description="Export decks."
@@ -278,8 +281,8 @@ def run_anki(args: argparse.Namespace) -> int:
             hint="translate needs two different languages: add a --pair like en:bn",
         )
 
-    progress_states: dict = {}
-    reviews: list = []
+    progress_states: dict[str, CardState] = {}
+    reviews: list[Review] = []
     tz = None
     if args.with_progress:
         progress_states, reviews, tz = read_store(args.db)

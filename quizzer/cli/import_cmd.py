@@ -20,6 +20,7 @@ from quizzer.cli.import_report import (
     write_report,
 )
 from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError, shown
@@ -31,7 +32,7 @@ from quizzer.library.importer import import_glossaries
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``import`` and ``validate`` to the CLI."""
     p = subparsers.add_parser(
         "import",

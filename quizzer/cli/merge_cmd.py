@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from quizzer.cli.subcommands import Subcommands
 from quizzer.services.merge import MergeReport, ProgressCallback, added_rows, merge_file
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``merge`` to the CLI."""
     merge = subparsers.add_parser(
         "merge",

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from quizzer.cards.card import CardKey
 from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_text
 from quizzer.library.decks import find_deck, load_library
@@ -64,7 +65,7 @@ CSV_COLUMNS: tuple[str, ...] = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``stats``, ``optimize`` and ``log export`` to the CLI."""
     p = subparsers.add_parser(
         "stats",

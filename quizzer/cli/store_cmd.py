@@ -7,10 +7,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from quizzer.cards.card import CardKey
+from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError, shown
 from quizzer.library.decks import find_deck
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, doctor, open_store
+from quizzer.progress.doctor_findings import Report
 from quizzer.progress.files import check_store_path, require_store, store_exists
 from quizzer.scheduling.grades import GRADE_NAMES
 
@@ -20,7 +22,7 @@ def _existing_store(db: str | None) -> Path:
     return require_store(default_db_path(db))
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add this module's sub-commands to the CLI."""
     p = subparsers.add_parser(
         "doctor",
@@ -62,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     lp.set_defaults(func=run_leeches)
 
 
-def _ok_line(report: doctor.Report) -> str:
+def _ok_line(report: Report) -> str:
     pending = (
         f", {report.pending} change(s) in the journal since the last compaction"
         if report.pending

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from quizzer.cards.card import Pair
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
@@ -28,7 +29,7 @@ RTL_HELP = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``study`` and ``home`` to the CLI."""
     study = subparsers.add_parser(
         "study",

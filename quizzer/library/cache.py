@@ -162,10 +162,10 @@ def _load(
         not isinstance(payload, dict)
         or payload.get("format") != CACHE_FORMAT
         or payload.get("version") != __version__
-        or not isinstance(payload.get(kind), dict)
     ):
         return None
-    return payload[kind]
+    entry = payload.get(kind)
+    return entry if isinstance(entry, dict) else None
 
 
 def _store(key: str, kind: str, value: dict[str, Any], directory: Path | None) -> None:

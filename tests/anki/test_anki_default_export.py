@@ -53,7 +53,7 @@ def _templates(tmp_path, out) -> Counter[str]:
     try:
         import_package(col, out)
         check_every_card(col)
-        return Counter(col.get_card(c).template()["name"] for c in col.find_cards(""))
+        return Counter(str(col.get_card(c).template()["name"]) for c in col.find_cards(""))
     finally:
         col.close()
 

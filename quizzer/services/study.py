@@ -29,8 +29,6 @@ from quizzer.scheduling.scheduler import format_interval
 from quizzer.services.deck_counts import KeptCounts
 from quizzer.services.library import DeckListing, DeckShelf, listing_of
 from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
-from quizzer.study.flow_learn import LearnFlow
-from quizzer.study.learn_plan import learn_rounds
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 from quizzer.study.session import Session
 
@@ -265,10 +263,15 @@ class StudyService:
         scheduler.on_leech = on_leech
         deck = self.deck(choice.deck)
         if choice.mode == "learn":
+            # Learn mode's modules (its multiple choice and typed-answer matching, with
+            # rapidfuzz) are imported when a learn session starts: a flip session's first
+            # card does without them.
+            from quizzer.study.flow_learn import LearnFlow
+            from quizzer.study.learn_plan import learn_rounds
+
             queue = self.due_cards(choice.deck, choice.pair, now)
             rounds = learn_rounds(queue, deck.concepts)
             return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
-        # Imported here: the home screen opens the service but no session (~10 ms).
 
         stage: Any = choice.mode
         # The queue tells learning from due cards, for the header's counts.

@@ -1,4 +1,4 @@
-"""What `quizzer export anki` gives without --pair/--kinds (issue 10, item 3), in Anki.
+"""What `quizzer export anki` gives without --pair/--kinds, in Anki.
 
 At most 12 cards per concept: the directions studied in quizzer when the store has
 any, else terms to and from English plus the English term's meaning; a deck of one

@@ -1,4 +1,4 @@
-"""Anki's replay of an exported history agrees with quizzer's memory state (issue 11, item 1).
+"""Anki's replay of an exported history agrees with quizzer's memory state.
 
 A real store answers cards mornings and evenings over ten days (so answers at 21:00
 and 08:00 the next morning, one study day apart, are common); ``quizzer export anki

@@ -1,4 +1,4 @@
-"""The shipped deck options preset and the order of new cards (issue 10, item 4), in Anki.
+"""The shipped deck options preset and the order of new cards, in Anki.
 
 Imported with "Import any deck presets", the decks get the "quizzer" preset: siblings
 buried, new cards in the package's order, the learner's retention and fitted FSRS

@@ -1,5 +1,5 @@
-"""A deck opened from its validated cached parse builds each concept's texts when first read
-(issue 12, goal 2): what a session or the home screen shows is the same as from the eager
+"""A deck opened from its validated cached parse builds each concept's texts when first read:
+what a session or the home screen shows is the same as from the eager
 deck — every concept, text, language and card, the same queue and the same first card."""
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from anki.collection import (
     ImportAnkiPackageOptions,
     ImportAnkiPackageRequest,
 )
+from anki.notes import Note
 
 from quizzer.anki.model import BASE, FIELD_INDEX, field_name, template_direction
 from quizzer.anki.notes import from_field
@@ -115,9 +116,9 @@ def note_text(note, lang: str, side: str) -> str:
     return from_field(note.fields[FIELD_INDEX[field_name(lang, side)]])  # type: ignore[arg-type]
 
 
-def notes_by_uid(col: Collection) -> dict[str, object]:
+def notes_by_uid(col: Collection) -> dict[str, Note]:
     """Every note in the collection, keyed by the concept uid in its first field."""
-    out = {}
+    out: dict[str, Note] = {}
     for nid in col.find_notes(""):
         note = col.get_note(nid)
         out[from_field(note.fields[0])] = note
@@ -144,7 +145,9 @@ def check_every_card(col: Collection) -> int:
         card = col.get_card(cid)
         note = card.note()
         model = note.note_type()
+        assert model is not None
         name = card.template()["name"]
+        assert isinstance(name, str)
         assert model["name"] == BASE.name and model["id"] == BASE.id, model["name"]
         direction = template_direction(BASE, card.ord)
         assert direction == template_direction(BASE, name) and direction.name == name

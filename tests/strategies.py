@@ -26,7 +26,7 @@ _SCRIPTS = st.sampled_from(
     + list("abcdeéèêàçœßABCZ019 -_.,;:'\"\\/()[]{}<>&#*\t")
     + ["\u200c", "\u200d", "\u200e", "\u200f", "\u00a0", "\u2028", "\ufeff"]
 )
-_ANY = st.characters(blacklist_categories=("Cs",))
+_ANY = st.characters(exclude_categories=["Cs"])
 
 #: Any character at all but surrogates (control characters included).
 any_text = st.text(st.one_of(_SCRIPTS, _ANY), max_size=40)

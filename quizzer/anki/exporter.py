@@ -38,10 +38,12 @@ from genanki.apkg_schema import APKG_SCHEMA
 
 from quizzer.anki.audio import MediaEntries, Recordings, media_entries, used_recordings, with_sounds
 from quizzer.anki.directions import default_directions, studied_directions
+from quizzer.anki.genanki_model import build_model
 from quizzer.anki.ids import stable_id
-from quizzer.anki.model import Direction, NoteType, build_model, note_type_for
+from quizzer.anki.model import Direction, NoteType, note_type_for
 from quizzer.anki.notes import guid, note_cards, note_fields, note_tags
 from quizzer.anki.preset import install_preset
+from quizzer.anki.progress import fill_progress
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.fsutil import atomic_write_bytes
@@ -372,8 +374,6 @@ def export_apkg(
     try:
         scheduled = revlog = unexported = 0
         if progress or reviews:
-            from quizzer.anki.progress import fill_progress
-
             scheduled, revlog, unexported = fill_progress(conn, progress or {}, reviews, tz=tz)
         (notes,) = conn.execute("SELECT count(*) FROM notes").fetchone()
         (cards,) = conn.execute("SELECT count(*) FROM cards").fetchone()

@@ -27,4 +27,5 @@ def stable_id62(*parts: str) -> int:
 
 def note_guid(concept_uid: str) -> str:
     """The note GUID for a namespaced concept uid (``"deck/concept"``); never changes with text."""
-    return genanki.guid_for(NAMESPACE, concept_uid)
+    guid: str = genanki.guid_for(NAMESPACE, concept_uid)
+    return guid

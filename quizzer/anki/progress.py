@@ -305,7 +305,7 @@ def fill_package(
     """:func:`fill_progress` on an ``.apkg`` already on disk (rewritten atomically).
 
     The collection is filled in memory, not in a temp folder: a killed run leaves
-    nothing behind but the package as it was (issue 14 item 14).
+    nothing behind but the package as it was.
     """
     path = Path(path)
     with zipfile.ZipFile(path) as archive:

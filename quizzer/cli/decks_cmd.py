@@ -19,6 +19,7 @@ from rich.text import Text
 
 from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES, SIDES
@@ -35,7 +36,7 @@ from quizzer.ui.textshape import (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``decks`` and ``show`` to the CLI."""
     p = subparsers.add_parser(
         "decks",
@@ -169,19 +170,6 @@ def _source_label(record: dict[str, Any]) -> str:
 
 #: Width of the "  ar definition " label column in `quizzer show`.
 _LABEL_CELLS = 16
-
-
-def _append_lines(out: Text, text: str, style: str, rtl: str, width: int) -> None:
-    """Append ``text``; in ``app`` mode right-to-left text is wrapped first, then shaped and
-    reordered line by line, continuation lines indented under the label column."""
-    if rtl != "app" or not has_rtl(text):
-        out.append(text, style=style)
-        return
-    lines = visual_lines(text, max(width - _LABEL_CELLS, 20), "app")
-    for index, line in enumerate(lines):
-        if index:
-            out.append("\n" + " " * _LABEL_CELLS)
-        out.append(line, style=style)
 
 
 def _append_wrapped(

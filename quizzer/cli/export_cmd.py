@@ -10,24 +10,44 @@ import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from quizzer.anki.audio import record_terms
+from quizzer.anki.directions import (
+    DEFAULT_MAX_PER_CONCEPT,
+    Direction,
+    default_directions,
+    directions_for,
+    every_direction,
+    parse_template_name,
+)
+from quizzer.anki.exporter import export_apkg
+from quizzer.anki.model import KINDS
+from quizzer.cards.card import Pair
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError, shown
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from quizzer.anki.directions import Direction
-    from quizzer.services.anki_export import Learner
+from quizzer.library.decks import find_deck, load_library
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Review
+from quizzer.services.anki_export import (
+    Learner,
+    exports_record_path,
+    read_exported,
+    read_learner,
+    read_store,
+    record_exported,
+)
 
 KIND_HELP = "meaning = term(FROM)→definition(TO), term = definition(FROM)→term(TO), " + (
     "translate = term(FROM)→term(TO)"
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``export`` and its ``anki`` sub-command to the CLI."""
     export = subparsers.add_parser(
         "export", help="export decks to other programs", description="Export decks."
@@ -109,8 +129,6 @@ def _missing_target(parser: argparse.ArgumentParser) -> int:
 
 def parse_kinds(text: str) -> tuple[str, ...]:
     """``"meaning,term"`` → ``("meaning", "term")``; unknown kinds are an :class:`InputError`."""
-    from quizzer.anki.model import KINDS
-
     kinds = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
     if not kinds:
         raise InputError("--kinds is empty", hint=f"use some of: {','.join(KINDS)}")
@@ -134,8 +152,6 @@ def parse_pair(text: str) -> tuple[str, str]:
 
 def select_decks(names: Sequence[str], decks_dir: str | None = None) -> list[Deck]:
     """The decks named (by id or name), or every deck in the library."""
-    from quizzer.library.decks import find_deck, load_library
-
     if names:
         chosen: dict[str, Deck] = {}
         for name in names:
@@ -157,11 +173,7 @@ def progress_bar(
     Yields the callback to pass as ``on_progress``, or ``None`` when there is no
     terminal or too little to show.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
     if console is None:
-        from rich.console import Console
-
         console = Console(stderr=True)
     if not console.is_terminal or total_hint < 500:
         yield None
@@ -187,16 +199,6 @@ def plan_directions(
 ) -> tuple[dict[str, tuple[Direction, ...]], Learner | None]:
     """Per deck id, the directions to export (see the command's description), and what
     the learner's store says when there is one (settings for the preset, studied cards)."""
-    from quizzer.anki.directions import (
-        DEFAULT_MAX_PER_CONCEPT,
-        Direction,
-        default_directions,
-        directions_for,
-        every_direction,
-    )
-    from quizzer.cards.card import Pair
-    from quizzer.services.anki_export import read_learner
-
     present = {lang for deck in decks for lang in deck.languages}
     pairs = [parse_pair(text) for text in args.pair]
     if pairs:
@@ -233,9 +235,6 @@ def earlier_exports(
     """``(keep, record)``: per deck the directions earlier exports gave cards for (their
     guards stay filled, see :func:`quizzer.anki.exporter.build_collection`), and the
     record to extend after this export (``None``: leave the file alone)."""
-    from quizzer.anki.directions import parse_template_name
-    from quizzer.services.anki_export import exports_record_path, read_exported
-
     record = read_exported(args.db)
     if record is None:
         print(
@@ -258,8 +257,6 @@ def earlier_exports(
 
 def run_anki(args: argparse.Namespace) -> int:
     """Handle ``quizzer export anki``."""
-    from quizzer.anki.exporter import export_apkg
-
     out = Path(args.out)
     if out.suffix.lower() != ".apkg":
         raise InputError(
@@ -284,12 +281,10 @@ def run_anki(args: argparse.Namespace) -> int:
             hint="translate needs two different languages: add a --pair like en:bn",
         )
 
-    progress_states: dict = {}
-    reviews: list = []
+    progress_states: dict[str, CardState] = {}
+    reviews: list[Review] = []
     tz = None
     if args.with_progress:
-        from quizzer.services.anki_export import read_store
-
         progress_states, reviews, tz = read_store(args.db)
 
     keep, record = earlier_exports(args)
@@ -302,8 +297,6 @@ def run_anki(args: argparse.Namespace) -> int:
         )
     recordings = None
     if args.audio:
-        from quizzer.anki.audio import record_terms
-
         started = time.monotonic()
         # only the languages a card speaks: a prompt or an answer that is a term
         wanted = {d for chosen in plan.values() for d in chosen}
@@ -348,8 +341,6 @@ def run_anki(args: argparse.Namespace) -> int:
         size = result.path.stat().st_size / 1e6
         print(f"Package: {size:.1f} MB with {sounds} sound files.")
     if record is not None:
-        from quizzer.services.anki_export import record_exported
-
         for deck_id, directions in plan.items():
             record.setdefault(deck_id, set()).update(d.name for d in directions)
         record_exported(record, args.db)

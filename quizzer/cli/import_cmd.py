@@ -20,6 +20,7 @@ from quizzer.cli.import_report import (
     write_report,
 )
 from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError, shown
@@ -27,10 +28,11 @@ from quizzer.fsutil import read_regular_file
 from quizzer.glossary.alignment_report import UNSURE_BELOW
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
+from quizzer.library.importer import import_glossaries
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``import`` and ``validate`` to the CLI."""
     p = subparsers.add_parser(
         "import",
@@ -98,8 +100,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """`quizzer import FILE...`."""
-    from quizzer.library.importer import import_glossaries
-
     if args.report is not None:
         check_report_path(args.report)
     result = import_glossaries(

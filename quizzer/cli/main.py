@@ -6,55 +6,42 @@ with ``set_defaults(func=...)``; ``func(args)`` returns the exit code.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from quizzer import __version__
-from quizzer.cli import gc_pause
 from quizzer.errors import QuizzerError, StoreError, shown
 
-if TYPE_CHECKING:
-    import argparse
-
-#: Command modules, in the order their commands appear in ``--help``.
-COMMAND_MODULES: tuple[str, ...] = (
-    "quizzer.cli.study_cmd",
-    "quizzer.cli.decks_cmd",
-    "quizzer.cli.import_cmd",
-    "quizzer.cli.export_cmd",
-    "quizzer.cli.merge_cmd",
-    "quizzer.cli.stats_cmd",
-    "quizzer.cli.store_cmd",
-    "quizzer.cli.settings_cmd",
-)
-
-
-#: Commands that open the quiz, and the one module they need: only it is imported for them,
-#: so the first card shows sooner (the other modules cost ~0.15 s of imports).
-QUIZ_COMMANDS: dict[str, str] = {"study": "quizzer.cli.study_cmd", "home": "quizzer.cli.study_cmd"}
-#: Other commands that need only their own module (importing a big glossary should not
-#: pay ~0.2 s for the store, Anki and statistics modules it never uses).
-ONE_MODULE_COMMANDS: dict[str, str] = {
-    **QUIZ_COMMANDS,
-    "import": "quizzer.cli.import_cmd",
-    "validate": "quizzer.cli.import_cmd",
-    # Listing decks and showing one read deck summaries and cached parses only; the store,
-    # Anki and statistics modules would double what they cost (~0.2 s of imports).
+#: Every command and the module that registers it, in the order they appear in ``--help``.
+#: A command imports only its own module (and that module its heavy work only when the
+#: command runs), so `quizzer` opens the home screen without the Anki, import and statistics
+#: modules, and `quizzer import` without the store's.
+COMMANDS: dict[str, str] = {
+    "study": "quizzer.cli.study_cmd",
+    "home": "quizzer.cli.study_cmd",
     "decks": "quizzer.cli.decks_cmd",
     "show": "quizzer.cli.decks_cmd",
-    # Statistics, the optimizer and the log export: no doctor, Anki or import modules.
+    "import": "quizzer.cli.import_cmd",
+    "validate": "quizzer.cli.import_cmd",
+    "export": "quizzer.cli.export_cmd",
+    "merge": "quizzer.cli.merge_cmd",
     "stats": "quizzer.cli.stats_cmd",
     "optimize": "quizzer.cli.stats_cmd",
     "log": "quizzer.cli.stats_cmd",
+    "doctor": "quizzer.cli.store_cmd",
+    "undo": "quizzer.cli.store_cmd",
+    "leeches": "quizzer.cli.store_cmd",
+    "settings": "quizzer.cli.settings_cmd",
 }
+
+#: The command modules, each once, in ``--help`` order.
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(COMMANDS.values()))
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     """The parser with every command registered (or only those of ``modules``)."""
-    import argparse
-
     parser = argparse.ArgumentParser(
         prog="quizzer",
         description="Terminal flashcards and quizzes for technical vocabulary across languages. "
@@ -78,42 +65,20 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (2 for bad input, 3 for store trouble)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    if words and words[0].startswith("-") and words[0] not in ("-h", "--help", "--version"):
-        # `quizzer --db PATH` and the like: options of the home screen.
-        argv = words = ["home", *words]
-    if not words or words[0] in QUIZ_COMMANDS:
-        # Until the quiz's first paint (the app resumes it): see quizzer.cli.gc_pause.
-        gc_pause.pause()
-    try:
-        return _run(words, argv)
-    finally:
-        gc_pause.resume()
-
-
-def _run(words: list[str], argv: Sequence[str] | None) -> int:
-    if not words:
-        # Bare `quizzer`: the home screen with its defaults, no parser built (argparse and
-        # its gettext cost ~10 ms of the first paint).
-        from quizzer.cli.study_cmd import home_args, run_home
-
-        return _call(run_home, home_args())
-    quiz = ONE_MODULE_COMMANDS.get(words[0])
-    parser = build_parser((quiz,) if quiz else COMMAND_MODULES)
-    args = parser.parse_args(argv)
-    func = getattr(args, "func", None)
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help", "--version")):
+        # `quizzer` and `quizzer --db PATH`: the home screen.
+        words = ["home", *words]
+    module = COMMANDS.get(words[0])
+    parser = build_parser((module,) if module else COMMAND_MODULES)
+    args = parser.parse_args(words)
+    func: Callable[[argparse.Namespace], int | None] | None = getattr(args, "func", None)
     if func is None:
-        # No command: the home screen, if the study command is available.
-        args = (
-            parser.parse_args(["home", *(argv or sys.argv[1:])]) if _has(parser, "home") else args
-        )
-        func = getattr(args, "func", None)
-        if func is None:
-            parser.print_help()
-            return 0
+        parser.print_help()
+        return 0
     return _call(func, args)
 
 
-def _call(func: Callable[[Any], int | None], args: Any) -> int:
+def _call(func: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
     """``func(args)``'s exit code; the user's mistakes and the environment's refusals said
     plainly (2 for bad input, 3 for store trouble), never as a traceback."""
     try:
@@ -135,12 +100,3 @@ def _call(func: Callable[[Any], int | None], args: Any) -> int:
         where = f"{shown(exc.filename)}: " if exc.filename is not None else ""
         print(f"quizzer: error: {where}{shown(exc.strerror or exc)}", file=sys.stderr)
         return 1
-
-
-def _has(parser: argparse.ArgumentParser, command: str) -> bool:
-    import argparse
-
-    for action in parser._actions:  # argparse offers no public lookup of sub-commands
-        if isinstance(action, argparse._SubParsersAction):
-            return command in action.choices
-    return False

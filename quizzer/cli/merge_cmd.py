@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # imported when run: genanki and the Anki reader cost every command ~0.3 s
-    from quizzer.services.merge import MergeReport, ProgressCallback
+from quizzer.cli.subcommands import Subcommands
+from quizzer.services.merge import MergeReport, ProgressCallback, added_rows, merge_file
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``merge`` to the CLI."""
     merge = subparsers.add_parser(
         "merge",
@@ -50,7 +49,6 @@ def render(report: MergeReport) -> list[str]:
     verb = "would add" if report.dry_run else "added"
     source = "Anki package" if report.kind == "anki" else "progress store"
     lines = [f"{report.source} ({source}): {verb} {report.total} answers"]
-    from quizzer.services.merge import added_rows
 
     for deck, code, count in added_rows(report):
         lines.append(f"  {deck}  {code}  {count}")
@@ -78,8 +76,6 @@ def render(report: MergeReport) -> list[str]:
 
 def run_merge(args: argparse.Namespace) -> int:
     """Run ``quizzer merge``."""
-    from quizzer.services.merge import merge_file
-
     report = merge_file(args.file, args.db, dry_run=args.dry_run, on_progress=_progress_bar())
     for line in render(report):
         print(line)

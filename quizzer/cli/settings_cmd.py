@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError
 from quizzer.paths import default_db_path
 from quizzer.progress import open_store
@@ -210,7 +211,7 @@ def apply_changes(
         raise InputError(f"invalid setting: {exc}") from None
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``quizzer settings`` to the CLI."""
     keys = "\n".join(f"  {s.key:<18} {s.help}" for s in SETTINGS)
     p = subparsers.add_parser(

@@ -21,13 +21,18 @@ from rich.text import Text
 
 from quizzer.cards.card import CardKey
 from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_text
 from quizzer.library.decks import find_deck, load_library
 from quizzer.paths import default_db_path
+from quizzer.progress import open_store
+from quizzer.progress.files import require_store
 from quizzer.scheduling.grades import GRADE_NAMES
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
+from quizzer.services.stats import stats_from_store
+from quizzer.ui.stats_render import full_report
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
 
@@ -60,7 +65,7 @@ CSV_COLUMNS: tuple[str, ...] = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``stats``, ``optimize`` and ``log export`` to the CLI."""
     p = subparsers.add_parser(
         "stats",
@@ -110,16 +115,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def existing_store(db: str | None) -> Path:
     """The store path for ``db``, refusing when no store is there (a mistyped ``--db``)."""
-    from quizzer.progress.files import require_store
-
     return require_store(default_db_path(db))
 
 
 def _open_read_only(db: str | None) -> Any:
     """Open the store read-only. An explicit ``--db`` must name an existing store;
     without one, a missing default store reads as empty (a learner who hasn't studied yet)."""
-    from quizzer.progress import open_store
-
     if db:
         existing_store(db)
     return open_store(db, read_only=True)
@@ -130,9 +131,6 @@ def _open_read_only(db: str | None) -> Any:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """``quizzer stats``."""
-    from quizzer.services.stats import stats_from_store
-    from quizzer.ui.stats_render import full_report
-
     if args.deck:
         decks = [find_deck(args.deck).deck]
         deck_ids: list[str] | None = [decks[0].id]
@@ -155,7 +153,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     """``quizzer optimize``: fit, compare, store (or say plainly why not)."""
-    from quizzer.progress import open_store
     from quizzer.scheduling.optimizer import HELD_OUT_PERCENT, optimize
 
     # Never create a store just to find it has no answers: a mistyped --db is an error.

@@ -7,9 +7,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from quizzer.cards.card import CardKey
+from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError, shown
+from quizzer.library.decks import find_deck
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, doctor, open_store
+from quizzer.progress.doctor_findings import Report
 from quizzer.progress.files import check_store_path, require_store, store_exists
 from quizzer.scheduling.grades import GRADE_NAMES
 
@@ -19,7 +22,7 @@ def _existing_store(db: str | None) -> Path:
     return require_store(default_db_path(db))
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add this module's sub-commands to the CLI."""
     p = subparsers.add_parser(
         "doctor",
@@ -61,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     lp.set_defaults(func=run_leeches)
 
 
-def _ok_line(report: doctor.Report) -> str:
+def _ok_line(report: Report) -> str:
     pending = (
         f", {report.pending} change(s) in the journal since the last compaction"
         if report.pending
@@ -112,8 +115,6 @@ def run_doctor(args: argparse.Namespace) -> int:
 def run_undo(args: argparse.Namespace) -> int:
     """Undo ``--steps`` answers, printing each one taken back."""
     if args.steps < 1:
-        from quizzer.errors import InputError
-
         raise InputError("--steps must be 1 or more")
     with open_store(_existing_store(args.db)) as store:
         for _ in range(args.steps):
@@ -167,8 +168,6 @@ def run_leeches(args: argparse.Namespace) -> int:
         if deck is not None:
             decks = {st.key.deck for st in states}
             if deck not in decks:
-                from quizzer.library.decks import find_deck
-
                 deck = find_deck(deck).deck.id
             leeches = [st for st in leeches if st.key.deck == deck]
     leeches.sort(key=lambda st: (-st.lapses, st.card_id))

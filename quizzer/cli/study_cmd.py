@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Sequence
-from types import SimpleNamespace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from quizzer.cards.card import Pair
-from quizzer.cli import gc_pause
+from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.languages import LANGUAGES, Side
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
+from quizzer.library.decks import match_deck
+from quizzer.progress import open_store
 from quizzer.scheduling.grades import MODES
-
-if TYPE_CHECKING:
-    import argparse
-
-    from quizzer.services.study import StudyService
+from quizzer.services.library import open_shelf
+from quizzer.services.study import StudyService
+from quizzer.study.selection import StudyChoice, default_pair, fits
+from quizzer.ui.app import QuizzerApp
+from quizzer.ui.textshape import resolve_rtl_mode
 
 RTL_HELP = (
     "how to show Arabic: app (quizzer joins letters and orders them right to left; for "
@@ -27,7 +29,7 @@ RTL_HELP = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subcommands) -> None:
     """Add ``study`` and ``home`` to the CLI."""
     study = subparsers.add_parser(
         "study",
@@ -61,24 +63,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     home.set_defaults(func=run_home)
 
 
-#: The options `study` and `home` share, with their defaults (:func:`home_args`).
-COMMON_DEFAULTS: dict[str, str | None] = {"db": None, "rtl": "auto", "decks": None}
-
-
 def _common(parser: argparse.ArgumentParser) -> None:
-    import argparse
-
-    parser.set_defaults(**COMMON_DEFAULTS)
     parser.add_argument(
         "--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or the user data dir)"
     )
-    parser.add_argument("--rtl", choices=("auto", "app", "terminal"), help=RTL_HELP)
+    parser.add_argument("--rtl", choices=("auto", "app", "terminal"), default="auto", help=RTL_HELP)
     parser.add_argument("--decks", metavar="DIR", help=argparse.SUPPRESS)
-
-
-def home_args() -> argparse.Namespace:
-    """What `quizzer home` with no option parses to (bare `quizzer`), without a parser."""
-    return SimpleNamespace(command="home", **COMMON_DEFAULTS, func=run_home)  # type: ignore[return-value]
 
 
 def parse_side(value: str, option: str, default_side: Side) -> tuple[str, Side]:
@@ -111,8 +101,6 @@ def resolve_pair(
     (:func:`~quizzer.study.selection.default_pair`: fr:term → fr:definition for a French-only
     deck).
     """
-    from quizzer.study.selection import default_pair, fits
-
     if last is not None and not fits(last, languages):
         last = None
     if from_ is None and to is None:
@@ -146,11 +134,6 @@ def resolve_pair(
 
 
 def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "terminal"]]:
-    from quizzer.progress import open_store
-    from quizzer.services.library import open_shelf
-    from quizzer.services.study import StudyService
-    from quizzer.ui.textshape import resolve_rtl_mode
-
     decks = open_shelf(args.decks)  # summaries now; a deck's concepts when it is opened
     if not decks:
         raise InputError("no decks found", hint="import a glossary with `quizzer import`")
@@ -160,16 +143,11 @@ def _open(args: argparse.Namespace) -> tuple[StudyService, Literal["app", "termi
 
 def run_study(args: argparse.Namespace) -> int:
     """Start a session on the chosen deck, direction and mode."""
-    from quizzer.study.selection import StudyChoice
-    from quizzer.ui.app import QuizzerApp
-
     service, rtl = _open(args)
     try:
         last = service.last_choice()
         decks = service.listings()
         if args.deck:
-            from quizzer.library.decks import match_deck
-
             deck = match_deck(decks, args.deck)
         else:
             deck = next((d for d in decks if last and d.id == last.deck), decks[0])
@@ -181,7 +159,7 @@ def run_study(args: argparse.Namespace) -> int:
     except BaseException:
         service.close()
         raise
-    app = QuizzerApp(service, start=choice, rtl_mode=rtl, on_first_paint=gc_pause.resume)
+    app = QuizzerApp(service, start=choice, rtl_mode=rtl)
     app.run()
     service.close()
     return app.return_code or 0
@@ -189,10 +167,8 @@ def run_study(args: argparse.Namespace) -> int:
 
 def run_home(args: argparse.Namespace) -> int:
     """Open the home screen."""
-    from quizzer.ui.app import QuizzerApp
-
     service, rtl = _open(args)
-    app = QuizzerApp(service, rtl_mode=rtl, on_first_paint=gc_pause.resume)
+    app = QuizzerApp(service, rtl_mode=rtl)
     app.run()
     service.close()
     return app.return_code or 0

@@ -44,11 +44,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from quizzer import __version__
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
-from quizzer.runtime.collector import collector_paused
 from quizzer.runtime.hashing import blake2b
 
 #: Largest cache entry read (the parse of the largest deck file read, as JSON).
@@ -60,11 +61,9 @@ RACY_NS = 2_000_000_000
 #: Bump when the cached form changes; old entries are then simply never hit.
 CACHE_FORMAT = 1
 
-#: Entries at least this big are decoded by msgspec with the cyclic collector paused: a
-#: 50,000-concept deck's 32 MB of tables in ~0.16 s CPU where the json module took ~0.4 s
-#: (UTF-8 decoding included, and the collector walking the ~650,000 new objects again and
-#: again). Small ones (summaries, stats) by the json module, already loaded: importing
-#: msgspec costs ~25 ms of start-up.
+#: Entries at least this big are decoded by msgspec: a 50,000-concept deck's 32 MB of
+#: tables in ~0.16 s CPU where the json module took ~0.4 s (UTF-8 decoding included).
+#: Small ones (summaries, stats) by the json module.
 BIG_ENTRY_BYTES = 1 << 20
 
 
@@ -76,12 +75,9 @@ def _decode(raw: bytes, *, lazy: bool = False) -> Any:
     """
     if len(raw) < BIG_ENTRY_BYTES:
         return json.loads(raw.decode("utf-8"))
-    import msgspec
-
-    with collector_paused(settle=True):
-        if lazy:
-            return lazy_tables(raw)
-        return msgspec.json.decode(raw)  # its DecodeError is a ValueError
+    if lazy:
+        return lazy_tables(raw)
+    return msgspec.json.decode(raw)  # its DecodeError is a ValueError
 
 
 def lazy_tables(raw: bytes) -> dict[str, Any]:
@@ -120,8 +116,6 @@ def lazy_tables(raw: bytes) -> dict[str, Any]:
 @functools.cache
 def _lazy_decoders() -> tuple[Any, Any, Any]:
     """msgspec decoders of :func:`lazy_tables`: the entry, a concept's id and its acronym."""
-    import msgspec
-
     # Built with real types: this module's annotations are strings msgspec can't resolve.
     concepts = list[dict[str, msgspec.Raw]]
     tables = msgspec.defstruct(
@@ -168,10 +162,10 @@ def _load(
         not isinstance(payload, dict)
         or payload.get("format") != CACHE_FORMAT
         or payload.get("version") != __version__
-        or not isinstance(payload.get(kind), dict)
     ):
         return None
-    return payload[kind]
+    entry = payload.get(kind)
+    return entry if isinstance(entry, dict) else None
 
 
 def _store(key: str, kind: str, value: dict[str, Any], directory: Path | None) -> None:

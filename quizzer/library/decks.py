@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from quizzer.concepts import deck as deckfile
+from quizzer.concepts import deckwriter
 from quizzer.concepts.concept import Concept, Entry, EntryTable, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
 from quizzer.concepts.languages import LANGUAGES, Side
@@ -16,7 +17,6 @@ from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
 from quizzer.paths import bundled_decks_dir, user_decks_dir
-from quizzer.runtime.collector import collector_paused
 
 DECK_SUFFIX = ".toml"
 
@@ -56,8 +56,7 @@ def deck_from_bytes(raw: bytes, path: Path, *, key: str | None = None) -> Deck:
         ) from exc
     key = key or deckcache.digest(raw)
     try:
-        with collector_paused():
-            return _cached_deck(raw, text, key) or _parsed_deck(raw, text, key)
+        return _cached_deck(raw, text, key) or _parsed_deck(raw, text, key)
     except DeckFormatError as exc:
         raise exc.to_input_error(
             path,
@@ -111,22 +110,19 @@ def deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
     builds it in about half the time.
     """
     deck_id = tables["id"]
-    with collector_paused():
-        concepts = tuple(
-            Concept(
-                id=item["id"],
-                deck=deck_id,
-                acronym=item.get("acronym"),
-                entries={
-                    lang: Entry(
-                        _valid_text(item[lang]["term"]), _valid_text(item[lang]["definition"])
-                    )
-                    for lang in LANGUAGES
-                    if lang in item
-                },
-            )
-            for item in tables["concepts"]
+    concepts = tuple(
+        Concept(
+            id=item["id"],
+            deck=deck_id,
+            acronym=item.get("acronym"),
+            entries={
+                lang: Entry(_valid_text(item[lang]["term"]), _valid_text(item[lang]["definition"]))
+                for lang in LANGUAGES
+                if lang in item
+            },
         )
+        for item in tables["concepts"]
+    )
     return Deck(deck_id, tables["name"], concepts, tables.get("description", ""))
 
 
@@ -188,12 +184,11 @@ def lazy_deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
     the eager one concept for concept; only for tables known valid, as that one (a big
     deck's as :func:`~quizzer.library.cache.get_lazily` gives them)."""
     deck_id = tables["id"]
-    with collector_paused():
-        concepts = tuple(
-            Concept(id=item["id"], deck=deck_id, acronym=item.get("acronym"), entries=entries)
-            for item in tables["concepts"]
-            for entries in (LazyEntries(item),)
-        )
+    concepts = tuple(
+        Concept(id=item["id"], deck=deck_id, acronym=item.get("acronym"), entries=entries)
+        for item in tables["concepts"]
+        for entries in (LazyEntries(item),)
+    )
     return Deck(deck_id, tables["name"], concepts, tables.get("description", ""))
 
 
@@ -214,9 +209,6 @@ def write_deck(deck: Deck, path: Path, *, rendered: str | bytes | None = None) -
     a file where a folder should be, a full disk) becomes an :class:`InputError`; the
     temp file is removed, so the folder holds the old deck file or none.
     """
-    # Imported here: opening a deck to study it never writes one (12 ms of start-up).
-    from quizzer.concepts import deckwriter
-
     path = Path(path)
     try:
         if isinstance(rendered, bytes):

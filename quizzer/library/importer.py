@@ -15,6 +15,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
 from quizzer.concepts import tables_json
 from quizzer.concepts.concept import SLUG_RE
 from quizzer.concepts.deck import Deck, DeckFormatError, check_name
@@ -35,7 +38,6 @@ from quizzer.library.decks import DECK_SUFFIX, deck_files, write_deck
 from quizzer.library.merge_target import find_target, merge, remember_rendered
 from quizzer.library.summary import read_summary, remember_summary
 from quizzer.paths import bundled_decks_dir, user_decks_dir
-from quizzer.runtime.collector import collector_paused, settle_alive
 
 #: Files at least this big get a progress bar (when stderr is a terminal).
 PROGRESS_MIN_BYTES = 256 * 1024
@@ -98,9 +100,6 @@ def _progress(name: str, size: int, enabled: bool) -> Iterator[tuple[Tick | None
     if not enabled or size < PROGRESS_MIN_BYTES:
         yield None, None
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     with Progress(
         TextColumn("{task.description}", markup=False),
         BarColumn(),
@@ -126,15 +125,8 @@ def _status(message: str, enabled: bool) -> Iterator[None]:
     if not enabled:
         yield
         return
-    from rich.console import Console
-
     with Console(stderr=True).status(message):
         yield
-
-
-def read_mapping(path: Path) -> dict[tuple[str, int], str]:
-    """Read an alignment mapping file (TOML; see :func:`quizzer.glossary.mapping.parse_mapping`)."""
-    return _read_mapping(Path(path))[0]
 
 
 def _read_mapping(path: Path) -> tuple[dict[tuple[str, int], str], dict[tuple[str, str], int]]:
@@ -213,22 +205,15 @@ def import_glossaries(
     Everything is read and checked first; the deck file is written only when all
     is well and its content changed. Raises :class:`InputError` for any bad input.
     """
-    with collector_paused():
-        result = _import(
-            paths,
-            deck=deck,
-            lang=lang,
-            into=into,
-            dry_run=dry_run,
-            mapping=mapping,
-            show_progress=show_progress,
-        )
-        # What an import built (deck, report, entries: ~2 million acyclic objects for
-        # 50,000 entries) is still in the collector's youngest generation: re-enabled, its
-        # next young collections would walk all of it (~0.4 s). Settled, it
-        # goes straight to the oldest generation, walked only by the rare full collection.
-        settle_alive()
-    return result
+    return _import(
+        paths,
+        deck=deck,
+        lang=lang,
+        into=into,
+        dry_run=dry_run,
+        mapping=mapping,
+        show_progress=show_progress,
+    )
 
 
 def _import(

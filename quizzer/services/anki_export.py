@@ -14,6 +14,8 @@ from quizzer.cards.card import CardKey
 from quizzer.errors import InputError, StoreError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import default_db_path
+from quizzer.progress import open_store
+from quizzer.progress.files import store_exists
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
@@ -27,9 +29,6 @@ def read_store(
     Only studied cards are returned; ``tz`` is the learner's time zone for study
     days. The store is opened read-only, so a running quiz doesn't block an export.
     """
-    from quizzer.progress import open_store
-    from quizzer.progress.files import store_exists
-
     path = default_db_path(db)
     if not store_exists(path):  # a journal alone is a store a crash left before compacting
         raise StoreError(
@@ -60,9 +59,6 @@ class Learner:
 def read_learner(db: str | os.PathLike[str] | None = None) -> Learner | None:
     """What the learner studies and how, from the store at ``db``; ``None`` when there is
     no store. Read-only, like :func:`read_store`."""
-    from quizzer.progress import open_store
-    from quizzer.progress.files import store_exists
-
     path = default_db_path(db)
     if not store_exists(path):
         return None

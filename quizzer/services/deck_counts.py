@@ -38,11 +38,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizzer import __version__
-from quizzer.cards.card import CardKey, Pair
+from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
 from quizzer.runtime.hashing import blake2b
+from quizzer.scheduling.queue import DueQueue
+from quizzer.scheduling.studyday import day_bounds
 
 if TYPE_CHECKING:
     from quizzer.concepts.concept import Concept
@@ -76,8 +78,6 @@ def tie(
     the study day, hashed; ``deck_key`` names the deck file's bytes
     (:func:`~quizzer.library.cache.digest`), ``fingerprint`` the card states (default: the
     store's now)."""
-    from quizzer.scheduling.studyday import day_bounds
-
     settings = store.settings
     start, end = day_bounds(now, store.tz_at(now), settings.day_start_hour)
     today = store.today(deck_id, now)
@@ -145,8 +145,6 @@ def cached_queue(
     and its cards in deck order; ``concepts`` are the deck's (a kept card that is not the
     card of the concept at its index, or lists that don't add up to the counts, mean
     computing it again)."""
-    from quizzer.scheduling.queue import DueQueue
-
     entry = _holding_entry(store, deck_key, deck_id, pair, now)
     kept = entry.get("queue") if entry is not None else None
     if entry is None or not isinstance(kept, dict):
@@ -181,8 +179,6 @@ def _kept_cards(
     """The ``[index, card id]`` pairs of a kept list as (index, card); ``ValueError`` for a
     card id that is not the card of the concept at its index in ``pair`` (or a concept
     without that card: :func:`~quizzer.cards.card.has_card`)."""
-    from quizzer.cards.card import has_card
-
     cards = []
     for index, card_id in kept:
         if type(index) is not int or index < 0:
@@ -227,7 +223,6 @@ def keep_counts(
     kept, ``None`` if none was. Without ``write``, the entry only (:meth:`KeptCounts.note`)."""
     if getattr(store, "read_only", False):
         return None
-    from quizzer.scheduling.studyday import day_bounds
 
     _, end = day_bounds(now, store.tz_at(now), store.settings.day_start_hour)
     until = end

@@ -9,15 +9,17 @@ summaries and loads a deck the first time it is asked for.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quizzer.cards.card import CardKey, Pair
+from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
+from quizzer.library import cache as deckcache
+from quizzer.library.decks import lazy_deck_from_valid_tables, load_library, read_deck
+from quizzer.library.summary import library_summaries, unchanged_since, validated_tables
 
 if TYPE_CHECKING:
     from quizzer.library.summary import DeckSummary
@@ -39,8 +41,6 @@ class DeckListing:
 
 def library_decks() -> list[Deck]:
     """Every deck of the library (bundled and user decks), in library order."""
-    from quizzer.library.decks import load_library
-
     return [item.deck for item in load_library()]
 
 
@@ -74,10 +74,6 @@ class DeckShelf(Mapping[str, Deck]):
                 if cached:
                     self._keys[deck_id] = summary.key
                 self._loaded[deck_id] = deck
-                # A loaded deck lives as long as the shelf: out of the collector's full
-                # scans, which otherwise rescan its (big deck: millions of) tables while
-                # the queue builds its concepts' texts (issue 12: x2 on a 50k deck).
-                gc.freeze()
             return deck
 
     def __contains__(self, deck_id: object) -> bool:
@@ -100,9 +96,6 @@ class DeckShelf(Mapping[str, Deck]):
         """The deck's cards in direction ``pair``, in deck order: the concepts with both texts,
         and they differ (:func:`~quizzer.cards.card.has_card`). Kept in the deck cache
         beside its parse: comparing the texts of a 50,000-concept deck takes a second."""
-        from quizzer.cards.card import has_card
-        from quizzer.library import cache as deckcache
-
         deck = self[deck_id]
         known = self._cards.get((deck_id, pair))
         if known is not None:
@@ -122,8 +115,6 @@ class DeckShelf(Mapping[str, Deck]):
     def has_cards(self, deck_id: str, pair: Pair, keys: Iterable[CardKey]) -> bool:
         """Whether each of ``keys`` (cards :meth:`cards` gave, e.g. those queued) really is
         one: a cache entry that lists a concept without the card is caught here."""
-        from quizzer.cards.card import has_card
-
         deck = self[deck_id]
         wanted = {key.concept_uid for key in keys}
         found = [c for c in deck.concepts if c.uid in wanted] if wanted else []
@@ -135,8 +126,6 @@ class DeckShelf(Mapping[str, Deck]):
         for known in [k for k in self._cards if k[0] == deck_id]:
             del self._cards[known]
         if key:
-            from quizzer.library import cache as deckcache
-
             deckcache.put_cards(key, {})
 
     def big(self, deck_id: str) -> bool:
@@ -146,8 +135,6 @@ class DeckShelf(Mapping[str, Deck]):
     def key_of(self, deck_id: str) -> str | None:
         """The hash of the deck file's bytes as listed, while the file still has them (by its
         stat, as the listing knew them); ``None`` when that can't be told."""
-        from quizzer.library.summary import unchanged_since
-
         summary = self._summaries[deck_id]
         return summary.key if summary.key and unchanged_since(summary) else None
 
@@ -172,9 +159,6 @@ def _load(summary: DeckSummary) -> tuple[Deck, bool]:
     """The deck of ``summary``: from its validated cached parse while the file is as it was
     listed (same stat), else read and validated from the file; and whether it came from
     the cache."""
-    from quizzer.library.decks import lazy_deck_from_valid_tables, read_deck
-    from quizzer.library.summary import unchanged_since, validated_tables
-
     tables = validated_tables(summary, lazy=True) if unchanged_since(summary) else None
     if tables is not None:
         return lazy_deck_from_valid_tables(tables), True
@@ -183,6 +167,4 @@ def _load(summary: DeckSummary) -> tuple[Deck, bool]:
 
 def open_shelf(user_dir: Path | str | None = None) -> DeckShelf:
     """The shelf of the bundled and the user's decks (their summaries read, nothing loaded)."""
-    from quizzer.library.summary import library_summaries
-
     return DeckShelf(library_summaries(user_dir))

@@ -15,7 +15,6 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.progress.figurecache import digest_for
 from quizzer.progress.localtz import LocalTimezone, system_timezone_name
-from quizzer.runtime.collector import collector_paused
 from quizzer.stats.compute import compute_stats, timezone_label
 from quizzer.stats.definitions import card_key
 from quizzer.stats.digest import stats_of
@@ -78,14 +77,8 @@ def stats_from_store(
     concepts of the decks studied so far.
 
     ``tz`` defaults to the store's time zone, else the system's local zone.
-
-    Counted with the cyclic collector paused: tens of thousands of objects with no cycles
-    among them (the cache's document, the mastery rows), which its passes walked again and
-    again (a fifth to a half of the time). Not settled into its oldest generation: that
-    would unfreeze what the app froze at its first paint (``gc_pause``).
     """
-    with collector_paused():
-        return _stats(store, decks, now, deck_ids, tz)
+    return _stats(store, decks, now, deck_ids, tz)
 
 
 def _stats(

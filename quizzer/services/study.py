@@ -18,11 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import LANGUAGE_NAMES
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
+from quizzer.progress import Bury
 from quizzer.scheduling.grades import GRADE_NAMES, Grade
-from quizzer.scheduling.queue import DueQueue
+from quizzer.scheduling.queue import DueQueue, next_due
+from quizzer.scheduling.review import Review
+from quizzer.scheduling.scheduler import format_interval
+from quizzer.services.deck_counts import KeptCounts
+from quizzer.services.library import DeckListing, DeckShelf, listing_of
+from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
+from quizzer.study.session import Session
 
 #: Where the theme chosen with Ctrl+T is kept.
 THEME_KEY = "ui.theme"
@@ -33,11 +41,7 @@ MAX_PREFS_BYTES = 1 << 20
 if TYPE_CHECKING:
     from quizzer.progress import Store
     from quizzer.scheduling.answer import Answer
-    from quizzer.scheduling.review import Review
-    from quizzer.services.deck_counts import KeptCounts
-    from quizzer.services.library import DeckListing
     from quizzer.stats.figures import Stats
-    from quizzer.study.flow import StudyFlow
 
 
 def utcnow() -> datetime:
@@ -97,9 +101,6 @@ class StoreScheduler:
 
     def undone_message(self) -> str:
         """What the last :meth:`undo` took back, for the learner."""
-        from quizzer.progress import Bury
-        from quizzer.scheduling.review import Review
-
         undone = self.last_undone
         if isinstance(undone, Bury):
             return "Bury taken back: the card is here again."
@@ -112,8 +113,6 @@ class StoreScheduler:
 
         Looks up the deck's cards one by one (O(deck)), not every card in the store.
         """
-        from quizzer.scheduling.queue import next_due
-
         states = (self.store.card(CardKey(c.uid, self.pair)) for c in self.deck.concepts)
         return next_due((s for s in states if s is not None), now)
 
@@ -131,12 +130,9 @@ class StudyService:
         )
         self.rng = random.Random(seed)
         self._closed = False
-        from quizzer.services.library import DeckShelf
 
         self._kept: KeptCounts | None = None
         if isinstance(self._decks, DeckShelf):
-            from quizzer.services.deck_counts import KeptCounts
-
             self._kept = KeptCounts(store, self._decks)
 
     # -- decks ----------------------------------------------------------------
@@ -151,8 +147,6 @@ class StudyService:
 
     def listings(self) -> list[DeckListing]:
         """Every deck's id, name, size and languages, without loading a deck's concepts."""
-        from quizzer.services.library import DeckShelf, listing_of
-
         if isinstance(self._decks, DeckShelf):
             return self._decks.listings()
         return [listing_of(deck) for deck in self._decks.values()]
@@ -162,8 +156,6 @@ class StudyService:
     ) -> bool:
         """Whether :meth:`counts` answers at once (else it first loads a big deck): a small
         or loaded deck, or a big one whose counts in ``pair`` were kept and hold ``now``."""
-        from quizzer.services.library import DeckShelf
-
         shelf = self._decks
         if not isinstance(shelf, DeckShelf) or shelf.ready(deck_id):
             return True
@@ -179,8 +171,6 @@ class StudyService:
 
         ``"this deck has no Arabic text"``, or that no concept has both texts.
         """
-        from quizzer.concepts.languages import LANGUAGE_NAMES
-
         deck = self.deck(deck_id)
         for lang in dict.fromkeys((pair.prompt_lang, pair.answer_lang)):
             if not any(lang in concept.entries for concept in deck.concepts):
@@ -226,8 +216,6 @@ class StudyService:
     def due_cards(self, deck_id: str, pair: Pair, now: datetime) -> DueQueue:
         """The store's due queue of ``deck_id`` in direction ``pair``, over the deck's cards
         as the shelf keeps them (a big deck's are not compared text by text each time)."""
-        from quizzer.services.library import DeckShelf
-
         deck, shelf = self.deck(deck_id), self._decks
         if not isinstance(shelf, DeckShelf):
             return self.store.due_cards(deck, [pair], now)
@@ -275,15 +263,15 @@ class StudyService:
         scheduler.on_leech = on_leech
         deck = self.deck(choice.deck)
         if choice.mode == "learn":
+            # Learn mode's modules (its multiple choice and typed-answer matching, with
+            # rapidfuzz) are imported when a learn session starts: a flip session's first
+            # card does without them.
             from quizzer.study.flow_learn import LearnFlow
             from quizzer.study.learn_plan import learn_rounds
 
             queue = self.due_cards(choice.deck, choice.pair, now)
             rounds = learn_rounds(queue, deck.concepts)
             return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
-        # Imported here: the home screen opens the service but no session (~10 ms).
-        from quizzer.study.flow import SessionFlow, queue_kinds
-        from quizzer.study.session import Session
 
         stage: Any = choice.mode
         # The queue tells learning from due cards, for the header's counts.
@@ -317,8 +305,6 @@ class StudyService:
 
     def intervals(self, card: CardKey, now: datetime | None = None) -> dict[int, str]:
         """The interval label each grade would give ``card`` now."""
-        from quizzer.scheduling.scheduler import format_interval  # not for the home screen
-
         return {g: format_interval(d) for g, d in self.store.preview(card, now or utcnow()).items()}
 
     def shown(self, card: CardKey, stage: str | None, now: datetime | None = None) -> None:
@@ -347,17 +333,10 @@ class StudyService:
         return data if isinstance(data, dict) else {}
 
     def _get(self, key: str) -> Any:
-        getter = getattr(self.store, "get_setting", None)
-        if callable(getter):
-            return getter(key)
         return (self._read_prefs() or {}).get(key)
 
     def _set(self, key: str, value: Any) -> None:
-        setter = getattr(self.store, "set_setting", None)
-        if callable(setter):
-            setter(key, value)
-            return
-        if getattr(self.store, "read_only", False):
+        if self.store.read_only:
             return
         prefs = self._read_prefs()
         if prefs is None or prefs.get(key, object()) == value:

@@ -15,9 +15,11 @@ from anki.sound import SoundOrVideoTag, TTSTag
 from quizzer.anki import export_apkg
 from quizzer.anki.audio import audio_cache, find_voices, media_name, record_terms
 from quizzer.anki.faces import TTS_LOCALES
-from quizzer.anki.model import FIELD_INDEX, audio_field, build_model
+from quizzer.anki.genanki_model import build_model
+from quizzer.anki.model import FIELD_INDEX, audio_field
 from quizzer.anki.model import field_name as field
 from quizzer.cli.main import main
+from quizzer.concepts.deck import Deck
 from quizzer.errors import InputError
 from quizzer.library.decks import write_deck
 from tests.anki_support import fixture_deck, import_package, notes_by_uid, open_collection, recent
@@ -117,7 +119,7 @@ def test_anki_speaks_the_prompt_term_in_its_language(tmp_path):
         col.close()
 
 
-def _deck():
+def _deck() -> Deck:
     """The fixture deck's first two concepts (deck files hold single-line texts): 7 terms."""
     deck = fixture_deck()
     return replace(deck, concepts=deck.concepts[:2])

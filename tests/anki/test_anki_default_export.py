@@ -1,4 +1,4 @@
-"""What `quizzer export anki` gives without --pair/--kinds (issue 10, item 3), in Anki.
+"""What `quizzer export anki` gives without --pair/--kinds, in Anki.
 
 At most 12 cards per concept: the directions studied in quizzer when the store has
 any, else terms to and from English plus the English term's meaning; a deck of one
@@ -53,7 +53,7 @@ def _templates(tmp_path, out) -> Counter[str]:
     try:
         import_package(col, out)
         check_every_card(col)
-        return Counter(col.get_card(c).template()["name"] for c in col.find_cards(""))
+        return Counter(str(col.get_card(c).template()["name"]) for c in col.find_cards(""))
     finally:
         col.close()
 

@@ -1,6 +1,6 @@
 """Note GUIDs come from the concept's identity only: edits update notes, other decks never clash.
 
-Checked by importing real packages into Anki's own engine (issue 10, item 8): a GUID that
+Checked by importing real packages into Anki's own engine: a GUID that
 depended on the English term, or one without the deck, would fail here.
 """
 
@@ -75,5 +75,32 @@ def test_two_decks_sharing_a_concept_id_get_two_notes(tmp_path) -> None:
         assert set(ids) == {"mine/adapter", "theirs/adapter"}
         assert ids["mine/adapter"][1] != ids["theirs/adapter"][1]
         assert col.note_count() == 2
+    finally:
+        col.close()
+
+
+#: Note GUIDs of fixed concepts, as every quizzer release has written them. A learner's
+#: Anki collection finds its notes by these: if one changes, re-importing an export makes
+#: a second copy of every note instead of updating the first.
+GOLDEN_GUIDS = {
+    "ai-basics/lora": "i@v0pR4dS~",
+    "mine/adapter": "m.f<u<:cP:",
+    "theirs/adapter": "CTP[9*1Bab",
+}
+
+
+def test_a_fixed_concept_gets_the_same_note_guid_in_anki_as_always(tmp_path) -> None:
+    texts = {"en": ("Low-rank adaptation", "Fine-tuning small low-rank matrices.")}
+    decks = [
+        Deck(id="ai-basics", name="AI basics", concepts=(concept("ai-basics", "lora", texts),)),
+        Deck(id="mine", name="Mine", concepts=(concept("mine", "adapter", texts),)),
+        Deck(id="theirs", name="Theirs", concepts=(concept("theirs", "adapter", texts),)),
+    ]
+    path = tmp_path / "golden.apkg"
+    export_apkg(decks, path, timestamp=recent(600))
+    col = open_collection(tmp_path)
+    try:
+        import_package(col, path)
+        assert {uid: guid for uid, (_, guid) in _note_ids(col).items()} == GOLDEN_GUIDS
     finally:
         col.close()

@@ -1,4 +1,4 @@
-"""Anki's replay of an exported history agrees with quizzer's memory state (issue 11, item 1).
+"""Anki's replay of an exported history agrees with quizzer's memory state.
 
 A real store answers cards mornings and evenings over ten days (so answers at 21:00
 and 08:00 the next morning, one study day apart, are common); ``quizzer export anki
@@ -24,6 +24,7 @@ from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.studyday import days_between
 from tests.anki_support import import_package, open_collection, recent
 
@@ -49,7 +50,7 @@ def history(tmp_path, monkeypatch):
     with open_store(db) as store:
         for at in moments:
             for key in rng.sample(keys, 5):
-                grade = rng.choice((1, 2, 3, 3, 3, 4))
+                grade: Grade = rng.choice((1, 2, 3, 3, 3, 4))
                 store.record(key, grade, at.astimezone(UTC), Answer(duration_ms=3000))
         reviews = store.reviews()
         tz = store.tz
@@ -85,7 +86,8 @@ def test_anki_replays_the_exported_revlog_to_the_same_memory_state(tmp_path, his
         for cid in col.find_cards("-is:new"):
             exported = col.get_card(cid).memory_state
             replayed = col.compute_memory_state(cid)
-            assert exported is not None and replayed.stability is not None
+            assert exported is not None
+            assert replayed.stability is not None and replayed.difficulty is not None
             for have, want in (
                 (exported.stability, replayed.stability),
                 (exported.difficulty, replayed.difficulty),

@@ -1,4 +1,4 @@
-"""One note type that never changes shape (issue 10, items 1 and 2), in Anki's own engine.
+"""One note type that never changes shape, in Anki's own engine.
 
 Any mix of exports, in any order, with or without "Merge note types", gives one
 quizzer note type, every card on its own template, no blank front; an old

@@ -1,4 +1,4 @@
-"""The shipped deck options preset and the order of new cards (issue 10, item 4), in Anki.
+"""The shipped deck options preset and the order of new cards, in Anki.
 
 Imported with "Import any deck presets", the decks get the "quizzer" preset: siblings
 buried, new cards in the package's order, the learner's retention and fitted FSRS
@@ -78,6 +78,7 @@ def test_the_preset_buries_siblings_and_keeps_the_package_order(tmp_path, bundle
         import_package(col, out, presets=True)
         for deck in bundled:
             did = col.decks.id_for_name(f"{PARENT_DECK}::{deck.name}")
+            assert did is not None
             conf = col.decks.config_dict_for_deck_id(did)
             assert conf["name"] == PRESET_NAME
             assert conf["new"]["bury"] and conf["rev"]["bury"] and conf["buryInterdayLearning"]
@@ -97,6 +98,7 @@ def test_the_preset_buries_siblings_and_keeps_the_package_order(tmp_path, bundle
     try:
         import_package(col, out)
         did = col.decks.id_for_name(f"{PARENT_DECK}::{bundled[0].name}")
+        assert did is not None
         assert col.decks.config_dict_for_deck_id(did)["name"] == "Default"
     finally:
         col.close()
@@ -122,6 +124,7 @@ def test_the_preset_carries_the_learners_retention_and_fitted_parameters(tmp_pat
         try:
             import_package(col, out, presets=True, scheduling=scheduling)
             did = col.decks.id_for_name(f"{PARENT_DECK}::Quantization")
+            assert did is not None
             conf = col.decks.config_dict_for_deck_id(did)
             assert conf["name"] == PRESET_NAME
             assert conf["desiredRetention"] == pytest.approx(0.85)

@@ -1,4 +1,4 @@
-"""Review rows as Anki writes them (issue 10, item 7): type, ease, ivl, lastIvl, factor, time.
+"""Review rows as Anki writes them: type, ease, ivl, lastIvl, factor, time.
 
 Anki's own engine answers a card with FSRS on — learning steps, graduation, a review
 days later, a lapse, relearning, Hard and Easy reviews — with the card's history moved

@@ -1,4 +1,4 @@
-"""A killed :func:`fill_package` leaves the package as it was and no temp folder (issue 14.14).
+"""A killed :func:`fill_package` leaves the package as it was and no temp folder.
 
 It used to unpack the collection into ``$TMPDIR/quizzer-apkg-*``, which a kill left
 behind for good; it now fills the collection in memory.

@@ -182,7 +182,7 @@ def test_merge_adds_exactly_the_answers_given_in_anki(trip, tmp_path):
     assert sorted(epoch_ms(r.reviewed_at) for r in added) == sorted(trip.anki_rows)
     assert {r.mode for r in added} == {"anki"}
     assert all(r.stability is not None and r.due is not None for r in added)
-    # The doctor finds every card state to be what its log replays to (issue 11.2).
+    # The doctor finds every card state to be what its log replays to.
     assert main(["doctor", "--check", "--db", str(db)]) == 0
     # Again: nothing. The .colpkg and the legacy .apkg of the same collection: nothing.
     for again in (trip.apkg, trip.colpkg, trip.legacy):

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 import zipfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from anki.collection import Collection
+from anki.decks import DeckId
 
 from quizzer.anki import export_apkg
 from quizzer.anki.model import directions_for
@@ -39,10 +41,11 @@ def mixed(tmp_path_factory) -> Path:
     try:
         import_package(col, ours)
         basic = col.models.by_name("Basic")
+        assert basic is not None
         for front in ("own 1", "own 2"):
             note = col.new_note(basic)
             note["Front"], note["Back"] = front, "back"
-            col.add_note(note, 1)
+            col.add_note(note, DeckId(1))
         for query in ("Front:own*", "note:quizzer*"):
             card = col.get_card(col.find_cards(query)[0])
             card.start_timer()
@@ -55,7 +58,7 @@ def mixed(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def db(tmp_path) -> Path:
+def db(tmp_path: Path) -> Path:
     path = tmp_path / "store" / "progress.json"
     path.parent.mkdir()
     with open_store(path) as store:
@@ -63,9 +66,7 @@ def db(tmp_path) -> Path:
     return path
 
 
-def _now():
-    from datetime import UTC, datetime
-
+def _now() -> datetime:
     return datetime.now(UTC)
 
 

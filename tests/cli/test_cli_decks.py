@@ -609,7 +609,7 @@ def test_decks_and_show_load_no_store_or_other_commands(
     command: list[str], decks: Path, tmp_path: Path
 ) -> None:
     """Listing or showing decks reads summaries only: the store and the other commands'
-    modules (statistics, Anki, import) are never imported for it (issue 12: under 1 s)."""
+    modules (statistics, Anki, import) are never imported for it (under 1 s)."""
     env = {**os.environ, "QUIZZER_CACHE": str(tmp_path / "cache"), "QUIZZER_DB": "/nonexistent"}
     done = subprocess.run(
         [sys.executable, "-c", LOADED_BY, *command],

@@ -1,5 +1,4 @@
-"""`import --dry-run` writes nothing, also when the import would change an existing deck
-(issue 14, "Build the matrix into the suite")."""
+"""`import --dry-run` writes nothing, also when the import would change an existing deck."""
 
 from __future__ import annotations
 

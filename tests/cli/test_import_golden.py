@@ -1,6 +1,6 @@
 """`quizzer import` writes, byte for byte, the deck files and reports it wrote before the speedups.
 
-The goldens in ``tests/cli/golden/`` were written by main at 961df06 (before issue 12's
+The goldens in ``tests/cli/golden/`` were written by main at 961df06 (before the
 import speed-ups) with ``python tests/cli/test_import_golden.py --write``: the bundled
 glossaries of ``data/`` imported into a new deck, imported again unchanged, re-imported
 after an edit, and merged into a copy of a bundled deck (authored and corrected texts);

@@ -1,4 +1,4 @@
-"""Hostile input never bricks the app nor reaches the terminal (issue 14, items 9, 12, 13).
+"""Hostile input never bricks the app nor reaches the terminal.
 
 Names the importer takes (``--deck``, the glossary's file name) obey the deck loader's
 rules before anything is written; a deck file the loader can't read is skipped with a

@@ -1,4 +1,4 @@
-"""Temp files left by killed imports and exports are cleaned up by later runs (issue 14.14).
+"""Temp files left by killed imports and exports are cleaned up by later runs.
 
 A kill between ``mkstemp`` and the rename leaves ``.NAME.toml.XXXXXXXX.tmp`` (or
 ``.x.apkg.XXXXXXXX.tmp``, up to megabytes); later writes into the same folder remove

@@ -1,6 +1,6 @@
 """`quizzer show` in a terminal wraps to its width; piped, each text stays on one line.
 
-Issue 13, item 5: in a terminal the lines ran past the edge, so the terminal broke them
+Before, in a terminal the lines ran past the edge, so the terminal broke them
 mid-word and a Bengali vowel sign landed at the start of the next line; Arabic continuation
 lines started at the left indent. Here the command runs under a pseudo-terminal of a known
 size (Rich asks the terminal for its width, as it does in a real one).

@@ -1,4 +1,4 @@
-"""Special files are refused before they are read, big files unread (issue 14, item 11).
+"""Special files are refused before they are read, big files unread.
 
 ``quizzer import /dev/zero`` used to read until memory ran out and a FIFO hung `import`
 and `validate`: only regular files (or symlinks to them) are read, and at most a stated

@@ -10,6 +10,7 @@ from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import fsrs_rs_python
@@ -20,10 +21,13 @@ from quizzer.cli.main import main
 from quizzer.cli.stats_cmd import CSV_COLUMNS
 from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
+from quizzer.progress.localtz import system_timezone_name
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
-from quizzer.services.stats import system_timezone_name
+from tests.cli_support import run
 from tests.synthetic_history import GRADES, LEARNER_PARAMS, PAIRS, make_deck
 
 EN_BN = Pair("en", "term", "bn", "term")
@@ -74,7 +78,7 @@ def local_tz(monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
-def seeded(env: Path) -> tuple[Path, list]:
+def seeded(env: Path) -> tuple[Path, list[Review]]:
     """A store with 5 en→bn and 3 ru→ar cards answered over 20 days, 2 answers today.
 
     Returns the store path and the answers as recorded (the seeded history).
@@ -82,7 +86,7 @@ def seeded(env: Path) -> tuple[Path, list]:
     path = env / "progress.json"
     rng = random.Random(3)
     now = datetime.now(UTC)
-    log = []
+    log: list[Review] = []
     with open_store(path) as store:
         keys = [CardKey(f"synth/c{i:02d}", EN_BN) for i in range(5)]
         keys += [CardKey(f"synth/c{i:02d}", RU_AR) for i in range(5, 8)]
@@ -110,13 +114,14 @@ def seeded(env: Path) -> tuple[Path, list]:
 
 
 @pytest.fixture
-def store_path(seeded: tuple[Path, list]) -> Path:
+def store_path(seeded: tuple[Path, list[Review]]) -> Path:
     return seeded[0]
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     assert main(list(argv)) == 0
-    return json.loads(capsys.readouterr().out)
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
 
 
 HAND_TZ = "America/Sao_Paulo"  # UTC-3, no DST since 2019: the study day differs from UTC's
@@ -216,6 +221,7 @@ def test_stats_json_keys_types_and_values(seeded, local_tz, capsys) -> None:
     factor = 0.9 ** (-1 / decay) - 1
     for card_id, c in cards.items():
         key = CardKey.parse(card_id)
+        assert c.last_review is not None  # every card here was answered
         # Study days, as the scheduler counts them (Anki's delta_t), not 24-hour periods.
         elapsed = max(0, (today - hand_day(c.last_review)).days)
         recall = (1 + factor * elapsed / c.stability) ** -decay
@@ -307,7 +313,7 @@ def _simulated_store(path: Path, n_cards: int, days: int, seed: int) -> None:
             CardKey(f"synth/c{i // len(PAIRS):02d}", PAIRS[i % len(PAIRS)]) for i in range(n_cards)
         ]
         events = [(start + timedelta(days=rng.randrange(0, days // 2)), k) for k in keys]
-        memory: dict[str, tuple[object, datetime]] = {}
+        memory: dict[str, tuple[fsrs_rs_python.MemoryState, datetime]] = {}
         while events:
             events.sort(key=lambda e: e[0])
             moment, key = events.pop(0)
@@ -315,7 +321,7 @@ def _simulated_store(path: Path, n_cards: int, days: int, seed: int) -> None:
                 continue
             known = memory.get(key.id)
             if known is None:
-                grade = rng.choices((1, 2, 3, 4), (0.25, 0.15, 0.5, 0.1))[0]
+                grade: Grade = rng.choices((1, 2, 3, 4), (0.25, 0.15, 0.5, 0.1))[0]
                 delta = 0
             else:
                 state, last = known
@@ -332,7 +338,9 @@ def _simulated_store(path: Path, n_cards: int, days: int, seed: int) -> None:
             )
             memory[key.id] = (new.memory, moment)
             store.record(key, grade, moment, Answer(duration_ms=1000))
-            due = store.card(key).due
+            state_now = store.card(key)
+            assert state_now is not None
+            due = state_now.due
             events.append((max(due, moment + timedelta(minutes=1)), key))
 
 
@@ -472,3 +480,22 @@ def test_streak_lengths_read_as_english() -> None:
     from quizzer.ui.stats_render import _days
 
     assert (_days(0), _days(1), _days(2)) == ("0 days", "1 day", "2 days")
+
+
+def test_optimize_with_too_few_answers_explains_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    db = tmp_path / "p.json"
+    with open_store(db) as store:
+        store.record(
+            CardKey.parse("quantization/gptq|en:term>en:definition"),
+            3,
+            datetime(2026, 1, 1, 10, tzinfo=UTC),
+            Answer(duration_ms=1000),
+        )
+    code, out, _err = run(capsys, "optimize", "--db", str(db))
+    assert code == 0
+    assert out.count("on a later day than the card's previous answer") == 1
+    assert out.count("at least 400") == 1 and "400 needed" not in out  # said once
+    assert "Nothing was changed" in out and "400 more" in out

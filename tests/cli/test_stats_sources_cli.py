@@ -40,7 +40,7 @@ ANKI_ANSWERS = 5
 
 
 @pytest.fixture(scope="module")
-def merged(tmp_path_factory) -> Path:
+def merged(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The store after the Anki package with ``ANKI_ANSWERS`` new answers was merged."""
     tmp = tmp_path_factory.mktemp("sources")
     db = tmp / "store" / "progress.json"
@@ -67,7 +67,9 @@ def merged(tmp_path_factory) -> Path:
     col = Collection(str(tmp / "anki" / "collection.anki2"))
     try:
         import_package(col, out, scheduling=True)
-        col.decks.select(col.decks.id_for_name("AI Glossary"))
+        deck_id = col.decks.id_for_name("AI Glossary")
+        assert deck_id is not None and col.db is not None
+        col.decks.select(deck_id)
         before = col.db.scalar("select count() from revlog")
         for _ in range(ANKI_ANSWERS):
             card = col.sched.getCard()

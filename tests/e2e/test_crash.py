@@ -87,7 +87,7 @@ def _old_store(db: Path) -> list[str]:
     with TinyDB(db, ensure_ascii=False) as tdb:
         tdb.table("cards").insert_multiple(CardState.new(k, now).to_dict() for k in keys)
         tdb.table("reviews").insert_multiple(reviews)
-    return [r["id"] for r in reviews]
+    return [str(r["id"]) for r in reviews]
 
 
 def _run_child(db: Path, seed: int, aim: str, compaction_s: float, rng: random.Random) -> list[str]:

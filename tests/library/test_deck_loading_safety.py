@@ -1,4 +1,4 @@
-"""Deck files and cache entries that would overflow the stack, or lie (issue 14, items 10, 13).
+"""Deck files and cache entries that would overflow the stack, or lie.
 
 Deeply nested TOML (inline arrays 800 deep, inline tables 3000 deep, dotted keys 1000 deep)
 gave RecursionError tracebacks; a deeply nested or poisoned cache entry broke or was blamed

@@ -1,4 +1,4 @@
-"""A big deck's home-screen counts kept between launches (issue 12, goal 2): always the counts
+"""A big deck's home-screen counts kept between launches: always the counts
 of the plain computation (the store's due queue over the deck read from its file), through
 answers, buries, learning steps coming due, a new day, other settings and an edited deck;
 a damaged, foreign or deleted entry only means counting again."""

@@ -1,11 +1,12 @@
-"""A deck opened from its validated cached parse builds each concept's texts when first read
-(issue 12, goal 2): what a session or the home screen shows is the same as from the eager
+"""A deck opened from its validated cached parse builds each concept's texts when first read:
+what a session or the home screen shows is the same as from the eager
 deck — every concept, text, language and card, the same queue and the same first card."""
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -155,7 +156,8 @@ def test_a_session_on_the_shelf_starts_as_on_the_eager_deck(
     choice = StudyChoice("ai", Pair("ru", "term", "bn", "definition"), mode)
     eager = read_deck(decks / "ai.toml")
     firsts = []
-    for i, source in enumerate((shelf, [eager])):
+    sources: tuple[Mapping[str, Deck] | list[Deck], ...] = (shelf, [eager])
+    for i, source in enumerate(sources):
         with open_store(tmp_path / f"p{i}.json", tz=UTC, rng=random.Random(1)) as store:
             service = StudyService(store, source, seed=7)
             queue = store.due_cards(service.deck("ai"), [choice.pair], NOW)

@@ -1,0 +1,72 @@
+"""The entry point's commands: the table naming every command a module registers (so
+`quizzer CMD` imports the one module it needs), unknown commands, the help texts."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any
+
+import pytest
+
+from quizzer.cli.main import COMMAND_MODULES, COMMANDS, main
+
+
+class _Recorder:
+    """Stands in for argparse's sub-parsers object and notes the names of the commands."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        assert not kwargs.get("aliases"), "an alias would need its own row in the table"
+        self.names.append(name)
+        kwargs.pop("help", None)
+        return argparse.ArgumentParser(prog=name, **kwargs)
+
+
+@pytest.mark.parametrize("module", COMMAND_MODULES)
+def test_every_command_a_module_registers_is_in_the_table_under_it(module: str) -> None:
+    recorder = _Recorder()
+    importlib.import_module(module).register(recorder)
+    assert recorder.names, module
+    assert {name: COMMANDS.get(name) for name in recorder.names} == dict.fromkeys(
+        recorder.names, module
+    )
+
+
+def test_the_table_names_no_command_its_module_does_not_register() -> None:
+    registered: list[str] = []
+    for module in COMMAND_MODULES:
+        recorder = _Recorder()
+        importlib.import_module(module).register(recorder)
+        registered += recorder.names
+    assert sorted(registered) == sorted(COMMANDS)
+
+
+def test_an_unknown_command_is_refused_with_the_full_list(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["studdy"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'studdy'" in err
+    assert all(name in err for name in COMMANDS)
+
+
+def test_top_level_help_lists_db(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "--db PATH" in out
+
+
+def test_home_help_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["home", "--help"])
+    out = capsys.readouterr().out
+    usage, _blank, rest = out.partition("\n\n")
+    assert usage.startswith("usage: quizzer home")
+    assert rest.startswith("Open the home screen")

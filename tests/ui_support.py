@@ -5,16 +5,27 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
-from quizzer.cards.card import Pair
+from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.library.decks import load_library
 from quizzer.progress import open_store
 from quizzer.services.study import StudyService
+from quizzer.study.answers import AnswerCheck
+from quizzer.study.flow import SessionFlow, StudyFlow, card_texts
+from quizzer.study.flow_learn import LearnFlow
+from quizzer.study.learn import LearnRound
+from quizzer.study.learn_record import LearnQuestion
+from quizzer.study.multiple_choice import ChoiceSet
 from quizzer.study.selection import StudyChoice
+from quizzer.study.session import Session
 from quizzer.ui.app import QuizzerApp
+from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
 from tests.factories import concept
 
@@ -77,3 +88,73 @@ async def show_summary(pilot: Pilot) -> None:
         SummaryScreen(summary, from_home=True, deck_id="quantization", now=NOW)
     )
     await pilot.pause()
+
+
+# -- what the study screen's flow holds (the screen itself only drives the flow) ----------
+
+
+def flow_of(screen: Screen[Any]) -> StudyFlow:
+    """The study flow of ``screen``, a study screen that has started it."""
+    assert isinstance(screen, StudyScreen), screen
+    assert screen.flow is not None, "the study flow starts on mount"
+    return screen.flow
+
+
+def session_of(screen: Screen[Any]) -> Session:
+    """The session of due cards (not in learn mode)."""
+    flow = flow_of(screen)
+    assert isinstance(flow, SessionFlow), "a session of due cards, not learn mode"
+    return flow.session
+
+
+def learn_of(screen: Screen[Any]) -> LearnFlow | None:
+    """The learn rounds (``None`` outside learn mode)."""
+    flow = flow_of(screen)
+    return flow if isinstance(flow, LearnFlow) else None
+
+
+def _learning(screen: Screen[Any]) -> LearnFlow:
+    learn = learn_of(screen)
+    assert learn is not None, "learn mode"
+    return learn
+
+
+def round_of(screen: Screen[Any]) -> LearnRound:
+    """Learn mode: the round being asked."""
+    learn_round = _learning(screen).round
+    assert learn_round is not None, "no round being asked"
+    return learn_round
+
+
+def rounds_of(screen: Screen[Any]) -> list[tuple[Concept, ...]]:
+    """Learn mode: the rounds not started yet."""
+    return _learning(screen).rounds
+
+
+def question_of(screen: Screen[Any]) -> LearnQuestion:
+    """Learn mode: the question on screen."""
+    question = _learning(screen).question
+    assert question is not None, "no question on screen"
+    return question
+
+
+def choices_of(screen: Screen[Any]) -> ChoiceSet:
+    """The options of the choice question on screen."""
+    choices = flow_of(screen).choices
+    assert choices is not None, "no choice question on screen"
+    return choices
+
+
+def check_of(screen: Screen[Any]) -> AnswerCheck:
+    """The check of the answer just typed."""
+    check = flow_of(screen).check
+    assert check is not None, "no typed answer checked"
+    return check
+
+
+def texts_of(screen: Screen[Any], card: CardKey | None = None) -> tuple[Concept, str, str]:
+    """(concept, prompt, answer) of ``card``, by default the card on ``screen``."""
+    assert isinstance(screen, StudyScreen), screen
+    card = card if card is not None else screen.card
+    assert card is not None, "no card on screen"
+    return card_texts(screen.deck, card)

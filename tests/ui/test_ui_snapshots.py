@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from tests.ui_support import choice, make_app, show_summary
+from tests.ui_support import choice, choices_of, make_app, show_summary
 
 SIZE = (80, 24)
 
@@ -34,7 +34,7 @@ def test_choice_after_answer(snap_compare, tmp_path: Path) -> None:
 
     async def answer(pilot: Pilot) -> None:
         await pilot.pause()
-        await pilot.press(str(pilot.app.screen.choices.answer_index + 1))
+        await pilot.press(str(choices_of(pilot.app.screen).answer_index + 1))
         await pilot.pause()
 
     assert snap_compare(app, run_before=answer, terminal_size=SIZE)

@@ -12,7 +12,18 @@ from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 from quizzer.ui.widgets.card_view import CardView
 from quizzer.ui.widgets.script_text import ScriptText
-from tests.ui_support import choice, make_app, markup_deck, reviews
+from tests.ui_support import (
+    check_of,
+    choice,
+    choices_of,
+    make_app,
+    markup_deck,
+    question_of,
+    reviews,
+    round_of,
+    session_of,
+    texts_of,
+)
 
 SIZE = (100, 30)
 
@@ -33,7 +44,7 @@ async def test_flip_mode_records_each_grade(tmp_path: Path) -> None:
             shown.append(screen.card.id)
             assert not screen.query_one(CardView).revealed
             await pilot.press(grade)  # grading before revealing does nothing
-            assert screen.session.done == len(shown) - 1
+            assert session_of(screen).done == len(shown) - 1
             await pilot.press("space")
             assert screen.query_one(CardView).revealed
             label = str(screen.query_one("#grade-3").label)
@@ -59,7 +70,7 @@ async def test_flip_grade_buttons_work_with_the_mouse(tmp_path: Path) -> None:
         await pilot.press("space")
         await pilot.click("#grade-4")
         await pilot.pause()
-        assert _study(app).session.done == 1
+        assert session_of(_study(app)).done == 1
         await pilot.press("q", "enter")
     assert [r.grade for r in reviews(db)] == [4]
 
@@ -71,7 +82,7 @@ async def test_choice_mode_right_and_wrong(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         for n in range(4):
             screen = _study(app)
-            choices = screen.choices
+            choices = choices_of(screen)
             assert choices is not None and len(choices.options) == 4
             texts = [o.text for o in choices.options]
             assert len(set(texts)) == 4
@@ -100,7 +111,7 @@ async def test_choice_mode_click(tmp_path: Path) -> None:
     app = make_app(db, choice("quantization", "en:term>ar:term", "choice"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        index = _study(app).choices.answer_index
+        index = choices_of(_study(app)).answer_index
         await pilot.click(f"#choice-{index + 1}")
         await pilot.pause()
         await pilot.click("#continue")
@@ -114,19 +125,19 @@ async def test_typed_mode_right_near_override_and_wrong(tmp_path: Path) -> None:
     app = make_app(db, choice("training-efficiency", "en:definition>en:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         await pilot.press(*answer, "enter")
         await pilot.pause()
-        assert screen.check is not None and screen.check.correct
+        assert check_of(screen).correct
         await pilot.press("enter")
         await pilot.pause()
 
         # A near miss: one letter wrong; then "I was right" with r.
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         near = answer[:-1] + ("x" if answer[-1] != "x" else "y")
         await pilot.press(*near, "enter")
         await pilot.pause()
-        assert screen.check.verdict == "near"
+        assert check_of(screen).verdict == "near"
         assert str(screen.query_one("#diff").render()).startswith("diff: ")
         assert screen.check_action("override", ()) is True
         await pilot.press("r")
@@ -141,7 +152,7 @@ async def test_typed_mode_right_near_override_and_wrong(tmp_path: Path) -> None:
         # Something unrelated: wrong, Again.
         await pilot.press(*"zzzz qqqq", "enter")
         await pilot.pause()
-        assert screen.check.verdict == "wrong"
+        assert check_of(screen).verdict == "wrong"
         await pilot.press("enter", "escape")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
@@ -161,14 +172,14 @@ async def test_learn_mode_round_records_each_concept_once(tmp_path: Path) -> Non
     app = make_app(db, choice("training-efficiency", "en:definition>en:term", "learn"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        first_round = screen.round
+        first_round = round_of(screen)
         assert first_round is not None
         size = first_round.total
         missed_once = False
         for _ in range(60):
-            if screen.round is not first_round:
+            if round_of(screen) is not first_round:
                 break
-            q = screen.question
+            q = question_of(screen)
             if q.stage == "choice":
                 index = q.choices.answer_index
                 if not missed_once:
@@ -205,16 +216,16 @@ async def test_undo_and_bury(tmp_path: Path) -> None:
         screen = _study(app)
         first = screen.card.id
         await pilot.press("space", "1")
-        assert screen.session.done == 1
+        assert session_of(screen).done == 1
         await pilot.press("u")
         await pilot.pause()
-        assert screen.card.id == first and screen.session.done == 0
+        assert screen.card.id == first and session_of(screen).done == 0
         await pilot.press("space", "3")
         second = screen.card.id
         await pilot.press("b")
         await pilot.pause()
         assert screen.card.id != second
-        assert second not in {k.id for k in screen.session.queue}
+        assert second not in {k.id for k in session_of(screen).queue}
         messages = [n.message for n in app._notifications]
         assert messages[0] == "Answer taken back (Again)."
         # Undo after a bury says it took back the bury, not an answer.
@@ -332,13 +343,13 @@ async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path
     app = make_app(db, choice("quantization", "en:definition>en:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        concept, _prompt, _answer = screen._texts(screen.card)
+        concept, _prompt, _answer = texts_of(screen)
         other = next(c for c in screen.deck.concepts if c.id != concept.id)
         app.focused.value = other.text("en", "term")
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.check.verdict == "wrong"
-        assert screen.check.confused_with == other.text("en", "term")
+        assert check_of(screen).verdict == "wrong"
+        assert check_of(screen).confused_with == other.text("en", "term")
         assert "another concept" in str(screen.query_one("#feedback").render())
         named = str(screen.query_one("#diff").render())
         assert named == f"closest to another concept: {other.text('en', 'term')}"
@@ -429,7 +440,7 @@ async def test_typing_keeps_letters_for_the_answer(tmp_path: Path) -> None:
         assert not {"u", "b", "space", "question_mark"} & shown
         await pilot.press(*"ub q?", "enter")
         await pilot.pause()
-        assert screen.check is not None and screen.check.typed == "ub q?"
+        assert check_of(screen).typed == "ub q?"
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
@@ -457,7 +468,7 @@ async def test_quick_answers_are_not_lost(tmp_path: Path) -> None:
             assert screen.phase == "feedback"
             button.action_press()  # what Enter on the focused button does
             await pilot.pause()
-            assert screen.session.done == n + 1
+            assert session_of(screen).done == n + 1
             assert screen.phase == "question", n
         await pilot.press("escape")
         await pilot.pause()
@@ -503,13 +514,13 @@ async def test_typed_arabic_miss_shows_what_was_typed_shaped(tmp_path: Path) -> 
     app = make_app(db, choice("quantization", "en:term>ar:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         typed = answer[:-1]  # one letter short: a near miss
         app.focused.value = typed
         assert app.focused.value == typed  # the input keeps logical order
         await pilot.press("enter")
         await pilot.pause()
-        assert not screen.check.right and screen.check.can_override
+        assert not check_of(screen).right and check_of(screen).can_override
         diff = screen.query_one("#diff").render()
         shown = str(diff)
         assert shown.startswith("diff: ")
@@ -552,7 +563,7 @@ async def test_small_and_resized_terminal_keeps_working(tmp_path: Path) -> None:
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         screen = _study(app)
-        await pilot.press(str(screen.choices.answer_index + 1))
+        await pilot.press(str(choices_of(screen).answer_index + 1))
         await pilot.pause()
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
@@ -580,7 +591,7 @@ async def test_flip_space_twice_is_good_and_enter_works_like_space(tmp_path: Pat
         assert screen.phase == "revealed"
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.session.done == 2
+        assert session_of(screen).done == 2
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("enter")
@@ -643,11 +654,11 @@ async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) ->
     app = make_app(db, choice("training-efficiency", "en:definition>en:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         near = answer[:-1] + ("x" if answer[-1] != "x" else "y")
         await pilot.press(*near, "enter")
         await pilot.pause()
-        assert screen.check.can_override
+        assert check_of(screen).can_override
         button = screen.query_one("#i-was-right", Button)
         assert not button.has_class("hidden")
         await pilot.click("#i-was-right")
@@ -660,7 +671,7 @@ async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) ->
         # A plainly wrong answer offers no "I was right".
         await pilot.press(*"zzzz qqqq", "enter")
         await pilot.pause()
-        assert screen.check.verdict == "wrong"
+        assert check_of(screen).verdict == "wrong"
         assert screen.query_one("#i-was-right").has_class("hidden")
         assert screen.check_action("override", ()) is False
         await pilot.press("r")  # does nothing

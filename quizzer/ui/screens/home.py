@@ -18,8 +18,7 @@ from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
 from quizzer.scheduling.grades import MODES
 from quizzer.study.selection import StudyChoice, default_pair, fits, has_languages
-from quizzer.ui.app_access import QuizzerScreen
-from quizzer.ui.screens import screen_css
+from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.picker import Picker
@@ -82,7 +81,62 @@ class HomeScreen(QuizzerScreen[None]):
     Enter opens the picker instead) start the session.
     """
 
-    DEFAULT_CSS = screen_css.HOME
+    DEFAULT_CSS = """
+    #home-title {
+        width: 1fr;
+        padding: 0 2;
+        background: $panel;
+        text-style: bold;
+    }
+    #home-body {
+        height: 1fr;
+    }
+    #deck-panel {
+        width: 1fr;
+        min-width: 30;
+        padding: 0 1;
+    }
+    #deck-panel OptionList {
+        height: 1fr;
+    }
+    #choice-panel {
+        width: 44;
+        padding: 0 1;
+    }
+    /* Home below 80 columns (HomeScreen.on_resize): two equal columns */
+    HomeScreen.-narrow #deck-panel {
+        min-width: 0;
+    }
+    HomeScreen.-narrow #choice-panel {
+        width: 1fr;
+    }
+    .section {
+        margin: 1 0 0 0;
+        color: $text-muted;
+        text-style: bold;
+    }
+    .select-row {
+        height: auto;
+    }
+    .select-row Picker {
+        width: 1fr;
+    }
+    #mode-help {
+        width: 1fr;
+        color: $text-muted;
+        height: auto;
+        margin: 1 0 0 0;
+    }
+    #pair-error {
+        width: 1fr;
+        color: $error;
+        height: auto;
+    }
+    #start {
+        margin: 1 0 0 0;
+        width: 1fr;
+    }
+    """
 
     AUTO_FOCUS = "#decks"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -8,7 +8,6 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from quizzer.ui.app_access import rtl_mode as app_rtl_mode
 from quizzer.ui.textshape import base_direction, has_rtl, visual_lines
 
 
@@ -19,7 +18,8 @@ class ScriptText(Widget):
     reordered one by one, so this widget does its own wrapping at its content
     width (see :mod:`quizzer.ui.textshape`); Textual's wrapping is switched off.
     ``align`` is ``start`` (left, or right for right-to-left text), ``center``
-    or ``end``.
+    or ``end``; ``rtl_mode`` is ``app`` (shaped and reordered here) or ``terminal``
+    (the terminal does it), as the app was started with.
     """
 
     DEFAULT_CSS = """
@@ -38,18 +38,16 @@ class ScriptText(Widget):
         text: str = "",
         *,
         align: str = "start",
+        rtl_mode: str = "app",
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.align = align
+        #: ``app`` (we shape and reorder) or ``terminal`` (it does).
+        self.rtl_mode = rtl_mode
         self.set_reactive(ScriptText.text, text)
-
-    @property
-    def rtl_mode(self) -> str:
-        """``app`` (we shape and reorder) or ``terminal`` (it does)."""
-        return app_rtl_mode(self)
 
     def lines(self, width: int) -> list[str]:
         """The visual lines at ``width`` cells."""

@@ -15,6 +15,7 @@ from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.library.decks import load_library
 from quizzer.progress import open_store
+from quizzer.scheduling.review import Review
 from quizzer.services.study import StudyService
 from quizzer.study.answers import AnswerCheck
 from quizzer.study.flow import SessionFlow, StudyFlow, card_texts
@@ -59,7 +60,7 @@ def make_app(
     return QuizzerApp(service, start=choice, rtl_mode=rtl_mode)
 
 
-def reviews(db: Path) -> list:
+def reviews(db: Path) -> list[Review]:
     """The review log of the store at ``db`` (opened read-only, after the app closed it)."""
     with open_store(db, read_only=True) as store:
         return store.reviews()
@@ -73,7 +74,7 @@ def choice(deck: str, pair: str, mode: str) -> StudyChoice:
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
-async def show_summary(pilot: Pilot) -> None:
+async def show_summary(pilot: Pilot[Any]) -> None:
     """Push a summary of a 12-card choice session (for the summary snapshots)."""
     summary = SessionSummary(
         deck_name="Quantization",
@@ -98,6 +99,13 @@ def flow_of(screen: Screen[Any]) -> StudyFlow:
     assert isinstance(screen, StudyScreen), screen
     assert screen.flow is not None, "the study flow starts on mount"
     return screen.flow
+
+
+def card_of(screen: Screen[Any]) -> CardKey:
+    """The card on ``screen``, a study screen showing one."""
+    card = flow_of(screen).card
+    assert card is not None, "no card on screen"
+    return card
 
 
 def session_of(screen: Screen[Any]) -> Session:

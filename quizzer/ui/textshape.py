@@ -67,7 +67,9 @@ def _zero_width_spacing_marks(widths: Sequence[tuple[int, int, int]]) -> list[in
     return found
 
 
-def _patched_widths(widths: list[tuple[int, int, int]], one_cell: set[int]) -> list[tuple]:
+def _patched_widths(
+    widths: list[tuple[int, int, int]], one_cell: set[int]
+) -> list[tuple[int, int, int]]:
     """``widths`` with every code point of ``one_cell`` split out of its range as width 1."""
     marks = sorted(one_cell)
     out: list[tuple[int, int, int]] = []

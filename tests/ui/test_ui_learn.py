@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from textual.widgets import Input
 
+from quizzer.cards.card import CardKey, Pair
+from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.review import Review
+from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 from quizzer.ui.widgets.script_text import ScriptText
@@ -192,9 +198,10 @@ async def test_learn_bury_and_undo_go_through_the_store(tmp_path: Path) -> None:
     assert reviews(db) == []
 
 
-def reviews_now(app) -> list:
+def reviews_now(app: QuizzerApp) -> list[Review]:
     """The review log of the running app's store."""
-    return app.service.store.reviews()
+    logged: list[Review] = app.service.store.reviews()
+    return logged
 
 
 async def test_learn_quit_mid_round_warns_and_says_what_is_not_saved(tmp_path: Path) -> None:
@@ -232,11 +239,6 @@ async def test_learn_quit_mid_round_warns_and_says_what_is_not_saved(tmp_path: P
 
 async def test_an_answer_that_makes_a_leech_says_so(tmp_path: Path) -> None:
     """With leech_threshold 1, Again on a card in review (its first lapse) makes it a leech."""
-    from dataclasses import replace
-    from datetime import UTC, datetime, timedelta
-
-    from quizzer.cards.card import CardKey, Pair
-    from quizzer.progress import open_store
 
     db = tmp_path / "p.json"
     pair = Pair.parse("en:term>ru:term")
@@ -247,8 +249,11 @@ async def test_an_answer_that_makes_a_leech_says_so(tmp_path: Path) -> None:
         at = month_ago
         for _ in range(3):  # Good at each due time: into review, and due again by now
             store.record(key, 3, at, Answer(mode="flip"))
-            at = store.card(key).due
-        assert store.card(key).due < datetime.now(UTC) and store.card(key).lapses == 0
+            state = store.card(key)
+            assert state is not None
+            at = state.due
+        assert at < datetime.now(UTC)
+        assert state is not None and state.lapses == 0
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
@@ -262,8 +267,8 @@ async def test_an_answer_that_makes_a_leech_says_so(tmp_path: Path) -> None:
         ), messages
         await pilot.press("q", "enter")
     with open_store(db, read_only=True) as store:
-        state = store.card(key)
-        assert state.leech and state.suspended
+        after = store.card(key)
+        assert after is not None and after.leech and after.suspended
 
 
 async def test_ctrl_z_and_ctrl_b_work_while_typing(tmp_path: Path) -> None:
@@ -291,10 +296,6 @@ async def test_ctrl_z_and_ctrl_b_work_while_typing(tmp_path: Path) -> None:
 
 
 async def test_learn_with_no_new_concepts_says_why(tmp_path: Path) -> None:
-    from datetime import UTC, datetime
-
-    from quizzer.cards.card import CardKey, Pair
-    from quizzer.progress import open_store
 
     db = tmp_path / "p.json"
     deck = markup_deck()

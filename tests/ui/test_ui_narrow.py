@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
@@ -117,7 +118,8 @@ def _inside(widget, container=None) -> bool:
     if region.width <= 0 or region.height <= 0:
         return False
     outer = container.region if container is not None else widget.screen.region
-    return widget.screen.region.contains_region(region) and outer.contains_region(region)
+    inside: bool = widget.screen.region.contains_region(region)
+    return inside and outer.contains_region(region)
 
 
 def _label_fits(button: Button | LineButton) -> bool:
@@ -234,7 +236,7 @@ async def test_help_from_home_keeps_the_focus_where_it_was(tmp_path: Path) -> No
 # -- item 7: the header counts new, learning and due cards -----------------------
 
 
-def _header(app: App[None]) -> str:
+def _header(app: App[Any]) -> str:
     return app.screen.query_one(ProgressHeader).counts
 
 

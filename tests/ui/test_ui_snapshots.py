@@ -7,6 +7,7 @@ and look at the SVGs in tests/ui/__snapshots__/ before committing them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 
@@ -32,7 +33,7 @@ def test_flip_arabic_prompt_app_mode(snap_compare, tmp_path: Path) -> None:
 def test_choice_after_answer(snap_compare, tmp_path: Path) -> None:
     app = make_app(tmp_path / "p.json", choice("training-efficiency", "ru:term>en:term", "choice"))
 
-    async def answer(pilot: Pilot) -> None:
+    async def answer(pilot: Pilot[Any]) -> None:
         await pilot.pause()
         await pilot.press(str(choices_of(pilot.app.screen).answer_index + 1))
         await pilot.pause()

@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from textual.widgets import Button, Input
+import pytest
+from rich.cells import cell_len
+from textual.content import Content
+from textual.widgets import Button, Input, OptionList
 
+from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
+from quizzer.errors import StoreError
+from quizzer.library.decks import find_deck
+from quizzer.progress import open_store
+from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.services.study import StudyService
+from quizzer.study import answers
+from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.home import HomeScreen
+from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
-from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+from quizzer.ui.widgets.answer_diff import NOTE_TEXT as _NOTE_TEXT
 from quizzer.ui.widgets.card_view import CardView
+from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.script_text import ScriptText
+from tests.factories import concept
 from tests.ui_support import (
+    bundled_decks,
+    card_of,
     check_of,
     choice,
     choices_of,
@@ -28,10 +46,23 @@ from tests.ui_support import (
 SIZE = (100, 30)
 
 
-def _study(app) -> StudyScreen:
+def _study(app: QuizzerApp) -> StudyScreen:
     screen = app.screen
     assert isinstance(screen, StudyScreen), type(screen)
     return screen
+
+
+def _field(app: QuizzerApp) -> Input:
+    """The answer field, which has the focus while a typed card waits for its answer."""
+    field = app.focused
+    assert isinstance(field, Input), field
+    return field
+
+
+def _summary(app: QuizzerApp) -> SessionSummary:
+    screen = app.screen
+    assert isinstance(screen, SummaryScreen), type(screen)
+    return screen.summary
 
 
 async def test_flip_mode_records_each_grade(tmp_path: Path) -> None:
@@ -41,13 +72,13 @@ async def test_flip_mode_records_each_grade(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         for grade in ("3", "4", "1", "2", "3"):
             screen = _study(app)
-            shown.append(screen.card.id)
+            shown.append(card_of(screen).id)
             assert not screen.query_one(CardView).revealed
             await pilot.press(grade)  # grading before revealing does nothing
             assert session_of(screen).done == len(shown) - 1
             await pilot.press("space")
             assert screen.query_one(CardView).revealed
-            label = str(screen.query_one("#grade-3").label)
+            label = str(screen.query_one("#grade-3", Button).label)
             assert "Good · " in label
             await pilot.press(grade)
             await pilot.pause()
@@ -181,6 +212,7 @@ async def test_learn_mode_round_records_each_concept_once(tmp_path: Path) -> Non
                 break
             q = question_of(screen)
             if q.stage == "choice":
+                assert q.choices is not None
                 index = q.choices.answer_index
                 if not missed_once:
                     index = (index + 1) % len(q.choices.options)
@@ -214,24 +246,24 @@ async def test_undo_and_bury(tmp_path: Path) -> None:
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        first = screen.card.id
+        first = card_of(screen).id
         await pilot.press("space", "1")
         assert session_of(screen).done == 1
         await pilot.press("u")
         await pilot.pause()
-        assert screen.card.id == first and session_of(screen).done == 0
+        assert card_of(screen).id == first and session_of(screen).done == 0
         await pilot.press("space", "3")
-        second = screen.card.id
+        second = card_of(screen).id
         await pilot.press("b")
         await pilot.pause()
-        assert screen.card.id != second
+        assert card_of(screen).id != second
         assert second not in {k.id for k in session_of(screen).queue}
         messages = [n.message for n in app._notifications]
         assert messages[0] == "Answer taken back (Again)."
         # Undo after a bury says it took back the bury, not an answer.
         await pilot.press("u")
         await pilot.pause()
-        assert screen.card.id == second
+        assert card_of(screen).id == second
         assert [n.message for n in app._notifications][-1] == (
             "Bury taken back: the card is here again."
         )
@@ -276,7 +308,7 @@ async def test_home_lists_decks_remembers_and_starts(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
         assert isinstance(home, HomeScreen)
-        options = home.query_one("#decks")
+        options = home.query_one("#decks", OptionList)
         assert options.option_count == 2
         text = str(options.get_option_at_index(0).prompt)
         assert "new" in text and "due" in text
@@ -298,7 +330,9 @@ async def test_home_lists_decks_remembers_and_starts(tmp_path: Path) -> None:
         assert not app.is_running
     app2 = make_app(db)
     async with app2.run_test(size=(80, 24)) as pilot:
-        remembered = app2.screen.current_choice()
+        home2 = app2.screen
+        assert isinstance(home2, HomeScreen)
+        remembered = home2.current_choice()
         assert remembered is not None
         assert (remembered.deck, remembered.mode) == (screen.choice.deck, "typed")
         assert remembered.pair == screen.choice.pair
@@ -331,8 +365,6 @@ async def test_arabic_prompt_is_shaped_in_app_mode_and_logical_in_terminal_mode(
 
 
 def test_answer_notes_all_have_a_message() -> None:
-    from quizzer.study import answers
-    from quizzer.ui.widgets.answer_diff import NOTE_TEXT as _NOTE_TEXT
 
     notes = {getattr(answers, n) for n in dir(answers) if n.startswith("NOTE_")}
     assert notes == set(_NOTE_TEXT)
@@ -345,7 +377,9 @@ async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path
         screen = _study(app)
         concept, _prompt, _answer = texts_of(screen)
         other = next(c for c in screen.deck.concepts if c.id != concept.id)
-        app.focused.value = other.text("en", "term")
+        term = other.text("en", "term")
+        assert term is not None
+        _field(app).value = term
         await pilot.press("enter")
         await pilot.pause()
         assert check_of(screen).verdict == "wrong"
@@ -360,7 +394,6 @@ async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path
 
 
 async def test_statistics_from_home_and_from_the_summary(tmp_path: Path) -> None:
-    from quizzer.ui.screens.stats import StatsScreen
 
     db = tmp_path / "p.json"
     app = make_app(db)
@@ -381,7 +414,9 @@ async def test_statistics_from_home_and_from_the_summary(tmp_path: Path) -> None
         await app.workers.wait_for_complete()  # the figures are counted in a worker thread
         await pilot.pause()
         assert isinstance(app.screen, StatsScreen) and app.screen.stats is not None
-        assert app.screen.stats.decks == (app.screen_stack[-2].deck_id,)
+        summary = app.screen_stack[-2]
+        assert isinstance(summary, SummaryScreen)
+        assert app.screen.stats.decks == (summary.deck_id,)
         assert app.screen.stats.total_reviews == 1
         await pilot.press("escape")
         await pilot.pause()
@@ -407,10 +442,6 @@ async def test_nothing_to_study_says_so(tmp_path: Path) -> None:
 
 
 def test_why_no_cards_names_the_missing_text(tmp_path: Path) -> None:
-    from quizzer.cards.card import Pair
-    from quizzer.progress import open_store
-    from quizzer.services.study import StudyService
-    from tests.factories import concept
 
     half = concept("half", "a", {"en": ("term", "a definition"), "ar": ("مصطلح", "")})
     deck = Deck(id="half", name="Half", concepts=(half,))
@@ -463,7 +494,7 @@ async def test_quick_answers_are_not_lost(tmp_path: Path) -> None:
         button = screen.query_one("#continue", Button)
         assert button.active_effect_duration == 0
         for n in range(4):
-            screen.query_one("#choices").choose(0)
+            screen.query_one("#choices", ChoiceList).choose(0)
             await pilot.pause()
             assert screen.phase == "feedback"
             button.action_press()  # what Enter on the focused button does
@@ -499,7 +530,6 @@ async def test_markup_in_choice_options_is_literal_and_clicks_do_nothing_odd(
 
 
 async def test_app_measures_bengali_as_drawn_and_restores_rich_after(tmp_path: Path) -> None:
-    from rich.cells import cell_len
 
     text = "আমি বাংলায় গান গাই"
     app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
@@ -516,12 +546,13 @@ async def test_typed_arabic_miss_shows_what_was_typed_shaped(tmp_path: Path) -> 
         screen = _study(app)
         _concept, _prompt, answer = texts_of(screen)
         typed = answer[:-1]  # one letter short: a near miss
-        app.focused.value = typed
-        assert app.focused.value == typed  # the input keeps logical order
+        _field(app).value = typed
+        assert _field(app).value == typed  # the input keeps logical order
         await pilot.press("enter")
         await pilot.pause()
         assert not check_of(screen).right and check_of(screen).can_override
         diff = screen.query_one("#diff").render()
+        assert isinstance(diff, Content)
         shown = str(diff)
         assert shown.startswith("diff: ")
         assert any(0xFE70 <= ord(c) <= 0xFEFF for c in shown)
@@ -543,7 +574,7 @@ async def test_home_counts_follow_answers(tmp_path: Path) -> None:
     app = make_app(db)
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
-        options = home.query_one("#decks")
+        options = home.query_one("#decks", OptionList)
         first = str(options.get_option_at_index(0).prompt)
         assert "20 new · 0 due" in first
         await pilot.press("enter")
@@ -569,7 +600,6 @@ async def test_small_and_resized_terminal_keeps_working(tmp_path: Path) -> None:
         await pilot.pause()
         prompt = screen.query_one("#prompt", ScriptText)
         assert prompt.size.width > 60
-        from rich.cells import cell_len
 
         widest = max(cell_len(line) for line in str(prompt.render_text()).splitlines())
         assert widest <= prompt.size.width
@@ -611,9 +641,6 @@ async def test_ctrl_t_switches_light_and_dark(tmp_path: Path) -> None:
 
 
 def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
-    from quizzer.progress import open_store
-    from quizzer.services.study import StudyService
-    from tests.ui_support import bundled_decks
 
     with open_store(tmp_path / "p.json") as store:
         service = StudyService(store, bundled_decks())
@@ -628,8 +655,9 @@ def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
         assert service.last_choice() is None
 
 
-async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(tmp_path: Path) -> None:
-    from quizzer.errors import StoreError
+async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
 
     db = tmp_path / "p.json"
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
@@ -640,8 +668,8 @@ async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(tmp_path: Path)
         def refuse(*_args: object, **_kwargs: object) -> None:
             raise StoreError("can't write the journal: No space left on device", path=db)
 
-        app.service.store.record = refuse  # type: ignore[method-assign]
-        app.service.store.record_outcome = refuse  # type: ignore[method-assign]
+        monkeypatch.setattr(app.service.store, "record", refuse)
+        monkeypatch.setattr(app.service.store, "record_outcome", refuse)
         await pilot.press("space", "3")
         await pilot.pause()
         assert not app.is_running
@@ -686,20 +714,19 @@ async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) ->
 
 
 async def test_summary_next_due_counts_only_this_deck_and_pair(tmp_path: Path) -> None:
-    from datetime import UTC, datetime, timedelta
 
     db = tmp_path / "p.json"
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space", "1", "q")  # Again: due again within minutes
         await pilot.pause()
-        soon = app.screen.summary.next_due
+        soon = _summary(app).next_due
         await pilot.press("enter")
     app = make_app(db, choice("quantization", "en:term>fr:term", "flip"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space", "4", "q")  # Easy: days away
         await pilot.pause()
-        later = app.screen.summary.next_due
+        later = _summary(app).next_due
         await pilot.press("enter")
     now = datetime.now(UTC)
     assert soon is not None and soon - now < timedelta(hours=1)
@@ -707,13 +734,6 @@ async def test_summary_next_due_counts_only_this_deck_and_pair(tmp_path: Path) -
 
 
 def test_new_limit_note_says_when_the_daily_limit_holds_cards_back(tmp_path: Path) -> None:
-    from datetime import UTC, datetime
-
-    from quizzer.cards.card import CardKey, Pair
-    from quizzer.library.decks import find_deck
-    from quizzer.progress import open_store
-    from quizzer.scheduling.settings import SchedulerSettings
-    from quizzer.services.study import StudyService
 
     deck = find_deck("training-efficiency").deck
     pair = Pair("en", "term", "ru", "definition")

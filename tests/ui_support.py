@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -25,6 +27,7 @@ from quizzer.study.learn_record import LearnQuestion
 from quizzer.study.multiple_choice import ChoiceSet
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import Session
+from quizzer.ui import app as app_module
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
@@ -47,17 +50,49 @@ def markup_deck() -> Deck:
     return Deck(id="tricky", name="Tricky [markup]", concepts=tuple(items))
 
 
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A notification the app showed."""
+
+    message: str
+    severity: SeverityLevel
+
+
+class NoticedApp(QuizzerApp):
+    """The quizzer app, keeping the notifications it showed (:attr:`notices`, in order)."""
+
+    #: The app's stylesheet (Textual reads a relative path beside the subclass's module).
+    CSS_PATH = str(Path(app_module.__file__).with_name("quizzer.tcss"))
+
+    def __init__(self, service: StudyService, **kwargs: Any) -> None:
+        super().__init__(service, **kwargs)
+        self.notices: list[Notice] = []
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show the notification, and keep it."""
+        self.notices.append(Notice(message, severity))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+
 def make_app(
     db: Path,
     choice: StudyChoice | None = None,
     decks: list[Deck] | None = None,
     rtl_mode: str = "app",
     seed: int = 7,
-) -> QuizzerApp:
+) -> NoticedApp:
     """The app on a fresh store at ``db`` (fixed seeds so choices repeat)."""
     store = open_store(db, rng=random.Random(seed))
     service = StudyService(store, decks if decks is not None else bundled_decks(), seed=seed)
-    return QuizzerApp(service, start=choice, rtl_mode=rtl_mode)
+    return NoticedApp(service, start=choice, rtl_mode=rtl_mode)
 
 
 def reviews(db: Path) -> list[Review]:

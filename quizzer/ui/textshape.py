@@ -14,6 +14,10 @@ Two problems, two fixes:
   Rich's tables give them 0, so a box around Bengali text ends too early.
   :func:`fix_cell_widths` patches Rich's width table once, at app start, so the
   layout measures what the terminal draws.
+
+``arabic_reshaper`` and ``python-bidi`` are imported where a line with right-to-left
+letters is first shaped: about 15 ms of imports that a session without Arabic or Hebrew
+text never pays.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Literal
 
+from rich import cells
 from rich.cells import cell_len
+from rich.segment import Segment
 
 from quizzer.concepts.normalize import graphemes
 
@@ -90,9 +96,6 @@ def _patched_widths(
 
 
 def _clear_width_caches() -> None:
-    import rich.cells as cells
-    from rich.segment import Segment
-
     cells.get_character_cell_size.cache_clear()
     cells.cached_cell_len.cache_clear()
     split_cells = getattr(Segment, "_split_cells", None)

@@ -234,7 +234,7 @@ async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None
 
 
 def test_a_deck_nobody_answered_shows_no_empty_tables() -> None:
-    """Issue 13.8: no header over nothing; concepts listed by their own terms."""
+    """No header over nothing; concepts listed by their own terms."""
 
     deck = Deck(
         id="ru",

@@ -1,6 +1,6 @@
 """The study screen's preferences file (``P.ui.json``) is read only if it is a regular file.
 
-Issue 14 item 11: a FIFO there used to block the app at start, forever.
+A FIFO there once blocked the app at start, forever.
 """
 
 from __future__ import annotations

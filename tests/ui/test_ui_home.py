@@ -129,7 +129,8 @@ def _pickers(home: HomeScreen) -> tuple[str, ...]:
 
 
 async def test_a_french_only_deck_gets_a_direction_it_has(tmp_path: Path) -> None:
-    """Issue 13.17: no flags, no pickers to fix by hand: fr term → fr definition, and it starts."""
+    """A French-only deck needs no flags and no pickers fixed by hand: fr term → fr
+    definition, and it starts."""
 
     app = make_app(tmp_path / "p.json", decks=[*bundled_decks(), _french_deck()])
     async with app.run_test(size=SIZE) as pilot:

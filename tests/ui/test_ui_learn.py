@@ -147,7 +147,7 @@ async def test_learn_typed_near_miss_override_then_undo(tmp_path: Path) -> None:
         await pilot.press("u")
         await pilot.pause()
         assert reviews_now(app) == []
-        assert "taken back" in list(app._notifications)[-1].message
+        assert "taken back" in app.notices[-1].message
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("escape")  # past the "not saved" warning
@@ -178,7 +178,7 @@ async def test_learn_bury_and_undo_go_through_the_store(tmp_path: Path) -> None:
         assert question_of(screen).concept == question.concept
         state = app.service.store.card(question.card)
         assert state is None or state.buried_until is None
-        assert list(app._notifications)[-1].message.startswith("Bury taken back")
+        assert app.notices[-1].message.startswith("Bury taken back")
         # Buried again, and kept: a new run of the app leaves it out of learn mode.
         await pilot.press("b")
         await pilot.pause()
@@ -220,7 +220,7 @@ async def test_learn_quit_mid_round_warns_and_says_what_is_not_saved(tmp_path: P
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen, "the first Esc only warns"
-        warning = list(app._notifications)[-1]
+        warning = app.notices[-1]
         assert warning.severity == "warning" and "not saved yet" in warning.message
         await pilot.press("escape")
         await pilot.pause()
@@ -260,7 +260,7 @@ async def test_an_answer_that_makes_a_leech_says_so(tmp_path: Path) -> None:
         assert screen.card == key, "the due review comes first"
         await pilot.press("space", "1")  # Again: a lapse
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in app.notices]
         assert any(
             m.startswith("This card is a leech") and "suspended" in m and "quizzer leeches" in m
             for m in messages

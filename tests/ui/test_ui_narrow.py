@@ -199,7 +199,7 @@ async def test_typed_feedback_scrolls_into_sight_at_60x20(tmp_path: Path) -> Non
             assert _inside(app.screen.query_one(name), body), name
 
 
-# -- item 4: back home, the deck list has the focus ------------------------------
+# -- back home, the deck list has the focus --------------------------------------
 
 
 async def test_back_home_from_a_session_the_deck_list_has_the_focus(tmp_path: Path) -> None:
@@ -233,7 +233,7 @@ async def test_help_from_home_keeps_the_focus_where_it_was(tmp_path: Path) -> No
         assert app.focused is app.screen.query_one("#from-lang")
 
 
-# -- item 7: the header counts new, learning and due cards -----------------------
+# -- the header counts new, learning and due cards -------------------------------
 
 
 def _header(app: App[Any]) -> str:
@@ -264,7 +264,7 @@ async def test_learn_header_keeps_round_and_concepts(tmp_path: Path) -> None:
         assert header.endswith(" left")
 
 
-# -- item 3 in a real terminal: tmux at 60×20 ------------------------------------
+# -- everything readable in a real terminal: tmux at 60×20 ----------------------
 
 
 class _Tmux:

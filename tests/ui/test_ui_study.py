@@ -258,15 +258,13 @@ async def test_undo_and_bury(tmp_path: Path) -> None:
         await pilot.pause()
         assert card_of(screen).id != second
         assert second not in {k.id for k in session_of(screen).queue}
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in app.notices]
         assert messages[0] == "Answer taken back (Again)."
         # Undo after a bury says it took back the bury, not an answer.
         await pilot.press("u")
         await pilot.pause()
         assert card_of(screen).id == second
-        assert [n.message for n in app._notifications][-1] == (
-            "Bury taken back: the card is here again."
-        )
+        assert [n.message for n in app.notices][-1] == ("Bury taken back: the card is here again.")
         await pilot.press("b")
         await pilot.pause()
         await pilot.press("q", "enter")

@@ -62,12 +62,13 @@ class DeckList(OptionList):
         if self._initial is not None and self.option_count:
             self.highlighted = min(self._initial, self.option_count - 1)
 
-    async def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
+        """Highlight the clicked deck; a double click starts it."""
         # Textual's OptionList selects on click; a deck is chosen with the mouse
         # before the direction and mode, so a click must not start the session.
-        event.prevent_default()  # (Textual would call OptionList._on_click too)
+        event.prevent_default()  # (OptionList's own click handler would select it)
         clicked: int | None = event.style.meta.get("option")
-        if clicked is None or self._options[clicked].disabled:
+        if clicked is None or self.get_option_at_index(clicked).disabled:
             return
         self.highlighted = clicked
         if event.chain >= 2:

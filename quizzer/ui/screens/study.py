@@ -152,7 +152,7 @@ class StudyScreen(QuizzerScreen[None]):
         self.service.shown(flow.card, flow.stage)
         self._update_progress()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something now (the footer follows)."""
         if isinstance(self.focused, Input) and action in ("space", "next", "undo", "bury", "help"):
             return False  # these letters go into the answer being typed

@@ -136,7 +136,7 @@ class ChoiceList(Vertical, can_focus=True):
             if option.index == self.highlighted and self.is_mounted and self.has_focus:
                 option.scroll_visible(animate=False)  # long options can overflow 80×24
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
         """Refuse moving and selecting once an option is chosen, so the screen gets those keys."""
         # Once answered, Enter and the arrows belong to the screen (Enter: next card).
         return not (action in ("move", "select") and self.locked)

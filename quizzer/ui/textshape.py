@@ -58,7 +58,7 @@ def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal
         if env.get("TMUX") or env.get("STY"):
             return "app"
         return "terminal" if env.get("VTE_VERSION") else "app"
-    return mode  # type: ignore[return-value]
+    return "terminal" if mode == "terminal" else "app"
 
 
 def _zero_width_spacing_marks(widths: Sequence[tuple[int, int, int]]) -> list[int]:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from quizzer.concepts.deck import Deck
 from quizzer.ui.screens.help import HelpScreen
-from quizzer.ui.screens.home import DeckList, HomeScreen
+from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
+from quizzer.ui.widgets.deck_list import DeckList
 from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 from tests.factories import concept

@@ -24,11 +24,12 @@ from textual.app import App
 from textual.widgets import Button, Static
 
 from quizzer.stats.compute import compute_stats
-from quizzer.ui.screens.home import DeckList, HomeScreen
+from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 from quizzer.ui.stats_table import RenderedTable
+from quizzer.ui.widgets.deck_list import DeckList
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter

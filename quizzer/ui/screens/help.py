@@ -145,7 +145,3 @@ class HelpScreen(ModalScreen[None]):
         """On the box's border, always in sight: how to scroll, when there is more."""
         box = self.query_one("#help-box", VerticalScroll)
         box.border_subtitle = "↑ ↓ PgDn: more · Esc closes" if box.max_scroll_y else ""
-
-    def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
-        """Close the help screen (whatever result the binding passes, it returns ``None``)."""
-        self.dismiss(None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from textual import events
 from textual.app import ComposeResult
@@ -15,11 +15,12 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
+from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES, Side
 from quizzer.scheduling.grades import MODES
 from quizzer.study.selection import StudyChoice, default_pair, fits, has_languages
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.deck_list import DeckList
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -42,37 +43,6 @@ _MODE_HELP = {
     "typed": "typed: type the answer",
     "learn": "learn: rounds of ~7 new concepts, choice then typed",
 }
-
-
-class DeckList(OptionList):
-    """The deck list. A click only highlights a deck; Enter (or a double click) starts it.
-
-    ``initial`` is highlighted as soon as the list is mounted, before any key
-    typed early can reach it.
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Start", show=False)]
-
-    def __init__(self, *options: Option, initial: int | None = None, id: str | None = None) -> None:
-        super().__init__(*options, id=id)
-        self._initial = initial
-
-    def on_mount(self) -> None:
-        """Highlight the ``initial`` deck (clamped to the list) before any key arrives."""
-        if self._initial is not None and self.option_count:
-            self.highlighted = min(self._initial, self.option_count - 1)
-
-    def on_click(self, event: events.Click) -> None:
-        """Highlight the clicked deck; a double click starts it."""
-        # Textual's OptionList selects on click; a deck is chosen with the mouse
-        # before the direction and mode, so a click must not start the session.
-        event.prevent_default()  # (OptionList's own click handler would select it)
-        clicked: int | None = event.style.meta.get("option")
-        if clicked is None or self.get_option_at_index(clicked).disabled:
-            return
-        self.highlighted = clicked
-        if event.chain >= 2:
-            self.action_select()
 
 
 class HomeScreen(QuizzerScreen[None]):
@@ -151,10 +121,19 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
-    def _initial_choice(self) -> StudyChoice:
-        service = self.service
+    def __init__(self) -> None:
+        super().__init__()
         #: Big decks whose loading failed in the counting worker.
         self._uncountable: set[str] = set()
+        #: The direction the deck list's counts are for.
+        self._counted_for: Pair | None = None
+        #: Whether the screen was shown before (its first resume is its first show).
+        self._resumed = False
+        #: Whether a session pushed from here is running.
+        self._studying = False
+
+    def _initial_choice(self) -> StudyChoice:
+        service = self.service
         decks = service.listings()  # names, sizes, languages: no deck is loaded yet
         self._decks = [d.id for d in decks]
         self._languages = {d.id: d.languages for d in decks}
@@ -218,13 +197,15 @@ class HomeScreen(QuizzerScreen[None]):
 
     def current_pair(self) -> Pair | None:
         """The chosen direction, or ``None`` (with a message shown) if it makes no sense."""
-        values = [
+        prompt_lang, prompt_side, answer_lang, answer_side = (
             self.query_one(f"#{name}", Picker).value
             for name in ("from-lang", "from-side", "to-lang", "to-side")
-        ]
+        )
         error = self.query_one("#pair-error", Static)
         try:
-            pair = Pair(*values)  # type: ignore[arg-type]
+            # The side pickers offer the sides only (SIDES).
+            sides = cast(Side, prompt_side), cast(Side, answer_side)
+            pair = Pair(prompt_lang, sides[0], answer_lang, sides[1])
         except ValueError:
             error.update("Prompt and answer are the same text: change one of them.")
             return None
@@ -322,7 +303,7 @@ class HomeScreen(QuizzerScreen[None]):
         pair = self.current_pair()  # shows or clears the "same text" message
         # Prompt = answer is a step on the way (set the prompt's side, then the answer's):
         # keep what the learner picked and the last counts, and wait for the next change.
-        if pair is not None and pair != getattr(self, "_counted_for", None):
+        if pair is not None and pair != self._counted_for:
             self._refresh_decks()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -410,9 +391,9 @@ class HomeScreen(QuizzerScreen[None]):
         """
         # Back from a session: counts changed. (The first resume is the screen's first
         # show: compose has just counted, and counting again would delay the first paint.)
-        if getattr(self, "_resumed", False):
+        if self._resumed:
             self._refresh_decks()
         self._resumed = True
-        if getattr(self, "_studying", False):
+        if self._studying:
             self._studying = False
             self.set_focus(self.query_one("#decks", DeckList))

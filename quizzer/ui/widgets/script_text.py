@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from textual.content import Content
+from textual.css.types import TextAlign
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -58,7 +59,7 @@ class ScriptText(Widget):
         """Whether the text's paragraph direction is right to left."""
         return has_rtl(self.text) and base_direction(self.text) == "R"
 
-    def _text_align(self) -> str:
+    def _text_align(self) -> TextAlign:
         if self.align == "center":
             return "left"  # the block is centred by render(), its lines aligned within it
         rtl = self.rtl
@@ -76,12 +77,12 @@ class ScriptText(Widget):
 
     def on_mount(self) -> None:
         """Align the lines for the text's direction once mounted."""
-        self.styles.text_align = self._text_align()  # type: ignore[assignment]
+        self.styles.text_align = self._text_align()
 
     def watch_text(self, _text: str) -> None:
         """Re-align for the new text's direction (it may switch between LTR and RTL)."""
         if self.is_mounted:
-            self.styles.text_align = self._text_align()  # type: ignore[assignment]
+            self.styles.text_align = self._text_align()
 
     def render(self) -> Content:
         """Render the text (:meth:`render_text`)."""

@@ -4,7 +4,7 @@ screen's pickers and Start, the whole help, the stats numbers; the focus back on
 the deck list after a session, and the session header's new / learning / due counts.
 
 Regenerate the snapshots after a deliberate change with
-``pytest tests/ui/test_ui_narrow.py --snapshot-update`` and look at them.
+``pytest tests/ui/test_narrow_terminals.py --snapshot-update`` and look at them.
 """
 
 from __future__ import annotations

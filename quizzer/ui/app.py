@@ -58,7 +58,7 @@ class QuizzerApp(App[int]):
         # Bengali spacing vowel signs take a cell, as the terminal draws them.
         fix_cell_widths()
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[None]:
         """The first screen: the study screen for a start given on the command line, else
         the home screen (Textual's own blank default screen would be composed, styled and
         laid out under it first, for nothing)."""

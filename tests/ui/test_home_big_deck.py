@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from textual.content import Content
 from textual.widgets import OptionList
 
 from quizzer.concepts.deck import Deck
@@ -34,10 +35,9 @@ def big_deck(folder: Path) -> None:
 
 def deck_lines(screen: HomeScreen) -> list[str]:
     options = screen.query_one("#decks", OptionList)
-    return [
-        str(options.get_option_at_index(i).prompt.plain)  # type: ignore[union-attr]
-        for i in range(options.option_count)
-    ]
+    prompts = [options.get_option_at_index(i).prompt for i in range(options.option_count)]
+    assert all(isinstance(prompt, Content) for prompt in prompts)
+    return [str(prompt) for prompt in prompts]
 
 
 async def test_first_paint_needs_no_big_deck_then_its_counts_arrive(
@@ -49,7 +49,7 @@ async def test_first_paint_needs_no_big_deck_then_its_counts_arrive(
     loading = threading.Event()
     real_read = library_decks.read_deck
 
-    def slow_read(path: Path):  # the big deck's load waits until the test lets it go
+    def slow_read(path: Path) -> Deck:  # the big deck's load waits until the test lets it go
         if path.stem == "big":
             assert loading.wait(10)
         return real_read(path)

@@ -8,22 +8,30 @@ import random
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
+from rich.cells import cell_len
+from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.deck import Deck
+from quizzer.errors import StoreError
 from quizzer.progress import open_store
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.compute import compute_stats
 from quizzer.stats.figures import Stats
 from quizzer.ui.screens.stats import StatsScreen
+from quizzer.ui.stats_render import detail_tables, full_report
 from quizzer.ui.stats_table import RenderedTable
 from quizzer.ui.widgets.due_chart import DueChart
 from quizzer.ui.widgets.heatmap import Heatmap
+from tests.factories import concept
 from tests.synthetic_history import make_deck, make_history
+from tests.ui_support import make_app
 
 
 def fixed_stats() -> Stats:
@@ -74,7 +82,6 @@ def _plain(widget: Static) -> str:
 
 
 def _plain_table(widget: RenderedTable) -> str:
-    from rich.console import Console
 
     console = Console(width=110, record=True, file=io.StringIO())
     console.print(widget.renderable)
@@ -117,7 +124,12 @@ async def test_stats_screen_from_a_store(tmp_path: Path) -> None:
             assert not isinstance(app.screen, StatsScreen)
 
 
-async def _counted(app: App[None], pilot: Pilot[None]) -> None:
+def _figures(screen: StatsScreen) -> Stats | None:
+    """The figures the screen shows (read afresh: its worker sets them)."""
+    return screen.stats
+
+
+async def _counted(app: App[Any], pilot: Pilot[Any]) -> None:
     """Wait for the screen's worker thread to count the figures, and for them to be shown."""
     await pilot.pause()
     await app.workers.wait_for_complete()
@@ -145,7 +157,7 @@ async def test_the_figures_are_counted_off_the_ui_thread_behind_a_loading_line()
         await pilot.press("down")
         release.set()
         await _counted(app, pilot)
-        assert screen.stats is stats
+        assert _figures(screen) is stats
         assert threads and threads[0] is not threading.main_thread()
         assert not screen.query("#stats-loading")
         assert "Answers" in _plain_table(screen.query_one("#stats-today", RenderedTable))
@@ -179,7 +191,6 @@ async def test_figures_counted_in_the_worker_end_up_as_those_given() -> None:
 
 
 async def test_a_store_that_cant_be_read_is_said_on_the_screen() -> None:
-    from quizzer.errors import StoreError
 
     def load() -> Stats:
         raise StoreError("review log file is damaged", hint="run `quizzer doctor`")
@@ -197,7 +208,6 @@ def test_stats_screen_needs_stats_or_store() -> None:
 
 
 async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None:
-    from tests.ui_support import make_app
 
     path = tmp_path / "progress.json"
     now = datetime.now(UTC)
@@ -224,12 +234,7 @@ async def test_the_app_opens_the_stats_screen_for_a_deck(tmp_path: Path) -> None
 
 
 def test_a_deck_nobody_answered_shows_no_empty_tables() -> None:
-    """Issue 13.8: no header over nothing; concepts listed by their own terms."""
-    from rich.console import Console
-
-    from quizzer.concepts.deck import Deck
-    from quizzer.ui.stats_render import detail_tables, full_report
-    from tests.factories import concept
+    """No header over nothing; concepts listed by their own terms."""
 
     deck = Deck(
         id="ru",
@@ -250,10 +255,6 @@ def test_a_deck_nobody_answered_shows_no_empty_tables() -> None:
 def test_the_report_fits_narrow_terminals_without_squeezing_headings(width: int) -> None:
     """At 60 columns the due chart takes one column a day (it took 65) and the summaries
     name languages by code under short headings, instead of wrapping and cutting them."""
-    from rich.cells import cell_len
-    from rich.console import Console
-
-    from quizzer.ui.stats_render import full_report
 
     console = Console(width=width, record=True, file=io.StringIO())
     console.print(full_report(fixed_stats()))
@@ -276,9 +277,6 @@ def test_the_report_heading_keeps_its_parts_whole_at_any_width(width: int) -> No
     """The heading (title, decks, day start and zone) is one line where it fits; else the
     title, the decks and the day start each get a line (at 80 columns the zone used to
     wrap onto a line of its own)."""
-    from rich.console import Console
-
-    from quizzer.ui.stats_render import full_report
 
     stats = dataclasses.replace(
         fixed_stats(), decks=("quantization", "training-efficiency"), timezone="Europe/Paris"

@@ -1,6 +1,6 @@
 """The study screen's preferences file (``P.ui.json``) is read only if it is a regular file.
 
-Issue 14 item 11: a FIFO there used to block the app at start, forever.
+A FIFO there once blocked the app at start, forever.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import stat
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,13 +23,13 @@ def _picked() -> StudyChoice:
     return choice("quantization", "ru:term>en:definition", "typed")
 
 
-def _within(seconds: float, fifo: Path, work: object) -> None:
+def _within(seconds: float, fifo: Path, work: Callable[[], object]) -> None:
     """Run ``work`` in a thread; fail (after releasing a reader stuck on ``fifo``) if it hangs."""
     failure: list[BaseException] = []
 
     def run() -> None:
         try:
-            work()  # type: ignore[operator]
+            work()
         except BaseException as exc:  # pragma: no cover - reported below
             failure.append(exc)
 

@@ -74,7 +74,7 @@ def test_wrap_respects_width_and_keeps_words() -> None:
 
 def test_wrap_cuts_long_words_between_grapheme_clusters() -> None:
     """A word longer than the line is cut between clusters: no piece starts with a vowel
-    sign (issue 13, item 5: «ব» / «িট» in `quizzer show`)."""
+    sign (`quizzer show` once printed «ব» / «িট»)."""
     lines = wrap_cells("কিকিকিকি", 3)
     assert lines == ["কি", "কি", "কি", "কি"]
     lines = wrap_cells("প্রি-ট্রেইন্ড", 4)

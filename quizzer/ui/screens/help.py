@@ -14,8 +14,6 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from quizzer.ui.screens import screen_css
-
 #: (key, what it does); a row with no "what" is a heading.
 Rows = tuple[tuple[str, str], ...]
 
@@ -78,7 +76,43 @@ def help_column(rows: Rows) -> Content:
 class HelpScreen(ModalScreen[None]):
     """Keys by screen and mode; any of Esc, q, ?, F1 closes it."""
 
-    DEFAULT_CSS = screen_css.HELP
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+    }
+    #help-box {
+        width: 78;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: round $accent;
+        padding: 0 1;
+        background: $surface;
+    }
+    #help-columns {
+        height: auto;
+    }
+    .help-column {
+        width: 1fr;
+        height: auto;
+    }
+    #help-left {
+        margin: 0 2 0 0;
+    }
+    #help-box:focus {
+        background-tint: transparent;
+    }
+    /* Help below 78 columns (HelpScreen.on_resize): one column, scrolled */
+    HelpScreen.-narrow #help-columns {
+        layout: vertical;
+    }
+    HelpScreen.-narrow .help-column {
+        width: 1fr;
+    }
+    HelpScreen.-narrow #help-left {
+        margin: 0;
+    }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
@@ -111,7 +145,3 @@ class HelpScreen(ModalScreen[None]):
         """On the box's border, always in sight: how to scroll, when there is more."""
         box = self.query_one("#help-box", VerticalScroll)
         box.border_subtitle = "↑ ↓ PgDn: more · Esc closes" if box.max_scroll_y else ""
-
-    def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
-        """Close the help screen (whatever result the binding passes, it returns ``None``)."""
-        self.dismiss(None)

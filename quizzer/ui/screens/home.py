@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from textual import events
 from textual.app import ComposeResult
@@ -15,12 +15,12 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES
+from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES, Side
 from quizzer.scheduling.grades import MODES
 from quizzer.study.selection import StudyChoice, default_pair, fits, has_languages
-from quizzer.ui.app_access import QuizzerScreen
-from quizzer.ui.screens import screen_css
+from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.deck_list import DeckList
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -45,36 +45,6 @@ _MODE_HELP = {
 }
 
 
-class DeckList(OptionList):
-    """The deck list. A click only highlights a deck; Enter (or a double click) starts it.
-
-    ``initial`` is highlighted as soon as the list is mounted, before any key
-    typed early can reach it.
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Start", show=False)]
-
-    def __init__(self, *options: Option, initial: int | None = None, id: str | None = None) -> None:
-        super().__init__(*options, id=id)
-        self._initial = initial
-
-    def on_mount(self) -> None:
-        """Highlight the ``initial`` deck (clamped to the list) before any key arrives."""
-        if self._initial is not None and self.option_count:
-            self.highlighted = min(self._initial, self.option_count - 1)
-
-    async def _on_click(self, event: events.Click) -> None:
-        # Textual's OptionList selects on click; a deck is chosen with the mouse
-        # before the direction and mode, so a click must not start the session.
-        event.prevent_default()  # (Textual would call OptionList._on_click too)
-        clicked: int | None = event.style.meta.get("option")
-        if clicked is None or self._options[clicked].disabled:
-            return
-        self.highlighted = clicked
-        if event.chain >= 2:
-            self.action_select()
-
-
 class HomeScreen(QuizzerScreen[None]):
     """Choose what to study; the choice is remembered in the store.
 
@@ -82,7 +52,62 @@ class HomeScreen(QuizzerScreen[None]):
     Enter opens the picker instead) start the session.
     """
 
-    DEFAULT_CSS = screen_css.HOME
+    DEFAULT_CSS = """
+    #home-title {
+        width: 1fr;
+        padding: 0 2;
+        background: $panel;
+        text-style: bold;
+    }
+    #home-body {
+        height: 1fr;
+    }
+    #deck-panel {
+        width: 1fr;
+        min-width: 30;
+        padding: 0 1;
+    }
+    #deck-panel OptionList {
+        height: 1fr;
+    }
+    #choice-panel {
+        width: 44;
+        padding: 0 1;
+    }
+    /* Home below 80 columns (HomeScreen.on_resize): two equal columns */
+    HomeScreen.-narrow #deck-panel {
+        min-width: 0;
+    }
+    HomeScreen.-narrow #choice-panel {
+        width: 1fr;
+    }
+    .section {
+        margin: 1 0 0 0;
+        color: $text-muted;
+        text-style: bold;
+    }
+    .select-row {
+        height: auto;
+    }
+    .select-row Picker {
+        width: 1fr;
+    }
+    #mode-help {
+        width: 1fr;
+        color: $text-muted;
+        height: auto;
+        margin: 1 0 0 0;
+    }
+    #pair-error {
+        width: 1fr;
+        color: $error;
+        height: auto;
+    }
+    #start {
+        margin: 1 0 0 0;
+        width: 1fr;
+    }
+    """
 
     AUTO_FOCUS = "#decks"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -96,10 +121,19 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
-    def _initial_choice(self) -> StudyChoice:
-        service = self.service
+    def __init__(self) -> None:
+        super().__init__()
         #: Big decks whose loading failed in the counting worker.
         self._uncountable: set[str] = set()
+        #: The direction the deck list's counts are for.
+        self._counted_for: Pair | None = None
+        #: Whether the screen was shown before (its first resume is its first show).
+        self._resumed = False
+        #: Whether a session pushed from here is running.
+        self._studying = False
+
+    def _initial_choice(self) -> StudyChoice:
+        service = self.service
         decks = service.listings()  # names, sizes, languages: no deck is loaded yet
         self._decks = [d.id for d in decks]
         self._languages = {d.id: d.languages for d in decks}
@@ -163,13 +197,15 @@ class HomeScreen(QuizzerScreen[None]):
 
     def current_pair(self) -> Pair | None:
         """The chosen direction, or ``None`` (with a message shown) if it makes no sense."""
-        values = [
+        prompt_lang, prompt_side, answer_lang, answer_side = (
             self.query_one(f"#{name}", Picker).value
             for name in ("from-lang", "from-side", "to-lang", "to-side")
-        ]
+        )
         error = self.query_one("#pair-error", Static)
         try:
-            pair = Pair(*values)  # type: ignore[arg-type]
+            # The side pickers offer the sides only (SIDES).
+            sides = cast(Side, prompt_side), cast(Side, answer_side)
+            pair = Pair(prompt_lang, sides[0], answer_lang, sides[1])
         except ValueError:
             error.update("Prompt and answer are the same text: change one of them.")
             return None
@@ -267,7 +303,7 @@ class HomeScreen(QuizzerScreen[None]):
         pair = self.current_pair()  # shows or clears the "same text" message
         # Prompt = answer is a step on the way (set the prompt's side, then the answer's):
         # keep what the learner picked and the last counts, and wait for the next change.
-        if pair is not None and pair != getattr(self, "_counted_for", None):
+        if pair is not None and pair != self._counted_for:
             self._refresh_decks()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -355,9 +391,9 @@ class HomeScreen(QuizzerScreen[None]):
         """
         # Back from a session: counts changed. (The first resume is the screen's first
         # show: compose has just counted, and counting again would delay the first paint.)
-        if getattr(self, "_resumed", False):
+        if self._resumed:
             self._refresh_decks()
         self._resumed = True
-        if getattr(self, "_studying", False):
+        if self._studying:
             self._studying = False
             self.set_focus(self.query_one("#decks", DeckList))

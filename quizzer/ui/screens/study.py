@@ -11,35 +11,39 @@ every answer the moment it is given. Each mode's answer widgets are a panel
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Button, Input
 
 from quizzer.cards.card import CardKey
+from quizzer.concepts.deck import Deck
 from quizzer.scheduling.grades import Grade
 from quizzer.services.study import utcnow
+from quizzer.study.flow import StudyFlow, card_texts
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import MAX_ANSWER_MS
-from quizzer.ui.screens import screen_css
-from quizzer.ui.screens.study_state import FlowScreen
+from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.store_errors import stops_on_store_error
+from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.answer_diff import verdict_line
+from quizzer.ui.widgets.choice_panel import ChoicePanel
 from quizzer.ui.widgets.flip_panel import FlipPanel
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 from quizzer.ui.widgets.study_body import StudyBody
-
-if TYPE_CHECKING:  # (imported when a session's body composes them)
-    from quizzer.ui.widgets.choice_panel import ChoicePanel
-    from quizzer.ui.widgets.typed_panel import TypedPanel
+from quizzer.ui.widgets.typed_panel import TypedPanel
 
 
-class StudyScreen(FlowScreen):
+class StudyScreen(QuizzerScreen[None]):
     """Study ``choice``; ``from_home`` decides where the summary leads."""
 
-    DEFAULT_CSS = screen_css.STUDY
+    DEFAULT_CSS = """
+    #study-body {
+        height: 1fr;
+    }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "space", "Show/next"),
@@ -61,26 +65,70 @@ class StudyScreen(FlowScreen):
     ]
 
     def __init__(self, choice: StudyChoice, *, from_home: bool) -> None:
-        super().__init__(choice)
+        super().__init__()
+        self.choice = choice
         self.from_home = from_home
+        #: What is studied; started on mount.
+        self.flow: StudyFlow | None = None
+        self._phase = "question"
         self._started = time.monotonic()
         self._shown = time.monotonic()
         self._quit_warned = False
         self._ended = False
         self._nothing_due = False
 
+    # -- what is shown -------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``question``, ``revealed`` (flip, answer shown) or ``feedback`` (after an answer)."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        changed = value != self._phase
+        self._phase = value
+        if changed and self.is_mounted:
+            # The footer shows the keys that work now: only when they change.
+            self.refresh_bindings()
+
+    @property
+    def _flow(self) -> StudyFlow:
+        assert self.flow is not None, "the study flow starts on mount"
+        return self.flow
+
+    @property
+    def deck(self) -> Deck:
+        """The deck being studied."""
+        return self.service.deck(self.choice.deck)
+
+    @property
+    def card(self) -> CardKey | None:
+        """The card on screen."""
+        return self.flow.card if self.flow is not None else None
+
+    def _where(self) -> tuple[str, str]:
+        """(deck name, ``en def → en term · mode``) for the header."""
+        p = self.choice.pair
+        short = {"term": "term", "definition": "def"}
+        pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
+        return display_text(self.deck.name, self.rtl_mode), f"{pair} · {self.choice.mode}"
+
+    def _stage(self) -> str | None:
+        return self.flow.stage if self.flow is not None else self.choice.mode
+
     # -- showing --------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         """Compose the header, the card, and only the answer panels this mode uses."""
         yield ProgressHeader(id="progress")
-        yield StudyBody(self.choice.mode, id="study-body")
+        yield StudyBody(self.choice.mode, rtl_mode=self.rtl_mode, id="study-body")
         yield QuizFooter()
 
     @stops_on_store_error
     def on_mount(self) -> None:
         """Start the study flow and show the first card."""
-        self.flow = self.start_flow(utcnow(), self._leech_notice)
+        self.flow = self.service.start_flow(self.choice, utcnow(), on_leech=self._leech_notice)
         self._nothing_due = self.flow.finished
         self._show()
 
@@ -98,13 +146,13 @@ class StudyScreen(FlowScreen):
             self._finish()
             return
         assert flow.card is not None
-        _concept, prompt, answer = self._texts(flow.card)
+        _concept, prompt, answer = card_texts(self.deck, flow.card)
         options = [o.text for o in flow.choices.options] if flow.choices is not None else []
         self.query_one(StudyBody).ask(flow.stage, flow.card.pair, prompt, answer, options)
         self.service.shown(flow.card, flow.stage)
         self._update_progress()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that do something now (the footer follows)."""
         if isinstance(self.focused, Input) and action in ("space", "next", "undo", "bury", "help"):
             return False  # these letters go into the answer being typed

@@ -12,8 +12,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from quizzer.ui.app_access import QuizzerScreen
-from quizzer.ui.screens import screen_css
+from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 if TYPE_CHECKING:
@@ -98,7 +97,31 @@ def format_next_due(due: datetime | None, now: datetime) -> str:
 class SummaryScreen(QuizzerScreen[None]):
     """Shown when a session ends; Enter goes home (or quits), s opens statistics."""
 
-    DEFAULT_CSS = screen_css.SUMMARY
+    DEFAULT_CSS = """
+    SummaryScreen {
+        align: center middle;
+    }
+    #summary-box {
+        width: 64;
+        max-width: 100%;
+        height: auto;
+        border: round $accent;
+        padding: 1 2;
+    }
+    #summary-where {
+        color: $text-muted;
+        margin: 0 0 1 0;
+    }
+    #summary-reason {
+        margin: 0 0 1 0;
+    }
+    #summary-note {
+        margin: 1 0 0 0;
+    }
+    #summary-hint {
+        margin: 1 0 0 0;
+    }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "done", "Done"),

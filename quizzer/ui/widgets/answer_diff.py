@@ -6,14 +6,10 @@ answers keep every letter's style through shaping and reordering.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual.content import Content
 
+from quizzer.study.answers import AnswerCheck, Verdict
 from quizzer.ui.textshape import display_text, has_rtl, shape_runs
-
-if TYPE_CHECKING:
-    from quizzer.study.answers import AnswerCheck
 
 #: What each answer note (``quizzer.study.answers.NOTE_*``) tells the learner.
 NOTE_TEXT = {
@@ -34,8 +30,6 @@ _DIFF_STYLE = {
 
 def verdict_line(check: AnswerCheck) -> tuple[str, str]:
     """(``"≈ Almost (mind the accents)"``, kind): kind is ``right``, ``near`` or ``wrong``."""
-    from quizzer.study.answers import Verdict
-
     notes = ", ".join(NOTE_TEXT[n] for n in check.notes if n in NOTE_TEXT and n != "near")
     if check.verdict == Verdict.EXACT:
         return "✓ Right", "right"

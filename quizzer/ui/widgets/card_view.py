@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.geometry import Size
 from textual.style import Style
-from textual.widgets import Label
+from textual.widgets import Label, Rule
 
 from quizzer.concepts.languages import LANGUAGE_NAMES
 from quizzer.ui.widgets.script_text import ScriptText
@@ -88,14 +88,16 @@ class CardView(Vertical):
     #: The widgets of the answer part, once mounted.
     ANSWER_PART = ("#card-rule", "#answer-label", "#answer")
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, rtl_mode: str = "app", id: str | None = None) -> None:
         super().__init__(id=id)
+        #: How right-to-left texts are drawn (see :class:`ScriptText`).
+        self.rtl_mode = rtl_mode
         self._answer = ("", "")  # (label, text) of the card shown
         self._answer_mounted = False
 
     def compose(self) -> ComposeResult:
         """Compose the prompt label and text (the answer part comes with the first reveal)."""
-        yield CaptionedText("", id="prompt", align="center")
+        yield CaptionedText("", id="prompt", align="center", rtl_mode=self.rtl_mode)
 
     def show(
         self, prompt: str, prompt_label: str, answer: str = "", answer_label: str = ""
@@ -115,14 +117,12 @@ class CardView(Vertical):
         if not self._answer_mounted:
             if not revealed:
                 return
-            from textual.widgets import Rule
-
             label, text = self._answer
             # Registered at once (a query finds them now); laid out with the next refresh.
             self.mount(
                 Rule(id="card-rule"),
                 Label(label, id="answer-label", classes="card-label", markup=False),
-                ScriptText(text, id="answer", align="center"),
+                ScriptText(text, id="answer", align="center", rtl_mode=self.rtl_mode),
             )
             self._answer_mounted = True
             return

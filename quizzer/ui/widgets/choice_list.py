@@ -42,15 +42,16 @@ class ChoiceOption(Horizontal):
     }
     """
 
-    def __init__(self, index: int, text: str) -> None:
+    def __init__(self, index: int, text: str, rtl_mode: str = "app") -> None:
         super().__init__(id=f"choice-{index + 1}")
         self.index = index
         self.text = text
+        self.rtl_mode = rtl_mode
 
     def compose(self) -> ComposeResult:
         """Compose the option's number key and its script-aware text."""
         yield Label(f"{self.index + 1}.", classes="choice-key", markup=False)
-        yield ScriptText(self.text)
+        yield ScriptText(self.text, rtl_mode=self.rtl_mode)
 
     def set_text(self, text: str) -> None:
         """Show another option text."""
@@ -95,8 +96,12 @@ class ChoiceList(Vertical, can_focus=True):
             self.choice_list = choice_list
             self.index = index
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, *, rtl_mode: str = "app", id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
+        #: How right-to-left options are drawn (see :class:`ScriptText`).
+        self.rtl_mode = rtl_mode
         self.options: list[str] = []
         self.locked = False
 
@@ -111,7 +116,11 @@ class ChoiceList(Vertical, can_focus=True):
             option.display = option.index < len(self.options)
             if option.display:
                 option.set_text(self.options[option.index])
-        new = [ChoiceOption(i, t) for i, t in enumerate(self.options) if i >= len(existing)]
+        new = [
+            ChoiceOption(i, t, self.rtl_mode)
+            for i, t in enumerate(self.options)
+            if i >= len(existing)
+        ]
         if new:
             self.mount_all(new)
         self.highlighted = 0
@@ -127,7 +136,7 @@ class ChoiceList(Vertical, can_focus=True):
             if option.index == self.highlighted and self.is_mounted and self.has_focus:
                 option.scroll_visible(animate=False)  # long options can overflow 80×24
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
         """Refuse moving and selecting once an option is chosen, so the screen gets those keys."""
         # Once answered, Enter and the arrows belong to the screen (Enter: next card).
         return not (action in ("move", "select") and self.locked)

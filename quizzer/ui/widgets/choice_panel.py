@@ -29,9 +29,16 @@ class ChoicePanel(Vertical):
             super().__init__()
             self.index = index
 
+    def __init__(
+        self, *, rtl_mode: str = "app", id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        #: How right-to-left options are drawn (see :class:`ScriptText`).
+        self.rtl_mode = rtl_mode
+
     def compose(self) -> ComposeResult:
         """Compose the option list."""
-        yield ChoiceList(id="choices")
+        yield ChoiceList(rtl_mode=self.rtl_mode, id="choices")
 
     def ask(self, options: Sequence[str]) -> None:
         """Show a new question's ``options`` and take the focus."""

@@ -68,7 +68,7 @@ class QuizFooter(Widget):
         """Stop following them."""
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def bindings_changed(self, screen: Screen) -> None:
+    def bindings_changed(self, screen: Screen[object]) -> None:
         """Repaint with the new keys (one repaint per refresh, however many updates)."""
         if screen is self.screen:
             self.refresh()

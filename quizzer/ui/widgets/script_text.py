@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from textual.content import Content
+from textual.css.types import TextAlign
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from quizzer.ui.app_access import rtl_mode as app_rtl_mode
 from quizzer.ui.textshape import base_direction, has_rtl, visual_lines
 
 
@@ -19,7 +19,8 @@ class ScriptText(Widget):
     reordered one by one, so this widget does its own wrapping at its content
     width (see :mod:`quizzer.ui.textshape`); Textual's wrapping is switched off.
     ``align`` is ``start`` (left, or right for right-to-left text), ``center``
-    or ``end``.
+    or ``end``; ``rtl_mode`` is ``app`` (shaped and reordered here) or ``terminal``
+    (the terminal does it), as the app was started with.
     """
 
     DEFAULT_CSS = """
@@ -38,18 +39,16 @@ class ScriptText(Widget):
         text: str = "",
         *,
         align: str = "start",
+        rtl_mode: str = "app",
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.align = align
+        #: ``app`` (we shape and reorder) or ``terminal`` (it does).
+        self.rtl_mode = rtl_mode
         self.set_reactive(ScriptText.text, text)
-
-    @property
-    def rtl_mode(self) -> str:
-        """``app`` (we shape and reorder) or ``terminal`` (it does)."""
-        return app_rtl_mode(self)
 
     def lines(self, width: int) -> list[str]:
         """The visual lines at ``width`` cells."""
@@ -60,7 +59,7 @@ class ScriptText(Widget):
         """Whether the text's paragraph direction is right to left."""
         return has_rtl(self.text) and base_direction(self.text) == "R"
 
-    def _text_align(self) -> str:
+    def _text_align(self) -> TextAlign:
         if self.align == "center":
             return "left"  # the block is centred by render(), its lines aligned within it
         rtl = self.rtl
@@ -78,12 +77,12 @@ class ScriptText(Widget):
 
     def on_mount(self) -> None:
         """Align the lines for the text's direction once mounted."""
-        self.styles.text_align = self._text_align()  # type: ignore[assignment]
+        self.styles.text_align = self._text_align()
 
     def watch_text(self, _text: str) -> None:
         """Re-align for the new text's direction (it may switch between LTR and RTL)."""
         if self.is_mounted:
-            self.styles.text_align = self._text_align()  # type: ignore[assignment]
+            self.styles.text_align = self._text_align()
 
     def render(self) -> Content:
         """Render the text (:meth:`render_text`)."""

@@ -11,14 +11,14 @@ from textual.widgets import Button, Static
 
 from quizzer.cards.card import Pair
 from quizzer.ui.widgets.card_view import CardView, side_label
+from quizzer.ui.widgets.choice_panel import ChoicePanel
 from quizzer.ui.widgets.flip_panel import FlipPanel
+from quizzer.ui.widgets.typed_panel import TypedPanel
 
 if TYPE_CHECKING:
     from quizzer.study.answers import AnswerCheck
-    from quizzer.ui.widgets.choice_panel import ChoicePanel
-    from quizzer.ui.widgets.typed_panel import TypedPanel
 
-#: Each stage's panel, by id (a mode's panels only are imported and composed).
+#: Each stage's panel, by id (a mode's panels only are composed).
 _PANELS = {"flip": "flip-panel", "choice": "choices-panel", "typed": "typed-panel"}
 
 
@@ -27,12 +27,36 @@ class StudyBody(VerticalScroll):
 
     Flip mode has the :class:`FlipPanel`; choice, typed and learn mode the Continue
     row and the :class:`ChoicePanel` and/or :class:`TypedPanel`. The panels' messages
-    bubble up to the screen.
+    bubble up to the screen. ``rtl_mode`` is how right-to-left texts are drawn (see
+    :class:`~quizzer.ui.widgets.script_text.ScriptText`).
     """
 
-    def __init__(self, mode: str, *, id: str | None = None) -> None:
+    DEFAULT_CSS = """
+    StudyBody #hint {
+        color: $text-muted;
+        margin: 0 2;
+        height: auto;
+    }
+    StudyBody #continue-row {
+        height: auto;
+        margin: 0 2;
+    }
+    StudyBody #feedback {
+        width: 1fr;
+        text-style: bold;
+    }
+    StudyBody #feedback.-right { color: $success; }
+    StudyBody #feedback.-near { color: $warning; }
+    StudyBody #feedback.-wrong { color: $error; }
+    StudyBody #continue {
+        width: auto;
+    }
+    """
+
+    def __init__(self, mode: str, *, rtl_mode: str = "app", id: str | None = None) -> None:
         super().__init__(id=id)
         self.mode = mode
+        self.rtl_mode = rtl_mode
         self._to_end = False
         self._asked = False
 
@@ -45,7 +69,7 @@ class StudyBody(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         """Compose the card, the hint and this mode's panels (fewer widgets, faster first card)."""
-        yield CardView(id="card")
+        yield CardView(rtl_mode=self.rtl_mode, id="card")
         yield Static("", id="hint", markup=False)
         if self.mode != "flip":  # (flip mode's panel is mounted with the first answer shown)
             with Horizontal(id="continue-row", classes="hidden"):
@@ -56,13 +80,9 @@ class StudyBody(VerticalScroll):
                 button.active_effect_duration = 0
                 yield button
         if self.mode in ("choice", "learn"):
-            from quizzer.ui.widgets.choice_panel import ChoicePanel
-
-            yield ChoicePanel(id=_PANELS["choice"], classes="hidden")
+            yield ChoicePanel(rtl_mode=self.rtl_mode, id=_PANELS["choice"], classes="hidden")
         if self.mode in ("typed", "learn"):
-            from quizzer.ui.widgets.typed_panel import TypedPanel
-
-            yield TypedPanel(id=_PANELS["typed"], classes="hidden")
+            yield TypedPanel(rtl_mode=self.rtl_mode, id=_PANELS["typed"], classes="hidden")
 
     def _show_panel(self, stage: str | None) -> None:
         """Show the panel of ``stage`` only (``None``: none) and hide the Continue row."""
@@ -101,13 +121,9 @@ class StudyBody(VerticalScroll):
         self._asked = True
 
     def _choices(self) -> ChoicePanel:
-        from quizzer.ui.widgets.choice_panel import ChoicePanel
-
         return self.query_one(f"#{_PANELS['choice']}", ChoicePanel)
 
     def _typed(self) -> TypedPanel:
-        from quizzer.ui.widgets.typed_panel import TypedPanel
-
         return self.query_one(f"#{_PANELS['typed']}", TypedPanel)
 
     async def reveal(self, intervals: Mapping[int, str]) -> None:

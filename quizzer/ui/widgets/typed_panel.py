@@ -8,7 +8,6 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 
-from quizzer.ui.app_access import rtl_mode
 from quizzer.ui.widgets.answer_diff import diff_content
 from quizzer.ui.widgets.typed_answer import TypedAnswer
 
@@ -35,6 +34,13 @@ class TypedPanel(Vertical):
     class Overridden(Message):
         """The learner says a near miss was right (the "I was right" button)."""
 
+    def __init__(
+        self, *, rtl_mode: str = "app", id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        #: How the diff's right-to-left text is drawn (see :class:`ScriptText`).
+        self.rtl_mode = rtl_mode
+
     @staticmethod
     def hint(answer_label: str) -> str:
         """``"Type the Bengali term, Enter to check"``."""
@@ -50,7 +56,7 @@ class TypedPanel(Vertical):
 
     def show_check(self, check: AnswerCheck, can_override: bool) -> None:
         """Lock the field, show the character diff and, if ``can_override``, "I was right"."""
-        diff = diff_content(check, rtl_mode(self))
+        diff = diff_content(check, self.rtl_mode)
         self.query_one(TypedAnswer).show_feedback(diff, can_override)
 
     def hide_override(self) -> None:

@@ -2,25 +2,67 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from textual.widgets import Button, Input
+import pytest
+from rich.cells import cell_len
+from textual.content import Content
+from textual.widgets import Button, Input, OptionList
 
+from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
+from quizzer.errors import StoreError
+from quizzer.library.decks import find_deck
+from quizzer.progress import open_store
+from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.services.study import StudyService
+from quizzer.study import answers
+from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.home import HomeScreen
+from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
-from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.screens.summary import SessionSummary, SummaryScreen
+from quizzer.ui.widgets.answer_diff import NOTE_TEXT as _NOTE_TEXT
 from quizzer.ui.widgets.card_view import CardView
+from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.script_text import ScriptText
-from tests.ui_support import choice, make_app, markup_deck, reviews
+from tests.factories import concept
+from tests.ui_support import (
+    bundled_decks,
+    card_of,
+    check_of,
+    choice,
+    choices_of,
+    make_app,
+    markup_deck,
+    question_of,
+    reviews,
+    round_of,
+    session_of,
+    texts_of,
+)
 
 SIZE = (100, 30)
 
 
-def _study(app) -> StudyScreen:
+def _study(app: QuizzerApp) -> StudyScreen:
     screen = app.screen
     assert isinstance(screen, StudyScreen), type(screen)
     return screen
+
+
+def _field(app: QuizzerApp) -> Input:
+    """The answer field, which has the focus while a typed card waits for its answer."""
+    field = app.focused
+    assert isinstance(field, Input), field
+    return field
+
+
+def _summary(app: QuizzerApp) -> SessionSummary:
+    screen = app.screen
+    assert isinstance(screen, SummaryScreen), type(screen)
+    return screen.summary
 
 
 async def test_flip_mode_records_each_grade(tmp_path: Path) -> None:
@@ -30,13 +72,13 @@ async def test_flip_mode_records_each_grade(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         for grade in ("3", "4", "1", "2", "3"):
             screen = _study(app)
-            shown.append(screen.card.id)
+            shown.append(card_of(screen).id)
             assert not screen.query_one(CardView).revealed
             await pilot.press(grade)  # grading before revealing does nothing
-            assert screen.session.done == len(shown) - 1
+            assert session_of(screen).done == len(shown) - 1
             await pilot.press("space")
             assert screen.query_one(CardView).revealed
-            label = str(screen.query_one("#grade-3").label)
+            label = str(screen.query_one("#grade-3", Button).label)
             assert "Good · " in label
             await pilot.press(grade)
             await pilot.pause()
@@ -59,7 +101,7 @@ async def test_flip_grade_buttons_work_with_the_mouse(tmp_path: Path) -> None:
         await pilot.press("space")
         await pilot.click("#grade-4")
         await pilot.pause()
-        assert _study(app).session.done == 1
+        assert session_of(_study(app)).done == 1
         await pilot.press("q", "enter")
     assert [r.grade for r in reviews(db)] == [4]
 
@@ -71,7 +113,7 @@ async def test_choice_mode_right_and_wrong(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         for n in range(4):
             screen = _study(app)
-            choices = screen.choices
+            choices = choices_of(screen)
             assert choices is not None and len(choices.options) == 4
             texts = [o.text for o in choices.options]
             assert len(set(texts)) == 4
@@ -100,7 +142,7 @@ async def test_choice_mode_click(tmp_path: Path) -> None:
     app = make_app(db, choice("quantization", "en:term>ar:term", "choice"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        index = _study(app).choices.answer_index
+        index = choices_of(_study(app)).answer_index
         await pilot.click(f"#choice-{index + 1}")
         await pilot.pause()
         await pilot.click("#continue")
@@ -114,19 +156,19 @@ async def test_typed_mode_right_near_override_and_wrong(tmp_path: Path) -> None:
     app = make_app(db, choice("training-efficiency", "en:definition>en:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         await pilot.press(*answer, "enter")
         await pilot.pause()
-        assert screen.check is not None and screen.check.correct
+        assert check_of(screen).correct
         await pilot.press("enter")
         await pilot.pause()
 
         # A near miss: one letter wrong; then "I was right" with r.
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         near = answer[:-1] + ("x" if answer[-1] != "x" else "y")
         await pilot.press(*near, "enter")
         await pilot.pause()
-        assert screen.check.verdict == "near"
+        assert check_of(screen).verdict == "near"
         assert str(screen.query_one("#diff").render()).startswith("diff: ")
         assert screen.check_action("override", ()) is True
         await pilot.press("r")
@@ -141,7 +183,7 @@ async def test_typed_mode_right_near_override_and_wrong(tmp_path: Path) -> None:
         # Something unrelated: wrong, Again.
         await pilot.press(*"zzzz qqqq", "enter")
         await pilot.pause()
-        assert screen.check.verdict == "wrong"
+        assert check_of(screen).verdict == "wrong"
         await pilot.press("enter", "escape")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
@@ -161,15 +203,16 @@ async def test_learn_mode_round_records_each_concept_once(tmp_path: Path) -> Non
     app = make_app(db, choice("training-efficiency", "en:definition>en:term", "learn"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        first_round = screen.round
+        first_round = round_of(screen)
         assert first_round is not None
         size = first_round.total
         missed_once = False
         for _ in range(60):
-            if screen.round is not first_round:
+            if round_of(screen) is not first_round:
                 break
-            q = screen.question
+            q = question_of(screen)
             if q.stage == "choice":
+                assert q.choices is not None
                 index = q.choices.answer_index
                 if not missed_once:
                     index = (index + 1) % len(q.choices.options)
@@ -203,27 +246,25 @@ async def test_undo_and_bury(tmp_path: Path) -> None:
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        first = screen.card.id
+        first = card_of(screen).id
         await pilot.press("space", "1")
-        assert screen.session.done == 1
+        assert session_of(screen).done == 1
         await pilot.press("u")
         await pilot.pause()
-        assert screen.card.id == first and screen.session.done == 0
+        assert card_of(screen).id == first and session_of(screen).done == 0
         await pilot.press("space", "3")
-        second = screen.card.id
+        second = card_of(screen).id
         await pilot.press("b")
         await pilot.pause()
-        assert screen.card.id != second
-        assert second not in {k.id for k in screen.session.queue}
-        messages = [n.message for n in app._notifications]
+        assert card_of(screen).id != second
+        assert second not in {k.id for k in session_of(screen).queue}
+        messages = [n.message for n in app.notices]
         assert messages[0] == "Answer taken back (Again)."
         # Undo after a bury says it took back the bury, not an answer.
         await pilot.press("u")
         await pilot.pause()
-        assert screen.card.id == second
-        assert [n.message for n in app._notifications][-1] == (
-            "Bury taken back: the card is here again."
-        )
+        assert card_of(screen).id == second
+        assert [n.message for n in app.notices][-1] == ("Bury taken back: the card is here again.")
         await pilot.press("b")
         await pilot.pause()
         await pilot.press("q", "enter")
@@ -265,7 +306,7 @@ async def test_home_lists_decks_remembers_and_starts(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
         assert isinstance(home, HomeScreen)
-        options = home.query_one("#decks")
+        options = home.query_one("#decks", OptionList)
         assert options.option_count == 2
         text = str(options.get_option_at_index(0).prompt)
         assert "new" in text and "due" in text
@@ -287,7 +328,9 @@ async def test_home_lists_decks_remembers_and_starts(tmp_path: Path) -> None:
         assert not app.is_running
     app2 = make_app(db)
     async with app2.run_test(size=(80, 24)) as pilot:
-        remembered = app2.screen.current_choice()
+        home2 = app2.screen
+        assert isinstance(home2, HomeScreen)
+        remembered = home2.current_choice()
         assert remembered is not None
         assert (remembered.deck, remembered.mode) == (screen.choice.deck, "typed")
         assert remembered.pair == screen.choice.pair
@@ -320,8 +363,6 @@ async def test_arabic_prompt_is_shaped_in_app_mode_and_logical_in_terminal_mode(
 
 
 def test_answer_notes_all_have_a_message() -> None:
-    from quizzer.study import answers
-    from quizzer.ui.widgets.answer_diff import NOTE_TEXT as _NOTE_TEXT
 
     notes = {getattr(answers, n) for n in dir(answers) if n.startswith("NOTE_")}
     assert notes == set(_NOTE_TEXT)
@@ -332,13 +373,15 @@ async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path
     app = make_app(db, choice("quantization", "en:definition>en:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        concept, _prompt, _answer = screen._texts(screen.card)
+        concept, _prompt, _answer = texts_of(screen)
         other = next(c for c in screen.deck.concepts if c.id != concept.id)
-        app.focused.value = other.text("en", "term")
+        term = other.text("en", "term")
+        assert term is not None
+        _field(app).value = term
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.check.verdict == "wrong"
-        assert screen.check.confused_with == other.text("en", "term")
+        assert check_of(screen).verdict == "wrong"
+        assert check_of(screen).confused_with == other.text("en", "term")
         assert "another concept" in str(screen.query_one("#feedback").render())
         named = str(screen.query_one("#diff").render())
         assert named == f"closest to another concept: {other.text('en', 'term')}"
@@ -349,7 +392,6 @@ async def test_typed_answer_of_another_concept_is_wrong_and_named(tmp_path: Path
 
 
 async def test_statistics_from_home_and_from_the_summary(tmp_path: Path) -> None:
-    from quizzer.ui.screens.stats import StatsScreen
 
     db = tmp_path / "p.json"
     app = make_app(db)
@@ -370,7 +412,9 @@ async def test_statistics_from_home_and_from_the_summary(tmp_path: Path) -> None
         await app.workers.wait_for_complete()  # the figures are counted in a worker thread
         await pilot.pause()
         assert isinstance(app.screen, StatsScreen) and app.screen.stats is not None
-        assert app.screen.stats.decks == (app.screen_stack[-2].deck_id,)
+        summary = app.screen_stack[-2]
+        assert isinstance(summary, SummaryScreen)
+        assert app.screen.stats.decks == (summary.deck_id,)
         assert app.screen.stats.total_reviews == 1
         await pilot.press("escape")
         await pilot.pause()
@@ -396,10 +440,6 @@ async def test_nothing_to_study_says_so(tmp_path: Path) -> None:
 
 
 def test_why_no_cards_names_the_missing_text(tmp_path: Path) -> None:
-    from quizzer.cards.card import Pair
-    from quizzer.progress import open_store
-    from quizzer.services.study import StudyService
-    from tests.factories import concept
 
     half = concept("half", "a", {"en": ("term", "a definition"), "ar": ("مصطلح", "")})
     deck = Deck(id="half", name="Half", concepts=(half,))
@@ -429,7 +469,7 @@ async def test_typing_keeps_letters_for_the_answer(tmp_path: Path) -> None:
         assert not {"u", "b", "space", "question_mark"} & shown
         await pilot.press(*"ub q?", "enter")
         await pilot.pause()
-        assert screen.check is not None and screen.check.typed == "ub q?"
+        assert check_of(screen).typed == "ub q?"
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
@@ -452,12 +492,12 @@ async def test_quick_answers_are_not_lost(tmp_path: Path) -> None:
         button = screen.query_one("#continue", Button)
         assert button.active_effect_duration == 0
         for n in range(4):
-            screen.query_one("#choices").choose(0)
+            screen.query_one("#choices", ChoiceList).choose(0)
             await pilot.pause()
             assert screen.phase == "feedback"
             button.action_press()  # what Enter on the focused button does
             await pilot.pause()
-            assert screen.session.done == n + 1
+            assert session_of(screen).done == n + 1
             assert screen.phase == "question", n
         await pilot.press("escape")
         await pilot.pause()
@@ -488,7 +528,6 @@ async def test_markup_in_choice_options_is_literal_and_clicks_do_nothing_odd(
 
 
 async def test_app_measures_bengali_as_drawn_and_restores_rich_after(tmp_path: Path) -> None:
-    from rich.cells import cell_len
 
     text = "আমি বাংলায় গান গাই"
     app = make_app(tmp_path / "p.json", choice("quantization", "en:term>bn:term", "flip"))
@@ -503,14 +542,15 @@ async def test_typed_arabic_miss_shows_what_was_typed_shaped(tmp_path: Path) -> 
     app = make_app(db, choice("quantization", "en:term>ar:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         typed = answer[:-1]  # one letter short: a near miss
-        app.focused.value = typed
-        assert app.focused.value == typed  # the input keeps logical order
+        _field(app).value = typed
+        assert _field(app).value == typed  # the input keeps logical order
         await pilot.press("enter")
         await pilot.pause()
-        assert not screen.check.right and screen.check.can_override
+        assert not check_of(screen).right and check_of(screen).can_override
         diff = screen.query_one("#diff").render()
+        assert isinstance(diff, Content)
         shown = str(diff)
         assert shown.startswith("diff: ")
         assert any(0xFE70 <= ord(c) <= 0xFEFF for c in shown)
@@ -532,7 +572,7 @@ async def test_home_counts_follow_answers(tmp_path: Path) -> None:
     app = make_app(db)
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
-        options = home.query_one("#decks")
+        options = home.query_one("#decks", OptionList)
         first = str(options.get_option_at_index(0).prompt)
         assert "20 new · 0 due" in first
         await pilot.press("enter")
@@ -552,13 +592,12 @@ async def test_small_and_resized_terminal_keeps_working(tmp_path: Path) -> None:
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         screen = _study(app)
-        await pilot.press(str(screen.choices.answer_index + 1))
+        await pilot.press(str(choices_of(screen).answer_index + 1))
         await pilot.pause()
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         prompt = screen.query_one("#prompt", ScriptText)
         assert prompt.size.width > 60
-        from rich.cells import cell_len
 
         widest = max(cell_len(line) for line in str(prompt.render_text()).splitlines())
         assert widest <= prompt.size.width
@@ -580,7 +619,7 @@ async def test_flip_space_twice_is_good_and_enter_works_like_space(tmp_path: Pat
         assert screen.phase == "revealed"
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.session.done == 2
+        assert session_of(screen).done == 2
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("enter")
@@ -600,9 +639,6 @@ async def test_ctrl_t_switches_light_and_dark(tmp_path: Path) -> None:
 
 
 def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
-    from quizzer.progress import open_store
-    from quizzer.services.study import StudyService
-    from tests.ui_support import bundled_decks
 
     with open_store(tmp_path / "p.json") as store:
         service = StudyService(store, bundled_decks())
@@ -617,8 +653,9 @@ def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
         assert service.last_choice() is None
 
 
-async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(tmp_path: Path) -> None:
-    from quizzer.errors import StoreError
+async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
 
     db = tmp_path / "p.json"
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
@@ -629,8 +666,8 @@ async def test_a_store_that_refuses_a_write_ends_the_app_cleanly(tmp_path: Path)
         def refuse(*_args: object, **_kwargs: object) -> None:
             raise StoreError("can't write the journal: No space left on device", path=db)
 
-        app.service.store.record = refuse  # type: ignore[method-assign]
-        app.service.store.record_outcome = refuse  # type: ignore[method-assign]
+        monkeypatch.setattr(app.service.store, "record", refuse)
+        monkeypatch.setattr(app.service.store, "record_outcome", refuse)
         await pilot.press("space", "3")
         await pilot.pause()
         assert not app.is_running
@@ -643,11 +680,11 @@ async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) ->
     app = make_app(db, choice("training-efficiency", "en:definition>en:term", "typed"))
     async with app.run_test(size=SIZE) as pilot:
         screen = _study(app)
-        _concept, _prompt, answer = screen._texts(screen.card)
+        _concept, _prompt, answer = texts_of(screen)
         near = answer[:-1] + ("x" if answer[-1] != "x" else "y")
         await pilot.press(*near, "enter")
         await pilot.pause()
-        assert screen.check.can_override
+        assert check_of(screen).can_override
         button = screen.query_one("#i-was-right", Button)
         assert not button.has_class("hidden")
         await pilot.click("#i-was-right")
@@ -660,7 +697,7 @@ async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) ->
         # A plainly wrong answer offers no "I was right".
         await pilot.press(*"zzzz qqqq", "enter")
         await pilot.pause()
-        assert screen.check.verdict == "wrong"
+        assert check_of(screen).verdict == "wrong"
         assert screen.query_one("#i-was-right").has_class("hidden")
         assert screen.check_action("override", ()) is False
         await pilot.press("r")  # does nothing
@@ -675,20 +712,19 @@ async def test_clicking_i_was_right_counts_the_near_miss_once(tmp_path: Path) ->
 
 
 async def test_summary_next_due_counts_only_this_deck_and_pair(tmp_path: Path) -> None:
-    from datetime import UTC, datetime, timedelta
 
     db = tmp_path / "p.json"
     app = make_app(db, choice("quantization", "en:term>ru:term", "flip"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space", "1", "q")  # Again: due again within minutes
         await pilot.pause()
-        soon = app.screen.summary.next_due
+        soon = _summary(app).next_due
         await pilot.press("enter")
     app = make_app(db, choice("quantization", "en:term>fr:term", "flip"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space", "4", "q")  # Easy: days away
         await pilot.pause()
-        later = app.screen.summary.next_due
+        later = _summary(app).next_due
         await pilot.press("enter")
     now = datetime.now(UTC)
     assert soon is not None and soon - now < timedelta(hours=1)
@@ -696,13 +732,6 @@ async def test_summary_next_due_counts_only_this_deck_and_pair(tmp_path: Path) -
 
 
 def test_new_limit_note_says_when_the_daily_limit_holds_cards_back(tmp_path: Path) -> None:
-    from datetime import UTC, datetime
-
-    from quizzer.cards.card import CardKey, Pair
-    from quizzer.library.decks import find_deck
-    from quizzer.progress import open_store
-    from quizzer.scheduling.settings import SchedulerSettings
-    from quizzer.services.study import StudyService
 
     deck = find_deck("training-efficiency").deck
     pair = Pair("en", "term", "ru", "definition")

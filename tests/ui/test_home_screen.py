@@ -5,10 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from quizzer.concepts.deck import Deck
+from quizzer.ui.screens.help import HelpScreen
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
+from quizzer.ui.widgets.deck_list import DeckList
 from quizzer.ui.widgets.picker import Picker
-from tests.ui_support import make_app, reviews
+from quizzer.ui.widgets.quiz_footer import QuizFooter
+from tests.factories import concept
+from tests.ui_support import bundled_decks, make_app, reviews
 
 SIZE = (100, 30)
 
@@ -22,7 +27,7 @@ async def test_clicking_a_deck_highlights_it_and_the_start_button_starts(tmp_pat
     app = make_app(tmp_path / "p.json")
     async with app.run_test(size=SIZE) as pilot:
         home = _home(app)
-        decks = home.query_one("#decks")
+        decks = home.query_one("#decks", DeckList)
         assert decks.highlighted == 0
         # Two lines a deck (name, counts); below the border, line 3 is the second deck.
         await pilot.click("#decks", offset=(4, 3))
@@ -110,16 +115,14 @@ async def test_the_theme_chosen_with_ctrl_t_is_remembered(tmp_path: Path) -> Non
     third.service.close()
 
 
-def _french_deck():
-    from quizzer.concepts.deck import Deck
-    from tests.factories import concept
+def _french_deck() -> Deck:
 
     words = [("Élagage", "La suppression des poids."), ("Distillation", "Un petit modèle apprend.")]
     concepts = tuple(concept("mes-mots", f"m{i}", {"fr": w}) for i, w in enumerate(words))
     return Deck(id="mes-mots", name="Mes mots", concepts=concepts)
 
 
-def _pickers(home: HomeScreen) -> tuple:
+def _pickers(home: HomeScreen) -> tuple[str, ...]:
     return tuple(
         home.query_one(f"#{n}", Picker).value
         for n in ("from-lang", "from-side", "to-lang", "to-side")
@@ -127,14 +130,14 @@ def _pickers(home: HomeScreen) -> tuple:
 
 
 async def test_a_french_only_deck_gets_a_direction_it_has(tmp_path: Path) -> None:
-    """Issue 13.17: no flags, no pickers to fix by hand: fr term → fr definition, and it starts."""
-    from tests.ui_support import bundled_decks
+    """A French-only deck needs no flags and no pickers fixed by hand: fr term → fr
+    definition, and it starts."""
 
     app = make_app(tmp_path / "p.json", decks=[*bundled_decks(), _french_deck()])
     async with app.run_test(size=SIZE) as pilot:
         home = _home(app)
         assert _pickers(home) == ("en", "definition", "en", "term")
-        decks = home.query_one("#decks")
+        decks = home.query_one("#decks", DeckList)
         decks.highlighted = 2  # Mes mots
         await pilot.pause()
         assert _pickers(home) == ("fr", "term", "fr", "definition")
@@ -156,7 +159,7 @@ async def test_first_run_on_only_a_french_deck_starts_on_french(tmp_path: Path) 
 
 
 def _new_count(home: HomeScreen, index: int = 0) -> int:
-    line = str(home.query_one("#decks").get_option_at_index(index).prompt)
+    line = str(home.query_one("#decks", DeckList).get_option_at_index(index).prompt)
     match = re.search(r"(\d+) new", line)
     assert match, line
     return int(match.group(1))
@@ -181,7 +184,7 @@ async def test_counts_follow_a_session_and_a_new_direction(tmp_path: Path) -> No
         await pilot.pause()
         await pilot.press("q", "enter")
         await pilot.pause()
-        assert app.screen is home
+        assert _home(app) is home
         assert _new_count(home, 1) == before - 1  # back from the session: recounted
         # A direction picked in a picker recounts the list (the studied concept is
         # buried today in every direction, so Russian shows one fewer too).
@@ -202,12 +205,12 @@ async def test_prompt_equal_to_answer_on_the_way_keeps_the_pickers(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         home = _home(app)
         assert _pickers(home) == ("en", "definition", "en", "term")
-        counts = str(home.query_one("#decks").get_option_at_index(0).prompt)
+        counts = str(home.query_one("#decks", DeckList).get_option_at_index(0).prompt)
         home.query_one("#from-side", Picker).value = "term"
         await pilot.pause()
         assert _pickers(home) == ("en", "term", "en", "term")
         assert "same text" in str(home.query_one("#pair-error").render())
-        assert str(home.query_one("#decks").get_option_at_index(0).prompt) == counts
+        assert str(home.query_one("#decks", DeckList).get_option_at_index(0).prompt) == counts
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is home  # nothing to study in that direction
@@ -223,8 +226,6 @@ async def test_prompt_equal_to_answer_on_the_way_keeps_the_pickers(tmp_path: Pat
 
 
 async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path) -> None:
-    from quizzer.ui.screens.help import HelpScreen
-    from quizzer.ui.widgets.quiz_footer import QuizFooter
 
     app = make_app(tmp_path / "p.json")
     async with app.run_test(size=SIZE) as pilot:

@@ -1,16 +1,17 @@
 """Snapshot tests (pytest-textual-snapshot) of every screen and mode at 80×24.
 
-Regenerate after a deliberate change with ``pytest tests/ui/test_ui_snapshots.py --snapshot-update``
+Regenerate after a deliberate change with ``pytest tests/ui/test_screen_snapshots.py --snapshot-update``
 and look at the SVGs in tests/ui/__snapshots__/ before committing them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.ui_support import choice, make_app, show_summary
+from tests.ui_support import choice, choices_of, make_app, show_summary
 
 SIZE = (80, 24)
 
@@ -32,9 +33,9 @@ def test_flip_arabic_prompt_app_mode(snap_compare, tmp_path: Path) -> None:
 def test_choice_after_answer(snap_compare, tmp_path: Path) -> None:
     app = make_app(tmp_path / "p.json", choice("training-efficiency", "ru:term>en:term", "choice"))
 
-    async def answer(pilot: Pilot) -> None:
+    async def answer(pilot: Pilot[Any]) -> None:
         await pilot.pause()
-        await pilot.press(str(pilot.app.screen.choices.answer_index + 1))
+        await pilot.press(str(choices_of(pilot.app.screen).answer_index + 1))
         await pilot.pause()
 
     assert snap_compare(app, run_before=answer, terminal_size=SIZE)

@@ -4,7 +4,7 @@ screen's pickers and Start, the whole help, the stats numbers; the focus back on
 the deck list after a session, and the session header's new / learning / due counts.
 
 Regenerate the snapshots after a deliberate change with
-``pytest tests/ui/test_ui_narrow.py --snapshot-update`` and look at them.
+``pytest tests/ui/test_narrow_terminals.py --snapshot-update`` and look at them.
 """
 
 from __future__ import annotations
@@ -17,17 +17,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
 from textual.widgets import Button, Static
 
 from quizzer.stats.compute import compute_stats
-from quizzer.ui.screens.home import DeckList, HomeScreen
+from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.stats import StatsScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
 from quizzer.ui.stats_table import RenderedTable
+from quizzer.ui.widgets.deck_list import DeckList
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -117,7 +119,8 @@ def _inside(widget, container=None) -> bool:
     if region.width <= 0 or region.height <= 0:
         return False
     outer = container.region if container is not None else widget.screen.region
-    return widget.screen.region.contains_region(region) and outer.contains_region(region)
+    inside: bool = widget.screen.region.contains_region(region)
+    return inside and outer.contains_region(region)
 
 
 def _label_fits(button: Button | LineButton) -> bool:
@@ -197,7 +200,7 @@ async def test_typed_feedback_scrolls_into_sight_at_60x20(tmp_path: Path) -> Non
             assert _inside(app.screen.query_one(name), body), name
 
 
-# -- item 4: back home, the deck list has the focus ------------------------------
+# -- back home, the deck list has the focus --------------------------------------
 
 
 async def test_back_home_from_a_session_the_deck_list_has_the_focus(tmp_path: Path) -> None:
@@ -231,10 +234,10 @@ async def test_help_from_home_keeps_the_focus_where_it_was(tmp_path: Path) -> No
         assert app.focused is app.screen.query_one("#from-lang")
 
 
-# -- item 7: the header counts new, learning and due cards -----------------------
+# -- the header counts new, learning and due cards -------------------------------
 
 
-def _header(app: App[None]) -> str:
+def _header(app: App[Any]) -> str:
     return app.screen.query_one(ProgressHeader).counts
 
 
@@ -262,7 +265,7 @@ async def test_learn_header_keeps_round_and_concepts(tmp_path: Path) -> None:
         assert header.endswith(" left")
 
 
-# -- item 3 in a real terminal: tmux at 60×20 ------------------------------------
+# -- everything readable in a real terminal: tmux at 60×20 ----------------------
 
 
 class _Tmux:

@@ -17,8 +17,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
-from quizzer.progress import journal
 from quizzer.progress.files import journal_path
 
 

@@ -17,8 +17,11 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+import quizzer.progress.journal as journal
+import quizzer.progress.monthcache as monthcache
+import quizzer.progress.monthfile as monthfile
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.progress import journal, monthcache, monthfile, reviewlog
 from quizzer.progress.events import Event, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,

@@ -20,7 +20,10 @@ from collections.abc import Iterator
 from operator import attrgetter
 from pathlib import Path
 
-from quizzer.progress import journal, logdecoder, monthfile, reviewlog
+import quizzer.progress.journal as journal
+import quizzer.progress.logdecoder as logdecoder
+import quizzer.progress.monthfile as monthfile
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.progress.events import has_review, is_undo, plain
 from quizzer.progress.files import journal_path
 from quizzer.progress.manifest import Manifest

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.progress import journal
 from quizzer.progress.events import Event, card_data, review_data
 from quizzer.progress.journal import JournalWriter
 from quizzer.scheduling.card_state import CardState

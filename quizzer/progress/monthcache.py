@@ -29,7 +29,7 @@ import threading
 import zlib
 from pathlib import Path
 
-from quizzer.progress import logdecoder
+import quizzer.progress.logdecoder as logdecoder
 from quizzer.scheduling.review import Review
 
 MAGIC = b"quizzer answers cache 1\n"

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+import quizzer.progress.logdecoder as logdecoder
+import quizzer.progress.monthcache as monthcache
 from quizzer.errors import StoreError
-from quizzer.progress import logdecoder, monthcache
 from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import dumps, parse

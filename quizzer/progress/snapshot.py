@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import quizzer.progress.cardindex as cardindex
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.progress import cardindex
 from quizzer.progress.cardtable import LazyCards
 from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.values import reason_of

@@ -34,7 +34,6 @@ from quizzer.progress.journal import JournalDamage
 from quizzer.progress.manifest import Manifest, manifest_problem
 from quizzer.progress.snapshot import parse
 from quizzer.progress.values import BAD_VALUE, event_problem, reason_of
-from quizzer.runtime.collector import collector_paused
 from quizzer.scheduling.review import Review
 
 #: The sort key of the log: when the answer was given.
@@ -82,8 +81,7 @@ def read_log(
     for attempt in range(READ_ATTEMPTS):
         before = files_signature(path)[1]
         try:
-            with collector_paused(settle=True):  # a million answers, no cycles
-                log = _read_log_once(path, gen, manifest, cards)
+            log = _read_log_once(path, gen, manifest, cards)
         except StoreError:
             if files_signature(path)[1] == before:
                 raise

@@ -21,7 +21,7 @@ import contextlib
 import json
 import os
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,22 +51,9 @@ class JournalDamage(Exception):
         self.offset = offset
 
 
-def _compact_encoder() -> Callable[[Any], str]:
-    options = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - a Python without json's C accelerator
-        return options.encode
-    # What JSONEncoder.encode builds on every call (json.dumps a new JSONEncoder too), once.
-    # Events and answers are trees of plain values: no cycle to watch for.
-    chunks = make(
-        None, options.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
-    )
-    return lambda value: "".join(chunks(value, 0))
-
-
-#: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``: the same text, its encoder
-#: built once (building it was half of encoding a journal line, a tenth of recording an answer).
-compact_json = _compact_encoder()
+def compact_json(value: Any) -> str:
+    """``value`` as compact JSON text (no spaces, non-ASCII kept as it is)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def encode(event: Event) -> bytes:

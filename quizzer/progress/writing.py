@@ -7,7 +7,6 @@ Every change is appended to the journal and fsynced before the method returns
 from __future__ import annotations
 
 import os
-import threading
 from datetime import UTC, datetime
 
 from quizzer.cards.card import CardKey
@@ -38,22 +37,9 @@ def _answer_time(now: datetime) -> datetime:
     return now.astimezone(UTC)
 
 
-#: Random bytes for the salts, drawn 4 KiB at a time: a system call per 1,024 answers, not
-#: one on the path of each between the key and the flush (issue 12, goal 4).
-_salts = bytearray()
-_salts_lock = threading.Lock()
-if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
-    os.register_at_fork(after_in_child=_salts.clear)  # a child draws its own
-
-
 def _salt() -> str:
     """A random salt for a review id (two processes may answer a card in the same ms)."""
-    with _salts_lock:
-        if len(_salts) < 4:
-            _salts.extend(os.urandom(4096))
-        salt = _salts[-4:].hex()
-        del _salts[-4:]
-    return salt
+    return os.urandom(4).hex()
 
 
 class WritingStore(ReadingStore):

@@ -87,7 +87,7 @@ def append_batch(
                 path=store.journal_path,
             ) from exc
         store._writer = JournalWriter(store.journal_path, len(data))
-        store._mark()  # the lock file's mark of the journal's acknowledged end (issue 14)
+        store._mark()  # the lock file's mark of the journal's acknowledged end
         for event in events:
             store.state.apply(event)
         # Undoing an answer given before the merge would restore a state without the merged

@@ -7,8 +7,8 @@ and settings in an atomically written snapshot with a ``meta`` table, and the
 review log in the append-only journal, never truncated. Version 3
 keeps the review log in month files (``P.log/YYYY-MM.json``) and truncates the
 journal at each compaction (generations, ``meta.gen``). Version 4 (current) has the
-same layout; its card states count elapsed time in study days, as Anki does (issue
-11): migrating to it recomputes every card's memory state from its review log.
+same layout; its card states count elapsed time in study days, as Anki does: migrating
+to it recomputes every card's memory state from its review log.
 
 Migrating keeps a byte-for-byte backup of the old file (``P.v1.bak``,
 ``P.v2.bak``, ``P.v3.bak``) first; from version 2 the old journal is kept too

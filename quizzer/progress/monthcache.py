@@ -1,4 +1,4 @@
-"""A compact copy of a sealed month file's answers, to read the whole log fast (issue 12, goal 3).
+"""A compact copy of a sealed month file's answers, to read the whole log fast.
 
 Reading a million answers from the month files' JSON is mostly parsing text: numbers,
 times and keys. ``P.log/2026-03.answers.cache`` holds the same answers as msgpack

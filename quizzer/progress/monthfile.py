@@ -1,4 +1,4 @@
-"""One month file of the review log, sealed, and how a copy of it is vouched for (issue 14.2).
+"""One month file of the review log, sealed, and how a copy of it is vouched for.
 
 A month file (and its mirror, the same bytes) is a TinyDB document with the
 table ``reviews`` and, last, a ``seal``::

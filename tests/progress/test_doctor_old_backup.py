@@ -1,4 +1,4 @@
-"""The doctor rebuilds a damaged snapshot from a backup of an older schema (issue 14, item 4).
+"""The doctor rebuilds a damaged snapshot from a backup of an older schema.
 
 A store migrated on open keeps the ``P.bak`` of its old schema until a compaction
 replaces it; answers given meanwhile are in the journal, one generation newer than

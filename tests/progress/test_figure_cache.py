@@ -1,4 +1,4 @@
-"""The day's figures cache ``P.figures`` (issue 12.3): served only while it is the store's.
+"""The day's figures cache ``P.figures``: served only while it is the store's.
 
 Real stores on disk (:mod:`tests.synthetic_history` through ``merge_batch``). Each
 time, the figures equal :func:`compute_stats` over the whole log read back

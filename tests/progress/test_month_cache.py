@@ -1,4 +1,4 @@
-"""The month cache (issue 12, goal 3): a compact copy of a sealed month's answers, used only
+"""The month cache: a compact copy of a sealed month's answers, used only
 for the very bytes it was made from, never the only copy: damaged, stale or deleted it is
 ignored and written again, and damage to the month file is named as without it. Real
 sealed month files on disk."""

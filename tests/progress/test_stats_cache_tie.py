@@ -1,4 +1,4 @@
-"""The statistics cache ``P.stats`` at its edges (issue 14, mutation testing of ``aggregates``).
+"""The statistics cache ``P.stats`` at its edges.
 
 Real stores on disk, filled as in :mod:`tests.progress.test_stats_cache`. What a caller
 sees is checked: the figures equal :func:`compute_stats` over the whole log read back

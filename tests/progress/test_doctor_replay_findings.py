@@ -1,4 +1,4 @@
-"""Edges of :mod:`quizzer.progress.doctor_replay` found untested by mutation testing (issue 14)."""
+"""What the doctor reports of card states against their review log, and what it rebuilds."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The journal's own rules at their edges (``progress.journal``), on real files.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/journal.py``): the
+The
 store-level tests reach the line format, the scan's stopping rules and the writer's
 repairs only through whole stores; here each is held on its own.
 """

@@ -32,9 +32,9 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quizzer.errors import StoreError
+import quizzer.progress.journal as journal
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.progress import journal, reviewlog
 from quizzer.progress.events import has_review, is_undo, plain
 from quizzer.progress.files import journal_path, stats_path
 from quizzer.progress.history import read_log
@@ -263,11 +263,7 @@ def before_compaction(store: OpenedStore) -> None:
 
 
 def after_compaction(store: OpenedStore) -> None:
-    """Write the writer's tally, tied to the files the compaction left (if it is still good),
-    and tie the day's figures cache's card facts to the new snapshot."""
-    from quizzer.progress import figurecache  # it builds on this module
-
-    figurecache.after_compaction(store)
+    """Write the writer's tally, tied to the files the compaction left (if it is still good)."""
     live: Live | None = store._live_tally
     if live is None or live.key != key_of(store):
         store._live_tally = None
@@ -285,17 +281,3 @@ def cache_notes(store: OpenedStore) -> list[str]:
         f"{stats_path(store.path).name}: the statistics cache is {why}; it only sums the "
         "review log (nothing is lost): it is counted again from the log when next shown"
     ]
-
-
-def rebuild_cache(path: Path, actions: list[str]) -> None:
-    """``quizzer doctor``: count the cache again from the log if it isn't up to date."""
-    from quizzer.progress.store import open_store
-
-    try:
-        with open_store(path) as store:
-            if not cache_notes(store):
-                return
-            tally_for(store)
-    except StoreError:
-        return  # the log itself is damaged: the doctor has said so
-    actions.append(f"rebuilt the statistics cache {stats_path(path).name} from the review log")

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from quizzer.errors import StoreError
-from quizzer.progress.cardindex import SnapshotBytes, Spans, doc_key
+from quizzer.progress.cardindex import Spans, doc_key
 from quizzer.progress.events import CardData
 from quizzer.runtime.hashing import blake2b
 
@@ -34,7 +34,7 @@ from quizzer.runtime.hashing import blake2b
 class LazyCards:
     """A snapshot's bytes and its card index: single records, or the whole table, on demand."""
 
-    def __init__(self, raw: SnapshotBytes, spans: Spans, source: Path | None) -> None:
+    def __init__(self, raw: bytes, spans: Spans, source: Path | None) -> None:
         self.raw = raw
         self.spans = spans
         self.source = source
@@ -244,7 +244,7 @@ class CardTable(MutableMapping[str, CardData]):
         return f"CardTable({'lazy' if self.lazy else len(self._data)})"
 
 
-def _snapshot_hash(raw: SnapshotBytes) -> bytes:
+def _snapshot_hash(raw: bytes) -> bytes:
     return blake2b(raw, digest_size=16).digest()
 
 

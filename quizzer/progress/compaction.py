@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import quizzer.progress.journal as journal
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.progress import journal, reviewlog
 from quizzer.progress.files import backup_path, journal_damage_error, journal_path, log_dir
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.snapshot import AtomicJSONStorage

@@ -22,9 +22,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import quizzer.progress.aggregates as aggregates
+import quizzer.progress.doctor_replay as doctor_replay
+import quizzer.progress.generations as generations
+import quizzer.progress.journal as journal
+import quizzer.progress.migrate as migrate
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress import aggregates, doctor_replay, generations, journal, migrate, reviewlog
 from quizzer.progress.doctor_findings import (
     Findings,
     Report,
@@ -40,14 +45,15 @@ from quizzer.progress.files import (
     journal_path,
     lock_path,
     previous_journal_path,
+    stats_path,
     store_exists,
 )
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.lock import StoreLock, active_holder
-from quizzer.progress.opening import OpenedStore
 from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
+from quizzer.progress.store import open_store
 from quizzer.progress.values import event_problem, reason_of
 
 
@@ -70,14 +76,54 @@ def check(path: Path) -> Report:
     report.writer = active_holder(lock_path(path))
     if report.healthy and store_exists(path):
         _count_with_journal(report)
-        report.problems += doctor_replay.findings(path)  # card states against their log
+        report.problems += replay_findings(path)  # card states against their log
     return report
+
+
+def replay_findings(path: Path) -> list[str]:
+    """What ``doctor --check`` reports about card states against the log (read-only)."""
+    try:
+        with open_store(path, read_only=True) as store:
+            cmp = doctor_replay.compare(
+                store.reviews(), doctor_replay.kept_states(store), store.settings, store.tz
+            )
+    except StoreError as exc:
+        return [f"can't replay the review log: {exc.message}"]
+    return doctor_replay.describe(cmp)
+
+
+def rebuild_states(report: Report) -> None:
+    """``quizzer doctor``: rebuild the card states of ``report.path`` that differ from their
+    log; what it did goes to ``report.actions``, what it could not do to ``report.problems``."""
+    try:
+        with open_store(report.path) as store:
+            cmp = doctor_replay.recompute(store)
+            report.cards = len(store.state.raw)  # what the store holds after the rebuild
+    except StoreError as exc:
+        report.problems.append(f"can't rebuild card states from the review log: {exc.message}")
+        return
+    if cmp.fixed:
+        report.actions.append(
+            f"rebuilt {len(cmp.fixed)} of {cmp.checked} card states from their review log"
+        )
+
+
+def rebuild_stats_cache(path: Path, actions: list[str]) -> None:
+    """``quizzer doctor``: count the cache again from the log if it isn't up to date."""
+    try:
+        with open_store(path) as store:
+            if not aggregates.cache_notes(store):
+                return
+            aggregates.tally_for(store)
+    except StoreError:
+        return  # the log itself is damaged: the doctor has said so
+    actions.append(f"rebuilt the statistics cache {stats_path(path).name} from the review log")
 
 
 def _count_with_journal(report: Report) -> None:
     """Card states as a read-only open sees them: the snapshot plus the journal replayed."""
     try:
-        store = OpenedStore(report.path, read_only=True)
+        store = open_store(report.path, read_only=True)
     except StoreError as exc:
         report.problems.append(f"{exc.path or report.path}: {exc.message}")
         return
@@ -95,9 +141,9 @@ def repair(path: Path) -> Report:
     """
     report = _repair(path)
     if report.healthy:
-        doctor_replay.rebuild(report)
+        rebuild_states(report)
     if report.healthy:
-        aggregates.rebuild_cache(report.path, report.actions)
+        rebuild_stats_cache(report.path, report.actions)
     return report
 
 

@@ -11,8 +11,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import quizzer.progress.journal as journal
+import quizzer.progress.migrate as migrate
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.progress import journal, migrate, reviewlog
 from quizzer.progress.doctor_months import MonthFindings, examine_months, manifest_of
 from quizzer.progress.files import backup_path, journal_path, lock_path, lost_v2_journal
 from quizzer.progress.generations import journal_problem

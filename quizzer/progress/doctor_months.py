@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import quizzer.progress.journal as journal
+import quizzer.progress.monthfile as monthfile
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress import journal, monthfile, reviewlog
 from quizzer.progress.events import Event, ReviewData
 from quizzer.progress.files import journal_path, previous_journal_path
 from quizzer.progress.generations import v2_backup_path

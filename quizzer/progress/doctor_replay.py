@@ -1,10 +1,10 @@
-"""Card states checked against, and rebuilt from, the review log (issue 11, item 2).
+"""Card states checked against, and rebuilt from, the review log.
 
 The review log is the source of truth; the snapshot's card states are a cache of
 replaying it (:mod:`quizzer.scheduling.replay`, with the store's settings and time
 zone). ``quizzer doctor --check`` reports every card whose kept state differs from
-its replay (:func:`findings`); ``quizzer doctor`` puts the replayed states in place
-(:func:`rebuild`), all at once (:meth:`Store.merge_batch
+its replay (:func:`compare`, called by :mod:`quizzer.progress.doctor`); ``quizzer doctor``
+puts the replayed states in place (:func:`recompute`), all at once (:meth:`Store.merge_batch
 <quizzer.progress.store.Store.merge_batch>`: one journal swapped in, so a kill midway
 leaves the old states or all the new ones).
 
@@ -22,17 +22,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from operator import attrgetter
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quizzer.errors import StoreError
+from quizzer.progress.merging import append_batch
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.replay import LogReplay, OutOfOrder, differences
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 if TYPE_CHECKING:
-    from quizzer.progress.doctor_findings import Report
     from quizzer.progress.reading import ReadingStore
     from quizzer.progress.writing import WritingStore
 
@@ -107,7 +105,7 @@ def compare(
     return out
 
 
-def _describe(cmp: Comparison) -> list[str]:
+def describe(cmp: Comparison) -> list[str]:
     """The problems a comparison found, for the doctor's report."""
     if not cmp.lines:
         return []
@@ -122,28 +120,15 @@ def _describe(cmp: Comparison) -> list[str]:
     return out
 
 
-def _kept(store: ReadingStore) -> dict[str, CardState]:
+def kept_states(store: ReadingStore) -> dict[str, CardState]:
+    """Every card state the store keeps, by card id (copies)."""
     return {card.card_id: card for card in store.cards()}
-
-
-def findings(path: Path) -> list[str]:
-    """What ``doctor --check`` reports about card states against the log (read-only)."""
-    from quizzer.progress.store import open_store
-
-    try:
-        with open_store(path, read_only=True) as store:
-            cmp = compare(store.reviews(), _kept(store), store.settings, store.tz)
-    except StoreError as exc:
-        return [f"can't replay the review log: {exc.message}"]
-    return _describe(cmp)
 
 
 def recompute(store: WritingStore) -> Comparison:
     """Put the replayed states of an open, writable store's differing cards in place
     (all at once); returns the comparison that chose them."""
-    from quizzer.progress.merging import append_batch
-
-    cmp = compare(store.reviews(), _kept(store), store.settings, store.tz)
+    cmp = compare(store.reviews(), kept_states(store), store.settings, store.tz)
     if cmp.fixed:
         append_batch(store, [], cmp.fixed)
     return cmp
@@ -164,21 +149,3 @@ def settings_changed(store: WritingStore, before: SchedulerSettings) -> None:
     states, as Anki recomputes memory states when a preset's parameters change."""
     if any(getattr(before, n) != getattr(store.settings, n) for n in REPLAYED_SETTINGS):
         recompute(store)
-
-
-def rebuild(report: Report) -> None:
-    """``quizzer doctor``: rebuild the card states of ``report.path`` that differ from their
-    log; what it did goes to ``report.actions``, what it could not do to ``report.problems``."""
-    from quizzer.progress.store import open_store
-
-    try:
-        with open_store(report.path) as store:
-            cmp = recompute(store)
-            report.cards = len(store.state.raw)  # what the store holds after the rebuild
-    except StoreError as exc:
-        report.problems.append(f"can't rebuild card states from the review log: {exc.message}")
-        return
-    if cmp.fixed:
-        report.actions.append(
-            f"rebuilt {len(cmp.fixed)} of {cmp.checked} card states from their review log"
-        )

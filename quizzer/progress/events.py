@@ -17,6 +17,7 @@ that ``"bury_id" in entry`` tells mypy which kind of undo entry it is.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, Literal, NotRequired, Required, TypedDict, TypeGuard, cast, final
 
 
@@ -222,3 +223,9 @@ def card_data(data: dict[str, Any]) -> CardData:
 def plain(data: ReviewData | CardData) -> dict[str, Any]:
     """A typed dict where the scheduling code takes a plain one (``Review.from_dict``)."""
     return cast(dict[str, Any], data)
+
+
+def timestamp(reviewed_at: str) -> datetime:
+    """An answer's ISO time as an aware UTC datetime (naive ones are taken as UTC)."""
+    moment = datetime.fromisoformat(reviewed_at)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

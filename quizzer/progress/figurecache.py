@@ -41,9 +41,9 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import quizzer.progress.cardindex as cardindex
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.progress import cardindex
 from quizzer.progress.aggregates import journal_tie, month_seals, tally_for
 from quizzer.progress.cardtable import CardTable, LazyCards
 from quizzer.progress.files import store_exists

@@ -15,12 +15,12 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
-from quizzer.progress import journal
 
 
 def journal_path(path: Path) -> Path:
@@ -211,11 +211,21 @@ def size_of(file: Path) -> int:
 
 def log_months(path: Path) -> list[str]:
     """The months of the review log on disk (``[]`` without a log directory), oldest first."""
-    if not log_dir(path).is_dir():
-        return []  # a new store: opened without importing the month files' reader
-    from quizzer.progress import reviewlog
+    return months(path)
 
-    return reviewlog.months(path)
+
+#: A month file of the review log or its mirror: ``2026-11.json``, ``2026-11.json.bak``.
+_MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json(?:\.bak)?$")
+
+
+def months(path: Path, manifest: Iterable[str] | None = None) -> list[str]:
+    """The months that have a log file or a mirror (or that ``manifest`` lists), oldest first."""
+    directory = log_dir(path)
+    found = set(manifest or ())
+    if directory.is_dir():
+        matches = (_MONTH_FILE.match(p.name) for p in directory.iterdir())
+        found |= {m.group(1) for m in matches if m}
+    return sorted(found)
 
 
 def stats_path(path: Path) -> Path:

@@ -1,4 +1,4 @@
-"""Whose journal is it: live, absorbed or damaged, told from positive signs only (issue 14.1).
+"""Whose journal is it: live, absorbed or damaged, told from positive signs only.
 
 Each compaction starts a journal whose verifying header names its generation;
 the snapshot records the generation it has absorbed (``meta.gen``). A journal
@@ -17,8 +17,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
-from quizzer.progress import journal
 from quizzer.progress.files import journal_path
 
 

@@ -17,8 +17,11 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+import quizzer.progress.journal as journal
+import quizzer.progress.monthcache as monthcache
+import quizzer.progress.monthfile as monthfile
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.progress import journal, monthcache, monthfile, reviewlog
 from quizzer.progress.events import Event, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -31,7 +34,6 @@ from quizzer.progress.journal import JournalDamage
 from quizzer.progress.manifest import Manifest, manifest_problem
 from quizzer.progress.snapshot import parse
 from quizzer.progress.values import BAD_VALUE, event_problem, reason_of
-from quizzer.runtime.collector import collector_paused
 from quizzer.scheduling.review import Review
 
 #: The sort key of the log: when the answer was given.
@@ -79,8 +81,7 @@ def read_log(
     for attempt in range(READ_ATTEMPTS):
         before = files_signature(path)[1]
         try:
-            with collector_paused(settle=True):  # a million answers, no cycles
-                log = _read_log_once(path, gen, manifest, cards)
+            log = _read_log_once(path, gen, manifest, cards)
         except StoreError:
             if files_signature(path)[1] == before:
                 raise

@@ -21,16 +21,24 @@ import contextlib
 import json
 import os
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from quizzer.errors import StoreError
+from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress.events import Event, HeaderEvent, as_event
 from quizzer.progress.lock import try_exclusive
 
-_sync = getattr(os, "fdatasync", os.fsync)
+
+def _sync(fd: int) -> None:
+    """Flush what was written to ``fd`` to the disk: its data and size (``fdatasync``), or
+    everything (``fsync``) where there is no ``fdatasync`` (macOS, Windows)."""
+    if hasattr(os, "fdatasync"):
+        os.fdatasync(fd)
+    else:
+        os.fsync(fd)
 
 
 class JournalDamage(Exception):
@@ -43,22 +51,9 @@ class JournalDamage(Exception):
         self.offset = offset
 
 
-def _compact_encoder() -> Callable[[Any], str]:
-    options = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - a Python without json's C accelerator
-        return options.encode
-    # What JSONEncoder.encode builds on every call (json.dumps a new JSONEncoder too), once.
-    # Events and answers are trees of plain values: no cycle to watch for.
-    chunks = make(
-        None, options.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
-    )
-    return lambda value: "".join(chunks(value, 0))
-
-
-#: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``: the same text, its encoder
-#: built once (building it was half of encoding a journal line, a tenth of recording an answer).
-compact_json = _compact_encoder()
+def compact_json(value: Any) -> str:
+    """``value`` as compact JSON text (no spaces, non-ASCII kept as it is)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def encode(event: Event) -> bytes:
@@ -180,8 +175,6 @@ def generation(path: Path) -> int:
 
 def start_new(path: Path, gen: int) -> int:
     """Replace ``path`` atomically by a journal holding only its header; the header's length."""
-    from quizzer.fsutil import atomic_write_bytes
-
     data = encode(header_event(gen))
     atomic_write_bytes(path, data)
     return len(data)
@@ -205,7 +198,7 @@ class JournalWriter:
         existed = path.exists()
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
         # Held while this writer lives: a second writer that got past a removed lock file
-        # finds the journal itself locked before it truncates anything (issue 14.6).
+        # finds the journal itself locked before it truncates anything.
         if not try_exclusive(self._fd):
             os.close(self._fd)
             self._fd = -1
@@ -227,8 +220,6 @@ class JournalWriter:
         self.end = end
         os.lseek(self._fd, end, os.SEEK_SET)
         if not existed:
-            from quizzer.fsutil import fsync_dir
-
             fsync_dir(path.parent)
 
     def append(self, event: Event) -> int:

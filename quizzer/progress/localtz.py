@@ -104,7 +104,7 @@ def _is_iana(name: str) -> bool:
     if not name or name.startswith("/") or ".." in name:
         return False
     # Imported here: only the statistics' caches name the zone; the quiz's start-up (home
-    # screen, first card) doesn't, and zoneinfo brings sysconfig (issue 12, goal 2).
+    # screen, first card) doesn't, and zoneinfo brings sysconfig.
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:

@@ -152,7 +152,7 @@ def journal_in_use(journal: Path) -> bool:
 class StoreLock:
     """Holds ``path`` exclusively until :meth:`release`; raises :class:`StoreError` if taken.
 
-    The lock must hold even when its file is removed or replaced (issue 14.6): a second
+    The lock must hold even when its file is removed or replaced: a second
     process would then lock a new file of the same name. So the writer also flocks the
     journal it appends to (a second writer finds it held, see :func:`journal_in_use`), and
     :meth:`verify`, called before each write, checks that the lock file is still the one
@@ -242,7 +242,7 @@ class StoreLock:
         Called after each fsynced append (one small ``pwrite``, no fsync: it only has to
         outlive the process, and a power cut can only leave an older, smaller mark).
         Opening and the doctor compare it with the journal: a journal that holds less
-        lost answers to damage, not to a kill (issue 14: "no loss reported as ok").
+        lost answers to damage, not to a kill: no loss is ever reported as ok.
         """
         if self._fd >= 0:
             os.pwrite(self._fd, self._head + _mark_line((gen, end)), 0)

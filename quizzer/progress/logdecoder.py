@@ -4,35 +4,25 @@ Reading the whole log (a million answers) is mostly building objects: parsing ea
 record into a dict, checking it (:func:`~quizzer.progress.values.review_problem`)
 and building its :class:`Review` took ~40 µs an answer. Here one msgspec decoder,
 compiled once from :class:`Review`'s own annotations (grade 1-4, the quiz modes,
-numbers, times), parses the JSON and builds the objects in one pass. Each is built
-as a twin of :class:`Review` (the same slots) whose field types carry the limits
-``Review.__post_init__`` checks — aware times, a whole ``duration_ms`` ≥ 0, and a
-non-empty ``id`` — so msgspec checks them in C, with no Python call per answer (a
-``__post_init__`` per answer was a third of reading the log); a time not in UTC is
-left to the careful reading. Then, in loops run by ``map``, the card ids are parsed
-(each distinct one once) and each object becomes a plain :class:`Review`. What the
-decoder checks is as strict as the careful reading or stricter. Where the two could
-differ it gives up (``None``), and the caller reads the file the careful way, which
-names the bad record: an invalid value, or a valid one this decoder treats differently
+numbers, times), parses the JSON and builds the objects in one pass, each checked by
+``Review.__post_init__``; then, in loops run by ``map``, the ids are checked not empty
+and the card ids parsed (each distinct one once). What the decoder checks is as strict
+as the careful reading or stricter. Where the two could differ it gives up (``None``),
+and the caller reads the file the careful way, which names the bad record: an invalid
+value, or a valid one this decoder treats differently
 (a time with a lowercase ``z``, more than six digits of fractions, which
-``datetime.fromisoformat`` reads its own way, or another offset than UTC's).
+``datetime.fromisoformat`` reads its own way).
 """
 
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import MISSING, fields, make_dataclass
-from dataclasses import field as dc_field
-from datetime import UTC, datetime
 from functools import cache
-from itertools import repeat
-from operator import attrgetter, is_not
-from typing import Annotated, Any, get_type_hints
+from operator import attrgetter
+from typing import Any
 
 from quizzer.cards.card import CardKey
-from quizzer.runtime.collector import collector_paused
 from quizzer.scheduling.review import Review
 
 #: What :func:`decode` gives for a document without a seal (``None`` is a bad seal).
@@ -60,65 +50,30 @@ _BOUNDARY = re.compile(rb'\},"\d+":\{')
 
 
 @cache
-def _twin() -> type:
-    """A dataclass laid out as :class:`Review` (the same slots in the same order) whose
-    fields say to msgspec what :meth:`Review.__post_init__` checks, without its code.
-
-    msgspec checks the types (Literal grade and mode, whole numbers) and these limits as
-    it builds each object, in C: a ``duration_ms`` ≥ 0, an ``id`` that is not empty,
-    aware times. :func:`_as_reviews` then checks that the times are UTC's and makes each
-    object a plain :class:`Review` (same slots: the same object ``Review(...)`` builds).
-    """
-    import msgspec
-
-    hints = get_type_hints(Review)
-    aware = Annotated[datetime, msgspec.Meta(tz=True)]
-    limits: dict[str, Any] = {
-        "id": Annotated[str, msgspec.Meta(min_length=1)],
-        "reviewed_at": aware,
-        "due": aware | None,
-        "duration_ms": Annotated[int, msgspec.Meta(ge=0)],
-    }
-    spec = [
-        (f.name, limits.get(f.name, hints[f.name]), dc_field(default=f.default))
-        if f.default is not MISSING
-        else (f.name, limits.get(f.name, hints[f.name]))
-        for f in fields(Review)
-    ]
-    return make_dataclass("_Twin", spec, frozen=True, slots=True)
-
-
-@cache
 def _decoder() -> Any:
     import msgspec
 
-    twin = _twin()
-    table: Any = dict[str, twin]  # type: ignore[valid-type]
+    table: Any = dict[str, Review]
     layout: list[Any] = [("reviews", table), ("seal", Any, msgspec.UNSET)]
     month_doc = msgspec.defstruct("MonthDoc", layout, forbid_unknown_fields=True)
     decoders = (msgspec.json.Decoder(month_doc), msgspec.json.Decoder(table))
     return decoders, msgspec.json.Decoder(), msgspec.UNSET, (msgspec.DecodeError,)
 
 
-_REVIEWED_AT_TZ = attrgetter("reviewed_at.tzinfo")
-_DUE = attrgetter("due")
-_TZ = attrgetter("tzinfo")
 _CARD_ID = attrgetter("card_id")
+_ID = attrgetter("id")
 
 
-def _as_reviews(built: list[Any]) -> list[Review] | None:
-    """``built`` (twins) made plain :class:`Review` objects, ``None`` if a time is not UTC's
-    or a card id not a card key (the careful reading converts the one, names the other).
+def _as_reviews(built: list[Review]) -> list[Review] | None:
+    """``built`` as they are, ``None`` if an id is empty or a card id not a card key (the
+    careful reading names the record). ``Review`` itself put every time in UTC.
 
     Loops in C (``map``), not per answer in Python: that was half of reading the log.
     """
-    if any(map(is_not, map(_REVIEWED_AT_TZ, built), repeat(UTC))):
-        return None
-    if any(map(is_not, map(_TZ, filter(None, map(_DUE, built))), repeat(UTC))):
+    if not all(map(_ID, built)):
         return None
     if not _card_ids_ok(set(map(_CARD_ID, built))):
         return None
-    deque(map(object.__setattr__, built, repeat("__class__"), repeat(Review)), maxlen=0)
     return built
 
 
@@ -138,8 +93,7 @@ def decode(
         return found
     (whole, _), _, unset, errors = _decoder()
     try:
-        with collector_paused():
-            doc = whole.decode(raw)
+        doc = whole.decode(raw)
     except errors:  # DecodeError, and ValidationError (its subclass): a record to name
         return None
     built = _as_reviews(list(doc.reviews.values()))
@@ -235,8 +189,7 @@ def _sealed(raw: bytes) -> tuple[Iterator[list[Review] | None], Any] | None:
                 found = _BOUNDARY.search(raw, start + PIECE, end)
                 stop = found.start() + 1 if found else end
             try:
-                with collector_paused():
-                    piece = table.decode(b"{" + raw[start:stop] + b"}")
+                piece = table.decode(b"{" + raw[start:stop] + b"}")
             except errors:
                 yield None
                 return
@@ -258,7 +211,7 @@ def _cache_codec() -> tuple[Any, Any, tuple[type[Exception], ...]]:
 
     return (
         msgspec.msgpack.Encoder(),
-        msgspec.msgpack.Decoder(list[_twin()]),  # type: ignore[misc]
+        msgspec.msgpack.Decoder(list[Review]),
         (msgspec.DecodeError,),
     )
 
@@ -273,8 +226,7 @@ def decode_answers(body: bytes | memoryview) -> list[Review] | None:
     (``None``: something is not as :func:`encode_answers` writes it)."""
     _, decoder, errors = _cache_codec()
     try:
-        with collector_paused():
-            built = decoder.decode(body)
+        built = decoder.decode(body)
     except errors:
         return None
     return _as_reviews(built)

@@ -1,6 +1,6 @@
 """The whole review log read once, a slice of answers at a time (migrating a big store).
 
-Migrating to schema 4 replays every answer of the log (issue 12, goal 5). Read whole,
+Migrating to schema 4 replays every answer of the log. Read whole,
 a million answers are most of a gigabyte; read in batches of cards, the log is read
 again for each batch. :func:`answers` reads it once and gives it a slice at a time,
 each slice thrown away once replayed (:class:`~quizzer.scheduling.replay.LogReplay`).
@@ -20,7 +20,10 @@ from collections.abc import Iterator
 from operator import attrgetter
 from pathlib import Path
 
-from quizzer.progress import journal, logdecoder, monthfile, reviewlog
+import quizzer.progress.journal as journal
+import quizzer.progress.logdecoder as logdecoder
+import quizzer.progress.monthfile as monthfile
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.progress.events import has_review, is_undo, plain
 from quizzer.progress.files import journal_path
 from quizzer.progress.manifest import Manifest

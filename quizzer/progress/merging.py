@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.progress import journal
 from quizzer.progress.events import Event, card_data, review_data
 from quizzer.progress.journal import JournalWriter
 from quizzer.scheduling.card_state import CardState
@@ -87,7 +87,7 @@ def append_batch(
                 path=store.journal_path,
             ) from exc
         store._writer = JournalWriter(store.journal_path, len(data))
-        store._mark()  # the lock file's mark of the journal's acknowledged end (issue 14)
+        store._mark()  # the lock file's mark of the journal's acknowledged end
         for event in events:
             store.state.apply(event)
         # Undoing an answer given before the merge would restore a state without the merged

@@ -7,8 +7,8 @@ and settings in an atomically written snapshot with a ``meta`` table, and the
 review log in the append-only journal, never truncated. Version 3
 keeps the review log in month files (``P.log/YYYY-MM.json``) and truncates the
 journal at each compaction (generations, ``meta.gen``). Version 4 (current) has the
-same layout; its card states count elapsed time in study days, as Anki does (issue
-11): migrating to it recomputes every card's memory state from its review log.
+same layout; its card states count elapsed time in study days, as Anki does: migrating
+to it recomputes every card's memory state from its review log.
 
 Migrating keeps a byte-for-byte backup of the old file (``P.v1.bak``,
 ``P.v2.bak``, ``P.v3.bak``) first; from version 2 the old journal is kept too
@@ -24,9 +24,9 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress import journal
 from quizzer.progress.events import Event, has_review
 from quizzer.progress.schema import SCHEMA_VERSION
 
@@ -188,7 +188,7 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     starts a fresh journal. Cut short by a crash, this simply runs again (the
     snapshot is still version 2 and folding is idempotent).
     """
-    from quizzer.progress import reviewlog
+    import quizzer.progress.reviewlog as reviewlog
     from quizzer.progress.files import journal_path
     from quizzer.progress.state import State
 
@@ -240,7 +240,8 @@ def _v3_to_v4(
     (:mod:`~quizzer.progress.logstream`); a log that can't be read so (damage, an undo
     in the journal, answers out of order) is read the careful way, in batches of cards.
     """
-    from quizzer.progress import generations, logstream
+    import quizzer.progress.generations as generations
+    import quizzer.progress.logstream as logstream
     from quizzer.progress.doctor_replay import compare
     from quizzer.progress.files import journal_path
     from quizzer.progress.localtz import LocalTimezone

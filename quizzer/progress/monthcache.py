@@ -1,4 +1,4 @@
-"""A compact copy of a sealed month file's answers, to read the whole log fast (issue 12, goal 3).
+"""A compact copy of a sealed month file's answers, to read the whole log fast.
 
 Reading a million answers from the month files' JSON is mostly parsing text: numbers,
 times and keys. ``P.log/2026-03.answers.cache`` holds the same answers as msgpack
@@ -29,7 +29,7 @@ import threading
 import zlib
 from pathlib import Path
 
-from quizzer.progress import logdecoder
+import quizzer.progress.logdecoder as logdecoder
 from quizzer.scheduling.review import Review
 
 MAGIC = b"quizzer answers cache 1\n"

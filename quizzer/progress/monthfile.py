@@ -1,4 +1,4 @@
-"""One month file of the review log, sealed, and how a copy of it is vouched for (issue 14.2).
+"""One month file of the review log, sealed, and how a copy of it is vouched for.
 
 A month file (and its mirror, the same bytes) is a TinyDB document with the
 table ``reviews`` and, last, a ``seal``::
@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+import quizzer.progress.logdecoder as logdecoder
+import quizzer.progress.monthcache as monthcache
 from quizzer.errors import StoreError
-from quizzer.progress import logdecoder, monthcache
 from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import dumps, parse

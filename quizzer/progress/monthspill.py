@@ -25,9 +25,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import BinaryIO
 
-from quizzer.progress.events import ReviewData
+from quizzer.progress.events import ReviewData, timestamp
 from quizzer.progress.journal import compact_json
-from quizzer.progress.reviewlog import timestamp
 
 
 def _text(value: object) -> bytes:

@@ -18,10 +18,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
+import quizzer.progress.cardindex as cardindex
+import quizzer.progress.compaction as compaction
+import quizzer.progress.generations as generations
+import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
-from quizzer.progress import cardindex, generations, journal
 from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -36,11 +39,11 @@ from quizzer.progress.files import (
     own_temp_files,
     previous_journal_path,
     size_of,
-    stats_path,
 )
 from quizzer.progress.journal import JournalDamage, JournalWriter
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.lock import StoreLock, read_mark
+from quizzer.progress.reviewlog import keep_link
 from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.snapshot import AtomicJSONStorage, Snapshot
 from quizzer.progress.state import State
@@ -152,25 +155,9 @@ class OpenedStore:
                 path=self.path,
             )
         if doc is not None and version < SCHEMA_VERSION:
-            from quizzer.progress import migrate  # an old store only: not at every open
-
-            problem = migrate.signature_problem(self.path, version)
-            if problem:
-                raise StoreError(
-                    f"progress store is damaged ({problem})",
-                    hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
-                    path=self.path,
-                )
-            if self.read_only:
-                raise StoreError(
-                    f"progress store has the old schema version {version}",
-                    hint=f"run `quizzer doctor --db {self.path}` (or start `quizzer` once) to "
-                    "migrate it; the old file is kept as a backup",
-                    path=self.path,
-                )
             # Handed over, with nothing else holding it: the old states go as new ones come.
             held, doc, snapshot = [doc], None, Snapshot(None, None, None)
-            doc = migrate.migrate(self.path, held, version, self.tz)
+            doc = self._upgrade(held, version)
         self.state = State.from_document(doc, self.path, snapshot.lazy) if doc else State()
         self.state.source = self.path
         offset = int(doc["meta"]["1"].get("journal_offset", 0)) if doc else 0
@@ -252,15 +239,33 @@ class OpenedStore:
         elif snapshot.lazy is None and snapshot.raw is not None and version == SCHEMA_VERSION:
             cardindex.write_for(self.path, snapshot.raw, doc)  # none fitted: read it fast next time
 
+    def _upgrade(self, held: list[dict[str, Any]], version: int) -> dict[str, Any]:
+        """The snapshot of an older schema ``version`` (the one item of ``held``, handed
+        over) brought up to this one. An open store's own class knows how
+        (:class:`~quizzer.progress.store.Store` migrates); this one refuses."""
+        raise StoreError(
+            f"progress store has the old schema version {version}",
+            hint=f"run `quizzer doctor --db {self.path}` (or start `quizzer` once) to "
+            "migrate it; the old file is kept as a backup",
+            path=self.path,
+        )
+
+    def _before_compaction(self) -> bool:
+        """Called before a compaction rewrites the files; ``True`` asks for
+        :meth:`_after_compaction` once it is done. The store's class keeps the caches tied to
+        those files here (:class:`~quizzer.progress.store.Store`); this one has none."""
+        return False
+
+    def _after_compaction(self) -> None:
+        """Called after a compaction when :meth:`_before_compaction` asked for it."""
+
     def _start_journal(self) -> None:
         """Begin a journal of the state's generation, keeping the old one as ``.journal.prev``."""
         if self._writer is not None:
             self._writer.close()
             self._writer = None
         if self.journal_path.exists():
-            from quizzer.progress import reviewlog  # the review log: not needed to open a store
-
-            reviewlog.keep_link(self.journal_path, previous_journal_path(self.path))
+            keep_link(self.journal_path, previous_journal_path(self.path))
         self._header_end = journal.start_new(self.journal_path, self.state.gen)
         self._writer = JournalWriter(self.journal_path, self._header_end)
         self._mark()
@@ -290,14 +295,7 @@ class OpenedStore:
         assert self._writer is not None
         if self._lock is not None:
             self._lock.verify()
-        # The statistics cache is tied to the files rewritten here (loaded only if there is one).
-        cache = self._live_tally is not None or stats_path(self.path).exists()
-        if cache:
-            from quizzer.progress import aggregates
-
-            aggregates.before_compaction(self)
-        from quizzer.progress import compaction  # the review log's writer: not needed to open
-
+        caches = self._before_compaction()
         # 1. The journal's answers into their month files (idempotent: keyed by review id).
         compaction.fold_journal(self.path, self.state)
         # 2. The snapshot of the next generation: from here on the journal counts as absorbed.
@@ -316,8 +314,8 @@ class OpenedStore:
                 hint="close and reopen the store (every answer so far is saved)",
                 path=self.journal_path,
             ) from exc
-        if cache:
-            aggregates.after_compaction(self)
+        if caches:
+            self._after_compaction()
 
     def close(self) -> None:
         """Compact if anything was recorded, then release the lock. Safe to call twice."""

@@ -6,21 +6,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
+from tinydb import TinyDB
+
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.progress.opening import OpenedStore
+from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.queue import DueQueue, QueueFacts, due_queue_of_facts
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
-# The review log's reader (month files, TinyDB's database) and the FSRS step are imported
-# when the log is read or a card previewed: the home screen's first paint needs neither.
 if TYPE_CHECKING:
-    from tinydb import TinyDB
-
     from quizzer.concepts.deck import Deck
-    from quizzer.scheduling import scheduler as scheduling
-    from quizzer.scheduling.card_state import CardState
-    from quizzer.scheduling.review import Review
 
 
 def card_key(card: CardKey | str) -> CardKey:
@@ -116,9 +114,6 @@ class ReadingStore(OpenedStore):
         step for each grade, so that recording the answer only has to check the step still
         applies and write (:class:`~quizzer.scheduling.scheduler.Prepared`; same result).
         """
-        from quizzer.scheduling import scheduler as scheduling
-        from quizzer.scheduling.card_state import CardState
-
         key = card_key(card)
         st = self.state.get(key.id) or CardState.new(key, now)
         prepared = scheduling.prepare(st, now, self.settings, tz=self.tz_at(now))
@@ -131,6 +126,7 @@ class ReadingStore(OpenedStore):
         The first call reads the month files of the log and the journal since the
         last compaction; later calls are served from memory.
         """
+        # The month files' reader: the statistics and the doctor read the log, the quiz doesn't.
         from quizzer.progress.history import read_log
 
         with self._mutex:
@@ -153,9 +149,7 @@ class ReadingStore(OpenedStore):
         from tinydb import Query
         store.reviews_db().table("reviews").search(Query().grade == 1)
         """
-        from tinydb import TinyDB
-
-        from quizzer.progress.history import ReviewLogStorage
+        from quizzer.progress.history import ReviewLogStorage  # as in reviews()
 
         log = self.reviews()
         return TinyDB(storage=ReviewLogStorage, reviews=[r.to_dict() for r in log])

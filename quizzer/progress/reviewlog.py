@@ -20,26 +20,22 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
+import quizzer.progress.monthfile as monthfile
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress import monthfile
-from quizzer.progress.events import Event, ReviewData, has_review, is_undo
-from quizzer.progress.files import log_dir
+from quizzer.progress.events import Event, ReviewData, has_review, is_undo, timestamp
+from quizzer.progress.files import log_dir, months
 from quizzer.progress.manifest import Manifest
+from quizzer.progress.monthspill import Merged, Spill
 from quizzer.progress.snapshot import dumps
 
-if TYPE_CHECKING:
-    from quizzer.progress.monthspill import Merged
-
 T = TypeVar("T")
-_MONTH_FILE = re.compile(r"^(\d{4}-\d{2})\.json(?:\.bak)?$")
 
 
 def month_of(reviewed_at: str) -> str:
@@ -47,12 +43,6 @@ def month_of(reviewed_at: str) -> str:
     if reviewed_at.endswith("+00:00") or reviewed_at.endswith("Z"):
         return reviewed_at[:7]
     return timestamp(reviewed_at).astimezone(UTC).strftime("%Y-%m")
-
-
-def timestamp(reviewed_at: str) -> datetime:
-    """An ISO timestamp as an aware UTC datetime (naive ones are taken as UTC)."""
-    moment = datetime.fromisoformat(reviewed_at)
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def sort_by_time(reviews: list[ReviewData]) -> None:
@@ -70,16 +60,6 @@ def sort_by_time(reviews: list[ReviewData]) -> None:
 def month_path(path: Path, month: str) -> Path:
     """The file of one month's reviews."""
     return log_dir(path) / f"{month}.json"
-
-
-def months(path: Path, manifest: Manifest | None = None) -> list[str]:
-    """The months that have a log file or a mirror (or that ``manifest`` lists), oldest first."""
-    directory = log_dir(path)
-    found = set(manifest or ())
-    if directory.is_dir():
-        matches = (_MONTH_FILE.match(p.name) for p in directory.iterdir())
-        found |= {m.group(1) for m in matches if m}
-    return sorted(found)
 
 
 def read_month(file: Path) -> list[ReviewData]:
@@ -205,8 +185,6 @@ class Fold:
     """
 
     def __init__(self, *, spill_to: Path | None = None) -> None:
-        from quizzer.progress.monthspill import Spill
-
         #: month -> review id -> review (without a spill).
         self.adds: dict[str, dict[str, ReviewData]] = {}
         self.removes: dict[str, set[str]] = {}

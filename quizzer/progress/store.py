@@ -60,15 +60,21 @@ import os
 import random
 from collections.abc import Sequence
 from datetime import tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import quizzer.progress.cardindex as cardindex
+from quizzer.errors import StoreError
 from quizzer.paths import default_db_path
+from quizzer.progress.cardtable import CardTable, LazyCards
+from quizzer.progress.doctor_replay import settings_changed
+from quizzer.progress.files import stats_path
 from quizzer.progress.writing import WritingStore
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.review import Review
+from quizzer.scheduling.settings import SchedulerSettings
 
 if TYPE_CHECKING:
     from quizzer.progress.merging import ProgressCallback
-    from quizzer.scheduling.card_state import CardState
-    from quizzer.scheduling.review import Review
     from quizzer.stats.tally import Tally
 
 
@@ -77,7 +83,51 @@ class Store(WritingStore):
 
     ``tz`` is the learner's time zone for study days (default: the system's
     local zone, DST-aware); ``rng`` draws interval fuzz.
+
+    It adds to the layers below it the work that reaches above them: migrating an old
+    store as it opens, replaying the log after a settings change, and keeping the
+    statistics caches tied to the files a compaction rewrites.
     """
+
+    def _upgrade(self, held: list[dict[str, Any]], version: int) -> dict[str, Any]:
+        # Imported here: only a store of an older schema is migrated, once.
+        import quizzer.progress.migrate as migrate
+
+        problem = migrate.signature_problem(self.path, version)
+        if problem:
+            raise StoreError(
+                f"progress store is damaged ({problem})",
+                hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
+                path=self.path,
+            )
+        if self.read_only:
+            return super()._upgrade(held, version)
+        return migrate.migrate(self.path, held, version, self.tz)
+
+    def set_settings(self, settings: SchedulerSettings) -> None:
+        """Change the scheduling settings (durably, like an answer); card states are
+        recomputed from the log when the change affects them (:mod:`.doctor_replay`)."""
+        with self._mutex:
+            before = self.settings
+            super().set_settings(settings)
+            settings_changed(self, before)
+
+    def _before_compaction(self) -> bool:
+        # The statistics caches are tied to the files a compaction rewrites; without one
+        # (statistics never shown) their code is not even imported.
+        if self._live_tally is None and not stats_path(self.path).exists():
+            return False
+        import quizzer.progress.aggregates as aggregates
+
+        aggregates.before_compaction(self)
+        return True
+
+    def _after_compaction(self) -> None:
+        import quizzer.progress.aggregates as aggregates
+        import quizzer.progress.figurecache as figurecache
+
+        figurecache.after_compaction(self)
+        aggregates.after_compaction(self)
 
     def merge_batch(
         self,
@@ -105,9 +155,6 @@ class Store(WritingStore):
         """:meth:`cards_fingerprint` as the next open of the store's files tells it (after
         :meth:`close` compacted: the new snapshot, named by its card index); ``None`` when
         the snapshot has no card index that fits it."""
-        from quizzer.progress import cardindex
-        from quizzer.progress.cardtable import CardTable, LazyCards
-
         try:
             raw = self.path.read_bytes()
             spans = cardindex.load(self.path, raw, os.stat(self.path))

@@ -1,4 +1,4 @@
-"""Every value the store reads back is checked where it is read (issue 14.7).
+"""Every value the store reads back is checked where it is read.
 
 A record that parses but holds a value no quizzer writes (``"grade": 9``, a time
 that is not a time, a renamed key, a naive ``due``) is damage, named with its file

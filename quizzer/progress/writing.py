@@ -7,25 +7,20 @@ Every change is appended to the journal and fsynced before the method returns
 from __future__ import annotations
 
 import os
-import threading
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from quizzer.cards.card import CardKey
 from quizzer.progress.events import card_data, plain, review_data
+from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_of
+from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.answer import Answer, answered_review, review_id
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.queue import bury_until
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
-
-# The scheduler, the answer's record and the outcomes are imported at the first answer,
-# bury or undo: opening the store and counting the decks (the home screen) needs none.
-if TYPE_CHECKING:
-    from quizzer.progress.outcomes import Bury, RecordOutcome
-    from quizzer.scheduling.answer import Answer
-    from quizzer.scheduling.card_state import CardState
-    from quizzer.scheduling.review import Review
 
 #: Answer times the scheduler can work with: intervals up to a century must still be dates.
 _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
@@ -42,36 +37,20 @@ def _answer_time(now: datetime) -> datetime:
     return now.astimezone(UTC)
 
 
-#: Random bytes for the salts, drawn 4 KiB at a time: a system call per 1,024 answers, not
-#: one on the path of each between the key and the flush (issue 12, goal 4).
-_salts = bytearray()
-_salts_lock = threading.Lock()
-if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
-    os.register_at_fork(after_in_child=_salts.clear)  # a child draws its own
-
-
 def _salt() -> str:
     """A random salt for a review id (two processes may answer a card in the same ms)."""
-    with _salts_lock:
-        if len(_salts) < 4:
-            _salts.extend(os.urandom(4096))
-        salt = _salts[-4:].hex()
-        del _salts[-4:]
-    return salt
+    return os.urandom(4).hex()
 
 
 class WritingStore(ReadingStore):
     """An open store's writing methods (see :class:`~quizzer.progress.store.Store`)."""
 
     def set_settings(self, settings: SchedulerSettings) -> None:
-        """Change the scheduling settings (durably, like an answer); card states are
-        recomputed from the log when the change affects them (:mod:`.doctor_replay`)."""
-        from quizzer.progress.doctor_replay import settings_changed
-
+        """Change the scheduling settings (durably, like an answer). The card states stay as
+        they are here; :class:`~quizzer.progress.store.Store` recomputes them from the log
+        when the change affects them."""
         with self._mutex:
-            before = self.settings
             self._append({"op": "settings", "settings": settings.to_dict()})
-            settings_changed(self, before)
 
     def record(
         self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
@@ -87,7 +66,6 @@ class WritingStore(ReadingStore):
         self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
     ) -> RecordOutcome:
         """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
-        from quizzer.scheduling.answer import Answer
 
         key = card_key(card)
         if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
@@ -101,10 +79,6 @@ class WritingStore(ReadingStore):
             return outcome
 
     def _record(self, key: CardKey, grade: Grade, now: datetime, answer: Answer) -> RecordOutcome:
-        from quizzer.progress.outcomes import RecordOutcome
-        from quizzer.scheduling import scheduler as scheduling
-        from quizzer.scheduling.answer import answered_review, review_id
-        from quizzer.scheduling.card_state import CardState
 
         card_id = key.id  # built from its parts at each use
         before = self.state.get(card_id)
@@ -170,10 +144,8 @@ class WritingStore(ReadingStore):
                     "restore": top["before"],
                 }
             )
-            from quizzer.progress.outcomes import Bury
 
             return Bury.from_dict(top["bury"])
-        from quizzer.scheduling.review import Review
 
         reviews = self._reviews
         removed = Review.from_dict(plain(top["review"]))
@@ -200,8 +172,6 @@ class WritingStore(ReadingStore):
         stack: :meth:`undo` brings the card back. Answering the card clears the
         bury; a card never studied gets a new-card state that carries it.
         """
-        from quizzer.progress.outcomes import Bury
-        from quizzer.scheduling.answer import review_id
 
         key = card_key(card)
         now = _answer_time(now)
@@ -218,7 +188,6 @@ class WritingStore(ReadingStore):
 
     def set_suspended(self, card: CardKey | str, suspended: bool, now: datetime) -> CardState:
         """Suspend a card (never due) or bring it back; clears its leech flag when resumed."""
-        from quizzer.scheduling.card_state import CardState
 
         key = card_key(card)
         st = (self.state.get(key.id) or CardState.new(key, now)).copy()

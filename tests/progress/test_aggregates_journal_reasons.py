@@ -1,4 +1,4 @@
-"""The statistics cache's two reasons the journal past it can't be folded in (issue 14).
+"""The statistics cache's two reasons the journal past it can't be folded in.
 
 A reader beside a writer folds the journal's events after the cache's end into the cached
 tally (:func:`aggregates.current`). Two things stop it, each with its own reason, the text
@@ -14,8 +14,8 @@ from pathlib import Path
 from quizzer.progress import aggregates
 from quizzer.progress.figurecache import figures_path
 from quizzer.progress.files import journal_path
-from tests.progress.test_aggregates_edges import _planted
 from tests.progress.test_stats_cache import _filled, _open, _same, _status
+from tests.progress.test_stats_cache_tie import _planted
 
 
 def test_an_undo_of_an_answer_the_cache_doesnt_know_makes_it_out_of_date(

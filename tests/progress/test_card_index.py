@@ -1,4 +1,4 @@
-"""The card index (issue 12, goal 2): opening reads only the cards it touches, and the index
+"""The card index: opening reads only the cards it touches, and the index
 is a cache — deleted, damaged or stale, the snapshot is read whole with the same results.
 
 Real stores on disk: answers recorded, buried and suspended through the store, compacted.

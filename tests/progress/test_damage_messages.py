@@ -1,4 +1,4 @@
-"""A bad value in a file that still parses is named in plain words (issue 14, items 7 and 13).
+"""A bad value in a file that still parses is named in plain words.
 
 Each message names the file, the record (the answer by its id and card, the card state by
 its card) and what is wrong, with the value as the file holds it (JSON): no Python

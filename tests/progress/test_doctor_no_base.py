@@ -1,5 +1,5 @@
 """With no snapshot to rebuild from (the backup of a schema older than the month files), the
-doctor replays both journals it keeps and says so (issue 14, items 3 and 4).
+doctor replays both journals it keeps and says so.
 
 README: the card states are rebuilt from the best snapshot left (``P``, else ``P.bak`` plus
 ``P.journal.prev``) plus the journal. A ``P.bak`` of schema 1 or 2 is refused as a base,

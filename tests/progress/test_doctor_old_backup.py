@@ -1,4 +1,4 @@
-"""The doctor rebuilds a damaged snapshot from a backup of an older schema (issue 14, item 4).
+"""The doctor rebuilds a damaged snapshot from a backup of an older schema.
 
 A store migrated on open keeps the ``P.bak`` of its old schema until a compaction
 replaces it; answers given meanwhile are in the journal, one generation newer than
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from quizzer.cli.main import main
-from quizzer.progress import SCHEMA_VERSION, doctor_replay, files, migrate
+from quizzer.progress import SCHEMA_VERSION, doctor, files, migrate
 from tests.progress import store_builder
 
 
@@ -85,7 +85,7 @@ def test_a_damaged_snapshot_beside_a_schema_3_backup_is_rebuilt_losing_nothing(
     with store_builder.open_db(db, read_only=True) as store:
         assert sorted(r.id for r in store.reviews()) == sorted(ids)
         assert store.card(store_builder.card(2)).reps == 3  # type: ignore[union-attr]
-    assert doctor_replay.findings(db) == []  # every state is its log's replay
+    assert doctor.replay_findings(db) == []  # every state is its log's replay
     assert main(["doctor", "--check", "--db", str(db)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"{db}: ok (4 cards")
 
@@ -108,5 +108,5 @@ def test_a_schema_2_backup_is_not_a_base_and_the_states_come_from_the_log(
     assert out[-1] == f"{db}: repaired with losses (4 cards); see `lost:` above"
     with store_builder.open_db(db, read_only=True) as store:
         assert sorted(r.id for r in store.reviews()) == sorted(ids)
-    assert doctor_replay.findings(db) == []
+    assert doctor.replay_findings(db) == []
     assert main(["doctor", "--check", "--db", str(db)]) == 0

@@ -1,4 +1,4 @@
-"""`quizzer doctor` checks card states against their review log and rebuilds them (issue 11.2).
+"""`quizzer doctor` checks card states against their review log and rebuilds them.
 
 Real stores on disk; the snapshot file is edited by hand the way a bug or an old rule
 would have left it, and the doctor must tell and undo exactly that.

@@ -1,4 +1,4 @@
-"""The fault matrix (issue 14): every file the store writes, damaged every way, then each command.
+"""The fault matrix: every file the store writes, damaged every way, then each command.
 
 A store with three months of answers (:mod:`store_builder`) is built once; its files
 are *discovered* (every file under its folder, the lock included), and each is

@@ -1,4 +1,4 @@
-"""The card facts of ``P.figures`` (issue 12, goal 3 b): after an answer, only its card is
+"""The card facts of ``P.figures``: after an answer, only its card is
 counted again, and the figures still equal those of the whole log.
 
 Real stores on disk (:mod:`tests.synthetic_history` through ``merge_batch``). Each time

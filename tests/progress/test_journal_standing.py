@@ -1,6 +1,6 @@
 """Where a journal stands next to its snapshot (``progress.generations``), case by case.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/generations.py``): the
+The
 store-level damage tests reach these rules only through whole stores; here each rule
 and each message is held on its own.
 """

@@ -1,4 +1,4 @@
-"""Reading the whole log fast (issue 12, goal 3): the compiled decoder takes what the careful
+"""Reading the whole log fast: the compiled decoder takes what the careful
 reading takes, builds the same answers, and leaves anything else to it, so a bad value is
 still damage naming the file's record. Real sealed month files on disk."""
 

@@ -1,4 +1,4 @@
-"""Migrating reads the log once, a slice at a time (issue 12, goal 5), and gives exactly the
+"""Migrating reads the log once, a slice at a time, and gives exactly the
 states the careful reading in batches gives; whatever that one pass can't read as the
 careful reading does (damage, an undo in the journal, an id given twice) is read the careful
 way. Real stores and month files on disk."""

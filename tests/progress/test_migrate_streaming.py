@@ -1,4 +1,4 @@
-"""Migrating a big store streams (issue 12, goal 5): the answers of a version-2 journal wait in
+"""Migrating a big store streams: the answers of a version-2 journal wait in
 per-month spill files, and the schema-4 replay reads the log in batches of cards. Neither
 changes a byte of what is written. Real month files and stores on disk."""
 

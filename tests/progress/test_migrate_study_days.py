@@ -1,4 +1,4 @@
-"""Schema 3 → 4 (issue 11.1): card states recomputed from the log with elapsed study days.
+"""Schema 3 → 4: card states recomputed from the log with elapsed study days.
 
 A real store answered mornings and evenings is turned back into what a schema-3
 quizzer left: `meta.schema` 3 and each card's memory state as py-fsrs computes it from

@@ -1,4 +1,4 @@
-"""Damage in an old-schema snapshot is named and repaired, never a crash or a loop (issue 14).
+"""Damage in an old-schema snapshot is named and repaired, never a crash or a loop.
 
 A store of schema 3 is migrated when opened; before this, one with ``"gen": "x"`` (or a
 negative offset, or ``true`` for a number) made ``quizzer doctor`` and ``doctor --check``

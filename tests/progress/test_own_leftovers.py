@@ -1,5 +1,6 @@
-"""A later run removes the temp files a killed migration or compaction left, and only those
-(issue 14.14). Real store files on disk, a real kill, the real CLI.
+"""A later run removes the temp files a killed migration or compaction left, and only those.
+
+Real store files on disk, a real kill, the real CLI.
 
 A migration keeps the old bytes first: ``P.v1.bak`` written to a temp file then renamed
 (``P.v1.bak.tmp`` until now), the version-2 journal as ``P.journal.v2.bak`` by a link to
@@ -20,8 +21,8 @@ import pytest
 
 from tests.cli_support import run
 from tests.progress import store_builder as sb
-from tests.progress.test_migrate_edges import _as_schema_1
 from tests.progress.test_migrate_study_days import v3_store  # noqa: F401 - a fixture
+from tests.progress.test_schema_signatures import _as_schema_1
 
 #: A child that migrates the store at argv[1] and is killed (SIGKILL, by itself) just before
 #: it renames a file whose name ends in argv[2] into place.

@@ -1,4 +1,4 @@
-"""The due queue from the stored records' queue facts (issue 12, goal 2): the same queue as
+"""The due queue from the stored records' queue facts: the same queue as
 from every card's whole state, and a bad value it reads is still damage naming the file.
 
 Real stores on disk: answers recorded, buried, suspended and compacted through the store,

@@ -1,4 +1,4 @@
-"""The statistics cache ``P.stats`` (issue 12.3): the figures from it are those of the whole log.
+"""The statistics cache ``P.stats``: the figures from it are those of the whole log.
 
 Real stores on disk, filled from synthetic histories (:mod:`tests.synthetic_history`)
 through the store's own bulk path (``merge_batch``, as ``quizzer merge`` brings Anki's

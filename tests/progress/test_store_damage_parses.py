@@ -1,4 +1,4 @@
-"""Damage that still parses (issue 14, items 1-5 and 13): each found, named and repaired.
+"""Damage that still parses: each found, named and repaired.
 
 Every store here is the three-month store of :mod:`store_builder`: July and August
 compacted, five answers of September still in the journal.

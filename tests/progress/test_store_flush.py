@@ -1,8 +1,7 @@
 """An answer is folded into memory before the journal's flush, and a failed flush stops writing.
 
 :meth:`OpenedStore._append <quizzer.progress.opening.OpenedStore._append>` writes the
-line, folds it in, then flushes (issue 12, goal 4: the work done in one stretch, before
-the wait for the disk). Still every answer is on disk when ``record`` returns; a flush
+line, folds it in, then flushes. Still every answer is on disk when ``record`` returns; a flush
 that fails leaves the answer's fate to the file, so the store stops writing and a reopen
 reads what the file holds.
 """

@@ -1,4 +1,4 @@
-"""What a kill can't catch (issue 14): bad values read back, bad arguments, fsync, undo, lapses.
+"""What a kill can't catch: bad values read back, bad arguments, fsync, undo, lapses.
 
 Bad values inside files that parse are named as damage by every command (14.7);
 ``Store.record`` refuses what it can't store (14.8); the journal is synced before

@@ -1,7 +1,7 @@
 """A store that previews each card when it shows records the very answers of one that doesn't.
 
 :meth:`Store.preview` keeps the card's FSRS step for each grade, and :meth:`Store.record`
-takes it when it still applies (issue 12, goal 4). Two stores given the same answers,
+takes it when it still applies. Two stores given the same answers,
 one previewing every card some seconds before it is answered (sometimes across the start
 of a study day, sometimes with the settings changed in between), must end with the same
 card states and the same review log, and the log must replay to the states kept.

@@ -1,4 +1,4 @@
-"""`quizzer settings`: every issue-3 setting can be shown and changed from the command line."""
+"""`quizzer settings`: every scheduling setting can be shown and changed from the command line."""
 
 from __future__ import annotations
 

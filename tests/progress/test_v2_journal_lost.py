@@ -1,4 +1,4 @@
-"""A schema-2 store whose journal is gone: what is lost is said as it is (issue 14, item 4).
+"""A schema-2 store whose journal is gone: what is lost is said as it is.
 
 Version 2 kept the whole review log in its journal, never truncated; the snapshot held
 the card states as of its last compaction (``journal_offset``). With the journal

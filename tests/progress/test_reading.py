@@ -1,6 +1,6 @@
 """Reading an open store (``progress.reading``) at its edges, on real stores on disk.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/reading.py``): card
+Card
 states handed out as copies, today's counts per deck, a sibling answered in a
 direction not asked for, previews of studied and new cards, and the log kept in time
 order when answers arrive out of order, across a session.

@@ -1,4 +1,4 @@
-"""Edges of the card index (``progress.cardindex``) from its mutants 54 on (issue 14)."""
+"""A card index is written and used only when it fits its snapshot."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Edges of :mod:`quizzer.progress.doctor` found by mutation testing (issue 14)."""
+"""The doctor repairs a damaged journal: what is lost is named, nothing else is lost."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Opening and closing a store (``progress.opening``) at its edges, on real stores on disk.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/opening.py``): when
+When
 replaying a journal is long enough to compact, the temp files of a crashed compaction
 swept away (and nothing else), the cut-short line kept aside, closing without answers,
 a reader that makes nothing, a snapshot missing beside what a compaction left, old and

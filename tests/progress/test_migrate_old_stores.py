@@ -2,8 +2,8 @@
 generation numbers are a compaction's, a schema-2 store whose journal is gone is named
 damaged, and the careful replay in batches gives the states of one pass.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/migrate.py``): each test
-here kills mutants the other migration tests let through (issue 14).
+Each test
+here holds one rule the other migration tests reach only through whole stores.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The writer's lock file (``progress.lock``): who holds it, its journal mark, its messages.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/lock.py``): the store
+The store
 tests take the lock through whole stores and other processes; here the lock file's
 text, each rule for reading it back and each message a refused process prints are held
 on their own, on real files with real ``flock`` locks (two open files of one process

@@ -1,6 +1,6 @@
 """Every check of a value read back (``progress.values``), each with the message a person reads.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/values.py``): the fault
+The fault
 matrix and the guard tests put a few bad values into real files; here every rule —
 each key, each range's edge, each kind of record — is held on its own, with its message
 (the doctor prints these, naming the file and the record).

@@ -1,6 +1,6 @@
 """Writing to an open store (``progress.writing``) at its edges, on real stores on disk.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/writing.py``): the
+The
 store tests record, bury and undo in the usual way; here the edges are held on their
 own — the answer times the API accepts (to the second), each refused value's message,
 undo taking back exactly the last change, the log in time order within a session,

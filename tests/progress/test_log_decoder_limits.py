@@ -1,4 +1,4 @@
-"""The log decoder's edges, found by mutation testing (issue 14, tests/progress/MUTATION.md):
+"""The log decoder at its limits:
 a seal of ``null``, values at the careful reading's limits, the slices of a sealed table.
 Real sealed month files on disk, read as the store reads them."""
 

@@ -1,4 +1,4 @@
-"""Edges of :mod:`quizzer.progress.history` that mutation testing found untested (issue 14)."""
+"""Reading the review log: busy and damaged files told apart, the newest log read."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A month file's seal and how a copy is vouched for (``progress.monthfile``), rule by rule.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/monthfile.py``): the
+The
 store-level tests damage whole month files; here each check of a copy, each message a
 person reads in ``doctor`` and each rule of :func:`vouch` is held on its own, on real
 files.

@@ -1,4 +1,4 @@
-"""Edges of :mod:`quizzer.progress.doctor_replay` found untested by mutation testing (issue 14)."""
+"""What the doctor reports of card states against their review log, and what it rebuilds."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from pathlib import Path
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
+from quizzer.progress.doctor import rebuild_states as rebuild
+from quizzer.progress.doctor import replay_findings as findings
 from quizzer.progress.doctor_findings import Report
-from quizzer.progress.doctor_replay import compare, findings, rebuild
+from quizzer.progress.doctor_replay import compare
 from quizzer.progress.files import journal_path
 from quizzer.scheduling.answer import review_id
 from quizzer.scheduling.card_state import CardState

@@ -1,6 +1,6 @@
 """The system's zone (``progress.localtz``) at its edges: DST changes, names, zone keys.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/localtz.py``). The zone
+The zone
 is set with ``$TZ`` and ``time.tzset()`` and checked against :mod:`zoneinfo` for the same
 zone: every wall time around the changes, both folds (PEP 495), every UTC moment and back.
 Before, wall times in the skipped and repeated hours were resolved by ``mktime``, which

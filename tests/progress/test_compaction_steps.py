@@ -1,6 +1,6 @@
 """The first two steps of a compaction (``progress.compaction``) on their own, on real stores.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/compaction.py``): the
+The
 store tests compact on every close; here folding a journal without a snapshot's state,
 into a snapshot from before manifests, and each step's failure (its message, its hint,
 the generation put back) are held on their own.

@@ -1,6 +1,6 @@
 """The journal's own rules at their edges (``progress.journal``), on real files.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/journal.py``): the
+The
 store-level tests reach the line format, the scan's stopping rules and the writer's
 repairs only through whole stores; here each is held on its own.
 """
@@ -228,10 +228,8 @@ def test_iter_lines_gives_every_line_with_its_offset_and_event(path: Path) -> No
 def test_a_writer_creates_its_journal_readable_and_syncs_its_folder(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import quizzer.fsutil
-
     synced: list[Path] = []
-    monkeypatch.setattr(quizzer.fsutil, "fsync_dir", synced.append)
+    monkeypatch.setattr(journal, "fsync_dir", synced.append)
     old = os.umask(0o022)
     try:
         writer = JournalWriter(path, 0)

@@ -1,4 +1,4 @@
-"""Edges of :mod:`quizzer.progress.doctor_months` that mutation testing found untested (issue 14).
+"""The doctor restores a damaged month file from its mirror and the journals, and the mirrors.
 
 The store of :mod:`store_builder`: July compacted in the first session (its journal is
 gone), August and one answer of September 15 in the second (its journal kept as

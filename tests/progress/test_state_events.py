@@ -1,6 +1,6 @@
 """The store's in-memory image (``progress.state``) event by event, and a snapshot's layout checks.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/state.py``): the store
+The store
 tests fold events through whole stores; here each event's effect on the card states,
 the undo stack (exactly 50 deep) and the recent answers, the compact journal form of a
 state, and each layout problem of a snapshot (with the message the doctor prints) are

@@ -1,4 +1,4 @@
-"""More edges of opening a store (``progress.opening``), from its mutants 93 on (issue 14).
+"""Opening a store whose journal is absorbed, short, cut or damaged, or whose lock file went.
 
 On the ``db`` fixture of ``conftest.py`` (a store of generation 3 with three answers left
 in its journal, ``P.journal.prev`` of generation 2), damaged or left one way each.

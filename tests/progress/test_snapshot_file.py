@@ -1,6 +1,6 @@
 """The snapshot file's storage and its damage messages (``progress.snapshot``), on real files.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/snapshot.py``): the
+The
 store-level tests see these messages only in part; here each one a person reads when
 ``p.json`` is damaged is held whole, with the hint that names the doctor.
 """

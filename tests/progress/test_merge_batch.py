@@ -1,4 +1,4 @@
-"""Edges of :mod:`quizzer.progress.merging` that mutation testing found untested (issue 14)."""
+"""A merged batch: numbered after the store's events, reported as it goes, all or nothing."""
 
 from __future__ import annotations
 

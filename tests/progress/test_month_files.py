@@ -1,6 +1,6 @@
 """The review log's month files (``progress.reviewlog``) at their edges, on real files on disk.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/reviewlog.py``): the
+The
 month of a time given in another zone, sorting answers given in mixed zones, which
 names in the log folder count as months, reading a copy that is missing, damaged or
 stood in for by its mirror, folding undos whose month is known or not, and a month

@@ -1,4 +1,4 @@
-"""Edges of the lazily read card table (``progress.cardtable``) from its mutants (issue 14).
+"""The lazily read card table (``progress.cardtable``): records read as asked, damage named.
 
 Real stores on disk. A card index "that fits" damaged bytes is made the way a compaction
 makes one (``cardindex.encode`` over the bytes on disk), so that the damage is met where

@@ -1,8 +1,8 @@
 """The schema of a snapshot is recognised by each version's own signature, and nothing else
 passes for an old store to migrate.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/migrate.py``): each test
-here kills mutants the store tests let through (issue 14).
+Each test
+here holds one rule the store tests reach only through whole stores.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the store's writing methods return (``progress.outcomes``), on a real store on disk.
 
-Written from a mutation-testing run (mutmut on ``quizzer/progress/outcomes.py``): a
+A
 :class:`Bury` and a :class:`RecordOutcome` are values, equal by content and not changed in
 place (``Store.last_outcome`` is the store's own; a bury is also hashable), and an outcome
 built with only its answer and state is neither a leech nor a suspension.

@@ -1,4 +1,4 @@
-"""More edges of :mod:`quizzer.progress.doctor`, each found by a mutant that survived (issue 14).
+"""`quizzer doctor` repairs each kind of damage, one at a time, and says what it did.
 
 Real stores on disk, the ``db`` fixture of ``conftest.py`` (two compacted sessions, three
 answers left in the journal; snapshot and journal of generation 3, ``P.bak`` and

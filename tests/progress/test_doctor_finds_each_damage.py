@@ -1,6 +1,6 @@
 """What :func:`doctor_findings.examine` finds, each kind of damage alone, message by message.
 
-Found untested by mutation testing (issue 14): the doctor's tests check that damage is found
+The doctor's tests check that damage is found
 and repaired, mostly by a word of the message; here each finding's exact text, its
 figures (bytes, lines, cards) and the fields the repair decides from. Real stores on disk,
 one built per module and copied for each test.

@@ -104,21 +104,11 @@ class ReadingStore(OpenedStore):
             self.state.get(key.id)
         return queue
 
-    #: The card last previewed and its FSRS step for each grade (see :meth:`preview`).
-    _prepared: tuple[str, scheduling.Prepared] | None = None
-
     def preview(self, card: CardKey | str, now: datetime) -> dict[int, timedelta]:
-        """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz).
-
-        Called when the card is shown, it also reads the card's state and keeps its FSRS
-        step for each grade, so that recording the answer only has to check the step still
-        applies and write (:class:`~quizzer.scheduling.scheduler.Prepared`; same result).
-        """
+        """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""
         key = card_key(card)
         st = self.state.get(key.id) or CardState.new(key, now)
-        prepared = scheduling.prepare(st, now, self.settings, tz=self.tz_at(now))
-        self._prepared = (key.id, prepared)
-        return prepared.intervals()
+        return scheduling.preview(st, now, self.settings, tz=self.tz_at(now))
 
     def reviews(self, card: CardKey | str | None = None) -> list[Review]:
         """The review log, oldest first (undone answers removed); only ``card``'s if given.

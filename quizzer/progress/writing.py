@@ -82,7 +82,6 @@ class WritingStore(ReadingStore):
 
         card_id = key.id  # built from its parts at each use
         before = self.state.get(card_id)
-        shown = self._prepared
         outcome = scheduling.answer(
             before or CardState.new(key, now),
             grade,
@@ -90,8 +89,6 @@ class WritingStore(ReadingStore):
             self.settings,
             self.rng,
             tz=self.tz_at(now),
-            # The step taken when the card was shown (preview), if it is this card's.
-            prepared=shown[1] if shown is not None and shown[0] == card_id else None,
         )
         new = outcome.state
         # A random salt: two processes may answer the same card in the same millisecond.

@@ -1,7 +1,8 @@
 """Snapshot tests (pytest-textual-snapshot) of every screen and mode at 80×24.
 
-Regenerate after a deliberate change with ``pytest tests/ui/test_screen_snapshots.py --snapshot-update``
-and look at the SVGs in tests/ui/__snapshots__/ before committing them.
+Regenerate after a deliberate change with
+``pytest tests/ui/test_screen_snapshots.py --snapshot-update`` and look at the SVGs in
+tests/ui/__snapshots__/ before committing them.
 """
 
 from __future__ import annotations

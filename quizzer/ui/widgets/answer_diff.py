@@ -6,10 +6,14 @@ answers keep every letter's style through shaping and reordering.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.content import Content
 
-from quizzer.study.answers import AnswerCheck, Verdict
 from quizzer.ui.textshape import display_text, has_rtl, shape_runs
+
+if TYPE_CHECKING:
+    from quizzer.study.answers import AnswerCheck
 
 #: What each answer note (``quizzer.study.answers.NOTE_*``) tells the learner.
 NOTE_TEXT = {
@@ -31,12 +35,11 @@ _DIFF_STYLE = {
 def verdict_line(check: AnswerCheck) -> tuple[str, str]:
     """(``"≈ Almost (mind the accents)"``, kind): kind is ``right``, ``near`` or ``wrong``."""
     notes = ", ".join(NOTE_TEXT[n] for n in check.notes if n in NOTE_TEXT and n != "near")
-    if check.verdict == Verdict.EXACT:
-        return "✓ Right", "right"
-    if check.verdict == Verdict.ACCEPTED:
-        return (f"✓ Right ({notes})" if notes else "✓ Right"), "right"
-    if check.verdict == Verdict.NEAR:
-        return "≈ Almost" + (f" ({notes})" if notes else ""), "near"
+    said = f" ({notes})" if notes else ""  # an exact answer has no notes
+    if check.right:  # exact or accepted
+        return f"✓ Right{said}", "right"
+    if check.correct:  # counted correct, not spelled right: a near miss
+        return f"≈ Almost{said}", "near"
     if check.confused_with:
         return "✗ That is another concept", "wrong"
     return "✗ Not quite", "wrong"

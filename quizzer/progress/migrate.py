@@ -32,7 +32,7 @@ from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress.doctor_replay import compare
 from quizzer.progress.events import Event, card_data, has_review
-from quizzer.progress.files import journal_path, require_v2_journal
+from quizzer.progress.files import journal_path, log_dir, require_v2_journal
 from quizzer.progress.history import read_log
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.schema import SCHEMA_VERSION
@@ -197,7 +197,7 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     offset = int(meta.get("journal_offset", 0))
     st = State.from_document(doc)
     # A version-2 journal may hold millions of answers: they wait on disk, month by month.
-    fold = reviewlog.Fold(spill_to=reviewlog.log_dir(path))
+    fold = reviewlog.Fold(spill_to=log_dir(path))
 
     def events() -> Iterator[Event]:
         for end, event in journal.scan(journal_file, 0):

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from quizzer.cli.main import main
-from quizzer.progress import aggregates, doctor, monthfile, reviewlog
+from quizzer.progress import aggregates, doctor, files, monthfile, reviewlog
 from quizzer.progress.figurecache import figures_path
 from quizzer.progress.sealedfile import seal
 from quizzer.stats.tally import tally_of
@@ -73,7 +73,7 @@ def test_a_reader_beside_a_writer_folds_its_journal_answers_and_undos_into_the_c
 def _rewrite_a_month(db: Path) -> None:
     """One month file (and its mirror) rewritten with as many answers, one grade changed, as
     the same generation: a copy the snapshot vouches for, not the one the cache counted."""
-    month = reviewlog.months(db)[-1]
+    month = files.months(db)[-1]
     file = reviewlog.month_path(db, month)
     copy = monthfile.read_copy(file, month)
     assert copy.gen is not None and copy.reviews
@@ -93,7 +93,7 @@ def test_a_month_rewritten_with_as_many_answers_makes_the_cache_out_of_date(
     before = aggregates.month_seals(db)
     _rewrite_a_month(db)
     after = aggregates.month_seals(db)
-    assert [m for m in before if before[m] != after[m]] == [reviewlog.months(db)[-1]]
+    assert [m for m in before if before[m] != after[m]] == [files.months(db)[-1]]
     assert all(isinstance(crc, str) and len(crc) == 8 for crc in after.values())
     assert _status(db) == "out of date (the review log's months changed)"
     with _open(db, read_only=True) as reader:
@@ -107,7 +107,7 @@ def test_a_month_read_from_its_mirror_still_vouches_for_the_cache(tmp_path: Path
     now = _filled(db, seed=33)
     _cached(db, now)
     seals = aggregates.month_seals(db)
-    reviewlog.month_path(db, reviewlog.months(db)[0]).unlink()
+    reviewlog.month_path(db, files.months(db)[0]).unlink()
     assert aggregates.month_seals(db) == seals
     assert _status(db) == "ok"
     with _open(db, read_only=True) as reader:

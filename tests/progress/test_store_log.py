@@ -12,7 +12,7 @@ from tinydb import TinyDB
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
-from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, reviewlog
+from quizzer.progress import SCHEMA_VERSION, doctor, files, journal_path, reviewlog
 from quizzer.progress import journal as journal_mod
 from quizzer.progress.files import previous_journal_path
 from quizzer.progress.snapshot import AtomicJSONStorage
@@ -45,7 +45,7 @@ def test_compaction_folds_the_journal_into_month_files_and_truncates_it(
         feb = store.record(KEY2, 1, FEB)
         store.record(KEY, 3, FEB + timedelta(days=1))
         assert len(_journal_events(db)) == 4  # header + 3 answers before compaction
-    assert reviewlog.months(db) == ["2026-01", "2026-02"]
+    assert files.months(db) == ["2026-01", "2026-02"]
     assert _month_ids(db, "2026-01") == [jan.id]
     assert _month_ids(db, "2026-02")[0] == feb.id and len(_month_ids(db, "2026-02")) == 2
     # The journal now holds only the header of the next generation.
@@ -84,7 +84,7 @@ def test_reviews_ordered_and_complete_across_months_and_journal(tmp_path: Path, 
         early = store.record(KEY2, 3, JAN - timedelta(days=25))
         expected.append((early.reviewed_at, early.id))
         assert store.reviews()[0].id == early.id and len(store.reviews()) == 6
-    assert reviewlog.months(db) == ["2025-12", "2026-01", "2026-02", "2026-03"]
+    assert files.months(db) == ["2025-12", "2026-01", "2026-02", "2026-03"]
     with open_db(db, read_only=True) as store:  # after folding: the same log, same order
         assert [r.id for r in store.reviews()] == [i for _, i in sorted(expected)]
 
@@ -231,7 +231,7 @@ def test_migration_from_schema_2_folds_the_journal_and_keeps_backups(
     assert (tmp_path / "p.json.v2.bak").read_bytes() == old_snapshot
     assert (tmp_path / "p.json.journal.v2.bak").read_bytes() == old_journal
     assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION == 4
-    assert reviewlog.months(db) == ["2026-01", "2026-02", "2026-03"]
+    assert files.months(db) == ["2026-01", "2026-02", "2026-03"]
     assert len(journal_path(db).read_bytes()) < 100  # only the header is left
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [*ids, more.id]
@@ -247,11 +247,11 @@ def test_migration_from_schema_2_cut_short_runs_again_without_duplicates(
         _fail_on(m, db)  # month files written, the version-3 snapshot not
         with pytest.raises(StoreError):
             open_db(db)
-    assert reviewlog.months(db) and json.loads(db.read_bytes())["meta"]["1"]["schema"] == 2
+    assert files.months(db) and json.loads(db.read_bytes())["meta"]["1"]["schema"] == 2
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids
         assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
-    assert sum(len(_month_ids(db, m)) for m in reviewlog.months(db)) == len(ids)
+    assert sum(len(_month_ids(db, m)) for m in files.months(db)) == len(ids)
 
 
 def test_opening_never_reads_month_files_and_a_damaged_one_is_named(

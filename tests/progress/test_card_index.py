@@ -28,7 +28,7 @@ BN_RU = Pair("bn", "term", "ru", "definition")
 DECK = ru_bn_deck("demo", 40)
 
 
-def _open(db: Path, **kw: object):  # type: ignore[no-untyped-def]
+def _open(db: Path, **kw: object):
     return open_store(db, tz=UTC, rng=random.Random(3), **kw)  # type: ignore[arg-type]
 
 
@@ -109,7 +109,7 @@ def test_an_edited_snapshot_is_read_whole_not_through_its_old_index(
     db.write_bytes(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())
     with _open(db, read_only=True) as store:
         assert not store.state.raw.lazy
-        assert store.card("demo/c9|bn:term>ru:definition").lapses == 7  # type: ignore[union-attr]
+        assert store.card("demo/c9|bn:term>ru:definition").lapses == 7
 
 
 def test_changes_while_lazy_are_kept_in_order_in_the_next_snapshot(

@@ -20,7 +20,7 @@ import pytest
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
-from quizzer.progress import aggregates, journal, journal_path
+from quizzer.progress import aggregates, files, journal, journal_path
 from tests.cli_support import run
 from tests.progress import store_builder as sb
 
@@ -255,7 +255,7 @@ def test_a_statistics_cache_whose_body_is_no_json_is_named_in_plain_words(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Sealed (its checksum verifies), but no JSON: where, not ``JSONDecodeError('…')``."""
-    cache = aggregates.stats_path(db)
+    cache = files.stats_path(db)
     assert cache.exists()  # the store's second session saved it
     cache.write_bytes(seal_bytes(aggregates.MAGIC, aggregates.VERSION, b'{"tie": '))
     _, out, _ = run(capsys, "doctor", "--check", "--db", str(db))

@@ -28,6 +28,7 @@ import shutil
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,15 +72,15 @@ def _edit_json(change: Callable[[dict], None]) -> Damage:
     return edit
 
 
-def _first_review(doc: dict) -> dict:
+def _first_review(doc: dict[str, Any]) -> dict[str, Any]:
     return next(iter(doc["reviews"].values()))
 
 
-def _meta(doc: dict) -> dict:
+def _meta(doc: dict[str, Any]) -> dict[str, Any]:
     return doc["meta"]["1"]
 
 
-def _first_card(doc: dict) -> dict:
+def _first_card(doc: dict[str, Any]) -> dict[str, Any]:
     return next(iter(doc["cards"].values()))
 
 

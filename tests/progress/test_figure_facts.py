@@ -20,6 +20,7 @@ import pytest
 from quizzer.cards.card import CardKey
 from quizzer.progress.figurecache import MAGIC, VERSION, figures_path
 from quizzer.progress.sealedfile import seal, unseal
+from tests.progress.store_builder import GRADES
 from tests.progress.test_stats_cache import _filled, _open, _same
 from tests.synthetic_history import CONCEPTS, DECK_ID, PAIRS
 
@@ -59,7 +60,7 @@ def test_a_reader_sees_a_writers_answers_before_and_after_its_compaction(tmp_pat
         _same(store, now)
         answered = [c.card_id for c in store.cards()][:2]
         for i, card_id in enumerate(answered):
-            store.record(card_id, 2 + i, now + timedelta(minutes=1 + i))
+            store.record(card_id, GRADES[1 + i], now + timedelta(minutes=1 + i))
         with _open(db, read_only=True) as reader:  # another process: the journal's answers
             _same(reader, now + timedelta(minutes=3))
         store.record(answered[0], 1, now + timedelta(minutes=4))

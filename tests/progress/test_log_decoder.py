@@ -4,7 +4,7 @@ still damage naming the file's record. Real sealed month files on disk."""
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,7 @@ def test_a_month_as_quizzer_writes_it_is_decoded_fast_into_the_same_answers(tmp_
     fast, careful = _both(file)
     assert fast.problem is None and fast.gen == careful.gen == 3
     assert fast.reviews == [Review.from_dict(d) for d in careful.reviews]
-    assert fast.reviews[0].reviewed_at.utcoffset().total_seconds() == 0
+    assert fast.reviews[0].reviewed_at.utcoffset() == timedelta(0)
 
 
 @pytest.mark.parametrize(

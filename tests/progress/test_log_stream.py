@@ -24,7 +24,7 @@ def _migrated_states(db: Path) -> dict[str, Any]:
 
 def _careful_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
-    real = migrate.read_log
+    real = history.read_log
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)

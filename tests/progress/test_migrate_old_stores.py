@@ -155,7 +155,7 @@ def test_the_careful_replay_in_batches_gives_the_states_of_one_pass(
         for day in range(8):
             for n, key in enumerate(KEYS):
                 at = START + timedelta(days=day, hours=13 * ((day + n) % 2))
-                store.record(key, (3, 3, 1, 4)[(day * n) % 4], at)  # type: ignore[arg-type]
+                store.record(key, (3, 3, 1, 4)[(day * n) % 4], at)
         new_rule = {key.id: store.card(key).to_dict() for key in KEYS}  # type: ignore[union-attr]
         old = _old_rule_states(store.reviews(), store.settings)
     store = open_store(db, tz=UTC)

@@ -137,7 +137,7 @@ def test_a_migration_killed_mid_fold_leaves_spill_files_the_next_open_removes(
     assert db.read_bytes() == old_snapshot  # still the old store, whole
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids
-        assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == state
     assert not list(log_dir(db).glob(".*.tmp"))
     assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION
 

@@ -43,7 +43,7 @@ def test_a_changed_month_file_is_read_anew_and_cached_again(tmp_path: Path) -> N
     file = _month(tmp_path)
     monthfile.read_answers(file, MONTH)
     old_cache = _cache(file).read_bytes()
-    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(9)], 4))  # type: ignore[arg-type]
+    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(9)], 4))
     copy = monthfile.read_answers(file, MONTH)
     assert [r.grade for r in copy.reviews] == [1] * 9 and copy.gen == 4
     assert _cache(file).read_bytes() != old_cache
@@ -112,7 +112,7 @@ def test_a_month_rewritten_with_as_many_answers_is_not_served_its_old_cache(
     """Same month, same count, a seal that holds: only the cache's key tells it is stale."""
     file = _month(tmp_path)
     monthfile.read_answers(file, MONTH)
-    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(8)], 3))  # type: ignore[arg-type]
+    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(8)], 3))
     assert [r.grade for r in monthfile.read_answers(file, MONTH).reviews] == [1] * 8
 
 

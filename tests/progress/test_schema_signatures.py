@@ -20,11 +20,11 @@ from quizzer.errors import StoreError
 from quizzer.progress import (
     SCHEMA_VERSION,
     doctor,
+    files,
     journal,
     journal_path,
     logstream,
     open_store,
-    reviewlog,
 )
 from quizzer.progress.history import read_log
 from quizzer.progress.schema import schema_of
@@ -159,7 +159,7 @@ def _as_schema_1(db: Path) -> dict[str, dict[str, Any]]:
     meta = doc["meta"]["1"]
     logged = sorted(read_log(db, meta["gen"], meta["months"]).values(), key=_time)
     reviews = {str(n): r.to_dict() for n, r in enumerate(logged, 1)}
-    shutil.rmtree(reviewlog.log_dir(db))
+    shutil.rmtree(files.log_dir(db))
     journal_path(db).unlink()
     db.write_text(json.dumps({"cards": doc["cards"], "reviews": reviews}), encoding="utf-8")
     return reviews
@@ -174,7 +174,7 @@ def test_a_schema_1_store_goes_through_every_step_to_schema_4(v3_store) -> None:
         for key in KEYS:
             assert store.card(key).to_dict() == new_rule[key.id]  # type: ignore[union-attr]
         assert [r.to_dict() for r in store.reviews()] == list(reviews.values())
-    assert reviewlog.months(db) == ["2026-03"]
+    assert files.months(db) == ["2026-03"]
     meta = json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]
     assert (meta["schema"], meta["migrated_from"], meta["seq"]) == (SCHEMA_VERSION, 1, 32)
     assert (db.parent / "progress.json.journal.v2.bak").exists()

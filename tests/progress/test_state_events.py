@@ -134,14 +134,14 @@ def test_record_then_undo_restores_the_state_and_the_stacks() -> None:
     st.apply(record("r2", "2026-09-01T09:10:00+00:00") | {"seq": 2})  # type: ignore[arg-type]
     assert st.seq == 3  # the highest seen
     assert st.undo[-1]["before"] == after_first
-    st.apply({"op": "undo", "review_id": "r2", "card_id": CARD, "restore": after_first})  # type: ignore[typeddict-item]
+    st.apply({"op": "undo", "review_id": "r2", "card_id": CARD, "restore": after_first})
     assert st.raw[CARD] == after_first
     assert [e["review_id"] for e in st.undo] == ["r1"]  # type: ignore[typeddict-item]
     assert [r[0] for r in st.recent] == ["r1"]
     # An undo whose answer is not on top of the stack leaves the stack alone.
-    st.apply({"op": "undo", "review_id": "r9", "card_id": CARD, "restore": after_first})  # type: ignore[typeddict-item]
+    st.apply({"op": "undo", "review_id": "r9", "card_id": CARD, "restore": after_first})
     assert len(st.undo) == 1 and len(st.recent) == 1
-    st.apply({"op": "undo", "review_id": "r1", "card_id": CARD, "restore": None})  # type: ignore[typeddict-item]
+    st.apply({"op": "undo", "review_id": "r1", "card_id": CARD, "restore": None})
     assert st.undo == [] and st.recent == [] and CARD not in st.raw
     assert st.get(CARD) is None
 
@@ -182,9 +182,9 @@ def test_a_suspension_survives_undoing_the_answers_before_it() -> None:
     st.apply({"op": "state", "card_id": CARD, "state": suspended})  # type: ignore[typeddict-item]
     assert st.raw[CARD] == suspended
     first, second, third = st.undo
-    assert first["before"] is not None and first["before"]["suspended"] is True  # type: ignore[typeddict-item]
-    assert first["before"]["leech"] is True and first["before"]["reps"] == 0  # type: ignore[typeddict-item]
-    assert first["before"]["due"] == DUE  # type: ignore[typeddict-item]
+    assert first["before"] is not None and first["before"]["suspended"] is True
+    assert first["before"]["leech"] is True and first["before"]["reps"] == 0
+    assert first["before"]["due"] == DUE
     assert third["before"]["suspended"] is True  # type: ignore[index]
     assert third["before"]["reps"] == 1  # type: ignore[index]  # the state after r1, flags added
     assert second["before"] is None  # another card: untouched
@@ -192,24 +192,24 @@ def test_a_suspension_survives_undoing_the_answers_before_it() -> None:
     bare = {k: v for k, v in suspended.items() if k not in ("suspended", "leech")}
     st.apply({"op": "state", "card_id": CARD, "state": bare})  # type: ignore[typeddict-item]
     assert third["before"]["suspended"] is False and third["before"]["leech"] is False  # type: ignore[index]
-    st.apply({"op": "state", "card_id": CARD, "state": suspended})  # type: ignore[typeddict-item]
+    st.apply({"op": "state", "card_id": CARD, "state": suspended})
     resumed = {**suspended, "suspended": False, "leech": False}
-    st.apply({"op": "state", "card_id": CARD, "state": resumed})  # type: ignore[typeddict-item]
-    assert third["before"]["suspended"] is False and third["before"]["leech"] is False  # type: ignore[index]
+    st.apply({"op": "state", "card_id": CARD, "state": resumed})
+    assert third["before"]["suspended"] is False and third["before"]["leech"] is False
 
 
 def test_settings_history_and_unknown_events() -> None:
     st = State()
-    st.apply({"op": "settings", "settings": {"new_per_day": 7}})  # type: ignore[typeddict-item]
+    st.apply({"op": "settings", "settings": {"new_per_day": 7}})
     assert st.settings == SchedulerSettings(new_per_day=7)
     st.apply({"op": "review", "review": review()})  # type: ignore[typeddict-item]
     st.apply({"op": "header", "gen": 3})
     assert st.raw == {} and st.undo == [] and st.gen == 0
     with pytest.raises(ValueError) as caught:
-        st.apply({"op": "nonsense"})  # type: ignore[typeddict-item]
+        st.apply({"op": "nonsense"})
     assert str(caught.value) == 'unknown journal event "nonsense"'
     with pytest.raises(ValueError) as caught:
-        st.apply({"seq": 4})  # type: ignore[typeddict-item]
+        st.apply({"seq": 4})
     assert str(caught.value) == "a journal event without an op"
 
 

@@ -22,8 +22,8 @@ from quizzer.progress import aggregates, doctor, files, monthfile, reviewlog
 from quizzer.progress.figurecache import figures_path
 from quizzer.progress.sealedfile import seal
 from quizzer.stats.tally import tally_of
-from tests.progress.test_stats_cache import TZ, _filled, _open, _same, _status
-from tests.synthetic_history import make_history
+from tests.progress.test_stats_cache import _filled, _open, _same, _status
+from tests.synthetic_history import TZ, make_history
 
 
 def _doctor(db: Path, *args: str) -> str:
@@ -115,7 +115,7 @@ def test_a_month_read_from_its_mirror_still_vouches_for_the_cache(tmp_path: Path
 
 
 def _planted(db: Path, document: dict[str, Any]) -> None:
-    aggregates.stats_path(db).write_bytes(seal(aggregates.MAGIC, aggregates.VERSION, document))
+    files.stats_path(db).write_bytes(seal(aggregates.MAGIC, aggregates.VERSION, document))
 
 
 def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
@@ -124,7 +124,7 @@ def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
     db = tmp_path / "p.json"
     now = _filled(db, seed=34)
     _cached(db, now)
-    cache = aggregates.stats_path(db)
+    cache = files.stats_path(db)
     good = cache.read_bytes()
     tally = aggregates.read(db)[0]["tally"].to_data()  # type: ignore[index]
     tie = aggregates.read(db)[0]["tie"]  # type: ignore[index]
@@ -164,7 +164,7 @@ def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
 def test_a_cache_that_cant_be_written_or_read_is_no_error(tmp_path: Path) -> None:
     db = tmp_path / "p.json"
     now = _filled(db, seed=35)
-    aggregates.stats_path(db).mkdir()  # a directory where the cache goes
+    files.stats_path(db).mkdir()  # a directory where the cache goes
     assert _status(db) == "can't be read (Is a directory)"
     with _open(db, read_only=True) as reader:
         _same(reader, now)
@@ -179,7 +179,7 @@ def test_a_cache_that_cant_be_written_or_read_is_no_error(tmp_path: Path) -> Non
             reader.state.undo,
         )[0]
         assert aggregates.save(db, counted) is False
-        aggregates.stats_path(db).rmdir()
+        files.stats_path(db).rmdir()
         assert aggregates.save(db, counted) is True
     assert _status(db) == "ok"
 
@@ -234,11 +234,11 @@ def test_doctor_speaks_of_the_cache_only_when_it_is_unusable_and_rebuilds_it(
     now = _filled(db, seed=39)
     assert "statistics" not in _doctor(db, "--check")  # missing: never shown yet
     assert "statistics" not in _doctor(db)
-    assert not aggregates.stats_path(db).exists()
+    assert not files.stats_path(db).exists()
     _cached(db, now)
     assert "statistics" not in _doctor(db, "--check")  # up to date
     assert "statistics" not in _doctor(db)
-    cache = aggregates.stats_path(db)
+    cache = files.stats_path(db)
     cache.write_bytes(cache.read_bytes()[:-3])
     said = _doctor(db, "--check")
     assert (

@@ -14,6 +14,7 @@ import json
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ def _edit(file: Path, change) -> None:
     file.write_text(json.dumps(doc), encoding="utf-8")
 
 
-def _first(table: dict) -> dict:
+def _first(table: dict[str, Any]) -> dict[str, Any]:
     return next(iter(table.values()))
 
 

@@ -14,7 +14,6 @@ import time
 from collections.abc import Mapping
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 #: The Unix epoch as a naive time: ``(utc_fields - _EPOCH) // _SECOND`` is what
 #: ``calendar.timegm`` gives, without importing :mod:`calendar` at start-up.
@@ -104,6 +103,10 @@ def system_timezone_name(
 def _is_iana(name: str) -> bool:
     if not name or name.startswith("/") or ".." in name:
         return False
+    # Imported here: only the statistics' caches name the zone, and zoneinfo brings sysconfig
+    # (a few ms of every start-up otherwise).
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):

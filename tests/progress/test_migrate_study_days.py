@@ -21,7 +21,7 @@ START = datetime(2026, 3, 2, 20, tzinfo=UTC)
 KEYS = [CardKey(f"deck/c{i}", Pair("en", "term", "fr", "term")) for i in range(4)]
 
 
-def _old_rule_states(reviews, settings) -> dict[str, tuple[float, float]]:
+def _old_rule_states(reviews, settings) -> dict[str, tuple[float | None, float | None]]:
     """What a schema-3 store kept: py-fsrs fed wall-clock times (24-hour periods)."""
     scheduler = settings.fsrs_scheduler()
     out = {}

@@ -15,6 +15,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, doctor, files, journal_path, reviewlog
 from quizzer.progress import journal as journal_mod
+from quizzer.progress.events import as_event
 from quizzer.progress.files import previous_journal_path
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
@@ -34,7 +35,7 @@ def _month_ids(db: Path, month: str) -> list[str]:
 
 
 def _journal_events(db: Path) -> list[dict[str, Any]]:
-    return journal_mod.read(journal_path(db), 0).events
+    return [dict(e) for e in journal_mod.read(journal_path(db), 0).events]
 
 
 def test_compaction_folds_the_journal_into_month_files_and_truncates_it(
@@ -185,7 +186,7 @@ def test_compaction_cut_before_the_new_journal_skips_the_absorbed_one(
         assert store.card(KEY).reps == 3
 
 
-def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict, int]:
+def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict[str, Any], int]:
     """A schema-2 store: snapshot folded up to the 3rd event, the rest only in the journal.
 
     The answers come from a real (current) store; their events are rewritten the way
@@ -206,7 +207,7 @@ def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict, int]:
     journal_path(db).write_bytes(b"".join(lines))
     st = State()
     for e in events[:3]:
-        st.apply(e)
+        st.apply(as_event(e))
     offset = sum(len(x) for x in lines[:3])
     doc = st.to_document(offset)
     meta = doc["meta"]["1"]

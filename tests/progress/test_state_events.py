@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from quizzer.errors import StoreError
+from quizzer.progress.events import SlimCard, as_event, card_data, review_data
 from quizzer.progress.state import (
     UNDO_DEPTH,
     State,
@@ -107,11 +108,12 @@ def test_a_full_state_is_the_slim_one_with_the_review_and_the_first_answer() -> 
         first_review="2026-08-01T09:00:00+00:00",
     )
     # A state from before first_review was kept: the answer's time stands in.
-    got = full_state({"state": 2, "suspended": True}, review(), state(first_review=None))  # type: ignore[arg-type]
+    slim_old: SlimCard = {"state": 2, "suspended": True}
+    got = full_state(slim_old, review_data(review()), card_data(state(first_review=None)))
     assert got["first_review"] == AT and got["suspended"] is True
     for slim_state_round_trip in (state(), state(leech=True, buried_until=DUE)):
-        slim = slim_state(slim_state_round_trip)
-        assert full_state(slim, review(), state()) == slim_state_round_trip
+        kept = slim_state(slim_state_round_trip)
+        assert full_state(kept, review_data(review()), card_data(state())) == slim_state_round_trip
 
 
 def test_a_bury_of_a_new_card_makes_a_new_card_state_and_leaves_a_studied_one_alone() -> None:
@@ -172,6 +174,11 @@ def test_bury_then_unbury() -> None:
     assert st.get(CARD) is not None and st.get(CARD).buried_until is None  # type: ignore[union-attr]
 
 
+def _flags_before(entry: Any) -> tuple[Any, Any]:
+    """An undo entry's kept suspension and leech flags (read anew at each call)."""
+    return entry["before"]["suspended"], entry["before"]["leech"]
+
+
 def test_a_suspension_survives_undoing_the_answers_before_it() -> None:
     other = sb.card(2).id
     st = State()
@@ -190,26 +197,26 @@ def test_a_suspension_survives_undoing_the_answers_before_it() -> None:
     assert second["before"] is None  # another card: untouched
     # A state written without the flags (an older quizzer) means neither is set.
     bare = {k: v for k, v in suspended.items() if k not in ("suspended", "leech")}
-    st.apply({"op": "state", "card_id": CARD, "state": bare})  # type: ignore[typeddict-item]
-    assert third["before"]["suspended"] is False and third["before"]["leech"] is False  # type: ignore[index]
+    st.apply(as_event({"op": "state", "card_id": CARD, "state": bare}))
+    assert _flags_before(third) == (False, False)
     st.apply({"op": "state", "card_id": CARD, "state": suspended})
-    resumed = {**suspended, "suspended": False, "leech": False}
+    resumed = card_data({**suspended, "suspended": False, "leech": False})
     st.apply({"op": "state", "card_id": CARD, "state": resumed})
-    assert third["before"]["suspended"] is False and third["before"]["leech"] is False
+    assert _flags_before(third) == (False, False)
 
 
 def test_settings_history_and_unknown_events() -> None:
     st = State()
     st.apply({"op": "settings", "settings": {"new_per_day": 7}})
     assert st.settings == SchedulerSettings(new_per_day=7)
-    st.apply({"op": "review", "review": review()})  # type: ignore[typeddict-item]
+    st.apply(as_event({"op": "review", "review": review()}))
     st.apply({"op": "header", "gen": 3})
     assert st.raw == {} and st.undo == [] and st.gen == 0
     with pytest.raises(ValueError) as caught:
-        st.apply({"op": "nonsense"})
+        st.apply(as_event({"op": "nonsense"}))
     assert str(caught.value) == 'unknown journal event "nonsense"'
     with pytest.raises(ValueError) as caught:
-        st.apply({"seq": 4})
+        st.apply(as_event({"seq": 4}))
     assert str(caught.value) == "a journal event without an op"
 
 

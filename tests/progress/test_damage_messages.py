@@ -36,18 +36,26 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _edit(file: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    doc = json.loads(file.read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
     change(doc)
     file.write_text(json.dumps(doc), encoding="utf-8")
     return doc
 
 
+def _replace(doc: dict[str, Any], new: dict[str, Any]) -> None:
+    """Make ``doc`` hold ``new`` instead of what it held."""
+    doc.clear()
+    doc.update(new)
+
+
 def _first(table: dict[str, Any]) -> dict[str, Any]:
-    return next(iter(table.values()))
+    first: dict[str, Any] = next(iter(table.values()))
+    return first
 
 
 def _meta(doc: dict[str, Any]) -> dict[str, Any]:
-    return doc["meta"]["1"]
+    meta: dict[str, Any] = doc["meta"]["1"]
+    return meta
 
 
 def _output(capsys: pytest.CaptureFixture[str], db: Path) -> tuple[str, str]:
@@ -157,7 +165,7 @@ DAMAGES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     ),
     "month of another layout": (
         "p.json.log/2026-08.json",
-        lambda d: (d.clear(), d.update(hello=[1, 2, 3])),
+        lambda d: _replace(d, {"hello": [1, 2, 3]}),
     ),
     "manifest entry with a text": (
         "p.json",

@@ -63,7 +63,7 @@ DAMAGES: dict[str, Damage] = {
 }
 
 
-def _edit_json(change: Callable[[dict], None]) -> Damage:
+def _edit_json(change: Callable[[dict[str, Any]], None]) -> Damage:
     def edit(raw: bytes) -> bytes:
         doc = json.loads(raw)
         change(doc)
@@ -73,11 +73,13 @@ def _edit_json(change: Callable[[dict], None]) -> Damage:
 
 
 def _first_review(doc: dict[str, Any]) -> dict[str, Any]:
-    return next(iter(doc["reviews"].values()))
+    first: dict[str, Any] = next(iter(doc["reviews"].values()))
+    return first
 
 
 def _meta(doc: dict[str, Any]) -> dict[str, Any]:
-    return doc["meta"]["1"]
+    meta: dict[str, Any] = doc["meta"]["1"]
+    return meta
 
 
 def _first_card(doc: dict[str, Any]) -> dict[str, Any]:

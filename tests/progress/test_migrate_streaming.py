@@ -168,5 +168,5 @@ def test_a_spilled_time_or_id_is_the_json_text_dumps_gives(value: object) -> Non
     assert monthspill._string(value) == monthspill._text(value) == text
     assert b"\t" not in text and b"\n" not in text  # a spill line's separators stay its own
     event = {"op": "review", "review": {"id": value, "x": [1.5e-7, float("nan"), True]}, "seq": 2}
-    line = journal.encode(event)  # type: ignore[arg-type]
+    line = journal.encode(event)
     assert line[9:-1] == json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()

@@ -19,8 +19,9 @@ import pytest
 
 from quizzer.errors import StoreError
 from quizzer.progress import events, files, monthfile, reviewlog
-from quizzer.progress.events import ReviewData
+from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
+from quizzer.progress.snapshot import dumps
 
 
 def _review(
@@ -119,7 +120,7 @@ def test_a_month_is_written_with_its_mirror_or_only_the_mirror(tmp_path: Path) -
     assert not reviewlog.mirror_matches(file, [*reviews, _review("b", _sept(10))], 4)
     reviewlog.write_month(file, reviews, 4)
     assert file.read_bytes() == mirror.read_bytes()
-    texts = [monthfile.dumps(r) for r in reviews]  # type: ignore[arg-type]
+    texts = [dumps(plain(r)) for r in reviews]
     reviewlog.write_texts(file, 1, lambda: iter(texts), 6)
     assert file.read_bytes() == mirror.read_bytes()
     assert monthfile.read_copy(file, "2026-09").gen == 6

@@ -135,7 +135,7 @@ def test_a_lock_writes_its_holder_and_keeps_the_last_mark(
     assert (int(pid), host, rest) == (os.getpid(), socket.gethostname(), "")
     assert datetime.fromisoformat(since).utcoffset() is not None
     assert active_holder(lock) == Holder(os.getpid(), host, since)
-    assert held.previous_mark is None and held.taken_over is None
+    assert (held.previous_mark, held.taken_over) == (None, None)
     held.mark(2, 345)
     assert held.previous_mark == (2, 345)
     assert lock.read_text() == text + "journal 000000000002 000000000000345\n"

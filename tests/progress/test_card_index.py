@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -82,13 +83,14 @@ def test_same_queues_and_cards_with_the_index_deleted_damaged_or_stale(
 ) -> None:
     lazy, *expected = _view(template)
     assert lazy
-    for name, damage in {
+    damages: dict[str, Callable[[Path], object]] = {
         "deleted": lambda p: p.unlink(),
         "emptied": lambda p: p.write_bytes(b""),
         "flipped": lambda p: p.write_bytes(bytes([p.read_bytes()[0] ^ 1]) + p.read_bytes()[1:]),
         "cut": lambda p: p.write_bytes(p.read_bytes()[:-9]),
         "body flipped": lambda p: p.write_bytes(p.read_bytes()[:-5] + b"\xff" * 5),
-    }.items():
+    }
+    for name, damage in damages.items():
         db = _copy(template, tmp_path / name)
         damage(index_path(db))
         lazy, *seen = _view(db)

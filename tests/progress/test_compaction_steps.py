@@ -52,7 +52,7 @@ def test_folding_into_a_snapshot_from_before_manifests_starts_one(tmp_path: Path
     db = tmp_path / "p.json"
     ids = _abandoned(db)
     state = State()
-    assert state.months is None
+    assert not state.months
     compaction.fold_journal(db, state)
     assert state.months == {"2026-09": [len(ids), 1]}  # written by generation 1
     assert _month_ids(db) == set(ids)

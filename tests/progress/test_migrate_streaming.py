@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from quizzer.progress import migrate, monthfile, reviewlog
+from quizzer.progress.events import review_data
 from quizzer.progress.files import log_dir
 from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.snapshot import dumps
@@ -56,7 +57,9 @@ def _store_with_an_old_month(root: Path) -> Path:
         r["id"] = f"old-{n}"
     directory = log_dir(path)
     directory.mkdir(parents=True)
-    reviewlog.write_month(reviewlog.month_path(path, "2026-01"), existing, 1)
+    reviewlog.write_month(
+        reviewlog.month_path(path, "2026-01"), [review_data(r) for r in existing], 1
+    )
     return path
 
 

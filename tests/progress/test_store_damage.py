@@ -14,6 +14,7 @@ import pytest
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, backup_path, doctor
+from quizzer.progress.events import card_data
 from quizzer.progress.state import State
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -28,7 +29,7 @@ def _quizzer(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _two_compactions(open_db, db: Path) -> dict[str, dict]:
+def _two_compactions(open_db, db: Path) -> dict[str, dict[str, Any]]:
     """A store whose P.bak holds KEY and whose snapshot holds KEY and KEY2; their states."""
     with open_db(db) as store:
         store.record(KEY, 3, NOW)
@@ -84,7 +85,7 @@ def test_doctor_without_a_backup_salvages_the_good_cards(tmp_path: Path, open_db
 
 def test_state_to_document_never_raises_on_a_bad_card_id() -> None:
     st = State()
-    st.raw = {"broken id": {"card_id": "broken id", "due": NOW.isoformat()}}
+    st.raw = {"broken id": card_data({"card_id": "broken id", "due": NOW.isoformat()})}
     doc = st.to_document(0)
     assert [d["card_id"] for d in doc["cards"].values()] == ["broken id"]
     assert State.from_document(doc).raw.keys() == {"broken id"}

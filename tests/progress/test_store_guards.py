@@ -12,6 +12,7 @@ import contextlib
 import io
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -134,13 +135,12 @@ def test_the_journal_is_synced_before_record_and_bury_return(
 
     monkeypatch.setattr(journal, "_sync", sync)
     with sb.open_db(db) as store:
-        for i, act in enumerate(
-            (
-                lambda: store.record(sb.card(1), 3, sb.LATER),
-                lambda: store.bury(sb.card(2), sb.LATER),
-                lambda: store.undo(),
-            )
-        ):
+        acts: tuple[Callable[[], object], ...] = (
+            lambda: store.record(sb.card(1), 3, sb.LATER),
+            lambda: store.bury(sb.card(2), sb.LATER),
+            lambda: store.undo(),
+        )
+        for i, act in enumerate(acts):
             synced.clear()
             act()
             size = journal_path(db).stat().st_size

@@ -12,12 +12,14 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress.doctor_replay import compare
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.scheduler import Prepared
 from quizzer.scheduling.settings import SchedulerSettings
 from tests.progress.conftest import OpenDb
@@ -27,23 +29,24 @@ KEYS = [CardKey(f"demo/c{i}", PAIR) for i in range(6)]
 START = datetime(2026, 3, 10, 2, 0, tzinfo=UTC)  # two hours before the study day starts
 
 
-def _answers(n: int) -> list[tuple[CardKey, int, datetime, datetime]]:
+def _answers(n: int) -> list[tuple[CardKey, Grade, datetime, datetime]]:
     """``n`` answers: card, grade, moment, and when the card showed (a fifth of them the
     study day before: shown at 03:59, the day starting at 04:00)."""
     rng = random.Random(11)
     at = START
-    out = []
+    out: list[tuple[CardKey, Grade, datetime, datetime]] = []
+    grades: list[Grade] = [1, 2, 3, 3, 4]
     for _ in range(n):
         at += timedelta(seconds=rng.choice([20, 300, 3600, 5 * 3600, 26 * 3600]))
         shown = at - timedelta(seconds=rng.choice([0, 8, 600]))
         if rng.random() < 0.2:
             day = at if at.hour >= 4 else at - timedelta(days=1)
             shown = day.replace(hour=3, minute=59)
-        out.append((rng.choice(KEYS), rng.choice([1, 2, 3, 3, 4]), at, shown))
+        out.append((rng.choice(KEYS), rng.choice(grades), at, shown))
     return out
 
 
-def _log(store) -> list[tuple]:
+def _log(store) -> list[tuple[str, dict[str, Any]]]:
     # Review ids carry a random salt: everything else must match.
     return [(r.card_id, r.to_dict() | {"id": ""}) for r in store.reviews()]
 

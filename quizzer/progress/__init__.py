@@ -11,26 +11,11 @@ Quick use::
         log = store.reviews()
 """
 
-from typing import TYPE_CHECKING, Any
-
 from quizzer.errors import StoreError
 from quizzer.progress.files import backup_path, journal_path, lock_path
+from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.store import Store, open_store
-
-if TYPE_CHECKING:
-    from quizzer.progress.outcomes import Bury, RecordOutcome
-
-
-def __getattr__(name: str) -> Any:
-    """:class:`Bury` and :class:`RecordOutcome`, imported when first asked for: what an
-    answer or a bury returns, not needed to open the store (the home screen's first paint)."""
-    if name in ("Bury", "RecordOutcome"):
-        from quizzer.progress import outcomes
-
-        return getattr(outcomes, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -36,7 +36,7 @@ import quizzer.progress.journal as journal
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress.events import has_review, is_undo, plain
-from quizzer.progress.files import journal_path, stats_path
+from quizzer.progress.files import journal_path, months, stats_path
 from quizzer.progress.history import read_log
 from quizzer.progress.localtz import zone_key
 from quizzer.progress.manifest import Manifest
@@ -105,7 +105,7 @@ def _seal_crc(file: Path) -> str | None:
 def month_seals(path: Path) -> dict[str, str | None]:
     """Each month's seal CRC (the file's, else its mirror's): what the log's months hold."""
     seals: dict[str, str | None] = {}
-    for month in reviewlog.months(path):
+    for month in months(path):
         file = reviewlog.month_path(path, month)
         seals[month] = _seal_crc(file) or _seal_crc(reviewlog.mirror_path(file))
     return seals

@@ -44,6 +44,7 @@ from quizzer.progress.files import (
     files_signature,
     journal_path,
     lock_path,
+    months,
     previous_journal_path,
     stats_path,
     store_exists,
@@ -366,7 +367,7 @@ def _nothing_beside(path: Path, f: Findings) -> bool:
         and f.salvage is None
         and not journal_path(path).exists()
         and not previous_journal_path(path).exists()
-        and not reviewlog.months(path)
+        and not months(path)
     )
 
 

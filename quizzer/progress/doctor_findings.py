@@ -13,10 +13,9 @@ from typing import Any
 
 import quizzer.progress.journal as journal
 import quizzer.progress.migrate as migrate
-import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
 from quizzer.progress.doctor_months import MonthFindings, examine_months, manifest_of
-from quizzer.progress.files import backup_path, journal_path, lock_path, lost_v2_journal
+from quizzer.progress.files import backup_path, journal_path, lock_path, lost_v2_journal, months
 from quizzer.progress.generations import journal_problem
 from quizzer.progress.lock import Holder, read_mark
 from quizzer.progress.schema import SCHEMA_VERSION, schema_of
@@ -148,9 +147,7 @@ def examine(path: Path, report: Report) -> Findings:
     elif f.doc is None and not journal_path(path).exists():
         report.problems.append(f"{path}: no progress store here")
     elif f.doc is None and (
-        journal.generation(journal_path(path)) > 0
-        or backup_path(path).exists()
-        or reviewlog.months(path)
+        journal.generation(journal_path(path)) > 0 or backup_path(path).exists() or months(path)
     ):
         f.snapshot_error = "the snapshot is missing"
         report.problems.append(f"{path}: the snapshot is missing")

@@ -21,7 +21,7 @@ import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress.events import Event, ReviewData
-from quizzer.progress.files import journal_path, previous_journal_path
+from quizzer.progress.files import journal_path, months, previous_journal_path
 from quizzer.progress.generations import v2_backup_path
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import AtomicJSONStorage, parse
@@ -51,7 +51,7 @@ def examine_months(
 ) -> MonthFindings:
     """Check both copies of every month against ``manifest``; note each problem."""
     found = MonthFindings(manifest, gen)
-    for month in reviewlog.months(path, manifest):
+    for month in months(path, manifest):
         file = reviewlog.month_path(path, month)
         mirror = reviewlog.mirror_path(file)
         main = monthfile.read_copy(file, month)
@@ -149,7 +149,7 @@ def write_manifest(path: Path) -> Manifest | None:
     except (OSError, StoreError, KeyError, TypeError):
         return None
     manifest: Manifest = {}
-    for month in reviewlog.months(path):
+    for month in months(path):
         file = reviewlog.month_path(path, month)
         for copy in (
             monthfile.read_copy(file, month),

@@ -13,6 +13,7 @@ its checksummed lines are answers, and the doctor salvages them.
 
 from __future__ import annotations
 
+import filecmp
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,8 +43,6 @@ def is_v2_journal(path: Path) -> bool:
     try:
         if os.path.samefile(jpath, kept):
             return True
-        import filecmp  # only for a store a migration left two journals: not at every open
-
         return filecmp.cmp(jpath, kept, shallow=False)
     except OSError:
         return False

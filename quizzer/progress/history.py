@@ -29,6 +29,7 @@ from quizzer.progress.files import (
     files_signature,
     journal_damage_error,
     journal_path,
+    months,
 )
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.manifest import Manifest, manifest_problem
@@ -111,7 +112,7 @@ def _read_log_once(
             raise journal_damage_error(path, exc.line) from exc
     out: list[Review] = []
     read = partial(monthfile.read_answers, cards=cards)  # only their answers, a slice at a time
-    for month in reviewlog.months(path, manifest):
+    for month in months(path, manifest):
         try:
             held, _ = reviewlog.read_vouched(path, month, manifest, gen, read)
         except StoreError:

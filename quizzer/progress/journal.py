@@ -21,7 +21,7 @@ import contextlib
 import json
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,7 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode(event: Event) -> bytes:
+def encode(event: Mapping[str, object]) -> bytes:
     """One journal line for ``event``."""
     body = compact_json(event).encode("utf-8")
     return b"%08x " % zlib.crc32(body) + body + b"\n"
@@ -222,13 +222,13 @@ class JournalWriter:
         if not existed:
             fsync_dir(path.parent)
 
-    def append(self, event: Event) -> int:
+    def append(self, event: Mapping[str, object]) -> int:
         """Write one event and fsync it; returns the offset after it."""
         self.append_nosync(event)
         _sync(self._fd)
         return self.end
 
-    def append_nosync(self, event: Event) -> None:
+    def append_nosync(self, event: Mapping[str, object]) -> None:
         """Write one event without fsync (bulk imports: call :meth:`sync` after the batch)."""
         data = encode(event)
         view = memoryview(data)

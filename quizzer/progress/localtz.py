@@ -103,8 +103,8 @@ def system_timezone_name(
 def _is_iana(name: str) -> bool:
     if not name or name.startswith("/") or ".." in name:
         return False
-    # Imported here: only the statistics' caches name the zone; the quiz's start-up (home
-    # screen, first card) doesn't, and zoneinfo brings sysconfig.
+    # Imported here: only the statistics' caches name the zone, and zoneinfo brings sysconfig
+    # (a few ms of every start-up otherwise).
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:

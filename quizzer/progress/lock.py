@@ -13,16 +13,19 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from quizzer.errors import StoreError
 
-try:
+if sys.platform != "win32":
     import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+
+#: Whether this system has ``flock``; where it hasn't (Windows) a pid file, created
+#: exclusively, stands in for it.
+HAS_FLOCK = sys.platform != "win32"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ def active_holder(path: Path) -> Holder | None:
         if not text.strip():
             return None
         holder = Holder.parse(text)
-        if fcntl is None:  # pragma: no cover - Windows
+        if not HAS_FLOCK:
             return holder if holder.pid and _alive(holder.pid) else None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
@@ -124,7 +127,7 @@ def _alive(pid: int) -> bool:
 
 def try_exclusive(fd: int) -> bool:
     """Take an exclusive ``flock`` on ``fd`` without waiting; ``False`` if another holds one."""
-    if fcntl is None:  # pragma: no cover - Windows
+    if not HAS_FLOCK:
         return True
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -142,7 +145,7 @@ def journal_in_use(journal: Path) -> bool:
     try:
         if not try_exclusive(fd):
             return True
-        if fcntl is not None:
+        if HAS_FLOCK:
             fcntl.flock(fd, fcntl.LOCK_UN)
         return False
     finally:
@@ -192,7 +195,7 @@ class StoreLock:
 
     def _acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        if fcntl is None:  # pragma: no cover - Windows
+        if not HAS_FLOCK:
             self._acquire_pidfile()
             return
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -265,7 +268,7 @@ class StoreLock:
             os.ftruncate(self._fd, 0)
             if self.previous_mark is not None:
                 os.pwrite(self._fd, b"\n\n\n" + _mark_line(self.previous_mark), 0)
-        if fcntl is None:  # pragma: no cover - Windows
+        if not HAS_FLOCK:
             os.close(self._fd)
             with contextlib.suppress(OSError):
                 self.path.unlink()

@@ -218,7 +218,8 @@ def _cache_codec() -> tuple[Any, Any, tuple[type[Exception], ...]]:
 
 def encode_answers(reviews: list[Review]) -> bytes:
     """``reviews`` as msgpack (:mod:`quizzer.progress.monthcache`): binary floats and times."""
-    return _cache_codec()[0].encode(reviews)
+    encoded: bytes = _cache_codec()[0].encode(reviews)
+    return encoded
 
 
 def decode_answers(body: bytes | memoryview) -> list[Review] | None:

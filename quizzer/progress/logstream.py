@@ -25,7 +25,7 @@ import quizzer.progress.logdecoder as logdecoder
 import quizzer.progress.monthfile as monthfile
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.progress.events import has_review, is_undo, plain
-from quizzer.progress.files import journal_path
+from quizzer.progress.files import journal_path, months
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.values import BAD_VALUE
 from quizzer.scheduling.review import Review
@@ -53,7 +53,7 @@ def answers(path: Path, gen: int, manifest: Manifest | None) -> Iterator[list[Re
     if any(is_undo(event) for event in events):
         raise Unstreamable("the journal takes answers back")
     seen = array("q")  # each answer's id, hashed: an id given twice is read another way
-    for month in reviewlog.months(path, manifest):
+    for month in months(path, manifest):
         for piece in _month(path, month, manifest, gen):
             seen.extend(map(hash, map(_ID, piece)))
             yield piece

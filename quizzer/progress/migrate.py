@@ -22,17 +22,24 @@ from datetime import tzinfo
 from functools import partial
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import quizzer.progress.generations as generations
 import quizzer.progress.journal as journal
+import quizzer.progress.logstream as logstream
+import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress.events import Event, has_review
+from quizzer.progress.doctor_replay import compare
+from quizzer.progress.events import Event, card_data, has_review
+from quizzer.progress.files import journal_path, log_dir, require_v2_journal
+from quizzer.progress.history import read_log
+from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.schema import SCHEMA_VERSION
-
-if TYPE_CHECKING:
-    from quizzer.progress.state import State
-    from quizzer.scheduling.card_state import CardState
+from quizzer.progress.snapshot import AtomicJSONStorage
+from quizzer.progress.state import State
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.replay import OutOfOrder
 
 #: How many logged answers migrating to schema 4 replays per pass over the log, when the log
 #: can't be read in one pass a slice at a time (:mod:`~quizzer.progress.logstream`). Migrating
@@ -50,7 +57,6 @@ def signature_problem(path: Path, version: int) -> str | None:
     Only schema 3 and later start journals with a header: one beside an old-looking
     snapshot means the snapshot was replaced (damage, repaired from the backup).
     """
-    from quizzer.progress.files import journal_path
 
     if version < _HEADERS_FROM and journal.header(journal_path(path)) is not None:
         return (
@@ -103,8 +109,6 @@ def migrate(
     """
     owned = isinstance(doc, list)
     doc = doc.pop() if isinstance(doc, list) else doc
-    from quizzer.progress.files import require_v2_journal
-    from quizzer.progress.snapshot import AtomicJSONStorage
 
     if version == 2 and not journal_lost:
         require_v2_journal(path, doc)
@@ -136,7 +140,6 @@ def _damaged(path: Path, journal_file: Path, exc: journal.JournalDamage) -> Stor
 
 def _v1_to_v2(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     """Move the review log into the journal; card states and settings into the snapshot."""
-    from quizzer.progress.files import journal_path
 
     journal_file = journal_path(path)
     existing: set[str] = set()
@@ -188,16 +191,13 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
     starts a fresh journal. Cut short by a crash, this simply runs again (the
     snapshot is still version 2 and folding is idempotent).
     """
-    import quizzer.progress.reviewlog as reviewlog
-    from quizzer.progress.files import journal_path
-    from quizzer.progress.state import State
 
     journal_file = journal_path(path)
     meta = doc.get("meta", {}).get("1", {})
     offset = int(meta.get("journal_offset", 0))
     st = State.from_document(doc)
     # A version-2 journal may hold millions of answers: they wait on disk, month by month.
-    fold = reviewlog.Fold(spill_to=reviewlog.log_dir(path))
+    fold = reviewlog.Fold(spill_to=log_dir(path))
 
     def events() -> Iterator[Event]:
         for end, event in journal.scan(journal_file, 0):
@@ -240,13 +240,6 @@ def _v3_to_v4(
     (:mod:`~quizzer.progress.logstream`); a log that can't be read so (damage, an undo
     in the journal, answers out of order) is read the careful way, in batches of cards.
     """
-    import quizzer.progress.generations as generations
-    import quizzer.progress.logstream as logstream
-    from quizzer.progress.doctor_replay import compare
-    from quizzer.progress.files import journal_path
-    from quizzer.progress.localtz import LocalTimezone
-    from quizzer.progress.state import State
-    from quizzer.scheduling.replay import OutOfOrder
 
     meta = doc.get("meta", {}).get("1", {})
     st = State.from_document(doc, path)
@@ -286,8 +279,6 @@ def _replay_in_batches(path: Path, st: State, studied: list[str], tz: tzinfo) ->
     A few hundred thousand answers at a time, by card: a million answers in memory at
     once would be most of a gigabyte (each pass reads the log again, keeping its cards').
     """
-    from quizzer.progress.doctor_replay import compare
-    from quizzer.progress.history import read_log
 
     logged = sum(entry[0] for entry in (st.months or {}).values())
     batches = max(1, -(-logged // REPLAY_BATCH))
@@ -305,7 +296,6 @@ def _replay_in_batches(path: Path, st: State, studied: list[str], tz: tzinfo) ->
 
 def _put_fixed(st: State, fixed: list[CardState], studied: _Kept) -> None:
     """The replayed states of the ``studied`` cards among ``fixed`` into ``st``'s table."""
-    from quizzer.progress.events import card_data
 
     while fixed:
         state = fixed.pop()  # each replayed state freed once its record is in the table

@@ -6,8 +6,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
-from tinydb import TinyDB
-
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.progress.opening import OpenedStore
 from quizzer.scheduling import scheduler as scheduling
@@ -18,6 +16,8 @@ from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 if TYPE_CHECKING:
+    from tinydb import TinyDB
+
     from quizzer.concepts.deck import Deck
 
 
@@ -139,7 +139,10 @@ class ReadingStore(OpenedStore):
         from tinydb import Query
         store.reviews_db().table("reviews").search(Query().grade == 1)
         """
-        from quizzer.progress.history import ReviewLogStorage  # as in reviews()
+        # TinyDB's query layer and the log's reader: only for queries over the whole log.
+        from tinydb import TinyDB
+
+        from quizzer.progress.history import ReviewLogStorage
 
         log = self.reviews()
         return TinyDB(storage=ReviewLogStorage, reviews=[r.to_dict() for r in log])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
@@ -37,11 +37,9 @@ from quizzer.progress.values import (
     shown_value,
     undo_problem,
 )
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import QueueFacts, facts_of
 from quizzer.scheduling.settings import SchedulerSettings
-
-if TYPE_CHECKING:  # card state objects: built when a card is read, not to open the store
-    from quizzer.scheduling.card_state import CardState
 
 #: How many answers back :meth:`Store.undo` can go.
 UNDO_DEPTH = 50
@@ -110,8 +108,6 @@ _MANUAL_FLAGS = ("suspended", "leech")
 def _with_flags(before: CardData | None, state: CardData) -> CardData:
     """``before`` (``None``: never studied) with the suspension flags of ``state``."""
     if before is None:
-        from quizzer.scheduling.card_state import CardState
-
         key = CardKey.parse(state["card_id"])
         before = card_data(CardState.new(key, datetime.fromisoformat(state["due"])).to_dict())
     return card_data({**before, **{k: state.get(k, False) for k in _MANUAL_FLAGS}})
@@ -124,8 +120,6 @@ def buried_state(before: CardData | None, bury: BuryData) -> CardData:
     as new) that only carries the bury; undoing the bury forgets it again.
     """
     if before is None:
-        from quizzer.scheduling.card_state import CardState
-
         key = CardKey.parse(bury["card_id"])
         state = card_data(CardState.new(key, datetime.fromisoformat(bury["at"])).to_dict())
     else:

@@ -66,7 +66,6 @@ import quizzer.progress.cardindex as cardindex
 from quizzer.errors import StoreError
 from quizzer.paths import default_db_path
 from quizzer.progress.cardtable import CardTable, LazyCards
-from quizzer.progress.doctor_replay import settings_changed
 from quizzer.progress.files import stats_path
 from quizzer.progress.writing import WritingStore
 from quizzer.scheduling.card_state import CardState
@@ -107,6 +106,9 @@ class Store(WritingStore):
     def set_settings(self, settings: SchedulerSettings) -> None:
         """Change the scheduling settings (durably, like an answer); card states are
         recomputed from the log when the change affects them (:mod:`.doctor_replay`)."""
+        # Imported here: the replay (the doctor's) is heavy and a settings change is rare.
+        from quizzer.progress.doctor_replay import settings_changed
+
         with self._mutex:
             before = self.settings
             super().set_settings(settings)

@@ -14,19 +14,17 @@ is invalid: grade is 9, not 1 to 4``.
 
 from __future__ import annotations
 
-import functools
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import fsrs
 
 from quizzer.cards.card import CardKey
+from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import QueueFacts
-
-if TYPE_CHECKING:
-    from quizzer.scheduling.card_state import CardState
-    from quizzer.scheduling.review import Review
+from quizzer.scheduling.review import Review
+from quizzer.scheduling.settings import SchedulerSettings
 
 #: What reading a malformed record may raise (a wrong type, a missing key, a bad value).
 BAD_VALUE = (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError)
@@ -140,23 +138,6 @@ def aware_time(text: Any, name: str) -> datetime:
     return moment
 
 
-@functools.cache
-def _card_state_type() -> type[CardState]:
-    # Imported at the first card state read (opening a store reads none); cached as below.
-    from quizzer.scheduling.card_state import CardState
-
-    return CardState
-
-
-@functools.cache
-def _review_type() -> type[Review]:
-    # Imported at the first answer checked (the journal's, a month file's), not to open a
-    # store; cached: an import statement here costs ~1.4 µs a record, a log holds millions.
-    from quizzer.scheduling.review import Review
-
-    return Review
-
-
 def _review_reason(data: Any) -> None:
     """``ValueError`` (or a :data:`BAD_VALUE`) saying why ``data`` is no logged answer."""
     _object(data)
@@ -171,7 +152,7 @@ def _review_reason(data: Any) -> None:
         if value is not None and not _is_number(value):
             raise ValueError(f"{name} is not a number: {shown_value(value)}")
     try:
-        _review_type().from_dict(data)
+        Review.from_dict(data)
     except (TypeError, ValueError, OverflowError):
         _converts(int, data["duration_ms"], "duration_ms", "a whole number")  # said plainly
         raise
@@ -222,7 +203,7 @@ def _card_reason(data: Any) -> None:
 def _card_state(data: Any) -> CardState:
     _card_reason(data)
     try:
-        return _card_state_type().from_dict(data)
+        return CardState.from_dict(data)
     except (TypeError, ValueError, OverflowError):
         # What it refused, said plainly (checked only now: the card id is parsed once).
         _card_id(data["card_id"])
@@ -361,8 +342,6 @@ def _event_name(event: Any) -> str:
 
 def event_problem(event: Any) -> str | None:
     """Why a journal event whose checksum verifies can't be replayed (``None``: it can)."""
-    from quizzer.scheduling.settings import SchedulerSettings
-
     try:
         _object(event)
         op = event["op"]

@@ -21,6 +21,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tinydb import TinyDB
@@ -73,7 +74,7 @@ def _old_store(db: Path) -> list[str]:
     now = datetime(2025, 1, 1, tzinfo=UTC)
     pair = Pair("en", "term", "fr", "definition")
     keys = [CardKey(f"bulk/c{i}", pair) for i in range(4000)]
-    reviews = [
+    reviews: list[dict[str, Any]] = [
         {
             "id": f"old-{i}",
             "card_id": keys[i].id,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import Store, open_store
+from quizzer.scheduling.grades import Grade
 
 PAIR = Pair("ru", "term", "bn", "definition")
 JULY = datetime(2026, 7, 3, 9, 0, tzinfo=UTC)
@@ -38,16 +39,20 @@ def abandon(store: Store) -> None:
     store._closed = True
 
 
+#: The four grades, Again to Easy.
+GRADES: tuple[Grade, ...] = (1, 2, 3, 4)
+
+
 def build(db: Path, *, july: int = 12, august: int = 20, pending: int = 5) -> list[str]:
     """Make the store at ``db``; the ids of its acknowledged answers, oldest first."""
     ids: list[str] = []
     with open_db(db) as store:
         for i in range(july):
-            ids.append(store.record(card(i), 1 + i % 4, JULY + timedelta(hours=i)).id)
+            ids.append(store.record(card(i), GRADES[i % 4], JULY + timedelta(hours=i)).id)
     with open_db(db) as store:
         store.stats_tally()  # kept up to date from here on, then saved as P.stats at the close
         for i in range(august):
-            ids.append(store.record(card(i), 1 + i % 4, AUGUST + timedelta(hours=i)).id)
+            ids.append(store.record(card(i), GRADES[i % 4], AUGUST + timedelta(hours=i)).id)
         ids.append(store.record(card(0), 3, SEPTEMBER - timedelta(days=5)).id)
     store = open_db(db)
     for i in range(pending):

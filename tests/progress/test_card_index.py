@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -28,7 +29,7 @@ BN_RU = Pair("bn", "term", "ru", "definition")
 DECK = ru_bn_deck("demo", 40)
 
 
-def _open(db: Path, **kw: object):  # type: ignore[no-untyped-def]
+def _open(db: Path, **kw: object):
     return open_store(db, tz=UTC, rng=random.Random(3), **kw)  # type: ignore[arg-type]
 
 
@@ -82,13 +83,14 @@ def test_same_queues_and_cards_with_the_index_deleted_damaged_or_stale(
 ) -> None:
     lazy, *expected = _view(template)
     assert lazy
-    for name, damage in {
+    damages: dict[str, Callable[[Path], object]] = {
         "deleted": lambda p: p.unlink(),
         "emptied": lambda p: p.write_bytes(b""),
         "flipped": lambda p: p.write_bytes(bytes([p.read_bytes()[0] ^ 1]) + p.read_bytes()[1:]),
         "cut": lambda p: p.write_bytes(p.read_bytes()[:-9]),
         "body flipped": lambda p: p.write_bytes(p.read_bytes()[:-5] + b"\xff" * 5),
-    }.items():
+    }
+    for name, damage in damages.items():
         db = _copy(template, tmp_path / name)
         damage(index_path(db))
         lazy, *seen = _view(db)
@@ -109,7 +111,7 @@ def test_an_edited_snapshot_is_read_whole_not_through_its_old_index(
     db.write_bytes(json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())
     with _open(db, read_only=True) as store:
         assert not store.state.raw.lazy
-        assert store.card("demo/c9|bn:term>ru:definition").lapses == 7  # type: ignore[union-attr]
+        assert store.card("demo/c9|bn:term>ru:definition").lapses == 7
 
 
 def test_changes_while_lazy_are_kept_in_order_in_the_next_snapshot(

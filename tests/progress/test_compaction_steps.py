@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from quizzer.errors import StoreError
-from quizzer.progress import compaction, reviewlog
+from quizzer.progress import compaction, files, reviewlog
 from quizzer.progress.files import backup_path
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
@@ -33,7 +33,7 @@ def _abandoned(db: Path, n: int = 3) -> list[str]:
 
 
 def _month_ids(db: Path) -> set[str]:
-    raw = (reviewlog.log_dir(db) / "2026-09.json").read_bytes()
+    raw = (files.log_dir(db) / "2026-09.json").read_bytes()
     return {r["id"] for r in json.loads(raw)["reviews"].values()}
 
 
@@ -52,7 +52,7 @@ def test_folding_into_a_snapshot_from_before_manifests_starts_one(tmp_path: Path
     db = tmp_path / "p.json"
     ids = _abandoned(db)
     state = State()
-    assert state.months is None
+    assert not state.months
     compaction.fold_journal(db, state)
     assert state.months == {"2026-09": [len(ids), 1]}  # written by generation 1
     assert _month_ids(db) == set(ids)
@@ -63,7 +63,7 @@ def test_a_review_log_that_cannot_be_written_is_a_clear_error_naming_the_file(
 ) -> None:
     db = tmp_path / "p.json"
     _abandoned(db)
-    month = reviewlog.log_dir(db) / "2026-09.json"
+    month = files.log_dir(db) / "2026-09.json"
 
     def refused(self: object, *args: object) -> None:
         raise OSError(errno.EACCES, "Permission denied", str(month))
@@ -89,7 +89,7 @@ def test_an_os_error_without_a_file_name_points_at_the_log_folder(
     with pytest.raises(StoreError) as caught:
         compaction.fold_journal(db)
     assert caught.value.message == "can't write the review log: No space left on device"
-    assert caught.value.path == reviewlog.log_dir(db)
+    assert caught.value.path == files.log_dir(db)
 
     def bare(self: object, *args: object) -> None:
         raise OSError("no reason given")

@@ -20,7 +20,7 @@ import pytest
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
-from quizzer.progress import aggregates, journal, journal_path
+from quizzer.progress import aggregates, files, journal, journal_path
 from tests.cli_support import run
 from tests.progress import store_builder as sb
 
@@ -36,18 +36,26 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _edit(file: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    doc = json.loads(file.read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
     change(doc)
     file.write_text(json.dumps(doc), encoding="utf-8")
     return doc
 
 
+def _replace(doc: dict[str, Any], new: dict[str, Any]) -> None:
+    """Make ``doc`` hold ``new`` instead of what it held."""
+    doc.clear()
+    doc.update(new)
+
+
 def _first(table: dict[str, Any]) -> dict[str, Any]:
-    return next(iter(table.values()))
+    first: dict[str, Any] = next(iter(table.values()))
+    return first
 
 
 def _meta(doc: dict[str, Any]) -> dict[str, Any]:
-    return doc["meta"]["1"]
+    meta: dict[str, Any] = doc["meta"]["1"]
+    return meta
 
 
 def _output(capsys: pytest.CaptureFixture[str], db: Path) -> tuple[str, str]:
@@ -157,7 +165,7 @@ DAMAGES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     ),
     "month of another layout": (
         "p.json.log/2026-08.json",
-        lambda d: (d.clear(), d.update(hello=[1, 2, 3])),
+        lambda d: _replace(d, {"hello": [1, 2, 3]}),
     ),
     "manifest entry with a text": (
         "p.json",
@@ -255,7 +263,7 @@ def test_a_statistics_cache_whose_body_is_no_json_is_named_in_plain_words(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Sealed (its checksum verifies), but no JSON: where, not ``JSONDecodeError('…')``."""
-    cache = aggregates.stats_path(db)
+    cache = files.stats_path(db)
     assert cache.exists()  # the store's second session saved it
     cache.write_bytes(seal_bytes(aggregates.MAGIC, aggregates.VERSION, b'{"tie": '))
     _, out, _ = run(capsys, "doctor", "--check", "--db", str(db))

@@ -44,7 +44,7 @@ def test_a_new_report_and_findings_hold_nothing(tmp_path: Path) -> None:
     report = Report(tmp_path / "p.json")
     assert (report.problems, report.actions, report.losses, report.notes) == ([], [], [], [])
     assert (report.cards, report.reviews, report.pending, report.writer) == (0, 0, 0, None)
-    assert report.healthy
+    assert bool(report.healthy)
     report.problems.append("x")
     assert not report.healthy
     assert Report(tmp_path / "p.json").problems == []  # each report its own lists
@@ -52,7 +52,7 @@ def test_a_new_report_and_findings_hold_nothing(tmp_path: Path) -> None:
     assert (f.doc, f.snapshot_error, f.backup, f.salvage, f.old_schema) == (None,) * 5
     assert (f.inconsistent, f.torn, f.backup_damaged, f.journal_problem) == (False,) * 3 + (None,)
     assert (f.journal_size, f.events, f.journal_short) == (0, 0, 0)
-    assert f.salvage_dropped == f.bad_lines == f.bad_months == f.bad_mirrors == []
+    assert [f.salvage_dropped, f.bad_lines, f.bad_months, f.bad_mirrors] == [[]] * 4
     assert f.months.manifest is None and f.months.gen == 0
 
 

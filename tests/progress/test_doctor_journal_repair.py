@@ -12,6 +12,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
 from quizzer.errors import StoreError
 from quizzer.progress import doctor, files, journal, open_store
+from quizzer.progress.doctor_findings import Report
 
 START = datetime(2026, 3, 2, 8, tzinfo=UTC)
 KEYS = [CardKey(f"deck/c{i}", Pair("en", "term", "fr", "term")) for i in range(3)]
@@ -52,7 +53,7 @@ def _kept(db: Path, prefix: str) -> Path:
     return kept
 
 
-def _repair(db: Path) -> doctor.Report:
+def _repair(db: Path) -> Report:
     report = doctor.repair(db)
     assert report.healthy, report.problems
     assert doctor.check(db).healthy

@@ -23,7 +23,8 @@ from tests.progress import store_builder
 
 
 def _doc(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
 
 
 def _marked(path: Path, version: int) -> bytes:
@@ -47,7 +48,11 @@ def _migrated_on_open(tmp_path: Path, version: int) -> tuple[Path, list[str], by
     store = store_builder.open_db(db)  # migrates the snapshot to the current schema
     later = store_builder.LATER
     for i in range(3):
-        ids.append(store.record(store_builder.card(i), 1 + i, later + timedelta(minutes=i)).id)
+        ids.append(
+            store.record(
+                store_builder.card(i), store_builder.GRADES[i], later + timedelta(minutes=i)
+            ).id
+        )
     store_builder.abandon(store)
     assert _doc(db)["meta"]["1"]["schema"] == SCHEMA_VERSION
     assert files.backup_path(db).read_bytes() == old_backup  # no compaction replaced it

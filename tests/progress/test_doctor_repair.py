@@ -17,11 +17,13 @@ import pytest
 from quizzer.cli.main import main
 from quizzer.errors import StoreError
 from quizzer.progress import doctor, files, journal
+from quizzer.progress.doctor_findings import Report, examine
 from tests.progress import store_builder
 
 
 def _doc(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
 
 
 def _write(path: Path, doc: dict[str, Any]) -> None:
@@ -34,7 +36,7 @@ def _reheaded(jpath: Path, gen: int) -> None:
     jpath.write_bytes(journal.encode(journal.header_event(gen)) + rest)
 
 
-def _repair(db: Path) -> doctor.Report:
+def _repair(db: Path) -> Report:
     report = doctor.repair(db)
     assert report.healthy, report.problems
     assert doctor.check(db).healthy
@@ -53,18 +55,18 @@ def test_a_quiet_store_is_read_once_and_again_only_after_a_compaction_replaced_i
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
-    examine = doctor.examine
+    real_examine = examine
 
-    def quiet(path: Path, report: doctor.Report) -> Any:
+    def quiet(path: Path, report: Report) -> Any:
         calls.append(len(calls))
-        return examine(path, report)
+        return real_examine(path, report)
 
     monkeypatch.setattr(doctor, "examine", quiet)
     report = doctor.check(db)
     assert calls == [0] and report.healthy
     assert (report.cards, report.pending) == (4, 3)
 
-    def compacted_meanwhile(path: Path, report: doctor.Report) -> Any:
+    def compacted_meanwhile(path: Path, report: Report) -> Any:
         found = quiet(path, report)
         if len(calls) == 1:  # a session answers and closes during the first read
             with store_builder.open_db(path) as store:
@@ -226,7 +228,7 @@ def test_a_damaged_header_beside_a_damaged_snapshot_takes_the_generation_after_t
 _HEADER_LIKE = len(journal.encode(journal.header_event(10**6))) + 1
 
 
-def _first_line(db: Path, first: bytes) -> doctor.Report:
+def _first_line(db: Path, first: bytes) -> Report:
     jpath = files.journal_path(db)
     _head, rest = jpath.read_bytes().split(b"\n", 1)
     jpath.write_bytes(first + rest)

@@ -62,7 +62,7 @@ def test_check_reports_a_state_its_log_does_not_give_and_doctor_rebuilds_it(db, 
     assert "2 of 3 card states differ from what their review log gives" in out
     assert f"{KEYS[0].id}: lapses is {good.lapses + 2}, its log gives {good.lapses}" in out
     assert f"{KEYS[0].id}" in out and "stability is" in out
-    assert _state(db, KEYS[0]).stability == pytest.approx(good.stability * 3)  # type: ignore[union-attr]
+    assert _state(db, KEYS[0]).stability == pytest.approx(good.stability * 3)
 
     assert main(["doctor", "--db", str(db)]) == 0
     out = capsys.readouterr().out

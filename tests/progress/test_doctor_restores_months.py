@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from quizzer.progress import doctor, journal, monthfile, reviewlog
+from quizzer.progress.events import review_data
 from tests.progress.store_builder import build
 
 AUGUST_BAD = (
@@ -119,7 +120,7 @@ def test_a_damaged_mirror_is_named_and_rewritten_from_its_month(db: Path) -> Non
 def test_a_sound_mirror_that_differs_from_its_month_is_rewritten(db: Path) -> None:
     file, mirror = _copies(db, "2026-08")
     copy = monthfile.read_copy(file, "2026-08")
-    changed = [dict(r) for r in copy.reviews]
+    changed = [review_data(dict(r)) for r in copy.reviews]
     changed[0]["duration_ms"] += 1
     assert copy.gen is not None
     # Sealed like a month file of the same generation and size: it verifies on its own.

@@ -28,6 +28,7 @@ import shutil
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,7 +63,7 @@ DAMAGES: dict[str, Damage] = {
 }
 
 
-def _edit_json(change: Callable[[dict], None]) -> Damage:
+def _edit_json(change: Callable[[dict[str, Any]], None]) -> Damage:
     def edit(raw: bytes) -> bytes:
         doc = json.loads(raw)
         change(doc)
@@ -71,15 +72,17 @@ def _edit_json(change: Callable[[dict], None]) -> Damage:
     return edit
 
 
-def _first_review(doc: dict) -> dict:
-    return next(iter(doc["reviews"].values()))
+def _first_review(doc: dict[str, Any]) -> dict[str, Any]:
+    first: dict[str, Any] = next(iter(doc["reviews"].values()))
+    return first
 
 
-def _meta(doc: dict) -> dict:
-    return doc["meta"]["1"]
+def _meta(doc: dict[str, Any]) -> dict[str, Any]:
+    meta: dict[str, Any] = doc["meta"]["1"]
+    return meta
 
 
-def _first_card(doc: dict) -> dict:
+def _first_card(doc: dict[str, Any]) -> dict[str, Any]:
     return next(iter(doc["cards"].values()))
 
 

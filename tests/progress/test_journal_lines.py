@@ -14,6 +14,7 @@ import os
 import stat
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,11 @@ OTHER = {"op": "r", "card": "x", "seq": 2}
 def _line(body: bytes, checksum: int | None = None) -> bytes:
     crc = zlib.crc32(body) if checksum is None else checksum
     return b"%08x " % crc + body + b"\n"
+
+
+def _parts(result: ReadResult) -> tuple[list[Any], int, bytes]:
+    """What a read gave, as plain values to compare with the dicts written."""
+    return list(result.events), result.end, result.torn
 
 
 @pytest.fixture
@@ -115,14 +121,14 @@ def test_a_last_line_that_verifies_without_its_newline_counts(path: Path) -> Non
 def test_a_last_line_cut_short_is_torn_not_damage(path: Path) -> None:
     first, second = encode(ANSWER), encode(OTHER)
     path.write_bytes(first + second[:-3])
-    assert read(path) == ReadResult([ANSWER], len(first), second[:-3])
+    assert _parts(read(path)) == ([ANSWER], len(first), second[:-3])
 
 
 def test_a_damaged_last_line_followed_only_by_zeros_and_newlines_is_torn(path: Path) -> None:
     first = encode(ANSWER)
     tail = b"0000 cut\n\x00\x00\n\n"
     path.write_bytes(first + tail)
-    assert read(path) == ReadResult([ANSWER], len(first), tail)
+    assert _parts(read(path)) == ([ANSWER], len(first), tail)
 
 
 def test_a_damaged_line_with_good_lines_after_it_is_damage_naming_line_and_byte(
@@ -275,7 +281,7 @@ def test_a_writer_drops_a_torn_last_line_before_appending(path: Path) -> None:
     with JournalWriterClosing(path, len(good)) as writer:
         assert path.read_bytes() == good
         writer.append(OTHER)
-    assert read(path) == ReadResult([ANSWER, OTHER], len(good) + len(encode(OTHER)), b"")
+    assert _parts(read(path)) == ([ANSWER, OTHER], len(good) + len(encode(OTHER)), b"")
 
 
 def test_a_writer_ends_a_last_event_that_lost_its_newline(path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from quizzer.progress import history, logstream, monthfile, open_store, reviewlog
+from quizzer.progress import history, logstream, migrate, monthfile, open_store, reviewlog
 from quizzer.progress.files import log_dir
 from tests.progress.test_migrate_study_days import KEYS, v3_store  # noqa: F401 - a fixture
 
@@ -30,7 +30,7 @@ def _careful_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(history, "read_log", counted)
+    monkeypatch.setattr(migrate, "read_log", counted)
     return calls
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ def _reviews(key: CardKey, n: int) -> list[Review]:
     ]
 
 
-def _journal_events(path: Path) -> list[dict]:
+def _journal_events(path: Path) -> list[dict[str, Any]]:
     """The events of a journal file (each line: 8 hex digits of checksum, a space, JSON)."""
     return [json.loads(line[9:]) for line in path.read_bytes().splitlines()]
 

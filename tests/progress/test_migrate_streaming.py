@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from quizzer.progress import migrate, monthfile, reviewlog
+from quizzer.progress.events import review_data
 from quizzer.progress.files import log_dir
 from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.snapshot import dumps
@@ -56,7 +57,9 @@ def _store_with_an_old_month(root: Path) -> Path:
         r["id"] = f"old-{n}"
     directory = log_dir(path)
     directory.mkdir(parents=True)
-    reviewlog.write_month(reviewlog.month_path(path, "2026-01"), existing, 1)
+    reviewlog.write_month(
+        reviewlog.month_path(path, "2026-01"), [review_data(r) for r in existing], 1
+    )
     return path
 
 
@@ -137,7 +140,7 @@ def test_a_migration_killed_mid_fold_leaves_spill_files_the_next_open_removes(
     assert db.read_bytes() == old_snapshot  # still the old store, whole
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids
-        assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == state
     assert not list(log_dir(db).glob(".*.tmp"))
     assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION
 
@@ -168,5 +171,5 @@ def test_a_spilled_time_or_id_is_the_json_text_dumps_gives(value: object) -> Non
     assert monthspill._string(value) == monthspill._text(value) == text
     assert b"\t" not in text and b"\n" not in text  # a spill line's separators stay its own
     event = {"op": "review", "review": {"id": value, "x": [1.5e-7, float("nan"), True]}, "seq": 2}
-    line = journal.encode(event)  # type: ignore[arg-type]
+    line = journal.encode(event)
     assert line[9:-1] == json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()

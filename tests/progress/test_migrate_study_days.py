@@ -21,7 +21,7 @@ START = datetime(2026, 3, 2, 20, tzinfo=UTC)
 KEYS = [CardKey(f"deck/c{i}", Pair("en", "term", "fr", "term")) for i in range(4)]
 
 
-def _old_rule_states(reviews, settings) -> dict[str, tuple[float, float]]:
+def _old_rule_states(reviews, settings) -> dict[str, tuple[float | None, float | None]]:
     """What a schema-3 store kept: py-fsrs fed wall-clock times (24-hour periods)."""
     scheduler = settings.fsrs_scheduler()
     out = {}
@@ -41,7 +41,7 @@ def v3_store(tmp_path):
             for n, key in enumerate(KEYS):
                 # 20:00 one day, 09:00 the next: 13 hours, one study day apart
                 at = START + timedelta(days=day, hours=13 * ((day + n) % 2))
-                store.record(key, (3, 3, 1, 4)[(day * n) % 4], at)  # type: ignore[arg-type]
+                store.record(key, (3, 3, 1, 4)[(day * n) % 4], at)
         reviews = store.reviews()
         new_rule = {key.id: store.card(key).to_dict() for key in KEYS}  # type: ignore[union-attr]
         old = _old_rule_states(reviews, store.settings)

@@ -5,6 +5,7 @@ sealed month files on disk."""
 
 from __future__ import annotations
 
+import tempfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import msgspec
 import pytest
 
 from quizzer.progress import logdecoder, monthcache, monthfile
+from quizzer.progress.events import plain, review_data
 from quizzer.scheduling.review import Review
 from tests.progress.test_log_decoder import MONTH, _review, _write
 
@@ -29,7 +31,7 @@ def _cache(file: Path) -> Path:
 
 def test_a_month_read_whole_is_cached_and_read_back_the_same(tmp_path: Path) -> None:
     file = _month(tmp_path)
-    careful = [Review.from_dict(d) for d in monthfile.read_copy(file, MONTH).reviews]
+    careful = [Review.from_dict(plain(d)) for d in monthfile.read_copy(file, MONTH).reviews]
     first = monthfile.read_answers(file, MONTH)
     assert _cache(file).exists() and first.reviews == careful
     again = monthfile.read_answers(file, MONTH)
@@ -43,7 +45,9 @@ def test_a_changed_month_file_is_read_anew_and_cached_again(tmp_path: Path) -> N
     file = _month(tmp_path)
     monthfile.read_answers(file, MONTH)
     old_cache = _cache(file).read_bytes()
-    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(9)], 4))  # type: ignore[arg-type]
+    file.write_bytes(
+        monthfile.encode(MONTH, [review_data(_review(i, grade=1)) for i in range(9)], 4)
+    )
     copy = monthfile.read_answers(file, MONTH)
     assert [r.grade for r in copy.reviews] == [1] * 9 and copy.gen == 4
     assert _cache(file).read_bytes() != old_cache
@@ -112,7 +116,9 @@ def test_a_month_rewritten_with_as_many_answers_is_not_served_its_old_cache(
     """Same month, same count, a seal that holds: only the cache's key tells it is stale."""
     file = _month(tmp_path)
     monthfile.read_answers(file, MONTH)
-    file.write_bytes(monthfile.encode(MONTH, [_review(i, grade=1) for i in range(8)], 3))  # type: ignore[arg-type]
+    file.write_bytes(
+        monthfile.encode(MONTH, [review_data(_review(i, grade=1)) for i in range(8)], 3)
+    )
     assert [r.grade for r in monthfile.read_answers(file, MONTH).reviews] == [1] * 8
 
 
@@ -152,7 +158,7 @@ def test_a_cache_its_thread_cannot_write_is_none_and_loses_nothing(
     def refused(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(monthcache.tempfile, "mkstemp", refused)
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
     file = _month(tmp_path)
     first = monthfile.read_answers(file, MONTH)
     monthcache.settle()

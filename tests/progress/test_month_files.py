@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 from quizzer.errors import StoreError
-from quizzer.progress import monthfile, reviewlog
-from quizzer.progress.events import ReviewData
+from quizzer.progress import events, files, monthfile, reviewlog
+from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
+from quizzer.progress.snapshot import dumps
 
 
 def _review(
@@ -53,8 +54,8 @@ def test_the_month_of_a_time_is_its_utc_month() -> None:
 
 
 def test_a_naive_time_is_taken_as_utc_and_an_aware_one_kept() -> None:
-    assert reviewlog.timestamp("2026-09-30T23:30:00") == datetime(2026, 9, 30, 23, 30, tzinfo=UTC)
-    aware = reviewlog.timestamp("2026-09-30T23:30:00-02:00")
+    assert events.timestamp("2026-09-30T23:30:00") == datetime(2026, 9, 30, 23, 30, tzinfo=UTC)
+    aware = events.timestamp("2026-09-30T23:30:00-02:00")
     assert aware.utcoffset() == timedelta(hours=-2)
 
 
@@ -73,15 +74,15 @@ def test_answers_are_sorted_by_time_even_across_zones_and_ties_keep_their_order(
 
 def test_only_month_files_and_mirrors_count_as_months(tmp_path: Path) -> None:
     db = tmp_path / "p.json"
-    assert reviewlog.months(db) == []  # no log folder at all
-    assert reviewlog.months(db, {"2026-01": [1, 1]}) == ["2026-01"]
-    directory = reviewlog.log_dir(db)
+    assert files.months(db) == []  # no log folder at all
+    assert files.months(db, {"2026-01": [1, 1]}) == ["2026-01"]
+    directory = files.log_dir(db)
     directory.mkdir()
     for name in ("2026-09.json", "2026-08.json.bak", "2026-07.json.1.tmp", "2026-9.json"):
         (directory / name).write_bytes(b"{}")
     (directory / "x2026-06.json").write_bytes(b"{}")
-    assert reviewlog.months(db) == ["2026-08", "2026-09"]
-    assert reviewlog.months(db, {"2026-01": [1, 1], "2026-09": [1, 1]}) == [
+    assert files.months(db) == ["2026-08", "2026-09"]
+    assert files.months(db, {"2026-01": [1, 1], "2026-09": [1, 1]}) == [
         "2026-01",
         "2026-08",
         "2026-09",
@@ -119,7 +120,7 @@ def test_a_month_is_written_with_its_mirror_or_only_the_mirror(tmp_path: Path) -
     assert not reviewlog.mirror_matches(file, [*reviews, _review("b", _sept(10))], 4)
     reviewlog.write_month(file, reviews, 4)
     assert file.read_bytes() == mirror.read_bytes()
-    texts = [monthfile.dumps(r) for r in reviews]  # type: ignore[arg-type]
+    texts = [dumps(plain(r)) for r in reviews]
     reviewlog.write_texts(file, 1, lambda: iter(texts), 6)
     assert file.read_bytes() == mirror.read_bytes()
     assert monthfile.read_copy(file, "2026-09").gen == 6
@@ -206,7 +207,7 @@ def test_undos_come_out_of_the_month_they_name_or_every_month(tmp_path: Path) ->
     assert fold.touched() == {"2026-09", "2026-10"}
     db = tmp_path / "p.json"
     assert fold.write(db) == 2  # into a store never compacted: sealed by generation 1
-    assert reviewlog.months(db) == ["2026-09", "2026-10"]
+    assert files.months(db) == ["2026-09", "2026-10"]
     assert monthfile.read_copy(reviewlog.month_path(db, "2026-10"), "2026-10").gen == 1
 
     # An undo that names its answer's time is taken out of that month only.
@@ -242,14 +243,14 @@ def test_an_answer_undone_in_the_same_fold_is_never_written(tmp_path: Path) -> N
     )
     assert fold.touched() == {"2026-11"}
     assert fold.write(db) == 0
-    assert reviewlog.months(db) == ["2026-09"]
+    assert files.months(db) == ["2026-09"]
     # ...and doesn't keep a later month from being written.
     later = _review("n", "2026-12-02T09:00:00+00:00")
     fold = reviewlog.Fold().add_events(
         [{"op": "undo", "review_id": "z", "at": "2026-11-02T09:00:00+00:00"}, _record(later)]  # type: ignore[list-item]
     )
     assert fold.write(db) == 1
-    assert reviewlog.months(db) == ["2026-09", "2026-12"]
+    assert files.months(db) == ["2026-09", "2026-12"]
 
 
 def test_a_fold_writes_in_time_order_seals_with_the_next_generation_and_updates_the_manifest(

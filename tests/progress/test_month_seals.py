@@ -18,6 +18,7 @@ import pytest
 
 from quizzer.progress.manifest import manifest_problem
 from quizzer.progress.monthfile import Copy, encode, read_copy, vouch
+from quizzer.scheduling.review import Review
 from tests.progress import store_builder as sb
 
 MONTH = "2026-08"
@@ -71,7 +72,7 @@ def test_a_missing_or_unreadable_copy(file: Path) -> None:
 
 
 def test_copy_is_a_frozen_slotted_value() -> None:
-    value = Copy([], None, None)
+    value: Copy[Review] = Copy([], None, None)
     with pytest.raises(dataclasses.FrozenInstanceError):
         value.gen = 1  # type: ignore[misc]
     assert not hasattr(value, "__dict__")

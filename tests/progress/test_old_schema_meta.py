@@ -47,10 +47,10 @@ def test_an_old_schema_snapshot_with_a_bad_meta_number_is_named_and_repaired(
     assert f"meta.{name} is not a whole number of 0 or more: {json.dumps(value)}" in out
 
     assert main(["doctor", "--db", str(db)]) == 0
-    out = capsys.readouterr().out.splitlines()
+    lines = capsys.readouterr().out.splitlines()
     (kept,) = tmp_path.glob("p.json.damaged-*")
     assert kept.read_bytes() == bad  # the damaged bytes, for a person to look at
-    assert any("from the backup p.json.bak" in line for line in out), out
+    assert any("from the backup p.json.bak" in line for line in lines), lines
     assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == SCHEMA_VERSION
     with store_builder.open_db(db, read_only=True) as store:
         assert sorted(r.id for r in store.reviews()) == sorted(ids)
@@ -86,9 +86,9 @@ def test_an_old_schema_snapshot_with_a_bad_card_state_is_repaired_not_refused_ag
     assert "repairing migrates it" not in out
 
     assert main(["doctor", "--db", str(db)]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert any(line.startswith("repaired: rebuilt 4 card states from the backup") for line in out)
-    assert out[-1] == f"{db}: ok (4 cards)"
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("repaired: rebuilt 4 card states from the backup") for line in lines)
+    assert lines[-1] == f"{db}: ok (4 cards)"
     with store_builder.open_db(db, read_only=True) as store:
         assert sorted(r.id for r in store.reviews()) == sorted(ids)
     assert main(["doctor", "--check", "--db", str(db)]) == 0

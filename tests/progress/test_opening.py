@@ -25,6 +25,8 @@ from quizzer.errors import StoreError
 from quizzer.progress import compaction, journal, open_store, opening
 from quizzer.progress.files import backup_path, journal_path, log_dir
 from quizzer.progress.localtz import LocalTimezone
+from quizzer.progress.schema import SCHEMA_VERSION
+from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.scheduling.card_state import CardState
 from tests.progress import store_builder as sb
 
@@ -156,7 +158,7 @@ def test_a_store_that_cant_be_read_is_a_clear_error(
     def refused(self: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(journal_path(db)))
 
-    monkeypatch.setattr(opening.AtomicJSONStorage, "read_lazily", refused)
+    monkeypatch.setattr(AtomicJSONStorage, "read_lazily", refused)
     with pytest.raises(StoreError) as caught:
         sb.open_db(db)
     assert caught.value.message == "can't open the progress store: Permission denied"
@@ -233,14 +235,14 @@ def test_a_store_of_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
     with sb.open_db(db) as store:
         store.record(sb.card(1), 3, sb.SEPTEMBER)
     doc = json.loads(db.read_text())
-    doc["meta"]["1"]["schema"] = opening.SCHEMA_VERSION + 1
+    doc["meta"]["1"]["schema"] = SCHEMA_VERSION + 1
     db.write_text(json.dumps(doc))
     before = db.read_bytes()
     with pytest.raises(StoreError) as caught:
         sb.open_db(db)
     assert caught.value.message == (
-        f"progress store has schema version {opening.SCHEMA_VERSION + 1}, newer than this "
-        f"quizzer understands ({opening.SCHEMA_VERSION})"
+        f"progress store has schema version {SCHEMA_VERSION + 1}, newer than this "
+        f"quizzer understands ({SCHEMA_VERSION})"
     )
     assert caught.value.hint == "upgrade quizzer"
     assert caught.value.path == db

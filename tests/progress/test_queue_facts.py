@@ -30,7 +30,7 @@ DECK = ru_bn_deck("demo", 40)
 LAST = T0 + timedelta(days=16)
 
 
-def _open(db: Path, **kw: object):  # type: ignore[no-untyped-def]
+def _open(db: Path, **kw: object):
     return open_store(db, tz=UTC, rng=random.Random(3), **kw)  # type: ignore[arg-type]
 
 
@@ -57,7 +57,7 @@ def _copy(template: Path, tmp_path: Path) -> Path:
     return tmp_path / "s" / template.name
 
 
-def _whole_state_queue(store, pair: Pair, now: datetime):  # type: ignore[no-untyped-def]
+def _whole_state_queue(store, pair: Pair, now: datetime):
     """The queue as it was chosen before queue facts: every candidate's whole state."""
     candidates = [CardKey(c.uid, pair) for c in DECK.concepts if has_card(c, pair)]
     states = {}

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from quizzer.errors import StoreError
+from quizzer.progress.events import SlimCard, as_event, card_data, review_data
 from quizzer.progress.state import (
     UNDO_DEPTH,
     State,
@@ -107,11 +108,12 @@ def test_a_full_state_is_the_slim_one_with_the_review_and_the_first_answer() -> 
         first_review="2026-08-01T09:00:00+00:00",
     )
     # A state from before first_review was kept: the answer's time stands in.
-    got = full_state({"state": 2, "suspended": True}, review(), state(first_review=None))  # type: ignore[arg-type]
+    slim_old: SlimCard = {"state": 2, "suspended": True}
+    got = full_state(slim_old, review_data(review()), card_data(state(first_review=None)))
     assert got["first_review"] == AT and got["suspended"] is True
     for slim_state_round_trip in (state(), state(leech=True, buried_until=DUE)):
-        slim = slim_state(slim_state_round_trip)
-        assert full_state(slim, review(), state()) == slim_state_round_trip
+        kept = slim_state(slim_state_round_trip)
+        assert full_state(kept, review_data(review()), card_data(state())) == slim_state_round_trip
 
 
 def test_a_bury_of_a_new_card_makes_a_new_card_state_and_leaves_a_studied_one_alone() -> None:
@@ -134,14 +136,14 @@ def test_record_then_undo_restores_the_state_and_the_stacks() -> None:
     st.apply(record("r2", "2026-09-01T09:10:00+00:00") | {"seq": 2})  # type: ignore[arg-type]
     assert st.seq == 3  # the highest seen
     assert st.undo[-1]["before"] == after_first
-    st.apply({"op": "undo", "review_id": "r2", "card_id": CARD, "restore": after_first})  # type: ignore[typeddict-item]
+    st.apply({"op": "undo", "review_id": "r2", "card_id": CARD, "restore": after_first})
     assert st.raw[CARD] == after_first
     assert [e["review_id"] for e in st.undo] == ["r1"]  # type: ignore[typeddict-item]
     assert [r[0] for r in st.recent] == ["r1"]
     # An undo whose answer is not on top of the stack leaves the stack alone.
-    st.apply({"op": "undo", "review_id": "r9", "card_id": CARD, "restore": after_first})  # type: ignore[typeddict-item]
+    st.apply({"op": "undo", "review_id": "r9", "card_id": CARD, "restore": after_first})
     assert len(st.undo) == 1 and len(st.recent) == 1
-    st.apply({"op": "undo", "review_id": "r1", "card_id": CARD, "restore": None})  # type: ignore[typeddict-item]
+    st.apply({"op": "undo", "review_id": "r1", "card_id": CARD, "restore": None})
     assert st.undo == [] and st.recent == [] and CARD not in st.raw
     assert st.get(CARD) is None
 
@@ -172,6 +174,11 @@ def test_bury_then_unbury() -> None:
     assert st.get(CARD) is not None and st.get(CARD).buried_until is None  # type: ignore[union-attr]
 
 
+def _flags_before(entry: Any) -> tuple[Any, Any]:
+    """An undo entry's kept suspension and leech flags (read anew at each call)."""
+    return entry["before"]["suspended"], entry["before"]["leech"]
+
+
 def test_a_suspension_survives_undoing_the_answers_before_it() -> None:
     other = sb.card(2).id
     st = State()
@@ -182,34 +189,34 @@ def test_a_suspension_survives_undoing_the_answers_before_it() -> None:
     st.apply({"op": "state", "card_id": CARD, "state": suspended})  # type: ignore[typeddict-item]
     assert st.raw[CARD] == suspended
     first, second, third = st.undo
-    assert first["before"] is not None and first["before"]["suspended"] is True  # type: ignore[typeddict-item]
-    assert first["before"]["leech"] is True and first["before"]["reps"] == 0  # type: ignore[typeddict-item]
-    assert first["before"]["due"] == DUE  # type: ignore[typeddict-item]
+    assert first["before"] is not None and first["before"]["suspended"] is True
+    assert first["before"]["leech"] is True and first["before"]["reps"] == 0
+    assert first["before"]["due"] == DUE
     assert third["before"]["suspended"] is True  # type: ignore[index]
     assert third["before"]["reps"] == 1  # type: ignore[index]  # the state after r1, flags added
     assert second["before"] is None  # another card: untouched
     # A state written without the flags (an older quizzer) means neither is set.
     bare = {k: v for k, v in suspended.items() if k not in ("suspended", "leech")}
-    st.apply({"op": "state", "card_id": CARD, "state": bare})  # type: ignore[typeddict-item]
-    assert third["before"]["suspended"] is False and third["before"]["leech"] is False  # type: ignore[index]
-    st.apply({"op": "state", "card_id": CARD, "state": suspended})  # type: ignore[typeddict-item]
-    resumed = {**suspended, "suspended": False, "leech": False}
-    st.apply({"op": "state", "card_id": CARD, "state": resumed})  # type: ignore[typeddict-item]
-    assert third["before"]["suspended"] is False and third["before"]["leech"] is False  # type: ignore[index]
+    st.apply(as_event({"op": "state", "card_id": CARD, "state": bare}))
+    assert _flags_before(third) == (False, False)
+    st.apply({"op": "state", "card_id": CARD, "state": suspended})
+    resumed = card_data({**suspended, "suspended": False, "leech": False})
+    st.apply({"op": "state", "card_id": CARD, "state": resumed})
+    assert _flags_before(third) == (False, False)
 
 
 def test_settings_history_and_unknown_events() -> None:
     st = State()
-    st.apply({"op": "settings", "settings": {"new_per_day": 7}})  # type: ignore[typeddict-item]
+    st.apply({"op": "settings", "settings": {"new_per_day": 7}})
     assert st.settings == SchedulerSettings(new_per_day=7)
-    st.apply({"op": "review", "review": review()})  # type: ignore[typeddict-item]
+    st.apply(as_event({"op": "review", "review": review()}))
     st.apply({"op": "header", "gen": 3})
     assert st.raw == {} and st.undo == [] and st.gen == 0
     with pytest.raises(ValueError) as caught:
-        st.apply({"op": "nonsense"})  # type: ignore[typeddict-item]
+        st.apply(as_event({"op": "nonsense"}))
     assert str(caught.value) == 'unknown journal event "nonsense"'
     with pytest.raises(ValueError) as caught:
-        st.apply({"seq": 4})  # type: ignore[typeddict-item]
+        st.apply(as_event({"seq": 4}))
     assert str(caught.value) == "a journal event without an op"
 
 

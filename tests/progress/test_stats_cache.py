@@ -22,12 +22,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from quizzer.cli.main import main
-from quizzer.progress import aggregates, open_store
+from quizzer.progress import aggregates, files, open_store
 from quizzer.progress.figurecache import figures_path
 from quizzer.progress.store import Store
 from quizzer.services.stats import stats_from_store, unseen_new
 from quizzer.stats.compute import compute_stats
 from quizzer.stats.figures import Stats
+from tests.progress.store_builder import GRADES
 from tests.synthetic_history import TZ, make_deck, make_history
 
 DECK = make_deck()
@@ -90,7 +91,7 @@ def test_figures_from_the_cache_equal_the_whole_log_through_a_learners_history(
         _same(store, now)  # from the cache: the writer keeps it up to date from here on
         later = now + timedelta(hours=2)
         for i, card in enumerate(list(store.cards())[:8]):
-            store.record(card.card_id, 1 + i % 4, later + timedelta(minutes=i))
+            store.record(card.card_id, GRADES[i % 4], later + timedelta(minutes=i))
         assert store.undo() is not None  # an answer of this session, still in the journal
         _same(store, later + timedelta(hours=1))
     assert _status(db) == "ok"  # written at the close's compaction, tied to the new months
@@ -153,7 +154,7 @@ def test_a_damaged_cache_is_counted_again_from_the_log(tmp_path: Path, damage: A
     now = _filled(db, seed=5)
     with _open(db) as store:
         _same(store, now)
-    cache = aggregates.stats_path(db)
+    cache = files.stats_path(db)
     cache.write_bytes(damage(cache.read_bytes()))
     assert _status(db) != "ok"
     said = _doctor_check(db)[1]  # (the synthetic card states differ from a replay: problems)
@@ -173,11 +174,11 @@ def test_a_cache_from_an_older_log_is_not_used(tmp_path: Path) -> None:
     now = _filled(db, seed=6)
     with _open(db) as store:
         _same(store, now)
-    old = aggregates.stats_path(db).read_bytes()
+    old = files.stats_path(db).read_bytes()
     with _open(db) as store:
         card = next(store.cards())
         store.record(card.card_id, 3, now + timedelta(minutes=5))
-    aggregates.stats_path(db).write_bytes(old)
+    files.stats_path(db).write_bytes(old)
     assert _status(db).startswith("out of date")
     with _open(db, read_only=True) as reader:
         _same(reader, now + timedelta(minutes=10))

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from quizzer.cli.main import main
-from quizzer.progress import aggregates, doctor, monthfile, reviewlog
+from quizzer.progress import aggregates, doctor, files, monthfile, reviewlog
 from quizzer.progress.figurecache import figures_path
 from quizzer.progress.sealedfile import seal
 from quizzer.stats.tally import tally_of
-from tests.progress.test_stats_cache import TZ, _filled, _open, _same, _status
-from tests.synthetic_history import make_history
+from tests.progress.test_stats_cache import _filled, _open, _same, _status
+from tests.synthetic_history import TZ, make_history
 
 
 def _doctor(db: Path, *args: str) -> str:
@@ -73,7 +73,7 @@ def test_a_reader_beside_a_writer_folds_its_journal_answers_and_undos_into_the_c
 def _rewrite_a_month(db: Path) -> None:
     """One month file (and its mirror) rewritten with as many answers, one grade changed, as
     the same generation: a copy the snapshot vouches for, not the one the cache counted."""
-    month = reviewlog.months(db)[-1]
+    month = files.months(db)[-1]
     file = reviewlog.month_path(db, month)
     copy = monthfile.read_copy(file, month)
     assert copy.gen is not None and copy.reviews
@@ -93,7 +93,7 @@ def test_a_month_rewritten_with_as_many_answers_makes_the_cache_out_of_date(
     before = aggregates.month_seals(db)
     _rewrite_a_month(db)
     after = aggregates.month_seals(db)
-    assert [m for m in before if before[m] != after[m]] == [reviewlog.months(db)[-1]]
+    assert [m for m in before if before[m] != after[m]] == [files.months(db)[-1]]
     assert all(isinstance(crc, str) and len(crc) == 8 for crc in after.values())
     assert _status(db) == "out of date (the review log's months changed)"
     with _open(db, read_only=True) as reader:
@@ -107,7 +107,7 @@ def test_a_month_read_from_its_mirror_still_vouches_for_the_cache(tmp_path: Path
     now = _filled(db, seed=33)
     _cached(db, now)
     seals = aggregates.month_seals(db)
-    reviewlog.month_path(db, reviewlog.months(db)[0]).unlink()
+    reviewlog.month_path(db, files.months(db)[0]).unlink()
     assert aggregates.month_seals(db) == seals
     assert _status(db) == "ok"
     with _open(db, read_only=True) as reader:
@@ -115,7 +115,7 @@ def test_a_month_read_from_its_mirror_still_vouches_for_the_cache(tmp_path: Path
 
 
 def _planted(db: Path, document: dict[str, Any]) -> None:
-    aggregates.stats_path(db).write_bytes(seal(aggregates.MAGIC, aggregates.VERSION, document))
+    files.stats_path(db).write_bytes(seal(aggregates.MAGIC, aggregates.VERSION, document))
 
 
 def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
@@ -124,7 +124,7 @@ def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
     db = tmp_path / "p.json"
     now = _filled(db, seed=34)
     _cached(db, now)
-    cache = aggregates.stats_path(db)
+    cache = files.stats_path(db)
     good = cache.read_bytes()
     tally = aggregates.read(db)[0]["tally"].to_data()  # type: ignore[index]
     tie = aggregates.read(db)[0]["tie"]  # type: ignore[index]
@@ -164,7 +164,7 @@ def test_each_unusable_cache_says_why_and_the_figures_are_counted_from_the_log(
 def test_a_cache_that_cant_be_written_or_read_is_no_error(tmp_path: Path) -> None:
     db = tmp_path / "p.json"
     now = _filled(db, seed=35)
-    aggregates.stats_path(db).mkdir()  # a directory where the cache goes
+    files.stats_path(db).mkdir()  # a directory where the cache goes
     assert _status(db) == "can't be read (Is a directory)"
     with _open(db, read_only=True) as reader:
         _same(reader, now)
@@ -179,7 +179,7 @@ def test_a_cache_that_cant_be_written_or_read_is_no_error(tmp_path: Path) -> Non
             reader.state.undo,
         )[0]
         assert aggregates.save(db, counted) is False
-        aggregates.stats_path(db).rmdir()
+        files.stats_path(db).rmdir()
         assert aggregates.save(db, counted) is True
     assert _status(db) == "ok"
 
@@ -234,11 +234,11 @@ def test_doctor_speaks_of_the_cache_only_when_it_is_unusable_and_rebuilds_it(
     now = _filled(db, seed=39)
     assert "statistics" not in _doctor(db, "--check")  # missing: never shown yet
     assert "statistics" not in _doctor(db)
-    assert not aggregates.stats_path(db).exists()
+    assert not files.stats_path(db).exists()
     _cached(db, now)
     assert "statistics" not in _doctor(db, "--check")  # up to date
     assert "statistics" not in _doctor(db)
-    cache = aggregates.stats_path(db)
+    cache = files.stats_path(db)
     cache.write_bytes(cache.read_bytes()[:-3])
     said = _doctor(db, "--check")
     assert (

@@ -102,7 +102,7 @@ def test_undo_several_steps(tmp_path: Path, open_db) -> None:
         assert store.undo() == r3
         assert store.card(KEY2) is None  # a first answer undone: the card is new again
         assert store.undo() == r2
-        assert store.card(KEY).to_dict() == s1.to_dict()  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == s1.to_dict()
         assert [r.id for r in store.reviews()] == [r1.id]
         assert store.today(KEY.deck, NOW).new == 1
     with open_db(db) as store:
@@ -132,7 +132,7 @@ def test_journal_replayed_after_a_crash_and_torn_tail_dropped(tmp_path: Path, op
         fh.write(b'0badc0de {"op":"record","rev')
     with open_db(db, read_only=True) as ro:
         assert [r.id for r in ro.reviews(KEY2)] == ids
-        assert ro.card(KEY2).reps == 5  # type: ignore[union-attr]
+        assert ro.card(KEY2).reps == 5
         assert ro.torn_bytes > 0
     with open_db(db) as store:
         assert [r.id for r in store.reviews(KEY2)] == ids
@@ -199,7 +199,7 @@ def test_corrupt_store_is_named_never_overwritten_and_doctor_restores(
         first = store.record(KEY, 3, NOW)
     with open_db(db) as store:  # second compaction: the first snapshot becomes the backup
         second = store.record(KEY2, 4, NOW + timedelta(minutes=5))
-        expected = {KEY.id: store.card(KEY).to_dict(), KEY2.id: store.card(KEY2).to_dict()}  # type: ignore[union-attr]
+        expected = {KEY.id: store.card(KEY).to_dict(), KEY2.id: store.card(KEY2).to_dict()}
     damaged = db.read_bytes()[:-40] + b"\x00garbage"
     db.write_bytes(damaged)
     with pytest.raises(StoreError) as err:
@@ -225,7 +225,7 @@ def test_corrupt_store_is_named_never_overwritten_and_doctor_restores(
     assert len(kept) == 1 and kept[0].read_bytes() == damaged
     with open_db(db) as store:
         assert {r.id for r in store.reviews()} == {first.id, second.id}
-        got = {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)}  # type: ignore[union-attr]
+        got = {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)}
         assert got == expected
 
 
@@ -262,7 +262,7 @@ def test_doctor_repairs_a_damaged_journal_line(tmp_path: Path, open_db) -> None:
     assert any("damaged journal" in a for a in report.actions)
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [ids[0], ids[2], ids[3]]
-        assert store.card(KEY).reps == 4  # type: ignore[union-attr]
+        assert store.card(KEY).reps == 4
     assert doctor.check(db).healthy
 
 
@@ -285,7 +285,7 @@ def test_migration_from_plain_tinydb_layout_keeps_a_backup(tmp_path: Path, open_
     original = db.read_bytes()
     with open_db(db) as store:
         assert store.settings.new_per_day == 7
-        assert store.card(KEY).to_dict() == old_state  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == old_state
         assert [(r.id, r.typed) for r in store.reviews()] == [("old-1", "ЛоРА")]
         store.record(KEY, 3, NOW)
     assert (tmp_path / "p.json.v1.bak").read_bytes() == original
@@ -305,7 +305,7 @@ def test_snapshot_is_a_tinydb_document(tmp_path: Path, open_db) -> None:
     with TinyDB(db, access_mode="r") as tdb:
         cards = tdb.table("cards").all()
         assert [c["card_id"] for c in cards] == [KEY.id]
-        assert tdb.table("meta").get(doc_id=1)["schema"] == SCHEMA_VERSION  # type: ignore[index]
+        assert tdb.table("meta").get(doc_id=1)["schema"] == SCHEMA_VERSION
 
 
 def test_review_log_queryable_through_tinydb(tmp_path: Path, open_db) -> None:
@@ -314,7 +314,7 @@ def test_review_log_queryable_through_tinydb(tmp_path: Path, open_db) -> None:
         store.record(KEY2, 3, NOW + timedelta(seconds=5), Answer(mode="typed", typed="পেফট"))
         table = store.reviews_db().table("reviews")
         assert [r["card_id"] for r in table.search(Query().grade == 1)] == [KEY.id]
-        assert table.get(Query().mode == "typed")["typed"] == "পেফট"  # type: ignore[index]
+        assert table.get(Query().mode == "typed")["typed"] == "পেফট"
         with pytest.raises(StoreError, match="read-only"):
             table.insert({"grade": 4})
 
@@ -340,9 +340,9 @@ def test_leech_suspended_through_the_store_and_resumed(tmp_path: Path, open_db) 
         now = NOW
         store.record(key, 4, now)  # Easy: into review
         for _ in range(2):
-            now = store.card(key).due  # type: ignore[union-attr]
+            now = store.card(key).due
             store.record(key, 1, now)  # a lapse
-            now = store.card(key).due  # type: ignore[union-attr]
+            now = store.card(key).due
             store.record(key, 3, now)  # relearnt
         state = store.card(key)
         assert state is not None and state.lapses == 2 and state.leech and state.suspended
@@ -388,7 +388,7 @@ def test_failed_journal_write_changes_nothing_and_leaves_no_partial_line(
     with open_db(db) as store:
         kept = store.record(KEY, 3, NOW)
         before = store.card(KEY)
-        fd = store._writer._fd  # type: ignore[union-attr]
+        fd = store._writer._fd
 
         def disk_full(target: int, data: bytes) -> int:
             if target == fd:
@@ -400,7 +400,7 @@ def test_failed_journal_write_changes_nothing_and_leaves_no_partial_line(
         with pytest.raises(StoreError, match="No space left"):
             store.record(KEY, 1, NOW + timedelta(minutes=10))
         monkeypatch.setattr(os, "write", real_write)
-        assert store.card(KEY).to_dict() == before.to_dict()  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == before.to_dict()
         later = store.record(KEY2, 3, NOW + timedelta(minutes=11))
     assert doctor.check(db).healthy
     with open_db(db) as store:

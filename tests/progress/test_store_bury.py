@@ -12,6 +12,7 @@ import sys
 import textwrap
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,11 +49,11 @@ DECK = _deck()
 CARDS = [CardKey(c.uid, RU_BN) for c in DECK.concepts]
 
 
-def _due(store, now: datetime) -> list[str]:  # type: ignore[no-untyped-def]
+def _due(store, now: datetime) -> list[str]:
     return [k.id for k in store.due_cards(DECK, [RU_BN], now).cards]
 
 
-def _events(db: Path) -> list[dict]:
+def _events(db: Path) -> list[dict[str, Any]]:
     lines = journal_path(db).read_bytes().splitlines()
     return [json.loads(line[9:]) for line in lines]
 
@@ -252,9 +253,9 @@ def test_the_summary_next_due_waits_for_a_bury_to_end(tmp_path: Path, open_db) -
     with open_db(tmp_path / "p.json") as store:
         scheduler = StoreScheduler(store, DECK, RU_BN)
         scheduler.record(CARDS[0], 3, NOW, Answer(mode="flip", duration_ms=1000))
-        due = store.card(CARDS[0]).due  # type: ignore[union-attr]
+        due = store.card(CARDS[0]).due
         assert scheduler.next_due(NOW) == due
         scheduler.bury(CARDS[0], NOW)
-        buried_until = store.card(CARDS[0]).buried_until  # type: ignore[union-attr]
+        buried_until = store.card(CARDS[0]).buried_until
         assert buried_until is not None and buried_until > due
         assert scheduler.next_due(NOW) == buried_until

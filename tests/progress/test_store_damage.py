@@ -7,12 +7,14 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, backup_path, doctor
+from quizzer.progress.events import card_data
 from quizzer.progress.state import State
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -27,13 +29,13 @@ def _quizzer(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _two_compactions(open_db, db: Path) -> dict[str, dict]:
+def _two_compactions(open_db, db: Path) -> dict[str, dict[str, Any]]:
     """A store whose P.bak holds KEY and whose snapshot holds KEY and KEY2; their states."""
     with open_db(db) as store:
         store.record(KEY, 3, NOW)
     with open_db(db) as store:
         store.record(KEY2, 4, NOW + timedelta(minutes=5))
-        return {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}  # type: ignore[union-attr]
+        return {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}
 
 
 def _break_card_id(db: Path, card: CardKey) -> bytes:
@@ -64,8 +66,8 @@ def test_doctor_keeps_the_good_backup_and_rebuilds_from_it_when_a_card_id_is_bro
     assert len(kept) == 1 and kept[0].read_bytes() == damaged
     with open_db(db) as store:
         # KEY comes back from the backup; KEY2 (answered after it) from the previous journal.
-        assert store.card(KEY).to_dict() == expected[KEY.id]  # type: ignore[union-attr]
-        assert store.card(KEY2).to_dict() == expected[KEY2.id]  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == expected[KEY.id]
+        assert store.card(KEY2).to_dict() == expected[KEY2.id]
     assert doctor.check(db).healthy
 
 
@@ -78,12 +80,12 @@ def test_doctor_without_a_backup_salvages_the_good_cards(tmp_path: Path, open_db
     assert report.healthy, report.problems
     assert any("broken id" in a for a in report.actions), report.actions
     with open_db(db) as store:
-        assert store.card(KEY2).to_dict() == expected[KEY2.id]  # type: ignore[union-attr]
+        assert store.card(KEY2).to_dict() == expected[KEY2.id]
 
 
 def test_state_to_document_never_raises_on_a_bad_card_id() -> None:
     st = State()
-    st.raw = {"broken id": {"card_id": "broken id", "due": NOW.isoformat()}}
+    st.raw = {"broken id": card_data({"card_id": "broken id", "due": NOW.isoformat()})}
     doc = st.to_document(0)
     assert [d["card_id"] for d in doc["cards"].values()] == ["broken id"]
     assert State.from_document(doc).raw.keys() == {"broken id"}
@@ -103,7 +105,9 @@ def test_state_to_document_never_raises_on_a_bad_card_id() -> None:
         {"meta": {"1": {"schema": SCHEMA_VERSION, "gen": 1, "undo": 4}}},
     ],
 )
-def test_wrong_layout_is_reported_as_snapshot_damage(tmp_path: Path, doc: dict, open_db) -> None:
+def test_wrong_layout_is_reported_as_snapshot_damage(
+    tmp_path: Path, doc: dict[str, Any], open_db
+) -> None:
     db = tmp_path / "p.json"
     with open_db(db) as store:
         store.record(KEY, 3, NOW)

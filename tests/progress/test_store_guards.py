@@ -12,8 +12,10 @@ import contextlib
 import io
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,7 +38,7 @@ def _edit(file: Path, change) -> None:
     file.write_text(json.dumps(doc), encoding="utf-8")
 
 
-def _first(table: dict) -> dict:
+def _first(table: dict[str, Any]) -> dict[str, Any]:
     return next(iter(table.values()))
 
 
@@ -133,13 +135,12 @@ def test_the_journal_is_synced_before_record_and_bury_return(
 
     monkeypatch.setattr(journal, "_sync", sync)
     with sb.open_db(db) as store:
-        for i, act in enumerate(
-            (
-                lambda: store.record(sb.card(1), 3, sb.LATER),
-                lambda: store.bury(sb.card(2), sb.LATER),
-                lambda: store.undo(),
-            )
-        ):
+        acts: tuple[Callable[[], object], ...] = (
+            lambda: store.record(sb.card(1), 3, sb.LATER),
+            lambda: store.bury(sb.card(2), sb.LATER),
+            lambda: store.undo(),
+        )
+        for i, act in enumerate(acts):
             synced.clear()
             act()
             size = journal_path(db).stat().st_size

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def _quizzer(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _lapse_until_leech(store, key: CardKey, now: datetime) -> list[RecordOutcome]:  # type: ignore[no-untyped-def]
+def _lapse_until_leech(store, key: CardKey, now: datetime) -> list[RecordOutcome]:
     """Easy, then (Again, Good) twice: with threshold 2 the second Again makes a leech."""
     outcomes = [store.record_outcome(key, 4, now)]
     for _ in range(2):
@@ -103,7 +104,7 @@ def test_cli_leeches_lists_filters_and_unsuspends(tmp_path: Path) -> None:
     ],
 )
 def test_record_refuses_a_bad_mode_or_duration_and_writes_nothing(
-    tmp_path: Path, kwargs: dict, words: str
+    tmp_path: Path, kwargs: dict[str, Any], words: str
 ) -> None:
     db = tmp_path / "p.json"
     with open_store(db, tz=UTC, rng=random.Random(1)) as store:

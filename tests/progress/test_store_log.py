@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tinydb import TinyDB
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
-from quizzer.progress import SCHEMA_VERSION, doctor, journal_path, reviewlog
+from quizzer.progress import SCHEMA_VERSION, doctor, files, journal_path, reviewlog
 from quizzer.progress import journal as journal_mod
+from quizzer.progress.events import as_event
 from quizzer.progress.files import previous_journal_path
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
@@ -32,8 +34,8 @@ def _month_ids(db: Path, month: str) -> list[str]:
         return [d["id"] for d in tdb.table("reviews").all()]
 
 
-def _journal_events(db: Path) -> list[dict]:
-    return journal_mod.read(journal_path(db), 0).events
+def _journal_events(db: Path) -> list[dict[str, Any]]:
+    return [dict(e) for e in journal_mod.read(journal_path(db), 0).events]
 
 
 def test_compaction_folds_the_journal_into_month_files_and_truncates_it(
@@ -45,7 +47,7 @@ def test_compaction_folds_the_journal_into_month_files_and_truncates_it(
         feb = store.record(KEY2, 1, FEB)
         store.record(KEY, 3, FEB + timedelta(days=1))
         assert len(_journal_events(db)) == 4  # header + 3 answers before compaction
-    assert reviewlog.months(db) == ["2026-01", "2026-02"]
+    assert files.months(db) == ["2026-01", "2026-02"]
     assert _month_ids(db, "2026-01") == [jan.id]
     assert _month_ids(db, "2026-02")[0] == feb.id and len(_month_ids(db, "2026-02")) == 2
     # The journal now holds only the header of the next generation.
@@ -65,7 +67,7 @@ def test_compaction_folds_the_journal_into_month_files_and_truncates_it(
         assert ro.reviews()[0].id == jan.id and ro.reviews()[-1].id == mar.id
         assert len(ro.reviews()) == 4
         table = ro.reviews_db().table("reviews")
-        assert len(table) == 4 and table.get(doc_id=1)["typed"] == "ЛоРА উত্তর"  # type: ignore[index]
+        assert len(table) == 4 and table.get(doc_id=1)["typed"] == "ЛоРА উত্তর"
 
 
 def test_reviews_ordered_and_complete_across_months_and_journal(tmp_path: Path, open_db) -> None:
@@ -84,7 +86,7 @@ def test_reviews_ordered_and_complete_across_months_and_journal(tmp_path: Path, 
         early = store.record(KEY2, 3, JAN - timedelta(days=25))
         expected.append((early.reviewed_at, early.id))
         assert store.reviews()[0].id == early.id and len(store.reviews()) == 6
-    assert reviewlog.months(db) == ["2025-12", "2026-01", "2026-02", "2026-03"]
+    assert files.months(db) == ["2025-12", "2026-01", "2026-02", "2026-03"]
     with open_db(db, read_only=True) as store:  # after folding: the same log, same order
         assert [r.id for r in store.reviews()] == [i for _, i in sorted(expected)]
 
@@ -101,7 +103,7 @@ def test_undo_across_compaction_removes_the_answer_from_its_month_file(
     with open_db(db) as store:  # the undo stack survived the compaction
         assert store.undo_depth == 2
         assert store.undo() == second
-        assert store.card(KEY).to_dict() == state_after_first.to_dict()  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == state_after_first.to_dict()
         assert [r.id for r in store.reviews()] == [first.id]
     assert _month_ids(db, "2026-02") == []  # folded: removed from its month file
     assert _month_ids(db, "2026-01") == [first.id]
@@ -117,7 +119,7 @@ def _fail_on(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
     """Make the next atomic write of ``target`` fail (as a crash between two steps would)."""
     real = AtomicJSONStorage.write
 
-    def write(self: AtomicJSONStorage, data: dict) -> None:
+    def write(self: AtomicJSONStorage, data: dict[str, Any]) -> None:
         if self.path == target:
             raise OSError(28, "No space left on device")
         real(self, data)
@@ -144,7 +146,7 @@ def test_compaction_cut_after_folding_months_leaves_no_duplicates(
     store.close()
     with open_db(db) as again:
         assert [r.id for r in again.reviews()] == [a.id, b.id, c.id]
-        assert again.card(KEY).reps == 2  # type: ignore[union-attr]
+        assert again.card(KEY).reps == 2
     assert _month_ids(db, "2026-01") == [a.id, b.id, c.id]
 
 
@@ -174,17 +176,17 @@ def test_compaction_cut_before_the_new_journal_skips_the_absorbed_one(
     )
     with open_db(db, read_only=True) as ro:  # the stale journal is skipped: no double counting
         assert [r.id for r in ro.reviews()] == [a.id, b.id]
-        assert ro.card(KEY).reps == 2 and ro.stale_journal  # type: ignore[union-attr]
+        assert ro.card(KEY).reps == 2 and ro.stale_journal
     with open_db(db) as store:  # a writer starts the new journal, keeping the old one
         assert previous_journal_path(db).read_bytes() == old_journal
         assert [e["op"] for e in _journal_events(db)] == ["header"]
         c = store.record(KEY, 3, JAN + timedelta(days=5))
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [a.id, b.id, c.id]
-        assert store.card(KEY).reps == 3  # type: ignore[union-attr]
+        assert store.card(KEY).reps == 3
 
 
-def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict, int]:
+def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict[str, Any], int]:
     """A schema-2 store: snapshot folded up to the 3rd event, the rest only in the journal.
 
     The answers come from a real (current) store; their events are rewritten the way
@@ -197,7 +199,7 @@ def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict, int]:
     gone = store.record(KEY2, 3, FEB + timedelta(days=1))
     store.undo()
     ids.append(store.record(KEY, 2, MAR).id)
-    state = store.card(KEY).to_dict()  # type: ignore[union-attr]
+    state = store.card(KEY).to_dict()
     events = [e for e in _journal_events(scratch) if e["op"] != "header"]
     store.close()
     assert any(e["op"] == "undo" and e["review_id"] == gone.id for e in events)
@@ -205,7 +207,7 @@ def _v2_store(open_db, db: Path, scratch: Path) -> tuple[list[str], dict, int]:
     journal_path(db).write_bytes(b"".join(lines))
     st = State()
     for e in events[:3]:
-        st.apply(e)
+        st.apply(as_event(e))
     offset = sum(len(x) for x in lines[:3])
     doc = st.to_document(offset)
     meta = doc["meta"]["1"]
@@ -226,12 +228,12 @@ def test_migration_from_schema_2_folds_the_journal_and_keeps_backups(
     assert db.read_bytes() == old_snapshot
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids  # the undone answer stays out
-        assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
+        assert store.card(KEY).to_dict() == state
         more = store.record(KEY2, 3, MAR + timedelta(days=1))
     assert (tmp_path / "p.json.v2.bak").read_bytes() == old_snapshot
     assert (tmp_path / "p.json.journal.v2.bak").read_bytes() == old_journal
     assert json.loads(db.read_bytes())["meta"]["1"]["schema"] == SCHEMA_VERSION == 4
-    assert reviewlog.months(db) == ["2026-01", "2026-02", "2026-03"]
+    assert files.months(db) == ["2026-01", "2026-02", "2026-03"]
     assert len(journal_path(db).read_bytes()) < 100  # only the header is left
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == [*ids, more.id]
@@ -247,11 +249,11 @@ def test_migration_from_schema_2_cut_short_runs_again_without_duplicates(
         _fail_on(m, db)  # month files written, the version-3 snapshot not
         with pytest.raises(StoreError):
             open_db(db)
-    assert reviewlog.months(db) and json.loads(db.read_bytes())["meta"]["1"]["schema"] == 2
+    assert files.months(db) and json.loads(db.read_bytes())["meta"]["1"]["schema"] == 2
     with open_db(db) as store:
         assert [r.id for r in store.reviews()] == ids
-        assert store.card(KEY).to_dict() == state  # type: ignore[union-attr]
-    assert sum(len(_month_ids(db, m)) for m in reviewlog.months(db)) == len(ids)
+        assert store.card(KEY).to_dict() == state
+    assert sum(len(_month_ids(db, m)) for m in files.months(db)) == len(ids)
 
 
 def test_opening_never_reads_month_files_and_a_damaged_one_is_named(
@@ -267,7 +269,7 @@ def test_opening_never_reads_month_files_and_a_damaged_one_is_named(
     damaged = jan_file.read_bytes()[:-30] + b"\x00oops"
     jan_file.write_bytes(damaged)
     with open_db(db) as store:  # opening, studying and recording don't touch the log files
-        assert store.card(KEY).reps == 2  # type: ignore[union-attr]
+        assert store.card(KEY).reps == 2
         later = store.record(KEY2, 3, FEB + timedelta(days=1))
         # The log is read from January's mirror, which the snapshot's manifest vouches for.
         assert [r.id for r in store.reviews()] == [jan.id, jan2.id, feb.id, later.id]
@@ -329,14 +331,14 @@ def test_doctor_rebuilds_a_lost_snapshot_from_the_backup_and_both_journals(
         store.record(KEY2, 3, FEB)
     with open_db(db) as store:
         store.record(KEY, 3, MAR)
-        expected = {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}  # type: ignore[union-attr]
+        expected = {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}
     # The snapshot is damaged: P.bak is one compaction older, and the answer in between
     # (March) is in the previous journal generation, P.journal.prev.
     db.write_bytes(b"\x00" * 10)
     report = doctor.repair(db)
     assert report.healthy, report.problems
     with open_db(db) as store:
-        got = {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)}  # type: ignore[union-attr]
+        got = {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)}
         assert got == expected
         assert len(store.reviews()) == 3
 
@@ -347,7 +349,7 @@ def test_missing_snapshot_is_refused_then_rebuilt_by_the_doctor(tmp_path: Path, 
         store.record(KEY, 3, JAN)
     with open_db(db) as store:
         store.record(KEY2, 3, FEB)
-        expected = {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}  # type: ignore[union-attr]
+        expected = {k.id: store.card(k).to_dict() for k in (KEY, KEY2)}
     db.unlink()
     # The journal alone holds only the last session: opening must not pass it off as a store.
     with pytest.raises(StoreError, match="snapshot is missing"):
@@ -356,5 +358,5 @@ def test_missing_snapshot_is_refused_then_rebuilt_by_the_doctor(tmp_path: Path, 
     report = doctor.repair(db)
     assert report.healthy, report.problems
     with open_db(db) as store:
-        assert {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)} == expected  # type: ignore[union-attr]
+        assert {k: store.card(k).to_dict() for k in (KEY.id, KEY2.id)} == expected
         assert len(store.reviews()) == 2

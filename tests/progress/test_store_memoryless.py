@@ -32,7 +32,9 @@ def test_a_store_answers_a_merged_card_without_memory_and_keeps_the_answer(tmp_p
             ],
         )
         review = store.record(KEY, 3, NOW)
-        assert store.card(KEY.id).card.difficulty is not None
+        kept = store.card(KEY.id)
+        assert kept is not None and kept.card.difficulty is not None
     with open_store(db, tz=UTC, read_only=True) as again:
         assert [r.id for r in again.reviews()] == [review.id]
-        assert again.card(KEY.id).due > NOW
+        reopened = again.card(KEY.id)
+        assert reopened is not None and reopened.due > NOW

@@ -10,6 +10,7 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
 from quizzer.progress import merging, open_store
 from quizzer.scheduling.answer import Answer, review_id
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.review import Review
 from quizzer.services.merge import merge_file, replay
 
@@ -28,7 +30,7 @@ def _key(i: int) -> CardKey:
     return CardKey(f"demo/c{i}", PAIR)
 
 
-def _answer(db: Path, plan: list[tuple[int, float, int]]) -> None:
+def _answer(db: Path, plan: list[tuple[int, float, Grade]]) -> None:
     """Record (card, days after T0, grade) answers in the store at ``db``."""
     with open_store(db, tz=UTC) as store:
         for card, days, grade in plan:
@@ -44,7 +46,7 @@ def _copy(db: Path, to: Path) -> Path:
     return to / db.name
 
 
-def _picture(db: Path) -> tuple[list[str], dict[str, dict]]:
+def _picture(db: Path) -> tuple[list[str], dict[str, dict[str, Any]]]:
     with open_store(db, read_only=True, tz=UTC) as store:
         ids = [r.id for r in store.reviews()]
         states = {c.card_id: c.to_dict() for c in store.cards()}

@@ -50,20 +50,20 @@ def test_two_undos_keep_the_suspension_and_resume_after_undo_sticks(
     db = tmp_path / "p.json"
     with open_db(db) as store:
         store.record(KEY, 4, NOW)
-        due = store.card(KEY).due  # type: ignore[union-attr]
+        due = store.card(KEY).due
         store.record(KEY, 3, due)
         store.set_suspended(KEY, True, due)
         store.undo()
         store.undo()
-        assert store.card(KEY).suspended  # type: ignore[union-attr]
+        assert store.card(KEY).suspended
         store.set_suspended(KEY, False, due)
     with open_db(db) as store:
-        assert not store.card(KEY).suspended  # type: ignore[union-attr]
+        assert not store.card(KEY).suspended
         store.record(KEY, 3, NOW)
         store.set_suspended(KEY, True, NOW)
         store.set_suspended(KEY, False, NOW)
         store.undo()
-        assert not store.card(KEY).suspended  # type: ignore[union-attr]
+        assert not store.card(KEY).suspended
 
 
 def test_undo_of_a_bury_keeps_a_later_suspension(tmp_path: Path, open_db) -> None:
@@ -75,7 +75,7 @@ def test_undo_of_a_bury_keeps_a_later_suspension(tmp_path: Path, open_db) -> Non
         state = store.card(KEY)
         assert state is not None and state.suspended and state.buried_until is None
     with open_db(db) as store:
-        assert store.card(KEY).suspended  # type: ignore[union-attr]
+        assert store.card(KEY).suspended
 
 
 def test_undo_of_the_answer_that_suspended_a_leech_still_unsuspends(
@@ -87,7 +87,7 @@ def test_undo_of_the_answer_that_suspended_a_leech_still_unsuspends(
     with open_db(db) as store:
         store.set_settings(SchedulerSettings(fuzz=False, leech_threshold=1, leech_every=1))
         store.record(KEY, 4, NOW)
-        outcome = store.record_outcome(KEY, 1, store.card(KEY).due)  # type: ignore[union-attr]
+        outcome = store.record_outcome(KEY, 1, store.card(KEY).due)
         assert outcome.suspended
         store.undo()
         state = store.card(KEY)

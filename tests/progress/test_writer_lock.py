@@ -135,7 +135,7 @@ def test_a_lock_writes_its_holder_and_keeps_the_last_mark(
     assert (int(pid), host, rest) == (os.getpid(), socket.gethostname(), "")
     assert datetime.fromisoformat(since).utcoffset() is not None
     assert active_holder(lock) == Holder(os.getpid(), host, since)
-    assert held.previous_mark is None and held.taken_over is None
+    assert (held.previous_mark, held.taken_over) == (None, None)
     held.mark(2, 345)
     assert held.previous_mark == (2, 345)
     assert lock.read_text() == text + "journal 000000000002 000000000000345\n"
@@ -287,11 +287,11 @@ def _dead_pid() -> int:
 def test_without_flock_the_file_itself_is_the_lock(
     lock: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Where fcntl is missing (Windows), the lock file is created exclusively and a holder
+    # Where flock is missing (Windows), the lock file is created exclusively and a holder
     # whose process no longer runs counts as stale.
     from quizzer.progress import lock as lock_module
 
-    monkeypatch.setattr(lock_module, "fcntl", None)
+    monkeypatch.setattr(lock_module, "HAS_FLOCK", False)
     store = tmp_path / "p.json"
     old = os.umask(0o022)
     try:
@@ -328,7 +328,7 @@ def test_without_flock_a_stale_lock_that_cannot_be_removed_is_refused(
 ) -> None:
     from quizzer.progress import lock as lock_module
 
-    monkeypatch.setattr(lock_module, "fcntl", None)
+    monkeypatch.setattr(lock_module, "HAS_FLOCK", False)
     lock.write_bytes(b"%d\nbox\n9:00\n" % _dead_pid())
     monkeypatch.setattr(Path, "unlink", lambda self, missing_ok=False: None)
     # Tried twice, then given up: never a loop, never a second writer.
@@ -342,7 +342,7 @@ def test_without_flock_a_holder_we_may_not_signal_still_counts_as_running(
 ) -> None:
     from quizzer.progress import lock as lock_module
 
-    monkeypatch.setattr(lock_module, "fcntl", None)
+    monkeypatch.setattr(lock_module, "HAS_FLOCK", False)
 
     def not_ours(pid: int, sig: int) -> None:
         raise PermissionError(1, "Operation not permitted")

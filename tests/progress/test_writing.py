@@ -32,6 +32,9 @@ class NoOffset(tzinfo):
     def dst(self, dt: datetime | None) -> timedelta | None:
         return None
 
+    def tzname(self, dt: datetime | None) -> str | None:
+        return None
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:

@@ -31,76 +31,89 @@ def card_id(index: int) -> str:
     return f"bench/concept-{index // len(DIRECTIONS)}|{DIRECTIONS[index % len(DIRECTIONS)]}"
 
 
-def history(cards: range, per_card: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``per_card`` answers for each of the ``cards`` over the two years before
-    :data:`END` (12% Again, intervals doubling on a pass up to 60 days), oldest first, and
-    the review state each card is left in, due by :data:`END`. Deterministic."""
-    rng = random.Random(cards.start)
-    modes = ("flip", "choice", "typed", "learn")
-    reviews: list[dict[str, Any]] = []
+#: One answer of the generated history: (when, card, its number on the card, grade, interval
+#: before, interval after), in days for the intervals.
+Answer = tuple[float, int, int, int, float, float]
+_MODES = ("flip", "choice", "typed", "learn")
+
+
+def history(cards: int, per_card: int) -> tuple[list[Answer], list[dict[str, Any]]]:
+    """``per_card`` answers for each of ``cards`` cards over the two years before :data:`END`
+    (12% Again, intervals doubling on a pass up to 60 days), oldest first, and the review
+    state each card is left in, due by :data:`END`. Deterministic. The answers are small
+    tuples (:data:`Answer`): a million of them fit in a few hundred MB."""
+    rng = random.Random(12)
+    answers: list[Answer] = []
     states: list[dict[str, Any]] = []
-    start = END - timedelta(days=730)
-    for i in cards:
-        cid = card_id(i)
-        moment = start + timedelta(minutes=rng.randrange(0, 1440 * 60))
-        step = (END - timedelta(days=1) - moment) / per_card
-        interval, lapses = 0.0, 0
+    end = END.timestamp()
+    start = end - 730 * 86400
+    for i in range(cards):
+        moment = start + rng.randrange(0, 86400 * 60)
+        step = (end - 86400 - moment) / per_card
+        interval, lapses, first = 0.0, 0, moment
         for j in range(per_card):
             grade = rng.choices((1, 2, 3, 4), (0.12, 0.1, 0.68, 0.1))[0]
-            phase = "new" if j == 0 else ("review" if interval >= 1 else "learning")
             after = 0.0 if grade == 1 else min(max(1.0, interval * 2.0), 60.0)
-            lapses += grade == 1 and phase == "review"
-            reviews.append(
-                {
-                    "id": f"b{i:06d}-{j:02d}",
-                    "card_id": cid,
-                    "reviewed_at": moment.isoformat(),
-                    "grade": grade,
-                    "mode": modes[(i + j) % len(modes)],
-                    "duration_ms": rng.randrange(1000, 12000),
-                    "phase": phase,
-                    "last_interval_days": interval,
-                    "interval_days": max(after, 1.0),
-                    "due": (moment + timedelta(days=max(after, 1.0))).isoformat(),
-                    "stability": max(after, 0.5),
-                    "difficulty": 5.0,
-                }
-            )
-            interval = after
+            lapses += grade == 1 and interval >= 1
+            answers.append((moment, i, j, grade, interval, after))
+            interval, last = after, moment
             moment += step * rng.uniform(0.6, 1.0)
         states.append(
             {
-                "card_id": cid,
+                "card_id": card_id(i),
                 "state": 2,
                 "step": None,
                 "stability": max(interval, 0.5),
                 "difficulty": 5.0,
                 "due": END.isoformat(),
-                "last_review": reviews[-1]["reviewed_at"],
+                "last_review": datetime.fromtimestamp(last, UTC).isoformat(),
                 "reps": per_card,
                 "lapses": lapses,
-                "first_review": reviews[-per_card]["reviewed_at"],
+                "first_review": datetime.fromtimestamp(first, UTC).isoformat(),
             }
         )
-    reviews.sort(key=lambda r: str(r["reviewed_at"]))
-    return reviews, states
+    answers.sort()
+    return answers, states
+
+
+def review(answer: Answer) -> dict[str, Any]:
+    """The review record of one generated answer, as the store writes it."""
+    moment, i, j, grade, interval, after = answer
+    at = datetime.fromtimestamp(moment, UTC)
+    return {
+        "id": f"b{i:06d}-{j:02d}",
+        "card_id": card_id(i),
+        "reviewed_at": at.isoformat(),
+        "grade": grade,
+        "mode": _MODES[(i + j) % len(_MODES)],
+        "duration_ms": 1000 + (i * 7919 + j * 104729) % 11000,
+        "phase": "new" if j == 0 else ("review" if interval >= 1 else "learning"),
+        "last_interval_days": interval,
+        "interval_days": max(after, 1.0),
+        "due": (at + timedelta(days=max(after, 1.0))).isoformat(),
+        "stability": max(after, 0.5),
+        "difficulty": 5.0,
+    }
 
 
 def build_store(path: Path, cards: int, per_card: int) -> None:
     """A store of ``cards`` cards with ``per_card`` answers each, added through the store's
     bulk path (``merge_batch``, what ``quizzer merge`` uses), then opened and closed once, so
-    it is compacted and indexed as a learner's store is after a session. The answers go
-    in batches of about 100,000, to keep the builder's memory small."""
+    it is compacted and indexed as a learner's store is after a session. The answers go in
+    batches of 250,000 in time order (each batch touches a few months of the log), the
+    cards' states with the last, to keep the builder's memory small."""
     from quizzer.progress import open_store
     from quizzer.scheduling.card_state import CardState
     from quizzer.scheduling.review import Review
 
-    batch = max(1, 100_000 // per_card)
+    answers, states = history(cards, per_card)
+    batch = 250_000
     with open_store(path, tz=UTC) as store:
-        for first in range(0, cards, batch):
-            reviews, states = history(range(first, min(cards, first + batch)), per_card)
+        for first in range(0, len(answers), batch):
+            last = first + batch >= len(answers)
             store.merge_batch(
-                [Review.from_dict(r) for r in reviews], [CardState.from_dict(s) for s in states]
+                [Review.from_dict(review(a)) for a in answers[first : first + batch]],
+                [CardState.from_dict(s) for s in states] if last else [],
             )
     with open_store(path, tz=UTC):
         pass

@@ -237,12 +237,17 @@ class Fixtures:
         side.run(side.side_py("store", str(side.store), str(self.size.store), "2"))
 
     def stats_store(self, side: Side) -> Path:
-        """The statistics store: ``answers`` answers, 50 a card, over two years."""
+        """The statistics store: ``answers`` answers, 50 a card, over two years; beside it
+        (``decks/``) the bench deck of its cards alone, whatever other figures ran."""
         path = side.work / "stats" / "progress.json"
         if self._once(side, "stats"):
-            path.parent.mkdir(parents=True)
-            side.run(side.side_py("store", str(path), str(self.size.answers // 50), "50"))
-            side.run([PYTHON, "-m", "quizzer", "stats", "--db", str(path)])  # its caches
+            cards = self.size.answers // 50
+            (path.parent / "decks").mkdir(parents=True)
+            deck = bench_deck(-(-cards // len(DIRECTIONS)))
+            (path.parent / "decks" / "bench.toml").write_text(deck, encoding="utf-8")
+            side.run(side.side_py("store", str(path), str(cards), "50"))
+            env = {"QUIZZER_DECKS": str(path.parent / "decks")}
+            side.run([PYTHON, "-m", "quizzer", "stats", "--db", str(path)], **env)  # caches
         return path
 
     def record_store(self, side: Side) -> Path:
@@ -547,10 +552,11 @@ class Bench:
             if name == "peer":
                 row.times.setdefault(name, []).append(timed(peer, self.peer_env, ROOT))
                 continue
-            side = self.sides[name]
-            side.run(side.side_py("answer", str(stores[name])))
-            argv = [PYTHON, "-m", "quizzer", "stats", "--db", str(stores[name])]
-            row.times.setdefault(name, []).append(timed(argv, side.env(), side.root))
+            side, store = self.sides[name], stores[name]
+            side.run(side.side_py("answer", str(store)))
+            argv = [PYTHON, "-m", "quizzer", "stats", "--db", str(store)]
+            env = side.env(QUIZZER_DECKS=str(store.parent / "decks"))
+            row.times.setdefault(name, []).append(timed(argv, env, side.root))
         return row
 
     def record(self) -> list[Row]:

@@ -130,7 +130,7 @@ class Side:
 @contextmanager
 def checkout(commit: str, into: Path) -> Iterator[Path]:
     """``commit`` checked out (detached) in a temporary worktree, removed afterwards."""
-    path = into / "against"
+    path = into / "checkout"
     subprocess.run(
         ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), commit],
         check=True,
@@ -693,15 +693,15 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(folder)
         with ExitStack() as stack:
             other = stack.enter_context(checkout(args.against, tmp)) if args.against else None
-            sides = [Side("quizzer", ROOT, tmp / "quizzer")]
+            sides = [Side("quizzer", ROOT, tmp / "work-quizzer")]
             if other is not None:
-                sides.append(Side(args.against, other, tmp / "against"))
+                sides.append(Side(args.against, other, tmp / "work-against"))
             for side in sides:
                 side.work.mkdir()
                 compileall.compile_dir(side.root / "quizzer", quiet=1)
             shared = tmp / "shared"
             shared.mkdir()
-            server = Server()
+            server = Server(tmp)
             bench = Bench(size, sides, Fixtures(size, shared), server)
             try:
                 for figure in FIGURES:

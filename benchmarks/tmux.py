@@ -1,15 +1,17 @@
-"""Apps run in a real terminal: a private tmux server, each app in a session of its own.
+"""Apps run in a real terminal: each app in a tmux server of its own, 100 × 30.
 
-Each session is created and held by a tmux *control-mode* client (``tmux -C``): tmux tells
-it whenever the app writes to its terminal (``%output``), and answers its commands
+Each app's session is created and held by a tmux *control-mode* client (``tmux -C``): tmux
+tells it whenever the app writes to its terminal (``%output``), and answers its commands
 (``capture-pane``, ``send-keys``) over a pipe in a fraction of a millisecond, with no process
 started per look. So a wait for something to be drawn looks at the screen only when the app
 has drawn, instead of polling a busy machine; the moment the wanted text is on the screen is
-known to the next output the app writes.
+known to the output the app wrote last. One server per app: tmux 3.3's server, creating and
+destroying many control-mode sessions, now and then exits on its own.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import select
@@ -21,46 +23,52 @@ from pathlib import Path
 
 #: What the terminal is: the same for every app.
 COLUMNS, LINES = 100, 30
+#: What tmux writes on a pane whose app has exited.
+DEAD = "Pane is dead"
 _END = re.compile(r"^%(end|error) \d+ \d+ \d+$")
 
 
 class Server:
-    """A private tmux server (its own socket), alive until :meth:`close`."""
+    """Where the apps' tmux servers are made: their configuration, their sockets' names."""
 
-    def __init__(self) -> None:
-        self.socket = f"quizzer-bench-{os.getpid()}"
+    def __init__(self, folder: Path) -> None:
+        self.prefix = f"quizzer-bench-{os.getpid()}"
         self.count = 0
-        # A session that does nothing keeps the server up between the apps' sessions.
-        self.tmux("new-session", "-d", "-s", "keep", "sleep 86400")
+        self.config = folder / "tmux.conf"
+        # An app that exits stays on screen (with tmux's "Pane is dead" line), so a failure
+        # shows what the app said last.
+        self.config.write_text("set-option -g remain-on-exit on\n", encoding="utf-8")
 
-    def tmux(self, *args: str) -> str:
-        """Run one tmux command against this server; its output."""
-        done = subprocess.run(
-            ["tmux", "-u", "-L", self.socket, *args], capture_output=True, text=True, check=False
-        )
-        return done.stdout
+    def socket(self) -> str:
+        """A new socket's name, for one app's server."""
+        self.count += 1
+        return f"{self.prefix}-{self.count}"
 
     def close(self) -> None:
-        """Stop the server and every app still in it."""
-        self.tmux("kill-server")
+        """Stop every app's server still running."""
+        for number in range(1, self.count + 1):
+            subprocess.run(
+                ["tmux", "-L", f"{self.prefix}-{number}", "kill-server"],
+                capture_output=True,
+                check=False,
+            )
 
 
 class Pane:
-    """One app started in a new session of ``server``, ``COLUMNS`` × ``LINES``.
+    """One app started in a tmux server of its own, ``COLUMNS`` × ``LINES``.
 
-    :attr:`started` is the moment just before the session was asked for: the start of a
+    :attr:`started` is the moment just before the server was asked for: the start of a
     launch. ``env`` is the app's whole environment (tmux would give it the server's).
     """
 
     def __init__(self, server: Server, argv: list[str], cwd: Path, env: Mapping[str, str]) -> None:
-        server.count += 1
-        self.name = f"app{server.count}"
-        self.socket = server.socket
+        self.socket = server.socket()
+        self.name = "app"
         command = ["env", "-i", *(f"{key}={value}" for key, value in env.items()), *argv]
         self.started = time.perf_counter()
         self.client = subprocess.Popen(
             [
-                "tmux", "-u", "-C", "-L", server.socket,
+                "tmux", "-u", "-C", "-L", self.socket, "-f", str(server.config),
                 "new-session", "-s", self.name, "-x", str(COLUMNS), "-y", str(LINES),
                 "-c", str(cwd), shlex.join(command),
             ],
@@ -68,6 +76,7 @@ class Pane:
             stdout=subprocess.PIPE,
         )  # fmt: skip
         self._buffer = b""
+        self.log: list[str] = []
         self._fresh = False  # output came since the screen was last captured
         self.closed = False
 
@@ -87,6 +96,7 @@ class Pane:
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
         text = line.decode("utf-8", errors="replace")
+        self.log.append(text[:200])
         if text.startswith("%output"):
             self._fresh = True
         elif text.startswith("%exit"):
@@ -103,9 +113,10 @@ class Pane:
         while True:
             line = self._line(10.0)
             if line is None:
-                raise RuntimeError(f"tmux did not answer {text!r}")
-            if line.startswith("%begin"):
-                inside = True
+                state = "exited" if self.closed else "silent"
+                raise RuntimeError(f"tmux did not answer {text!r} ({state}): {self.log[-20:]}")
+            if line.startswith("%begin") and line.endswith(" 1"):
+                inside = True  # flags 1: the answer to this client's command (0: tmux's own)
             elif inside and _END.match(line):
                 return answer
             elif inside:
@@ -132,6 +143,8 @@ class Pane:
             screen = self.screen()
             if shown(screen):
                 return arrived
+            if DEAD in screen:
+                raise RuntimeError(f"the app exited:\n{screen}")
             while not self._fresh:
                 left = deadline - time.perf_counter()
                 if self.closed or left <= 0:
@@ -142,21 +155,23 @@ class Pane:
 
     def close(self, quit_keys: tuple[str, ...] = ("C-c",)) -> None:
         """Quit the app with ``quit_keys`` and wait for it to exit (so it closes its files as
-        a learner's quit does); kill the session if it doesn't within 10 s."""
+        a learner's quit does), for at most 10 s; then end the session."""
         try:
-            if not self.closed:
-                self.keys(*quit_keys)
+            self.keys(*quit_keys)
             deadline = time.perf_counter() + 10
-            while not self.closed and time.perf_counter() < deadline:
-                self._line(deadline - time.perf_counter())
+            while time.perf_counter() < deadline:
+                dead = self.command(f"display-message -p -t {self.name} '#{{pane_dead}}'")
+                if dead == ["1"]:
+                    break
+                self._line(0.05)
         except (RuntimeError, OSError):
             pass
-        if not self.closed:
-            subprocess.run(
-                ["tmux", "-L", self.socket, "kill-session", "-t", self.name],
-                capture_output=True,
-                check=False,
-            )
+        subprocess.run(
+            ["tmux", "-L", self.socket, "kill-server"],
+            capture_output=True,
+            check=False,
+        )
         assert self.client.stdin is not None
-        self.client.stdin.close()
+        with contextlib.suppress(BrokenPipeError):  # the client left with the session
+            self.client.stdin.close()
         self.client.wait(timeout=10)

@@ -30,7 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -293,7 +293,9 @@ class Row:
 def _value(value: float | None, unit: str) -> str:
     if value is None:
         return "—"
-    return f"{value:.1f} ms" if unit == "ms" else f"{value:.2f} s"
+    if unit == "ms":
+        return f"{value:.2f} ms" if value < 10 else f"{value:.1f} ms"
+    return f"{value:.2f} s"
 
 
 def table(rows: list[Row], against: str | None) -> str:
@@ -686,7 +688,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     size = QUICK if args.quick else Size()
     if args.runs:
-        size = Size(**{**size.__dict__, "runs": args.runs})
+        size = replace(size, runs=args.runs)
     started = datetime.now(UTC)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="quizzer-bench-") as folder:

@@ -488,12 +488,14 @@ class Bench:
                 pane = panes[name]
                 if name == "peer":
                     wanted = f"Bench concept {shown[name] + 1}"
+                    pane.settle()
                     sent = pane.keys("3")
                     drawn = pane.wait_for(lambda screen, wanted=wanted: wanted in screen)
                     shown[name] += 1
                 else:
                     pane.keys("Space")  # reveal the answer, untimed
                     pane.wait_for(lambda screen: ANSWER in screen)
+                    pane.settle()
                     before = PROMPT.findall(pane.screen())
                     sent = pane.keys("3")
 

@@ -133,6 +133,19 @@ class Pane:
         self.command(f"send-keys -t {self.name} {' '.join(keys)}")
         return sent
 
+    def settle(self, quiet: float = 0.15, limit: float = 2.0) -> None:
+        """Wait until the app has written nothing for ``quiet`` seconds (at most ``limit``):
+        a learner's pause before the next key, so a key isn't timed behind drawing still
+        under way from the one before."""
+        start = last = time.perf_counter()
+        while (now := time.perf_counter()) - last < quiet and now - start < limit:
+            self._fresh = False
+            self._line(min(quiet - (now - last), limit - (now - start)))
+            if self._fresh:
+                last = time.perf_counter()
+            if self.closed:
+                return
+
     def wait_for(self, shown: Callable[[str], bool], timeout: float = 60.0) -> float:
         """The moment the screen first shows what ``shown`` wants: looked at on each output
         of the app (a screen is drawn in one or more writes), the time taken when the output

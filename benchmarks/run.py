@@ -688,6 +688,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="COMMIT", help="also measure this commit")
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
     args = parser.parse_args(argv)
+    if {"home", "study", "key"} & set(args.only) and shutil.which("tmux") is None:
+        parser.error("the screen figures need tmux")
+    try:
+        import anki  # noqa: F401  (the peer of import, statistics and recording)
+    except ImportError:
+        if {"import", "stats", "record"} & set(args.only):
+            parser.error("the anki package is needed (pip install anki)")
     size = QUICK if args.quick else Size()
     if args.runs:
         size = replace(size, runs=args.runs)

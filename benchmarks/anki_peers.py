@@ -9,7 +9,7 @@ presses a grade it builds the answer and ``col.sched.answer_card`` it. What is t
 from the key (``build_answer``) to ``answer_card``'s return, as quizzer's record after the
 card was shown. Anki has no save step any more (``col.save()`` is a deprecated no-op): each
 backend operation commits its own SQLite transaction, in WAL mode with ``synchronous=FULL``
-(checked at build time, :attr:`AnkiAnswering.pragmas`), so the WAL is fsynced before
+(checked at build time), so the WAL is fsynced before
 ``answer_card`` returns: the moment the answer is on disk, as ``Store.record``'s return is.
 
 Importing a glossary: :data:`IMPORT` is a process creating a collection and importing a
@@ -71,37 +71,37 @@ class AnkiAnswering:
         )
         assert col.db.scalar("select count() from revlog") == n * HISTORY
         col.db.execute("pragma wal_checkpoint(truncate)")  # the build flushed, as quizzer's is
-        #: Anki's own connection settings: ("wal", 2) means each commit fsyncs the WAL.
-        self.pragmas = (col.db.scalar("pragma journal_mode"), col.db.scalar("pragma synchronous"))
+        # Anki's own connection settings: WAL with synchronous=FULL (2) fsyncs each commit.
+        pragmas = (col.db.scalar("pragma journal_mode"), col.db.scalar("pragma synchronous"))
+        assert pragmas == ("wal", 2), f"Anki's answers would not be durable: {pragmas}"
         self.times: list[float] = []
-        self.cold_times: list[float] = []
 
-    def once(self, rng: random.Random, *, shown: bool) -> None:
-        """Answer one random card (Good mostly, as quizzer's side does), timed: from the key
-        to the durable answer when ``shown`` (the card shown first, untimed), else from
-        loading the card (into :attr:`cold_times`)."""
+    def once(self, rng: random.Random) -> None:
+        """Answer one random card (Good mostly, as quizzer's side does): the card loaded and
+        its next states computed first, untimed, as the reviewer does when it shows it, then
+        timed from the key (``build_answer``) to the durable answer."""
         from anki.scheduler.v3 import CardAnswer
 
         ratings = (CardAnswer.AGAIN, CardAnswer.GOOD, CardAnswer.GOOD, CardAnswer.GOOD)
         cid = self.card_ids[rng.randrange(len(self.card_ids))]
         rating = rng.choice((*ratings, CardAnswer.EASY))
         col = self.col
-        t = time.perf_counter()
         card = col.get_card(cid)
         card.start_timer()
+        # The next states of the four grades, as the reviewer asks for them (no public
+        # wrapper in Anki's Python layer).
         states = col._backend.get_scheduling_states(cid)
-        if shown:
-            t = time.perf_counter()  # the card is on screen: the learner presses a grade
+        start = time.perf_counter()
         answer = col.sched.build_answer(card=card, states=states, rating=rating)
         col.sched.answer_card(answer)
-        (self.times if shown else self.cold_times).append(time.perf_counter() - t)
+        self.times.append(time.perf_counter() - start)
 
-    def close(self) -> tuple[list[float], list[float]]:
-        """Close the collection; the answer times after show and cold, sorted."""
+    def close(self) -> list[float]:
+        """Close and remove the collection; the answers' times."""
         self.col.close()
         for leftover in self.directory.glob("anki-peer.anki2*"):
             os.unlink(leftover)
-        return sorted(self.times), sorted(self.cold_times)
+        return self.times
 
 
 #: A process importing the CSV ``argv[1]`` (``argv[2]`` rows) into a new collection.

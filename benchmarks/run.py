@@ -603,7 +603,7 @@ class Bench:
         pick: tuple[int, int] = (0, 3)
         for _round, name in turns([*children, "anki", "flush"], self.size.records):
             if name == "anki":
-                anki.once(anki_rng, shown=True)
+                anki.once(anki_rng)
             elif name == "flush":
                 flush.once()
             else:
@@ -618,7 +618,7 @@ class Bench:
             assert child.stdin is not None
             child.stdin.close()
             child.wait()
-        vs_anki.times["peer"] = anki.close()[0]
+        vs_anki.times["peer"] = anki.close()
         vs_flush.times = {**vs_anki.times, "peer": flush.close()}
         return [vs_anki, vs_flush]
 

@@ -18,6 +18,7 @@ import select
 import shlex
 import subprocess
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -76,7 +77,7 @@ class Pane:
             stdout=subprocess.PIPE,
         )  # fmt: skip
         self._buffer = b""
-        self.log: list[str] = []
+        self.log: deque[str] = deque(maxlen=20)  # the last lines, for an error message
         self._fresh = False  # output came since the screen was last captured
         self.closed = False
 
@@ -114,7 +115,7 @@ class Pane:
             line = self._line(10.0)
             if line is None:
                 state = "exited" if self.closed else "silent"
-                raise RuntimeError(f"tmux did not answer {text!r} ({state}): {self.log[-20:]}")
+                raise RuntimeError(f"tmux did not answer {text!r} ({state}): {list(self.log)}")
             if line.startswith("%begin") and line.endswith(" 1"):
                 inside = True  # flags 1: the answer to this client's command (0: tmux's own)
             elif inside and _END.match(line):

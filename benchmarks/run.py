@@ -327,7 +327,9 @@ def table(rows: list[Row], against: str | None) -> str:
         if against:
             theirs = row.median("against")
             change = (
-                "—" if theirs is None or ours is None else f"{(ours - theirs) / theirs * 100:+.0f}%"
+                "—"
+                if theirs is None or ours is None
+                else f"{round((ours - theirs) / theirs * 100):+d}%"
             )
             cells += [_value(theirs, row.unit), change]
         lines.append("| " + " | ".join(cells) + " |")

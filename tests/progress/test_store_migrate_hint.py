@@ -59,30 +59,6 @@ def test_read_only_open_of_an_old_store_points_at_doctor_which_migrates_it(tmp_p
     assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema"] == SCHEMA_VERSION
 
 
-def test_latency_benchmark_makes_its_dir_and_prints_a_json_line(tmp_path: Path) -> None:
-    root = Path(__file__).resolve().parents[2]
-    build = tmp_path / "not" / "yet"
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(root / "benchmarks" / "answer_latency.py"),
-            "--sizes",
-            "20",
-            "--answers",
-            "5",
-            "--dir",
-            str(build),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-
-    line = json.loads(result.stdout.strip().splitlines()[-1])
-    assert line["cards"] == 20 and build.is_dir()
-
-
 def test_doctor_on_an_old_store_with_an_odd_layout_says_so_without_a_traceback(
     tmp_path: Path,
 ) -> None:

@@ -7,6 +7,7 @@ with ``set_defaults(func=...)``; ``func(args)`` returns the exit code.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -35,6 +36,9 @@ COMMANDS: dict[str, str] = {
     "leeches": "quizzer.cli.store_cmd",
     "settings": "quizzer.cli.settings_cmd",
 }
+
+#: The commands that open the quiz: a long-running process, unlike the others.
+QUIZ_COMMANDS = frozenset({"study", "home"})
 
 #: The command modules, each once, in ``--help`` order.
 COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(COMMANDS.values()))
@@ -68,6 +72,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help", "--version")):
         # `quizzer` and `quizzer --db PATH`: the home screen.
         words = ["home", *words]
+    if words[0] in QUIZ_COMMANDS:
+        return _run(words)
+    # A one-shot command builds up to millions of small objects without cycles (a
+    # 50,000-entry import's deck, report and entries) and exits; the cyclic collector's
+    # passes over them, again and again as they pile up, cost a third of its CPU time
+    # (a 50,000-entry import: 2.25 s CPU with it, 1.60 s without; re-importing it: 2.69 s
+    # and 1.67 s). Reference counting still frees all but cycles. The
+    # quiz, which runs for hours, keeps the collector (held off, it saved 4% of the
+    # instructions to the first card).
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(words)
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _run(words: list[str]) -> int:
     module = COMMANDS.get(words[0])
     parser = build_parser((module,) if module else COMMAND_MODULES)
     args = parser.parse_args(words)

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -70,3 +72,18 @@ def test_home_help_has_a_description(capsys: pytest.CaptureFixture[str]) -> None
     usage, _blank, rest = out.partition("\n\n")
     assert usage.startswith("usage: quizzer home")
     assert rest.startswith("Open the home screen")
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_command_leaves_the_garbage_collector_as_it_found_it(
+    on: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One-shot commands run with the collector off (see main); the caller's choice survives.
+    monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path))
+    (gc.enable if on else gc.disable)()
+    try:
+        assert main(["decks", "--json"]) == 0
+        assert gc.isenabled() is on
+    finally:
+        gc.enable()
+    capsys.readouterr()

@@ -13,6 +13,7 @@ from anki.collection import (
     ImportAnkiPackageOptions,
     ImportAnkiPackageRequest,
 )
+from anki.dbproxy import DBProxy
 from anki.notes import Note
 
 from quizzer.anki.model import BASE, FIELD_INDEX, field_name, template_direction
@@ -99,6 +100,12 @@ def export_with_scheduling(
     )
     col.export_anki_package(out_path=str(out), options=options, limit=None)
     return out
+
+
+def db_of(col: Collection) -> DBProxy:
+    """The open collection's database (Anki types it as possibly closed)."""
+    assert col.db is not None, "the collection is closed"
+    return col.db
 
 
 def recent(seconds_ago: float) -> float:

@@ -7,6 +7,8 @@ import time
 import unicodedata
 from pathlib import Path
 
+import anki.collection  # noqa: F401  (anki.cards imported first hits a cycle inside anki)
+from anki.cards import Card
 from anki.collection import (
     Collection,
     ExportAnkiPackageOptions,
@@ -106,6 +108,13 @@ def db_of(col: Collection) -> DBProxy:
     """The open collection's database (Anki types it as possibly closed)."""
     assert col.db is not None, "the collection is closed"
     return col.db
+
+
+def template_name(card: Card) -> str:
+    """The name of the card's template (Anki types a template's values loosely)."""
+    name = card.template()["name"]
+    assert isinstance(name, str)
+    return name
 
 
 def recent(seconds_ago: float) -> float:

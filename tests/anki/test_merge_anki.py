@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import anki.collection  # noqa: F401  (anki.cards imported first hits a cycle inside anki)
 import pytest
 from anki.cards import CardId
 from anki.collection import Collection

@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from quizzer.cli.main import COMMAND_MODULES, COMMANDS, main
+from quizzer.ui.app import QuizzerApp
 
 
 class _Recorder:
@@ -87,3 +89,29 @@ def test_a_command_leaves_the_garbage_collector_as_it_found_it(
     finally:
         gc.enable()
     capsys.readouterr()
+
+
+def test_the_quiz_turns_the_collector_on_at_its_first_paint(
+    decks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Held off while the quiz starts (see main), on again once its first screen is painted.
+    seen: dict[str, bool] = {}
+    real_run = QuizzerApp.run
+
+    async def look(pilot: Pilot[object]) -> None:
+        await pilot.pause()
+        seen["after_paint"] = gc.isenabled()
+        await pilot.press("q")
+
+    def headless_run(self: QuizzerApp, **kwargs: Any) -> None:
+        seen["before_run"] = gc.isenabled()
+        real_run(self, headless=True, size=(100, 30), auto_pilot=look)
+
+    monkeypatch.setattr(QuizzerApp, "run", headless_run)
+    gc.enable()
+    try:
+        assert main(["home", "--db", str(tmp_path / "p.json")]) == 0
+        assert seen == {"before_run": False, "after_paint": True}
+        assert gc.isenabled()
+    finally:
+        gc.enable()

@@ -33,6 +33,7 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import write_deck
 from tests.anki_support import (
     HOSTILE,
+    db_of,
     fixture_deck,
     import_package,
     nfc,
@@ -105,7 +106,7 @@ def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck)
         # Anki's own check finds nothing to fix: no missing cards, no empty ones
         _message, ok = col.fix_integrity()
         assert ok and col.card_count() == result.cards
-        assert col.db.scalar("select count() from notes where mid = ?", MODEL_ID) == 3
+        assert db_of(col).scalar("select count() from notes where mid = ?", MODEL_ID) == 3
     finally:
         col.close()
 
@@ -123,7 +124,7 @@ def test_concepts_without_a_card_in_the_requested_languages_are_left_out(tmp_pat
         assert len(log.new) == col.note_count() == 2
         assert set(notes_by_uid(col)) == {"fixture/lora", "fixture/zero-point"}
         card_less = "select count() from notes where id not in (select nid from cards)"
-        assert col.db.scalar(card_less) == 0
+        assert db_of(col).scalar(card_less) == 0
         _message, ok = col.fix_integrity()  # Anki's Check Database deletes card-less notes
         assert ok and (col.note_count(), col.card_count()) == (2, 6)
     finally:
@@ -303,7 +304,7 @@ def test_decks_tags_and_sort_field(tmp_path, deck):
         }
         partial = notes_by_uid(col)["fixture/zero-point"]
         assert "lang::bn" not in partial.tags and "lang::ar" in partial.tags
-        sfld = col.db.scalar("select sfld from notes where id = ?", note.id)
+        sfld = db_of(col).scalar("select sfld from notes where id = ?", note.id)
         assert sfld == "Low-rank adaptation"
         notetype = col.models.get(note.mid)
         assert notetype["sortf"] == FIELD_INDEX[field_name("en", "term")]
@@ -397,13 +398,13 @@ def test_reimporting_an_unchanged_export_changes_nothing(tmp_path, deck):
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
-        before = col.db.all("select id, guid, mod, flds, tags from notes order by id")
-        cards = col.db.all("select id, nid, ord, did, mod from cards order by id")
+        before = db_of(col).all("select id, guid, mod, flds, tags from notes order by id")
+        cards = db_of(col).all("select id, nid, ord, did, mod from cards order by id")
         log = import_package(col, out)
         assert len(log.new) == 0 and len(log.updated) == 0
         assert len(log.duplicate) == 3
-        assert col.db.all("select id, guid, mod, flds, tags from notes order by id") == before
-        assert col.db.all("select id, nid, ord, did, mod from cards order by id") == cards
+        assert db_of(col).all("select id, guid, mod, flds, tags from notes order by id") == before
+        assert db_of(col).all("select id, nid, ord, did, mod from cards order by id") == cards
     finally:
         col.close()
 
@@ -423,12 +424,16 @@ def test_unchanged_reexport_with_a_later_timestamp_is_updated_harmlessly(tmp_pat
         import_package(col, first)
         studied = col.find_cards("")[:2]
         col.sched.set_due_date(studied, "5!")
-        fields = col.db.all("select id, guid, flds, tags from notes order by id")
-        cards = col.db.all("select id, nid, ord, did, type, queue, due, ivl from cards order by id")
+        fields = db_of(col).all("select id, guid, flds, tags from notes order by id")
+        cards = db_of(col).all(
+            "select id, nid, ord, did, type, queue, due, ivl from cards order by id"
+        )
         log = import_package(col, second)
         assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 3, 0)
-        assert col.db.all("select id, guid, flds, tags from notes order by id") == fields
-        after = col.db.all("select id, nid, ord, did, type, queue, due, ivl from cards order by id")
+        assert db_of(col).all("select id, guid, flds, tags from notes order by id") == fields
+        after = db_of(col).all(
+            "select id, nid, ord, did, type, queue, due, ivl from cards order by id"
+        )
         assert after == cards
         assert {c[4] for c in after if c[0] in studied} == {2}  # still review cards
     finally:

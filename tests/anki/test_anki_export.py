@@ -6,6 +6,7 @@ import json
 import sqlite3
 import zipfile
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -41,6 +42,7 @@ from tests.anki_support import (
     notes_by_uid,
     open_collection,
     recent,
+    template_name,
 )
 from tests.factories import concept as make_concept
 
@@ -91,7 +93,7 @@ def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck)
         assert col.card_count() == expected_cards(deck, directions) == result.cards
         # the en+ar concept: meaning, term and translate in both directions, nothing else
         partial = col.find_cards('"Concept:fixture/zero-point"')
-        names = sorted(col.get_card(cid).template()["name"] for cid in partial)
+        names = sorted(template_name(col.get_card(cid)) for cid in partial)
         assert names == sorted(
             [
                 f"{kind} {a}→{b}"
@@ -179,9 +181,9 @@ def test_no_card_between_identical_terms_even_after_check_database(tmp_path, dec
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
-        names = sorted(col.get_card(c).template()["name"] for c in col.find_cards("Concept:*gptq"))
+        names = sorted(template_name(col.get_card(c)) for c in col.find_cards("Concept:*gptq"))
         assert names == ["translate en→bn"]  # not en→ru (casefold), en→fr, fr→en
-        lora = sorted(col.get_card(c).template()["name"] for c in col.find_cards("Concept:*lora"))
+        lora = sorted(template_name(col.get_card(c)) for c in col.find_cards("Concept:*lora"))
         assert len(lora) == 4
         cards = col.card_count()
         assert cards == result.cards
@@ -256,6 +258,7 @@ def test_arabic_is_rtl_and_every_text_carries_its_language(tmp_path, deck):
     try:
         import_package(col, out)
         notetype = col.models.get(col.get_note(col.find_notes("")[0]).mid)
+        assert notetype is not None
         rtl = {f["name"]: f["rtl"] for f in notetype["flds"]}
         assert rtl[field_name("ar", "term")] and rtl[field_name("ar", "definition")]
         assert not any(rtl[field_name(lang, "term")] for lang in LANGUAGES if lang != "ar")
@@ -307,6 +310,7 @@ def test_decks_tags_and_sort_field(tmp_path, deck):
         sfld = db_of(col).scalar("select sfld from notes where id = ?", note.id)
         assert sfld == "Low-rank adaptation"
         notetype = col.models.get(note.mid)
+        assert notetype is not None
         assert notetype["sortf"] == FIELD_INDEX[field_name("en", "term")]
         assert [f["name"] for f in notetype["flds"]] == list(FIELD_NAMES)
         assert FIELD_NAMES[0] == "Concept"
@@ -323,7 +327,7 @@ def test_same_input_and_timestamp_give_the_same_bytes(tmp_path, deck):
     assert a.read_bytes() == b.read_bytes()
     assert a.read_bytes() != c.read_bytes()
 
-    def mods(path):
+    def mods(path: Path) -> tuple[set[int], int]:
         with zipfile.ZipFile(path) as archive:
             db = tmp_path / f"{path.stem}.anki2"
             db.write_bytes(archive.read("collection.anki2"))
@@ -342,7 +346,9 @@ def test_stable_ids_for_model_fields_templates_and_guids(tmp_path, deck):
     edited = replace(deck, name="Fixture deck")  # same ids, later export
     export_apkg([edited], second, timestamp=recent(300))
 
-    def read(path):
+    def read(
+        path: Path,
+    ) -> tuple[list[int], list[tuple[str, int]], list[str], list[str]]:
         with zipfile.ZipFile(path) as archive:
             db = tmp_path / f"{path.stem}.anki2"
             db.write_bytes(archive.read("collection.anki2"))

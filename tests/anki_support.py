@@ -7,12 +7,15 @@ import time
 import unicodedata
 from pathlib import Path
 
+import anki.collection  # noqa: F401  (anki.cards imported first hits a cycle inside anki)
+from anki.cards import Card
 from anki.collection import (
     Collection,
     ExportAnkiPackageOptions,
     ImportAnkiPackageOptions,
     ImportAnkiPackageRequest,
 )
+from anki.dbproxy import DBProxy
 from anki.notes import Note
 
 from quizzer.anki.model import BASE, FIELD_INDEX, field_name, template_direction
@@ -99,6 +102,19 @@ def export_with_scheduling(
     )
     col.export_anki_package(out_path=str(out), options=options, limit=None)
     return out
+
+
+def db_of(col: Collection) -> DBProxy:
+    """The open collection's database (Anki types it as possibly closed)."""
+    assert col.db is not None, "the collection is closed"
+    return col.db
+
+
+def template_name(card: Card) -> str:
+    """The name of the card's template (Anki types a template's values loosely)."""
+    name = card.template()["name"]
+    assert isinstance(name, str)
+    return name
 
 
 def recent(seconds_ago: float) -> float:

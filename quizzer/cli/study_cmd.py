@@ -64,6 +64,8 @@ def register(subparsers: Subcommands) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
+    # What the app calls once its first screen is painted (the entry point's, if any).
+    parser.set_defaults(on_first_paint=None)
     parser.add_argument(
         "--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or the user data dir)"
     )
@@ -159,7 +161,7 @@ def run_study(args: argparse.Namespace) -> int:
     except BaseException:
         service.close()
         raise
-    app = QuizzerApp(service, start=choice, rtl_mode=rtl)
+    app = QuizzerApp(service, start=choice, rtl_mode=rtl, on_first_paint=args.on_first_paint)
     app.run()
     service.close()
     return app.return_code or 0
@@ -168,7 +170,7 @@ def run_study(args: argparse.Namespace) -> int:
 def run_home(args: argparse.Namespace) -> int:
     """Open the home screen."""
     service, rtl = _open(args)
-    app = QuizzerApp(service, rtl_mode=rtl)
+    app = QuizzerApp(service, rtl_mode=rtl, on_first_paint=args.on_first_paint)
     app.run()
     service.close()
     return app.return_code or 0

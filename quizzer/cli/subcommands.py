@@ -11,6 +11,6 @@ class Subcommands(Protocol):
     :meth:`argparse.ArgumentParser.add_subparsers` returns, whose class argparse names only
     privately."""
 
-    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    def add_parser(self, name: str, **_options: Any) -> argparse.ArgumentParser:
         """A new command ``name``: its own parser, to add arguments and defaults to."""
         ...

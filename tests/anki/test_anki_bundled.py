@@ -19,7 +19,15 @@ from quizzer.concepts.concept import Entry, Text
 from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
-from tests.anki_support import import_package, nfc, note_text, notes_by_uid, open_collection, recent
+from tests.anki_support import (
+    db_of,
+    import_package,
+    nfc,
+    note_text,
+    notes_by_uid,
+    open_collection,
+    recent,
+)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +58,7 @@ def test_cli_export_of_bundled_decks_imports_completely(tmp_path, bundled, monke
         assert {col.get_card(c).template()["name"] for c in col.find_cards("")} == default
         for cid in col.find_cards("card:translate*"):
             card = col.get_card(cid)
-            name = card.template()["name"]
+            name = str(card.template()["name"])
             source, target = name.split(" ", 1)[1].split("→")
             note = card.note()
             terms = (note_text(note, source, "term"), note_text(note, target, "term"))
@@ -101,10 +109,10 @@ def test_bundled_edit_reexport_updates_and_unchanged_reimport_changes_nothing(tm
         assert col.card_count() == cards
         assert note_text(notes_by_uid(col)[concept.uid], "ru", "definition") == nfc(new_text)
 
-        state = col.db.all("select id, guid, mod, flds, tags from notes order by id")
+        state = db_of(col).all("select id, guid, mod, flds, tags from notes order by id")
         log = import_package(col, second)
         assert len(log.new) == 0 and len(log.updated) == 0
-        assert col.db.all("select id, guid, mod, flds, tags from notes order by id") == state
+        assert db_of(col).all("select id, guid, mod, flds, tags from notes order by id") == state
         assert col.card_count() == cards
     finally:
         col.close()
@@ -180,19 +188,20 @@ def test_default_timestamp_is_now(tmp_path, monkeypatch):
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
-        mods = set(col.db.list("select mod from notes"))
+        mods = set(db_of(col).list("select mod from notes"))
         assert len(mods) == 1 and int(before) <= mods.pop() <= time.time() + 1
     finally:
         col.close()
 
 
 def test_progress_bar_shows_on_a_terminal_only():
-    terminal = Console(file=io.StringIO(), force_terminal=True, width=100)
+    written = io.StringIO()
+    terminal = Console(file=written, force_terminal=True, width=100)
     with progress_bar(10_000, console=terminal) as update:
         assert update is not None
         update(5_000, 10_000)
         update(10_000, 10_000)
-    assert "Writing notes" in terminal.file.getvalue()
+    assert "Writing notes" in written.getvalue()
     pipe = Console(file=io.StringIO(), force_terminal=False)
     with progress_bar(10_000, console=pipe) as update:
         assert update is None

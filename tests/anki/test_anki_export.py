@@ -6,6 +6,7 @@ import json
 import sqlite3
 import zipfile
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +34,7 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import write_deck
 from tests.anki_support import (
     HOSTILE,
+    db_of,
     fixture_deck,
     import_package,
     nfc,
@@ -40,6 +42,7 @@ from tests.anki_support import (
     notes_by_uid,
     open_collection,
     recent,
+    template_name,
 )
 from tests.factories import concept as make_concept
 
@@ -90,7 +93,7 @@ def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck)
         assert col.card_count() == expected_cards(deck, directions) == result.cards
         # the en+ar concept: meaning, term and translate in both directions, nothing else
         partial = col.find_cards('"Concept:fixture/zero-point"')
-        names = sorted(col.get_card(cid).template()["name"] for cid in partial)
+        names = sorted(template_name(col.get_card(cid)) for cid in partial)
         assert names == sorted(
             [
                 f"{kind} {a}→{b}"
@@ -105,7 +108,7 @@ def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck)
         # Anki's own check finds nothing to fix: no missing cards, no empty ones
         _message, ok = col.fix_integrity()
         assert ok and col.card_count() == result.cards
-        assert col.db.scalar("select count() from notes where mid = ?", MODEL_ID) == 3
+        assert db_of(col).scalar("select count() from notes where mid = ?", MODEL_ID) == 3
     finally:
         col.close()
 
@@ -123,7 +126,7 @@ def test_concepts_without_a_card_in_the_requested_languages_are_left_out(tmp_pat
         assert len(log.new) == col.note_count() == 2
         assert set(notes_by_uid(col)) == {"fixture/lora", "fixture/zero-point"}
         card_less = "select count() from notes where id not in (select nid from cards)"
-        assert col.db.scalar(card_less) == 0
+        assert db_of(col).scalar(card_less) == 0
         _message, ok = col.fix_integrity()  # Anki's Check Database deletes card-less notes
         assert ok and (col.note_count(), col.card_count()) == (2, 6)
     finally:
@@ -178,9 +181,9 @@ def test_no_card_between_identical_terms_even_after_check_database(tmp_path, dec
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
-        names = sorted(col.get_card(c).template()["name"] for c in col.find_cards("Concept:*gptq"))
+        names = sorted(template_name(col.get_card(c)) for c in col.find_cards("Concept:*gptq"))
         assert names == ["translate en→bn"]  # not en→ru (casefold), en→fr, fr→en
-        lora = sorted(col.get_card(c).template()["name"] for c in col.find_cards("Concept:*lora"))
+        lora = sorted(template_name(col.get_card(c)) for c in col.find_cards("Concept:*lora"))
         assert len(lora) == 4
         cards = col.card_count()
         assert cards == result.cards
@@ -255,6 +258,7 @@ def test_arabic_is_rtl_and_every_text_carries_its_language(tmp_path, deck):
     try:
         import_package(col, out)
         notetype = col.models.get(col.get_note(col.find_notes("")[0]).mid)
+        assert notetype is not None
         rtl = {f["name"]: f["rtl"] for f in notetype["flds"]}
         assert rtl[field_name("ar", "term")] and rtl[field_name("ar", "definition")]
         assert not any(rtl[field_name(lang, "term")] for lang in LANGUAGES if lang != "ar")
@@ -303,9 +307,10 @@ def test_decks_tags_and_sort_field(tmp_path, deck):
         }
         partial = notes_by_uid(col)["fixture/zero-point"]
         assert "lang::bn" not in partial.tags and "lang::ar" in partial.tags
-        sfld = col.db.scalar("select sfld from notes where id = ?", note.id)
+        sfld = db_of(col).scalar("select sfld from notes where id = ?", note.id)
         assert sfld == "Low-rank adaptation"
         notetype = col.models.get(note.mid)
+        assert notetype is not None
         assert notetype["sortf"] == FIELD_INDEX[field_name("en", "term")]
         assert [f["name"] for f in notetype["flds"]] == list(FIELD_NAMES)
         assert FIELD_NAMES[0] == "Concept"
@@ -322,7 +327,7 @@ def test_same_input_and_timestamp_give_the_same_bytes(tmp_path, deck):
     assert a.read_bytes() == b.read_bytes()
     assert a.read_bytes() != c.read_bytes()
 
-    def mods(path):
+    def mods(path: Path) -> tuple[set[int], int]:
         with zipfile.ZipFile(path) as archive:
             db = tmp_path / f"{path.stem}.anki2"
             db.write_bytes(archive.read("collection.anki2"))
@@ -341,7 +346,9 @@ def test_stable_ids_for_model_fields_templates_and_guids(tmp_path, deck):
     edited = replace(deck, name="Fixture deck")  # same ids, later export
     export_apkg([edited], second, timestamp=recent(300))
 
-    def read(path):
+    def read(
+        path: Path,
+    ) -> tuple[list[int], list[tuple[str, int]], list[str], list[str]]:
         with zipfile.ZipFile(path) as archive:
             db = tmp_path / f"{path.stem}.anki2"
             db.write_bytes(archive.read("collection.anki2"))
@@ -397,13 +404,13 @@ def test_reimporting_an_unchanged_export_changes_nothing(tmp_path, deck):
     col = open_collection(tmp_path)
     try:
         import_package(col, out)
-        before = col.db.all("select id, guid, mod, flds, tags from notes order by id")
-        cards = col.db.all("select id, nid, ord, did, mod from cards order by id")
+        before = db_of(col).all("select id, guid, mod, flds, tags from notes order by id")
+        cards = db_of(col).all("select id, nid, ord, did, mod from cards order by id")
         log = import_package(col, out)
         assert len(log.new) == 0 and len(log.updated) == 0
         assert len(log.duplicate) == 3
-        assert col.db.all("select id, guid, mod, flds, tags from notes order by id") == before
-        assert col.db.all("select id, nid, ord, did, mod from cards order by id") == cards
+        assert db_of(col).all("select id, guid, mod, flds, tags from notes order by id") == before
+        assert db_of(col).all("select id, nid, ord, did, mod from cards order by id") == cards
     finally:
         col.close()
 
@@ -423,12 +430,16 @@ def test_unchanged_reexport_with_a_later_timestamp_is_updated_harmlessly(tmp_pat
         import_package(col, first)
         studied = col.find_cards("")[:2]
         col.sched.set_due_date(studied, "5!")
-        fields = col.db.all("select id, guid, flds, tags from notes order by id")
-        cards = col.db.all("select id, nid, ord, did, type, queue, due, ivl from cards order by id")
+        fields = db_of(col).all("select id, guid, flds, tags from notes order by id")
+        cards = db_of(col).all(
+            "select id, nid, ord, did, type, queue, due, ivl from cards order by id"
+        )
         log = import_package(col, second)
         assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 3, 0)
-        assert col.db.all("select id, guid, flds, tags from notes order by id") == fields
-        after = col.db.all("select id, nid, ord, did, type, queue, due, ivl from cards order by id")
+        assert db_of(col).all("select id, guid, flds, tags from notes order by id") == fields
+        after = db_of(col).all(
+            "select id, nid, ord, did, type, queue, due, ivl from cards order by id"
+        )
         assert after == cards
         assert {c[4] for c in after if c[0] in studied} == {2}  # still review cards
     finally:

@@ -8,17 +8,23 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import pytest
+from anki.collection import Collection
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from quizzer.anki import export_apkg
 from quizzer.anki.faces import CSS, LIGHT, NIGHT, NIGHT_SELECTORS, also_seen, label, question
-from quizzer.anki.model import FIELD_INDEX, Direction, variants_field
+from quizzer.anki.model import FIELD_INDEX, KINDS, Direction, variants_field
 from quizzer.anki.notes import from_field
+from quizzer.concepts.concept import Concept
+from quizzer.concepts.languages import Side
 from tests.anki_support import import_package, notes_by_uid, open_collection, recent
 from tests.factories import bundled
+
+if TYPE_CHECKING:
+    from anki.cards import Card
 
 #: (deck, concept, kind, from, to): every kind, an Arabic and a Bengali prompt and answer,
 #: a same-language card, a reader variant on each side and a mistranslation that is not one.
@@ -61,11 +67,24 @@ def anki(tmp_path_factory):
     col.close()
 
 
-def _card(col, card):
+def _card(col: Collection, card: tuple[str, str, str, str, str]) -> Card:
     deck, concept, kind, source, target = card
-    name = Direction(kind, source, target).name  # type: ignore[arg-type]
+    assert kind in KINDS
+    name = Direction(kind, source, target).name
     (cid,) = col.find_cards(f'"Concept:{deck}/{concept}" "card:{name}"')
     return col.get_card(cid)
+
+
+def _concept(deck_id: str, concept_id: str) -> Concept:
+    found = bundled(deck_id).get(concept_id)
+    assert found is not None, concept_id
+    return found
+
+
+def _text(concept: Concept, lang: str, side: Side) -> str:
+    text = concept.text(lang, side)
+    assert text is not None, (concept.uid, lang, side)
+    return text
 
 
 def rendered(col, card) -> tuple[str, str]:
@@ -111,14 +130,14 @@ def test_meaning_and_translate_cards_differ_beyond_a_grey_word(anki):
 
 
 def test_back_shows_answer_prompt_definition_and_the_other_languages(anki):
-    adapters = bundled("training-efficiency").get("adapters")
+    adapters = _concept("training-efficiency", "adapters")
     _, back = rendered(anki, CARDS[0])  # meaning ar→en
     answer = back.split('<hr id="answer">')[1]
-    assert adapters.text("en", "definition") in answer
-    assert adapters.text("ar", "definition") in answer  # the prompt's own definition
-    assert adapters.text("en", "term") in answer
+    assert _text(adapters, "en", "definition") in answer
+    assert _text(adapters, "ar", "definition") in answer  # the prompt's own definition
+    assert _text(adapters, "en", "term") in answer
     for lang in ("bn", "ru", "fr"):
-        assert f'<span class="ctx-term">{adapters.text(lang, "term")}</span>' in answer
+        assert f'<span class="ctx-term">{_text(adapters, lang, "term")}</span>' in answer
     assert 'class="ctx" dir="rtl"' not in answer  # Arabic is the prompt, not context
 
 
@@ -153,8 +172,8 @@ def test_also_seen_shows_variants_readers_meet_not_typos(anki):
 
 
 def test_also_seen_rule():
-    zero = bundled("training-efficiency").get("zero")
-    assert zero.entries["ar"].term.source.reason.startswith("Mistranslation")
+    zero = _concept("training-efficiency", "zero")
+    assert (zero.entries["ar"].term.source.reason or "").startswith("Mistranslation")
     assert also_seen(zero.entries["ar"].term) is None
     assert also_seen(zero.entries["en"].term) is None  # not corrected at all
 
@@ -168,8 +187,7 @@ def test_tags_for_deck_direction_and_corrections(anki):
     assert "direction::en-bn" in adapters.tags  # the concept has en and bn: that card exists
     peft = notes["training-efficiency/peft"]
     assert not any(
-        t.source.kind == "corrected"
-        for _, _, t in bundled("training-efficiency").get("peft").texts()
+        t.source.kind == "corrected" for _, _, t in _concept("training-efficiency", "peft").texts()
     )
     assert "quizzer::corrected" not in peft.tags
 
@@ -236,9 +254,11 @@ def _variables(css: str, selector: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def css(anki) -> str:
+def css(anki: Collection) -> str:
     note = anki.get_note(anki.find_notes("")[0])
-    return anki.models.get(note.mid)["css"]
+    model = anki.models.get(note.mid)
+    assert model is not None
+    return str(model["css"])
 
 
 #: (foreground, background, minimum): text 4.5:1, context lines 3:1 (WCAG AA, large/UI 3:1).

@@ -8,11 +8,15 @@ collection (numbered templates) upgrades in place, scheduling kept.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
+import anki.collection  # noqa: F401  (anki.cards imported first hits a cycle inside anki)
 import pytest
+from anki.cards import CardId
+from anki.collection import Collection
 
 from quizzer.anki.model import BASE, LEGACY_MODEL_ID, Direction, template_direction
 from quizzer.cli.main import main
@@ -20,11 +24,13 @@ from quizzer.concepts.deck import Deck
 from quizzer.library.decks import write_deck
 from tests.anki_support import (
     check_every_card,
+    db_of,
     fixture_deck,
     import_package,
     open_collection,
     quizzer_note_types,
     recent,
+    template_name,
     what_it_asks,
 )
 from tests.factories import concept
@@ -45,7 +51,7 @@ def _french_deck() -> Deck:
 
 
 @pytest.fixture
-def exporter(tmp_path, monkeypatch):
+def exporter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
     """Runs ``quizzer export anki`` on the fixture and French decks; returns the package."""
     decks = tmp_path / "decks"
     decks.mkdir()
@@ -98,7 +104,8 @@ def test_any_mix_of_exports_gives_one_note_type_and_no_blank_front(tmp_path, exp
 
 
 def test_the_note_type_is_the_same_whatever_the_export_asks(tmp_path, exporter):
-    shapes = []
+    Shape = list[tuple[str, int, int | None]]
+    shapes: list[tuple[int, Shape, Shape]] = []
     for flags in (["--all"], ["--pair", "en:ru"], ["--kinds", "meaning"], ["--deck", "mes-mots"]):
         col = open_collection(tmp_path, f"{len(shapes)}.anki2")
         try:
@@ -153,10 +160,10 @@ def test_no_two_cards_of_a_note_ask_the_same_thing(tmp_path, monkeypatch):
         shared = col.find_notes('"Concept:quantization/gptq"')
         assert shared, "GPTQ is in the bundled decks"
         asks_en_definition = [
-            col.get_card(c).template()["name"]
+            template_name(col.get_card(c))
             for c in col.get_note(shared[0]).card_ids()
-            if col.get_card(c).template()["name"].startswith("meaning")
-            and col.get_card(c).template()["name"].endswith("→en")
+            if template_name(col.get_card(c)).startswith("meaning")
+            and template_name(col.get_card(c)).endswith("→en")
         ]
         assert len(asks_en_definition) == len(set(asks_en_definition))
         assert cards == 2390  # 36 concepts × 70 directions, less repeats and trivial cards
@@ -164,7 +171,7 @@ def test_no_two_cards_of_a_note_ask_the_same_thing(tmp_path, monkeypatch):
         col.close()
 
 
-def _study(col) -> dict[int, tuple]:
+def _study(col: Collection) -> dict[CardId, tuple[int, ...]]:
     """Give some of the collection's cards a schedule; returns card id → schedule."""
     cids = sorted(col.find_cards(""))
     col.sched.set_due_date(cids[:3], "5!")
@@ -172,7 +179,7 @@ def _study(col) -> dict[int, tuple]:
     col.sched.suspend_cards(cids[5:6])
     return {
         row[0]: tuple(row[1:])
-        for row in col.db.all("select id, nid, type, queue, due, ivl, reps, lapses from cards")
+        for row in db_of(col).all("select id, nid, type, queue, due, ivl, reps, lapses from cards")
     }
 
 
@@ -191,21 +198,23 @@ def test_an_old_collection_upgrades_in_place_keeping_every_schedule(tmp_path, ex
         import_package(col, legacy)
         old = [m for m in col.models.all() if m["id"] == LEGACY_MODEL_ID]
         assert [t["name"] for t in old[0]["tmpls"]][:2] == ["meaning en→ar", "meaning ar→en"]
-        names_before = {c: col.get_card(c).template()["name"] for c in col.find_cards("")}
+        names_before = {c: template_name(col.get_card(c)) for c in col.find_cards("")}
         schedules = _study(col)
-        revlog = col.db.scalar("select count() from revlog")
+        revlog = db_of(col).scalar("select count() from revlog")
         log = import_package(col, exporter("--deck", "fixture", *flags), merge=True)
         assert len(log.conflicting) == 0
         assert quizzer_note_types(col) == [BASE.name]  # the old one is gone
         check_every_card(col)
         after = {
             row[0]: tuple(row[1:])
-            for row in col.db.all("select id, nid, type, queue, due, ivl, reps, lapses from cards")
+            for row in db_of(col).all(
+                "select id, nid, type, queue, due, ivl, reps, lapses from cards"
+            )
         }
         for cid, schedule in schedules.items():
             assert after[cid] == schedule  # same card, same note, same schedule
-            assert col.get_card(cid).template()["name"] == names_before[cid]
-        assert col.db.scalar("select count() from revlog") == revlog
+            assert template_name(col.get_card(cid)) == names_before[cid]
+        assert db_of(col).scalar("select count() from revlog") == revlog
         suspended = [c for c, s in after.items() if s[2] == -1]
         assert len(suspended) == 1
     finally:
@@ -224,7 +233,9 @@ def test_an_upgrade_moves_only_the_notes_the_export_holds(tmp_path, exporter):
         assert sorted(quizzer_note_types(col)) == sorted([BASE.name, "quizzer: AI glossary"])
         after = {
             row[0]: tuple(row[1:])
-            for row in col.db.all("select id, nid, type, queue, due, ivl, reps, lapses from cards")
+            for row in db_of(col).all(
+                "select id, nid, type, queue, due, ivl, reps, lapses from cards"
+            )
         }
         assert all(after[cid] == schedule for cid, schedule in schedules.items())
         # a full export later moves the rest
@@ -249,7 +260,9 @@ def test_without_merging_an_old_collection_keeps_its_notes_apart(tmp_path, expor
         assert sorted(quizzer_note_types(col)) == sorted([BASE.name, "quizzer: AI glossary"])
         after = {
             row[0]: tuple(row[1:])
-            for row in col.db.all("select id, nid, type, queue, due, ivl, reps, lapses from cards")
+            for row in db_of(col).all(
+                "select id, nid, type, queue, due, ivl, reps, lapses from cards"
+            )
         }
         assert all(after[cid] == schedule for cid, schedule in schedules.items())
     finally:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import sqlite3
 import zipfile
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from anki.collection import Collection
 
 from quizzer.anki import export_apkg
-from quizzer.anki.model import Direction, every_direction
+from quizzer.anki.model import Direction, Kind, every_direction
 from quizzer.anki.progress import (
     fill_package,
     progress_from_reviews,
@@ -23,9 +26,20 @@ from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import CardPhase, Grade
 from quizzer.scheduling.review import Review
 from quizzer.services.anki_export import read_store
-from tests.anki_support import import_package, notes_by_uid, open_collection, recent
+from tests.anki_support import (
+    db_of,
+    import_package,
+    notes_by_uid,
+    open_collection,
+    recent,
+    template_name,
+)
+
+if TYPE_CHECKING:
+    from anki.cards import Card
 
 DAY = timedelta(days=1)
 
@@ -40,7 +54,7 @@ def studied(tmp_path):
     db = tmp_path / "progress.json"
     now = datetime.now(UTC)
     te = "training-efficiency"
-    plan = [
+    plan: list[tuple[CardKey, list[tuple[float, Grade]]]] = [
         # (card, [(days ago, grade), ...])
         (_key(f"{te}/lora", "en:term>bn:definition"), [(3, 4)]),
         (_key(f"{te}/peft", "ru:term>ar:term"), [(30, 4), (12, 3)]),
@@ -57,15 +71,16 @@ def studied(tmp_path):
     return db, [key for key, _ in plan], now
 
 
-def _anki_card(col, key: CardKey):
-    kind = {
+def _anki_card(col: Collection, key: CardKey) -> Card:
+    kinds: dict[tuple[str, str], Kind] = {
         ("term", "definition"): "meaning",
         ("definition", "term"): "term",
         ("term", "term"): "translate",
-    }[(key.pair.prompt_side, key.pair.answer_side)]
+    }
+    kind = kinds[(key.pair.prompt_side, key.pair.answer_side)]
     name = Direction(kind, key.pair.prompt_lang, key.pair.answer_lang).name
     note = notes_by_uid(col)[key.concept_uid]
-    (card,) = [c for c in note.cards() if c.template()["name"] == name]
+    (card,) = [c for c in note.cards() if template_name(c) == name]
     return card
 
 
@@ -77,6 +92,8 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
     assert main([*argv, "--timestamp", str(int(recent(60)))]) == 0
     with open_store(db, read_only=True) as store:
         states = {key.id: store.card(key) for key in keys}
+        found = {card_id: state for card_id, state in states.items() if state is not None}
+        assert len(found) == len(states)
         reviews = store.reviews()
     assert f"{len(keys)} studied cards scheduled, {len(reviews)} reviews" in capsys.readouterr().out
 
@@ -87,7 +104,7 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
         today = col.sched.today
         checked_review = checked_learning = 0
         for key in keys:
-            card, state = _anki_card(col, key), states[key.id]
+            card, state = _anki_card(col, key), found[key.id]
             expected_days = (study_day(state.due) - study_day(now)).days
             assert card.reps == state.reps and card.lapses == state.lapses
             assert card.memory_state is not None
@@ -106,11 +123,11 @@ def test_studied_cards_continue_in_anki(tmp_path, studied, monkeypatch, capsys):
                     assert card.queue == 3
                     assert abs((card.due - today) - expected_days) <= 1
                 checked_learning += 1
-            revlog = col.db.list("select ease from revlog where cid = ? order by id", card.id)
+            revlog = db_of(col).list("select ease from revlog where cid = ? order by id", card.id)
             assert revlog == [r.grade for r in reviews if r.card_id == key.id]
         assert checked_review >= 2 and checked_learning >= 1
-        assert col.db.scalar("select count() from revlog") == len(reviews)
-        assert col.db.scalar("select count() from cards where type = 0") == 2390 - len(keys)
+        assert db_of(col).scalar("select count() from revlog") == len(reviews)
+        assert db_of(col).scalar("select count() from cards where type = 0") == 2390 - len(keys)
     finally:
         col.close()
 
@@ -129,8 +146,8 @@ def test_studied_cards_left_out_of_the_export_are_reported(tmp_path, studied, mo
     col = open_collection(tmp_path)
     try:
         import_package(col, out, scheduling=True)
-        assert col.db.scalar("select count() from cards where type != 0") == 1
-        assert col.db.scalar("select count() from revlog") == 1
+        assert db_of(col).scalar("select count() from cards where type != 0") == 1
+        assert db_of(col).scalar("select count() from revlog") == 1
         assert _anki_card(col, keys[3]).type != 0
     finally:
         col.close()
@@ -147,8 +164,8 @@ def test_without_scheduling_anki_imports_everything_as_new(tmp_path, studied, mo
     col = open_collection(tmp_path)
     try:
         import_package(col, out, scheduling=False)
-        assert col.db.scalar("select count() from cards where type != 0") == 0
-        assert col.db.scalar("select count() from revlog") == 0
+        assert db_of(col).scalar("select count() from cards where type != 0") == 0
+        assert db_of(col).scalar("select count() from revlog") == 0
     finally:
         col.close()
 
@@ -167,7 +184,7 @@ def test_filling_a_package_on_disk_matches_filling_during_export(tmp_path, studi
     export_apkg(decks, later, directions=every, timestamp=stamp, studied=states)
     assert fill_package(later, states, reviews, tz=tz) == (len(states), len(reviews), 0)
 
-    def rows(path):
+    def rows(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
         db_file = tmp_path / f"{path.stem}.anki2"
         with zipfile.ZipFile(path) as archive:
             db_file.write_bytes(archive.read("collection.anki2"))
@@ -185,7 +202,15 @@ def test_progress_from_reviews_derives_state():
     t0 = datetime(2026, 1, 1, 12, tzinfo=UTC)
     card = "training-efficiency/lora|en:term>bn:definition"
 
-    def review(n, at, grade, phase, ivl, stability, last_ivl=0.0):
+    def review(
+        n: int,
+        at: datetime,
+        grade: Grade,
+        phase: CardPhase,
+        ivl: float,
+        stability: float,
+        last_ivl: float = 0.0,
+    ) -> Review:
         return Review(
             id=f"r{n}",
             card_id=card,

@@ -18,21 +18,23 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from anki.collection import Collection
-from anki.scheduler.v3 import CardAnswer
+from anki.decks import DeckId
+from anki.scheduler.v3 import CardAnswer, Scheduler
 
 from quizzer.anki import export_apkg
 from quizzer.anki.progress import progress_from_reviews, revlog_factor
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.settings import SchedulerSettings
-from tests.anki_support import fixture_deck
+from tests.anki_support import db_of, fixture_deck
 
 DAY_S = 86400
 RATINGS = {1: CardAnswer.AGAIN, 2: CardAnswer.HARD, 3: CardAnswer.GOOD, 4: CardAnswer.EASY}
 COLUMNS = ("id", "ease", "ivl", "lastIvl", "factor", "time", "type")
 #: (days since the previous answer, or None: when Anki has it due; grade; thinking time in ms)
-PLAN: tuple[tuple[int | None, int, int], ...] = (
+PLAN: tuple[tuple[int | None, Grade, int], ...] = (
     (0, 3, 4000),  # new: learning step 1 -> 2
     (0, 3, 75000),  # graduates; 75 s is over Anki's 60 s cap
     (3, 3, 2000),  # review
@@ -58,8 +60,10 @@ def _exported_revlog(tmp, deck, reviews) -> list[tuple[int, ...]]:
 
 def _age(col: Collection, cid: int, days: int) -> None:
     """Move card ``cid``'s whole history ``days`` days into the past (as if days passed)."""
-    col.db.execute("update revlog set id = id - ? where cid = ?", days * DAY_S * 1000, cid)
-    queue, due, raw = col.db.first("select queue, due, data from cards where id = ?", cid)
+    db_of(col).execute("update revlog set id = id - ? where cid = ?", days * DAY_S * 1000, cid)
+    row = db_of(col).first("select queue, due, data from cards where id = ?", cid)
+    assert row is not None
+    queue, due, raw = row
     if queue in (2, 3):  # day numbers
         due -= days
     elif queue == 1:  # epoch seconds
@@ -67,19 +71,25 @@ def _age(col: Collection, cid: int, days: int) -> None:
     data = json.loads(raw) if raw else {}
     if "lrt" in data:
         data["lrt"] -= days * DAY_S
-    col.db.execute("update cards set due = ?, data = ? where id = ?", due, json.dumps(data), cid)
+    db_of(col).execute(
+        "update cards set due = ?, data = ? where id = ?", due, json.dumps(data), cid
+    )
 
 
 @pytest.fixture(scope="module")
-def both_rows(tmp_path_factory) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
+def both_rows(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
     """(Anki's revlog rows, quizzer's exported rows) for the same answers, oldest first."""
     tmp = tmp_path_factory.mktemp("revlog")
     col = Collection(str(tmp / "anki.anki2"))
     try:
         col.set_config("fsrs", True)
-        note = col.new_note(col.models.by_name("Basic"))
+        basic = col.models.by_name("Basic")
+        assert basic is not None and isinstance(col.sched, Scheduler)
+        note = col.new_note(basic)
         note["Front"], note["Back"] = "q", "a"
-        col.add_note(note, 1)
+        col.add_note(note, DeckId(1))
         (cid,) = col.find_cards("")
         for gap, grade, ms in PLAN:
             if gap is None:
@@ -94,7 +104,7 @@ def both_rows(tmp_path_factory) -> tuple[list[dict[str, int]], list[dict[str, in
             col.sched.answer_card(answer)
         anki = [
             dict(zip(COLUMNS, row, strict=True))
-            for row in col.db.all(f"select {', '.join(COLUMNS)} from revlog order by id")
+            for row in db_of(col).all(f"select {', '.join(COLUMNS)} from revlog order by id")
         ]
     finally:
         col.close()
@@ -104,7 +114,7 @@ def both_rows(tmp_path_factory) -> tuple[list[dict[str, int]], list[dict[str, in
         store.set_settings(SchedulerSettings(fuzz=False))
         for row, (_gap, grade, ms) in zip(anki, PLAN, strict=True):
             at = datetime.fromtimestamp(row["id"] / 1000, UTC)
-            store.record(key, grade, at, Answer(duration_ms=ms))  # type: ignore[arg-type]
+            store.record(key, grade, at, Answer(duration_ms=ms))
         reviews = store.reviews()
     ours = [dict(zip(COLUMNS, row, strict=True)) for row in _exported_revlog(tmp, deck, reviews)]
     assert len(anki) == len(ours) == len(PLAN)
@@ -152,17 +162,18 @@ def test_revlog_factor_matches_the_rows_anki_writes(tmp_path) -> None:
     try:
         col.set_config("fsrs", True)
         basic = col.models.by_name("Basic")
+        assert basic is not None
         for i in range(3):
             note = col.new_note(basic)
             note["Front"], note["Back"] = f"q{i}", "a"
-            col.add_note(note, 1)
+            col.add_note(note, DeckId(1))
         seen = []
         for ease in (3, 1, 4, 2, 3, 3):
             card = col.sched.getCard()
             assert card is not None
             col.sched.answerCard(card, ease)
             card.load()
-            factor = col.db.scalar(
+            factor = db_of(col).scalar(
                 "select factor from revlog where cid = ? order by id desc limit 1", card.id
             )
             assert card.memory_state is not None
@@ -179,7 +190,8 @@ def test_exported_review_rows_carry_anki_factors(tmp_path) -> None:
     key = CardKey(deck.concepts[0].uid, Pair("en", "term", "fr", "term"))
     start = datetime(2026, 3, 1, 9, tzinfo=UTC)
     with open_store(tmp_path / "p.json", tz=UTC) as store:
-        for day, grade in ((0, 3), (2, 1), (3, 3), (9, 4)):
+        answers: tuple[tuple[int, Grade], ...] = ((0, 3), (2, 1), (3, 3), (9, 4))
+        for day, grade in answers:
             store.record(key, grade, start + timedelta(days=day), Answer(duration_ms=1500))
         reviews = store.reviews()
     factors = [row[COLUMNS.index("factor")] for row in _exported_revlog(tmp_path, deck, reviews)]

@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import anki.collection  # noqa: F401  (anki.cards imported first hits a cycle inside anki)
 import pytest
+from anki.cards import CardId
 from anki.collection import Collection
+from anki.decks import DeckId
 
 from quizzer.anki import export_apkg
 from quizzer.anki.model import directions_for
@@ -28,12 +31,14 @@ from quizzer.cards.card import CardKey
 from quizzer.cli.main import main
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import Grade
 from quizzer.services.merge import epoch_ms, merge_file
-from tests.anki_support import export_with_scheduling, import_package
+from tests.anki_support import db_of, export_with_scheduling, import_package
 from tests.factories import ru_bn_deck
 
 DIRECTIONS = directions_for(("meaning", "translate"), [("ru", "bn"), ("bn", "ru")])
-EASES = (3, 3, 4, 1, 3, 2, 4, 3)
+EASES: tuple[Grade, ...] = (3, 3, 4, 1, 3, 2, 4, 3)
 
 
 @dataclass
@@ -67,7 +72,8 @@ def _history(db: Path, now: datetime) -> None:
     deck = ru_bn_deck("demo", 12)
     keys = [CardKey(c.uid, d.pair) for c in deck.concepts[:4] for d in DIRECTIONS[:2]]
     start = (now - timedelta(days=11)).replace(hour=8, minute=0, second=0, microsecond=0)
-    grades = itertools.cycle((3, 3, 1, 3, 4, 3, 2))
+    grading: tuple[Grade, ...] = (3, 3, 1, 3, 4, 3, 2)
+    grades = itertools.cycle(grading)
     with open_store(db) as store:
         for day in range(10):
             for hour in (0, 13):  # 08:00 and 21:00
@@ -102,21 +108,23 @@ def trip(tmp_path_factory) -> RoundTrip:
         col.set_config("fsrs", True)
         import_package(col, out, scheduling=True)
         for did in col.decks.all_names_and_ids():
-            conf = col.decks.config_dict_for_deck_id(did.id)
+            conf = col.decks.config_dict_for_deck_id(DeckId(did.id))
             conf["fsrsParams6"] = list(settings.parameters)
             conf["desiredRetention"] = settings.desired_retention
             conf["new"]["perDay"] = 200
             conf["rev"]["perDay"] = 500
             col.decks.update_config(conf)
-        col.decks.select(col.decks.id_for_name("AI Glossary"))
-        before = set(col.db.list("select id from revlog"))
-        anki_due: dict[str, int] = {}
+        deck_id = col.decks.id_for_name("AI Glossary")
+        assert deck_id is not None
+        col.decks.select(deck_id)
+        before = set(db_of(col).list("select id from revlog"))
+        anki_due: dict[str, CardId] = {}
         for ease in itertools.islice(itertools.cycle(EASES), 30):
             card = col.sched.getCard()
             assert card is not None
             col.sched.answerCard(card, ease)
             anki_due[_card_id(col, card)] = card.id
-        all_rows = set(col.db.list("select id from revlog"))
+        all_rows = set(db_of(col).list("select id from revlog"))
         rows = all_rows - before
         assert len(rows) == 30
         due_days, memory = {}, {}
@@ -205,7 +213,7 @@ def _fuzz_days(days: float) -> int:
     return round(delta) if days >= 2.5 else 0
 
 
-def _merged(trip: RoundTrip, tmp_path: Path) -> dict[str, tuple]:
+def _merged(trip: RoundTrip, tmp_path: Path) -> dict[str, tuple[CardState, int, bool]]:
     """Per card answered in Anki: (our state, our due in study days, only Anki answers?)."""
     db = _copy_store(trip, tmp_path)
     merge_file(trip.apkg, db)
@@ -285,6 +293,6 @@ def test_a_new_export_carries_the_merged_history_back_without_doubling(trip, tmp
     col = Collection(str(copy))
     try:
         import_package(col, out, scheduling=True)
-        assert col.db.scalar("select count() from revlog") == len(trip.all_rows)
+        assert db_of(col).scalar("select count() from revlog") == len(trip.all_rows)
     finally:
         col.close()

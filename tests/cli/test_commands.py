@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
+from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from quizzer.cli.main import COMMAND_MODULES, COMMANDS, main
+from quizzer.ui.app import QuizzerApp
 
 
 class _Recorder:
@@ -70,3 +74,44 @@ def test_home_help_has_a_description(capsys: pytest.CaptureFixture[str]) -> None
     usage, _blank, rest = out.partition("\n\n")
     assert usage.startswith("usage: quizzer home")
     assert rest.startswith("Open the home screen")
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_command_leaves_the_garbage_collector_as_it_found_it(
+    on: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One-shot commands run with the collector off (see main); the caller's choice survives.
+    monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path))
+    (gc.enable if on else gc.disable)()
+    try:
+        assert main(["decks", "--json"]) == 0
+        assert gc.isenabled() is on
+    finally:
+        gc.enable()
+    capsys.readouterr()
+
+
+def test_the_quiz_turns_the_collector_on_at_its_first_paint(
+    decks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Held off while the quiz starts (see main), on again once its first screen is painted.
+    seen: dict[str, bool] = {}
+    real_run = QuizzerApp.run
+
+    async def look(pilot: Pilot[object]) -> None:
+        await pilot.pause()
+        seen["after_paint"] = gc.isenabled()
+        await pilot.press("q")
+
+    def headless_run(self: QuizzerApp, **kwargs: Any) -> None:
+        seen["before_run"] = gc.isenabled()
+        real_run(self, headless=True, size=(100, 30), auto_pilot=look)
+
+    monkeypatch.setattr(QuizzerApp, "run", headless_run)
+    gc.enable()
+    try:
+        assert main(["home", "--db", str(tmp_path / "p.json")]) == 0
+        assert seen == {"before_run": False, "after_paint": True}
+        assert gc.isenabled()
+    finally:
+        gc.enable()

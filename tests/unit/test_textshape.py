@@ -126,6 +126,7 @@ def test_patch_changes_only_spacing_marks() -> None:
 
     version = load("auto").unicode_version
     module = importlib.import_module("rich._unicode_data")
+    assert module.__file__ is not None
     path = Path(module.__file__).with_name(f"unicode{version.replace('.', '-')}.py")
     spec = importlib.util.spec_from_file_location("_pristine_widths", path)
     assert spec and spec.loader

@@ -20,6 +20,7 @@ import subprocess
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from pathlib import Path
 
 from quizzer.anki.model import NoteType, audio_field
@@ -27,7 +28,6 @@ from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.errors import InputError
 from quizzer.paths import cache_dir
-from quizzer.runtime.hashing import blake2b
 
 #: espeak-ng's voice per language (``espeak-ng --voices``).
 ESPEAK_VOICES: dict[str, str] = {"en": "en-us", "bn": "bn", "ar": "ar", "ru": "ru", "fr": "fr-fr"}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import genanki
+from hashlib import blake2b
 
-from quizzer.runtime.hashing import blake2b
+import genanki
 
 #: Namespace mixed into every derived id, so quizzer's ids don't collide with other tools'.
 NAMESPACE = "quizzer"

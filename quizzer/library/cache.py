@@ -41,6 +41,7 @@ import json
 import os
 import sys
 import time
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,6 @@ from quizzer import __version__
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
-from quizzer.runtime.hashing import blake2b
 
 #: Largest cache entry read (the parse of the largest deck file read, as JSON).
 MAX_ENTRY_BYTES = 512 * 2**20

@@ -38,11 +38,11 @@ import struct
 import zlib
 from array import array
 from dataclasses import dataclass
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.runtime.hashing import blake2b
 
 MAGIC = b"quizzer card index 2\n"
 _HEADER = struct.Struct("<8q")

@@ -22,13 +22,13 @@ from collections.abc import (
     MutableMapping,
     ValuesView,
 )
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any, cast
 
 from quizzer.errors import StoreError
 from quizzer.progress.cardindex import Spans, doc_key
 from quizzer.progress.events import CardData
-from quizzer.runtime.hashing import blake2b
 
 
 class LazyCards:

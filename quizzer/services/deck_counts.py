@@ -34,6 +34,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from hashlib import blake2b
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,6 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
-from quizzer.runtime.hashing import blake2b
 from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.studyday import day_bounds
 

@@ -1,1 +1,0 @@
-"""The process around big work: the cyclic garbage collector held off (:mod:`.collector`)."""

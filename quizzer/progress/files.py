@@ -11,7 +11,6 @@ the snapshot and the journal by rename) from real damage.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import stat
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import quizzer.progress.journal as journal
+import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
 
 
@@ -73,7 +73,7 @@ def _snapshot_is_ours(path: Path) -> bool:
     except OSError:
         return False
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        doc = jsontext.loads(raw.decode("utf-8"))
     except ValueError:
         # Damaged (cut short, garbled): still ours if it starts as one of our documents.
         return _damaged_table().match(raw[:_SNIFF_BYTES]) is not None

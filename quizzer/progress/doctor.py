@@ -57,6 +57,9 @@ from quizzer.progress.state import State
 from quizzer.progress.store import open_store
 from quizzer.progress.values import event_problem, reason_of
 
+#: Said wherever a repair may have stopped halfway: each step keeps what it replaces.
+RERUN = "interrupted repairs are safe to rerun: run `quizzer doctor` again"
+
 
 def check(path: Path) -> Report:
     """Look at the store without changing anything (what a read-only open sees, journal included).
@@ -139,12 +142,23 @@ def repair(path: Path) -> Report:
 
     Takes the store's lock, so it refuses while quizzer has the store open. Last, card
     states that differ from their review log are rebuilt from it (:mod:`.doctor_replay`).
+    A file the repair can't write (a folder it may not write in, a full disk) is a
+    :class:`StoreError`: trouble with the store, said with what to do.
     """
-    report = _repair(path)
-    if report.healthy:
-        rebuild_states(report)
-    if report.healthy:
-        rebuild_stats_cache(report.path, report.actions)
+    try:
+        report = _repair(path)
+        if report.healthy:
+            rebuild_states(report)
+        if report.healthy:
+            rebuild_stats_cache(report.path, report.actions)
+    except OSError as exc:
+        where = Path(exc.filename) if exc.filename is not None else Path(path)
+        raise StoreError(
+            f"can't repair the store: {exc.strerror or exc}",
+            hint=f"the doctor writes beside the store: make sure you can write in "
+            f"{where.parent} and that the disk has space; {RERUN}",
+            path=where,
+        ) from exc
     return report
 
 

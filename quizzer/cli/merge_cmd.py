@@ -54,6 +54,8 @@ def render(report: MergeReport) -> list[str]:
         lines.append(f"  {deck}  {code}  {count}")
     if report.known:
         lines.append(f"{report.known} answers already here (left as they are)")
+    if report.undone:
+        lines.append(f"{report.undone} answers undone here: left out (they stay undone)")
     if report.recomputed:
         lines.append(
             f"{report.recomputed} cards {'to recompute' if report.dry_run else 'recomputed'}"

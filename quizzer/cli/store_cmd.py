@@ -8,7 +8,7 @@ from pathlib import Path
 
 from quizzer.cards.card import CardKey
 from quizzer.cli.subcommands import Subcommands
-from quizzer.errors import InputError, shown
+from quizzer.errors import InputError, StoreError, shown
 from quizzer.library.decks import find_deck
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, doctor, open_store
@@ -116,17 +116,28 @@ def run_undo(args: argparse.Namespace) -> int:
     """Undo ``--steps`` answers, printing each one taken back."""
     if args.steps < 1:
         raise InputError("--steps must be 1 or more")
-    with open_store(_existing_store(args.db)) as store:
-        for _ in range(args.steps):
-            review = store.undo()
-            if review is None:
-                print("nothing (more) to undo")
-                break
-            if isinstance(review, Bury):
-                print(f"undone: bury of {review.card_id}")
-                continue
-            when = review.reviewed_at.isoformat(timespec="seconds")
-            print(f"undone: {review.card_id} {GRADE_NAMES[review.grade]} at {when}")
+    done = 0
+    try:
+        with open_store(_existing_store(args.db)) as store:
+            for _ in range(args.steps):
+                review = store.undo()
+                if review is None:
+                    print("nothing (more) to undo")
+                    break
+                done += 1
+                if isinstance(review, Bury):
+                    print(f"undone: bury of {review.card_id}")
+                    continue
+                when = review.reviewed_at.isoformat(timespec="seconds")
+                print(f"undone: {review.card_id} {GRADE_NAMES[review.grade]} at {when}")
+    except StoreError as exc:
+        if not done:
+            raise
+        # Each undo printed is saved in the journal; what failed came after (the tidying up
+        # at the close, or a later step, whose own message says it was not undone).
+        kept = "the undo above is" if done == 1 else f"the {done} undos above are"
+        hint = f"{kept} kept (saved in the journal); {exc.hint or 'free some disk space'}"
+        raise StoreError(exc.message, hint=hint, path=exc.path) from exc
     return 0
 
 

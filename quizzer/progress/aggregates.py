@@ -24,7 +24,6 @@ file at each compaction, so the cost of an answer doesn't change.
 from __future__ import annotations
 
 import contextlib
-import json
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import quizzer.progress.journal as journal
+import quizzer.progress.jsontext as jsontext
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress.events import has_review, is_undo, plain
@@ -96,7 +96,7 @@ def _seal_crc(file: Path) -> str | None:
     if cut < 0:
         return None
     try:
-        crc = json.loads(tail[cut + len(_SEAL) : -1])["1"]["crc"]
+        crc = jsontext.loads(tail[cut + len(_SEAL) : -1])["1"]["crc"]
     except (*_BAD, UnicodeDecodeError):
         return None
     return crc if isinstance(crc, str) else None

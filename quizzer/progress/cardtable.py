@@ -26,6 +26,7 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any, cast
 
+import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
 from quizzer.progress.cardindex import Spans, doc_key
 from quizzer.progress.events import CardData
@@ -57,8 +58,8 @@ class LazyCards:
         spans = [span for span in found.values() if span is not None]
         raw = self.raw
         try:
-            records = iter(json.loads(b"[" + b",".join(raw[a:b] for a, b in spans) + b"]"))
-        except (ValueError, RecursionError) as exc:
+            records = iter(jsontext.loads(b"[" + b",".join(raw[a:b] for a, b in spans) + b"]"))
+        except ValueError as exc:
             raise self._damaged(f"a card record is unreadable: {exc}") from exc
         out: dict[str, CardData | None] = {}
         for card_id, span in found.items():
@@ -77,8 +78,8 @@ class LazyCards:
         wrong with it, ``None``: nothing)."""
         start = self.spans.cards_open
         try:
-            cards = json.loads(self.raw[start : len(self.raw) - 1])
-        except (ValueError, RecursionError) as exc:
+            cards = jsontext.loads(self.raw[start : len(self.raw) - 1])
+        except ValueError as exc:
             raise self._damaged(f"the cards table is unreadable: {exc}") from exc
         problem = check(cards) if isinstance(cards, dict) else "the cards table is not a table"
         if problem:

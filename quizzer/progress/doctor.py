@@ -16,6 +16,7 @@ rewritten from its month file.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import time
 from datetime import UTC, datetime
@@ -39,6 +40,7 @@ from quizzer.progress.doctor_findings import (
 from quizzer.progress.doctor_months import restore_month, rewrite_mirror, write_manifest
 from quizzer.progress.files import (
     READ_ATTEMPTS,
+    RERUN,
     backup_path,
     check_store_path,
     files_signature,
@@ -46,6 +48,7 @@ from quizzer.progress.files import (
     lock_path,
     months,
     previous_journal_path,
+    repair_marker_path,
     stats_path,
     store_exists,
 )
@@ -78,13 +81,17 @@ def check(path: Path) -> Report:
     if report.healthy and store_exists(path):
         _count_with_journal(report)
         report.problems += replay_findings(path)  # card states against their log
+    marker = repair_marker_path(path)
+    if marker.exists():
+        said = f"{marker.name}: a repair was interrupted before it finished; {RERUN}"
+        report.problems.insert(0, said)
     return report
 
 
 def replay_findings(path: Path) -> list[str]:
     """What ``doctor --check`` reports about card states against the log (read-only)."""
     try:
-        with open_store(path, read_only=True) as store:
+        with open_store(path, read_only=True, repairing=True) as store:
             cmp = doctor_replay.compare(
                 store.reviews(), doctor_replay.kept_states(store), store.settings, store.tz
             )
@@ -97,7 +104,7 @@ def rebuild_states(report: Report) -> None:
     """``quizzer doctor``: rebuild the card states of ``report.path`` that differ from their
     log; what it did goes to ``report.actions``, what it could not do to ``report.problems``."""
     try:
-        with open_store(report.path) as store:
+        with open_store(report.path, repairing=True) as store:
             cmp = doctor_replay.recompute(store)
             report.cards = len(store.state.raw)  # what the store holds after the rebuild
     except StoreError as exc:
@@ -112,7 +119,7 @@ def rebuild_states(report: Report) -> None:
 def rebuild_stats_cache(path: Path, actions: list[str]) -> None:
     """``quizzer doctor``: count the cache again from the log if it isn't up to date."""
     try:
-        with open_store(path) as store:
+        with open_store(path, repairing=True) as store:
             if not aggregates.cache_notes(store):
                 return
             aggregates.tally_for(store)
@@ -124,7 +131,7 @@ def rebuild_stats_cache(path: Path, actions: list[str]) -> None:
 def _count_with_journal(report: Report) -> None:
     """Card states as a read-only open sees them: the snapshot plus the journal replayed."""
     try:
-        store = open_store(report.path, read_only=True)
+        store = open_store(report.path, read_only=True, repairing=True)
     except StoreError as exc:
         report.problems.append(f"{exc.path or report.path}: {exc.message}")
         return
@@ -139,12 +146,28 @@ def repair(path: Path) -> Report:
 
     Takes the store's lock, so it refuses while quizzer has the store open. Last, card
     states that differ from their review log are rebuilt from it (:mod:`.doctor_replay`).
+    A file the repair can't write (a folder it may not write in, a full disk) is a
+    :class:`StoreError`: trouble with the store, said with what to do.
     """
-    report = _repair(path)
-    if report.healthy:
-        rebuild_states(report)
-    if report.healthy:
-        rebuild_stats_cache(report.path, report.actions)
+    try:
+        report = _repair(path)
+        if report.healthy:
+            rebuild_states(report)
+        if report.healthy:
+            rebuild_stats_cache(report.path, report.actions)
+        # Done (what is left, if anything, is said as a problem): the store is usable again.
+        marker = repair_marker_path(report.path)
+        if marker.exists():
+            marker.unlink()
+            fsync_dir(marker.parent)
+    except OSError as exc:
+        where = Path(exc.filename) if exc.filename is not None else Path(path)
+        raise StoreError(
+            f"can't repair the store: {exc.strerror or exc}",
+            hint=f"the doctor writes beside the store: make sure you can write in "
+            f"{where.parent} and that the disk has space; {RERUN}",
+            path=where,
+        ) from exc
     return report
 
 
@@ -165,6 +188,9 @@ def _repair(path: Path) -> Report:
                 hint="restore it from a backup of your own, or move it aside to start afresh",
                 path=path,
             )
+        # Before the first change: until the repair is done, opens are refused and the next
+        # doctor says that this one was interrupted (a kill can leave the files in between).
+        _put_marker(repair_marker_path(path))
         when = stamp()
         if f.backup_damaged:
             keep = backup_path(path).with_name(f"{backup_path(path).name}.damaged-{when}")
@@ -228,6 +254,15 @@ def _repair(path: Path) -> Report:
     finally:
         _mark(path, lock)
         lock.release()
+
+
+def _put_marker(marker: Path) -> None:
+    """Make the repair's marker, durably (its bytes, the repair's start, are only for people)."""
+    with open(marker, "wb") as fh:
+        fh.write(f"repair started {stamp()}\n".encode())
+        fh.flush()
+        os.fsync(fh.fileno())
+    fsync_dir(marker.parent)
 
 
 def _rebuild(path: Path, f: Findings, report: Report) -> None:

@@ -11,7 +11,6 @@ the snapshot and the journal by rename) from real damage.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import stat
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import quizzer.progress.journal as journal
+import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
 
 
@@ -51,7 +51,15 @@ def _companions(path: Path) -> list[Path]:
     name = path.name
     return [
         path.with_name(name + suffix)
-        for suffix in (".bak", ".journal.prev", ".log", ".v1.bak", ".v2.bak", ".journal.v2.bak")
+        for suffix in (
+            ".bak",
+            ".journal.prev",
+            ".log",
+            ".v1.bak",
+            ".v2.bak",
+            ".journal.v2.bak",
+            ".repairing",
+        )
     ]
 
 
@@ -73,7 +81,7 @@ def _snapshot_is_ours(path: Path) -> bool:
     except OSError:
         return False
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        doc = jsontext.loads(raw.decode("utf-8"))
     except ValueError:
         # Damaged (cut short, garbled): still ours if it starts as one of our documents.
         return _damaged_table().match(raw[:_SNIFF_BYTES]) is not None
@@ -189,6 +197,25 @@ def require_v2_journal(path: Path, doc: dict[str, Any]) -> None:
 def backup_path(path: Path) -> Path:
     """The previous snapshot of the store at ``path``."""
     return path.with_name(path.name + ".bak")
+
+
+#: Said wherever a repair may have stopped halfway: each of its steps keeps what it replaces,
+#: so running it again finishes the work (a kill mid-repair can leave the store in between).
+RERUN = "interrupted repairs are safe to rerun: run `quizzer doctor` again"
+
+
+def repair_marker_path(path: Path) -> Path:
+    """The file the doctor keeps while it changes the store at ``path`` (removed when done)."""
+    return path.with_name(path.name + ".repairing")
+
+
+def interrupted_repair_error(path: Path) -> StoreError:
+    """What opening the store at ``path`` says while a repair's marker is there."""
+    return StoreError(
+        "a repair of the progress store was interrupted before it finished (or is running now)",
+        hint=RERUN,
+        path=path,
+    )
 
 
 def previous_journal_path(path: Path) -> Path:

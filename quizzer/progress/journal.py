@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress.events import Event, HeaderEvent, as_event
@@ -72,7 +73,7 @@ def decode(line: bytes) -> dict[str, Any] | None:
     try:
         if int(line[:8], 16) != zlib.crc32(body):
             return None
-        event = json.loads(body)
+        event = jsontext.loads(body)
     except ValueError:
         return None
     return event if isinstance(event, dict) else None

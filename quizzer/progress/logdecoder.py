@@ -57,7 +57,8 @@ def _decoder() -> Any:
     layout: list[Any] = [("reviews", table), ("seal", Any, msgspec.UNSET)]
     month_doc = msgspec.defstruct("MonthDoc", layout, forbid_unknown_fields=True)
     decoders = (msgspec.json.Decoder(month_doc), msgspec.json.Decoder(table))
-    return decoders, msgspec.json.Decoder(), msgspec.UNSET, (msgspec.DecodeError,)
+    # A too-deep document raises RecursionError: damage too, for the careful reading to name.
+    return decoders, msgspec.json.Decoder(), msgspec.UNSET, (msgspec.DecodeError, RecursionError)
 
 
 _CARD_ID = attrgetter("card_id")

@@ -20,13 +20,13 @@ its month (an old store: the next compaction that touches the month seals it).
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+import quizzer.progress.jsontext as jsontext
 import quizzer.progress.logdecoder as logdecoder
 import quizzer.progress.monthcache as monthcache
 from quizzer.errors import StoreError
@@ -157,7 +157,7 @@ def _cached(file: Path, raw: bytes, month: str, seal_at: int) -> Copy[Review] | 
     if reviews is None:
         return None
     try:
-        seal = json.loads(raw[seal_at + len(_SEAL) : -1])
+        seal = jsontext.loads(raw[seal_at + len(_SEAL) : -1])
     except ValueError:
         return None
     gen, problem = check_seal(seal, raw, month, len(reviews))

@@ -32,12 +32,14 @@ from quizzer.progress.files import (
     busy_error,
     check_store_path,
     files_signature,
+    interrupted_repair_error,
     journal_damage_error,
     journal_path,
     lock_path,
     log_months,
     own_temp_files,
     previous_journal_path,
+    repair_marker_path,
     size_of,
 )
 from quizzer.progress.journal import JournalDamage, JournalWriter
@@ -73,6 +75,7 @@ class OpenedStore:
         read_only: bool = False,
         tz: tzinfo | None = None,
         rng: random.Random | None = None,
+        repairing: bool = False,
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
@@ -96,6 +99,10 @@ class OpenedStore:
         self._mutex = threading.RLock()
         # A folder or someone else's file is refused before anything (the lock file) is made.
         check_store_path(self.path)
+        # Mid-repair the files may be in between (the snapshot moved aside, a month not yet
+        # restored): only the doctor's own opens read them until it is done.
+        if not repairing and repair_marker_path(self.path).exists():
+            raise interrupted_repair_error(self.path)
         try:
             if not read_only:
                 self._lock = StoreLock(lock_path(self.path), self.path, self.journal_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
@@ -146,6 +147,31 @@ class ReadingStore(OpenedStore):
 
         log = self.reviews()
         return TinyDB(storage=ReviewLogStorage, reviews=[r.to_dict() for r in log])
+
+    def without_undone(
+        self, reviews: Iterable[Review], slack: timedelta = timedelta(0)
+    ) -> list[Review]:
+        """``reviews`` less the answers undone in this store, which a merge must not bring back.
+
+        An undone answer is known by its id, or, come back through another program under
+        an id of its own (an Anki package), as an answer to its card at its time, up to
+        ``slack`` later (that program may have moved it a little to keep its ids apart).
+        """
+        undone = self.state.undone
+        if not undone:
+            return list(reviews)
+        ids = {entry[0] for entry in undone}
+        times: dict[str, list[datetime]] = defaultdict(list)
+        for _, card_id, at in undone:
+            times[card_id].append(datetime.fromisoformat(at))
+        # Times in other programs are often whole milliseconds, cut down from ours.
+        early = timedelta(milliseconds=1)
+        return [
+            r
+            for r in reviews
+            if r.id not in ids
+            and not any(t - early <= r.reviewed_at <= t + slack for t in times.get(r.card_id, ()))
+        ]
 
     @property
     def undo_depth(self) -> int:

@@ -12,10 +12,11 @@ import json
 import zlib
 from typing import Any
 
+import quizzer.progress.jsontext as jsontext
 from quizzer.progress.values import reason_of
 
 #: What a damaged JSON body can raise while its document is taken apart.
-BAD_DOCUMENT = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+BAD_DOCUMENT = (ValueError, TypeError, KeyError, AttributeError, IndexError)
 
 
 def seal(magic: bytes, version: int, document: dict[str, Any]) -> bytes:
@@ -37,6 +38,6 @@ def unseal(raw: bytes, magic: bytes, version: int) -> tuple[Any, str]:
     if parts[2] != b"%08x" % zlib.crc32(body):
         return None, "damaged (its checksum doesn't match its bytes)"
     try:
-        return json.loads(body), "ok"
+        return jsontext.loads(body), "ok"
     except (*BAD_DOCUMENT, UnicodeDecodeError) as exc:
         return None, f"damaged (in its body, {reason_of(exc)})"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import quizzer.progress.cardindex as cardindex
+import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.progress.cardtable import LazyCards
@@ -110,8 +111,8 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     """Decode a snapshot document; any damage becomes a :class:`StoreError` naming ``path``."""
     hint = f"run `quizzer doctor --db {path}` to check it and restore from the journal or backup"
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
+        data = jsontext.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, jsontext.TooDeep) as exc:
         raise StoreError(
             f"progress store is damaged ({reason_of(exc)})", hint=hint, path=path
         ) from exc

@@ -36,6 +36,7 @@ from quizzer.progress.values import (
     recent_problem,
     shown_value,
     undo_problem,
+    undone_problem,
 )
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import QueueFacts, facts_of
@@ -171,6 +172,13 @@ def document_problem(doc: Any) -> str | None:
         problem = recent_problem(item)
         if problem:
             return f"meta.recent[{index}]: {problem}"
+    undone = meta.get("undone", [])
+    if not isinstance(undone, list):
+        return "meta.undone is not a list of answers"
+    for index, item in enumerate(undone):
+        problem = undone_problem(item)
+        if problem:
+            return f"meta.undone[{index}]: {problem}"
     if "months" in meta:
         problem = manifest_problem(meta["months"])
         if problem:
@@ -221,6 +229,9 @@ class State:
         self.settings = SchedulerSettings()
         self.undo: list[UndoEntry] = []
         self.recent: list[list[Any]] = []
+        #: Every answer ever undone, ``[answer id, card id, time]``, oldest first: a merge of
+        #: a copy made before the undo (another store, an Anki package) must not bring it back.
+        self.undone: list[list[str]] = []
         self.seq = 0
         self.created: str | None = None
         #: The journal generation this state has absorbed events of.
@@ -260,6 +271,7 @@ class State:
         meta = doc.get("meta", {}).get("1", {})
         st.undo = list(meta.get("undo", []))
         st.recent = [list(r) for r in meta.get("recent", [])]
+        st.undone = [list(u) for u in meta.get("undone", [])]
         st.seq = int(meta.get("seq", 0))
         st.created = meta.get("created")
         st.gen = int(meta.get("gen", 0))
@@ -289,6 +301,8 @@ class State:
             "undo": self.undo,
             "recent": self.recent,
         }
+        if self.undone:  # written only once there is one: other stores stay as they were
+            meta["undone"] = self.undone
         if self.months is not None:
             meta["months"] = dict(sorted(self.months.items()))
         cards = {_doc_key(cid): d for cid, d in self.raw.items()}
@@ -364,6 +378,8 @@ class State:
             if self.undo and self.undo[-1].get("review_id") == event["review_id"]:
                 self.undo.pop()
             self.recent = [r for r in self.recent if r[0] != event["review_id"]]
+            if "at" in event:
+                self.undone.append([event["review_id"], event["card_id"], event["at"]])
         elif event["op"] == "bury":
             bury = event["bury"]
             card_id = bury["card_id"]

@@ -181,11 +181,14 @@ def open_store(
     read_only: bool = False,
     tz: tzinfo | None = None,
     rng: random.Random | None = None,
+    repairing: bool = False,
 ) -> Store:
     """Open (creating if needed) the progress store.
 
     ``path`` defaults to ``$QUIZZER_DB`` or the platform's user data dir. A
     second writer gets a :class:`StoreError` naming the process holding the
-    store; ``read_only=True`` opens without the lock and never writes.
+    store; ``read_only=True`` opens without the lock and never writes. While a repair's
+    marker is there (an interrupted ``quizzer doctor``) the store is refused, except to
+    the doctor's own opens (``repairing=True``).
     """
-    return Store(default_db_path(path), read_only=read_only, tz=tz, rng=rng)
+    return Store(default_db_path(path), read_only=read_only, tz=tz, rng=rng, repairing=repairing)

@@ -309,6 +309,19 @@ def recent_problem(entry: Any) -> str | None:
     return None
 
 
+def undone_problem(entry: Any) -> str | None:
+    """Why an entry of ``meta.undone`` (``[answer id, card id, time]``) is wrong."""
+    try:
+        if not isinstance(entry, list) or len(entry) != 3:
+            raise ValueError(f"it is {shown_value(entry)}, not [answer id, card id, time]")
+        _id(entry[0], "its answer id")
+        _card_id(entry[1])
+        aware_time(entry[2], "the answer time")
+    except BAD_VALUE as exc:
+        return f"undone answer {shown_value(entry)} is invalid: {reason_of(exc)}"
+    return None
+
+
 def _card_or_none(data: Any, what: str) -> None:
     if data is not None:
         _inner(_card_state, data, what)

@@ -10,7 +10,8 @@ import os
 from datetime import UTC, datetime
 
 from quizzer.cards.card import CardKey
-from quizzer.progress.events import card_data, plain, review_data
+from quizzer.errors import StoreError
+from quizzer.progress.events import Change, card_data, plain, review_data
 from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_of
@@ -133,20 +134,23 @@ class WritingStore(ReadingStore):
             return None
         top = self.state.undo[-1]
         if "bury_id" in top:
-            self._append(
+            self._append_undo(
+                f"the bury of {top['card_id']}",
                 {
                     "op": "unbury",
                     "bury_id": top["bury_id"],
                     "card_id": top["card_id"],
                     "restore": top["before"],
-                }
+                },
             )
 
             return Bury.from_dict(top["bury"])
 
         reviews = self._reviews
         removed = Review.from_dict(plain(top["review"]))
-        self._append(
+        when = removed.reviewed_at.isoformat(timespec="seconds")
+        self._append_undo(
+            f"the answer to {top['card_id']} at {when}",
             {
                 "op": "undo",
                 "review_id": top["review_id"],
@@ -154,13 +158,52 @@ class WritingStore(ReadingStore):
                 "restore": top["before"],
                 # Which month file holds it, if it was already folded into the log.
                 "at": top["review"]["reviewed_at"],
-            }
+            },
         )
         if reviews is not None:
             reviews.pop(top["review_id"], None)
         if self._live_tally is not None:
             self._live_tally.count([removed], -1)
         return removed
+
+    def _append_undo(self, what: str, event: Change) -> None:
+        """Write an undo's journal line; a failure says whether ``what`` was undone.
+
+        The line either was not written (nothing undone) or was written and its flush to
+        disk failed: then it is taken back (truncated away, flushed), so that the outcome
+        is certain again; only if that fails too is the outcome said to be uncertain.
+        """
+        assert self._writer is not None
+        start = self._writer.end
+        try:
+            self._append(event)
+        except StoreError as exc:
+            if self._stopped is not None and not self._cut_journal(start):
+                raise StoreError(
+                    f"the disk didn't confirm whether {what} is undone ({exc.message})",
+                    hint="free some disk space, then see with `quizzer log` whether it is "
+                    "still there (if it is, run `quizzer undo` again)",
+                    path=exc.path,
+                ) from exc
+            full = isinstance(exc.__cause__, OSError)  # else: another writer, say, with its hint
+            raise StoreError(
+                f"{exc.message}; nothing was undone ({what} is kept)",
+                hint="free some disk space, then run `quizzer undo` again" if full else exc.hint,
+                path=exc.path,
+            ) from exc
+
+    def _cut_journal(self, end: int) -> bool:
+        """Truncate the journal to ``end`` and flush it; whether that worked."""
+        try:
+            fd = os.open(self.journal_path, os.O_WRONLY)
+            try:
+                os.ftruncate(fd, end)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            return False
+        return True
 
     def bury(self, card: CardKey | str, now: datetime) -> Bury:
         """Hide ``card`` until the next study day starts (``day_start_hour`` in ``tz``).

@@ -82,6 +82,8 @@ class MergeReport:
     foreign_answers: int = 0
     #: Anki rows that are no answer (rescheduled by hand).
     manual_rows: int = 0
+    #: Answers undone here since the copy was made (left out, so they stay undone).
+    undone: int = 0
 
     @property
     def total(self) -> int:
@@ -192,7 +194,13 @@ class _Merge:
         self.report.foreign_answers = history.foreign_rows
         self.report.manual_rows = history.manual_rows
         new, self.report.known = anki_reviews(history, self.store.reviews())
+        new = self._not_undone(new, timedelta(milliseconds=EXPORT_ID_BUMP_MS))
         return self.recompute(new, (), history.suspended)
+
+    def _not_undone(self, new: list[Review], slack: timedelta = timedelta(0)) -> list[Review]:
+        kept = self.store.without_undone(new, slack)
+        self.report.undone = len(new) - len(kept)
+        return kept
 
     def from_store(self, theirs: Sequence[Review], their_suspended: set[str]) -> _Batch:
         """The batch another store brings: the answers whose ids this store lacks."""
@@ -201,6 +209,7 @@ class _Merge:
         their_ids = {r.id for r in theirs}
         new = [r for r in theirs if r.id not in our_ids]
         self.report.known = len(theirs) - len(new)
+        new = self._not_undone(new)
         # Cards only we answered since the copy are replayed too: both directions then agree.
         only_ours = {r.card_id for r in ours if r.id not in their_ids}
         return self.recompute(new, only_ours, their_suspended)

@@ -1,9 +1,9 @@
 """The UI's door to the progress store and the deck library.
 
-Screens talk to :class:`StudyService`; it opens :class:`quizzer.study.session.Session`
-objects over a :class:`StoreScheduler`, which implements the core's
-``Scheduler`` protocol on the progress store, so every answer is on disk when
-the next card shows.
+Screens talk to :class:`StudyService`: the decks, their new and due counts, why a choice has
+nothing to study, the statistics and the learner's remembered choices. A study session on the
+store is started by :mod:`quizzer.services.sessions`, which the study screen imports when it
+is pushed.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,16 +21,10 @@ from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGE_NAMES
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
-from quizzer.progress import Bury
-from quizzer.scheduling.grades import GRADE_NAMES, Grade
-from quizzer.scheduling.queue import DueQueue, next_due
-from quizzer.scheduling.review import Review
-from quizzer.scheduling.scheduler import format_interval
+from quizzer.scheduling.queue import DueQueue
 from quizzer.services.deck_counts import KeptCounts
 from quizzer.services.library import DeckListing, DeckShelf, listing_of
-from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
-from quizzer.study.session import Session
 
 #: Where the theme chosen with Ctrl+T is kept.
 THEME_KEY = "ui.theme"
@@ -40,81 +34,12 @@ MAX_PREFS_BYTES = 1 << 20
 
 if TYPE_CHECKING:
     from quizzer.progress import Store
-    from quizzer.scheduling.answer import Answer
     from quizzer.stats.figures import Stats
 
 
 def utcnow() -> datetime:
     """The wall clock, in UTC (the UI is where time is read; the core takes it as input)."""
     return datetime.now(UTC)
-
-
-class StoreScheduler:
-    """The core ``Scheduler`` protocol on the progress store, for one deck and one pair.
-
-    Answers and buries go to the store, durably; undo is the store's own.
-    """
-
-    def __init__(self, store: Store, deck: Deck, pair: Pair) -> None:
-        self.store = store
-        self.deck = deck
-        self.pair = pair
-        #: Called with (card, suspended) when an answer makes ``card`` a leech.
-        self.on_leech: Callable[[CardKey, bool], None] | None = None
-        #: What :meth:`undo` took back last: the store's Review or Bury.
-        self.last_undone: Review | object | None = None
-        # The last queue and its moment: starting a session asks for the same queue twice
-        # (its cards, and their kinds for the header); any change forgets it.
-        self._queue: tuple[datetime, DueQueue] | None = None
-
-    #: The deck's cards in this direction (``None``: the store finds them in the deck).
-    cards: Callable[[datetime], DueQueue] | None = None
-
-    def due_queue(self, now: datetime) -> DueQueue:
-        """The due queue at ``now``: learning, review and new cards (daily limits applied)."""
-        if self._queue is None or self._queue[0] != now:
-            due = self.cards or (lambda at: self.store.due_cards(self.deck, [self.pair], at))
-            self._queue = (now, due(now))
-        return self._queue[1]
-
-    def due(self, now: datetime) -> Sequence[CardKey]:
-        """Due learning cards, due reviews, then new cards (daily limits applied)."""
-        return list(self.due_queue(now).cards)
-
-    def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
-        """Record durably through the store; tell :attr:`on_leech` if the answer made a leech."""
-        self._queue = None
-        outcome = self.store.record_outcome(card, grade, now, answer)
-        if outcome.leech and self.on_leech is not None:
-            self.on_leech(card, bool(outcome.suspended))
-        return outcome.review
-
-    def bury(self, card: CardKey, now: datetime) -> None:
-        """Hide ``card`` until the next study day."""
-        self._queue = None
-        self.store.bury(card, now)
-
-    def undo(self) -> None:
-        """Take back the last record or bury; :attr:`last_undone` says which it was."""
-        self._queue = None
-        self.last_undone = self.store.undo()
-
-    def undone_message(self) -> str:
-        """What the last :meth:`undo` took back, for the learner."""
-        undone = self.last_undone
-        if isinstance(undone, Bury):
-            return "Bury taken back: the card is here again."
-        if isinstance(undone, Review):
-            return f"Answer taken back ({GRADE_NAMES.get(undone.grade, undone.grade)})."
-        return "Taken back."
-
-    def next_due(self, now: datetime) -> datetime | None:
-        """The earliest due time after ``now`` among this deck's cards for the pair.
-
-        Looks up the deck's cards one by one (O(deck)), not every card in the store.
-        """
-        states = (self.store.card(CardKey(c.uid, self.pair)) for c in self.deck.concepts)
-        return next_due((s for s in states if s is not None), now)
 
 
 class StudyService:
@@ -239,46 +164,6 @@ class StudyService:
             self._kept.note(deck_id, pair, now, queue)
         return queue
 
-    # -- sessions -------------------------------------------------------------
-
-    def scheduler(self, choice: StudyChoice) -> StoreScheduler:
-        """A store-backed scheduler for a choice."""
-        scheduler = StoreScheduler(self.store, self.deck(choice.deck), choice.pair)
-        scheduler.cards = lambda now: self.due_cards(choice.deck, choice.pair, now)
-        return scheduler
-
-    def start_flow(
-        self,
-        choice: StudyChoice,
-        now: datetime,
-        on_leech: Callable[[CardKey, bool], None] | None = None,
-    ) -> StudyFlow:
-        """The study flow for ``choice`` at ``now``, recording to the store as it goes.
-
-        Learn mode gets rounds over today's new concepts (due reviews are for flip,
-        choice and typed modes); the others a session over what is due.
-        ``on_leech`` hears of an answer that made a card a leech.
-        """
-        scheduler = self.scheduler(choice)
-        scheduler.on_leech = on_leech
-        deck = self.deck(choice.deck)
-        if choice.mode == "learn":
-            # Learn mode's modules (its multiple choice and typed-answer matching, with
-            # rapidfuzz) are imported when a learn session starts: a flip session's first
-            # card does without them (5% of its instructions, 50k deck + 100k-card store).
-            from quizzer.study.flow_learn import LearnFlow
-            from quizzer.study.learn_plan import learn_rounds
-
-            queue = self.due_cards(choice.deck, choice.pair, now)
-            rounds = learn_rounds(queue, deck.concepts)
-            return LearnFlow(rounds, deck.concepts, choice.pair, self.rng, scheduler)
-
-        stage: Any = choice.mode
-        # The queue tells learning from due cards, for the header's counts.
-        kinds = queue_kinds(scheduler.due_queue(now))
-        session = Session.start(scheduler, now, stage)
-        return SessionFlow(session, deck, stage, self.rng, scheduler.undone_message, kinds=kinds)
-
     def lapses(self, card: CardKey) -> int | None:
         """How often ``card`` lapsed (``None`` if it has no state yet)."""
         state = self.store.card(card)
@@ -302,17 +187,6 @@ class StudyService:
 
         ids = [deck_id] if deck_id else None
         return stats_from_store(self.store, self.decks(), now=now, deck_ids=ids)
-
-    def intervals(self, card: CardKey, now: datetime | None = None) -> dict[int, str]:
-        """The interval label each grade would give ``card`` now."""
-        return {g: format_interval(d) for g, d in self.store.preview(card, now or utcnow()).items()}
-
-    def shown(self, card: CardKey, stage: str | None, now: datetime | None = None) -> None:
-        """``card`` is on screen in ``stage``. A choice or typed answer is recorded the moment
-        it is given: read the card's state and take its FSRS step for each grade now, so that
-        recording it only writes (flip mode does it when revealed, with :meth:`intervals`)."""
-        if stage != "flip":
-            self.store.preview(card, now or utcnow())
 
     # -- remembered choice ----------------------------------------------------
 

@@ -28,6 +28,7 @@ from quizzer.library.summary import read_summary, validated_tables
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
 from quizzer.services.library import DeckShelf, open_shelf
+from quizzer.services.sessions import start_flow
 from quizzer.services.study import StudyService
 from quizzer.study.selection import StudyChoice
 from tests.factories import concept
@@ -161,7 +162,7 @@ def test_a_session_on_the_shelf_starts_as_on_the_eager_deck(
         with open_store(tmp_path / f"p{i}.json", tz=UTC, rng=random.Random(1)) as store:
             service = StudyService(store, source, seed=7)
             queue = store.due_cards(service.deck("ai"), [choice.pair], NOW)
-            flow = service.start_flow(choice, NOW)
+            flow = start_flow(service, choice, NOW)
             assert flow.next(NOW)
             options = [o.text for o in flow.choices.options] if flow.choices else []
             firsts.append((queue, flow.card, options, service.counts("ai", choice.pair, NOW)))

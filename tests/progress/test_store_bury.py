@@ -232,7 +232,7 @@ def test_cli_undo_names_a_bury(tmp_path: Path, open_db) -> None:
 
 def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path, open_db) -> None:
     # The UI's StoreScheduler prefers Store.bury: the bury outlives the app run.
-    from quizzer.services.study import StoreScheduler
+    from quizzer.services.sessions import StoreScheduler
 
     db = tmp_path / "p.json"
     with open_db(db) as store:
@@ -248,7 +248,7 @@ def test_study_screen_scheduler_buries_through_the_store(tmp_path: Path, open_db
 
 def test_the_summary_next_due_waits_for_a_bury_to_end(tmp_path: Path, open_db) -> None:
     """A card due in 10 minutes but buried comes back at the next study day, not in 10 min."""
-    from quizzer.services.study import StoreScheduler
+    from quizzer.services.sessions import StoreScheduler
 
     with open_db(tmp_path / "p.json") as store:
         scheduler = StoreScheduler(store, DECK, RU_BN)

@@ -15,6 +15,7 @@ from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.scheduler import answer
 from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.services.sessions import start_flow
 from quizzer.services.study import StudyService
 from quizzer.study.flow import SessionFlow, StudyFlow, card_texts, queue_kinds
 from quizzer.study.flow_learn import LearnFlow
@@ -38,7 +39,7 @@ def service(tmp_path: Path) -> Iterator[StudyService]:
 
 
 def _flow(service: StudyService, mode: str) -> StudyFlow:
-    flow = service.start_flow(StudyChoice(DECK, RU_EN, mode), NOW)
+    flow = start_flow(service, StudyChoice(DECK, RU_EN, mode), NOW)
     assert flow.next(NOW)
     return flow
 
@@ -242,7 +243,7 @@ def test_the_store_flow_counts_a_card_still_in_its_steps_as_learning(
     total = flow.progress().left
     flow.reveal()
     flow.grade(1, NOW + 5 * SEC)  # back in a minute: a learning step
-    later = service.start_flow(StudyChoice(DECK, RU_EN, "flip"), NOW + 10 * 60 * SEC)
+    later = start_flow(service, StudyChoice(DECK, RU_EN, "flip"), NOW + 10 * 60 * SEC)
     assert isinstance(later, SessionFlow)
     p = later.progress()
     assert (p.learning, p.due, p.new) == (1, 0, total - 1), p.counts

@@ -2,7 +2,7 @@
 
 The screen owns no quiz logic and never asks which engine runs: it drives a
 :class:`quizzer.study.flow.StudyFlow` (a session of due cards, or learn rounds),
-started by :meth:`quizzer.services.study.StudyService.start_flow`, which records
+started by :func:`quizzer.services.sessions.start_flow`, which records
 every answer the moment it is given. Each mode's answer widgets are a panel
 (:mod:`~quizzer.ui.widgets.flip_panel`, :mod:`~quizzer.ui.widgets.choice_panel`,
 :mod:`~quizzer.ui.widgets.typed_panel`) whose messages the screen passes on to the flow.
@@ -20,6 +20,7 @@ from textual.widgets import Button, Input
 from quizzer.cards.card import CardKey
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.grades import Grade
+from quizzer.services.sessions import intervals, start_flow
 from quizzer.services.study import utcnow
 from quizzer.study.flow import StudyFlow, card_texts
 from quizzer.study.selection import StudyChoice
@@ -128,7 +129,7 @@ class StudyScreen(QuizzerScreen[None]):
     @stops_on_store_error
     def on_mount(self) -> None:
         """Start the study flow and show the first card."""
-        self.flow = self.service.start_flow(self.choice, utcnow(), on_leech=self._leech_notice)
+        self.flow = start_flow(self.service, self.choice, utcnow(), on_leech=self._leech_notice)
         self._nothing_due = self.flow.finished
         self._show()
 
@@ -149,7 +150,6 @@ class StudyScreen(QuizzerScreen[None]):
         _concept, prompt, answer = card_texts(self.deck, flow.card)
         options = [o.text for o in flow.choices.options] if flow.choices is not None else []
         self.query_one(StudyBody).ask(flow.stage, flow.card.pair, prompt, answer, options)
-        self.service.shown(flow.card, flow.stage)
         self._update_progress()
 
     def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
@@ -190,7 +190,7 @@ class StudyScreen(QuizzerScreen[None]):
         flow.reveal()
         self.phase = "revealed"
         assert flow.card is not None
-        await self.query_one(StudyBody).reveal(self.service.intervals(flow.card))
+        await self.query_one(StudyBody).reveal(intervals(self.service, flow.card))
 
     def action_key(self, number: int) -> None:
         """1–4: a grade in flip mode, an option in choice mode."""

@@ -1,0 +1,142 @@
+"""A study session on the progress store: the flow a study screen drives, recording as it goes.
+
+:class:`StoreScheduler` implements the core's ``Scheduler`` protocol on the store, so every
+answer is on disk when the next card shows. The study screen imports this module when it is
+pushed; the home screen, which only counts cards, never needs the study engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.deck import Deck
+from quizzer.progress import Bury
+from quizzer.scheduling.grades import GRADE_NAMES, Grade
+from quizzer.scheduling.queue import DueQueue, next_due
+from quizzer.scheduling.review import Review
+from quizzer.scheduling.scheduler import format_interval
+from quizzer.services.study import StudyService, utcnow
+from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
+from quizzer.study.selection import StudyChoice
+from quizzer.study.session import Session
+
+if TYPE_CHECKING:
+    from quizzer.progress import Store
+    from quizzer.scheduling.answer import Answer
+
+
+class StoreScheduler:
+    """The core ``Scheduler`` protocol on the progress store, for one deck and one pair.
+
+    Answers and buries go to the store, durably; undo is the store's own.
+    """
+
+    def __init__(self, store: Store, deck: Deck, pair: Pair) -> None:
+        self.store = store
+        self.deck = deck
+        self.pair = pair
+        #: Called with (card, suspended) when an answer makes ``card`` a leech.
+        self.on_leech: Callable[[CardKey, bool], None] | None = None
+        #: What :meth:`undo` took back last: the store's Review or Bury.
+        self.last_undone: Review | object | None = None
+        # The last queue and its moment: starting a session asks for the same queue twice
+        # (its cards, and their kinds for the header); any change forgets it.
+        self._queue: tuple[datetime, DueQueue] | None = None
+
+    #: The deck's cards in this direction (``None``: the store finds them in the deck).
+    cards: Callable[[datetime], DueQueue] | None = None
+
+    def due_queue(self, now: datetime) -> DueQueue:
+        """The due queue at ``now``: learning, review and new cards (daily limits applied)."""
+        if self._queue is None or self._queue[0] != now:
+            due = self.cards or (lambda at: self.store.due_cards(self.deck, [self.pair], at))
+            self._queue = (now, due(now))
+        return self._queue[1]
+
+    def due(self, now: datetime) -> Sequence[CardKey]:
+        """Due learning cards, due reviews, then new cards (daily limits applied)."""
+        return list(self.due_queue(now).cards)
+
+    def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
+        """Record durably through the store; tell :attr:`on_leech` if the answer made a leech."""
+        self._queue = None
+        outcome = self.store.record_outcome(card, grade, now, answer)
+        if outcome.leech and self.on_leech is not None:
+            self.on_leech(card, bool(outcome.suspended))
+        return outcome.review
+
+    def bury(self, card: CardKey, now: datetime) -> None:
+        """Hide ``card`` until the next study day."""
+        self._queue = None
+        self.store.bury(card, now)
+
+    def undo(self) -> None:
+        """Take back the last record or bury; :attr:`last_undone` says which it was."""
+        self._queue = None
+        self.last_undone = self.store.undo()
+
+    def undone_message(self) -> str:
+        """What the last :meth:`undo` took back, for the learner."""
+        undone = self.last_undone
+        if isinstance(undone, Bury):
+            return "Bury taken back: the card is here again."
+        if isinstance(undone, Review):
+            return f"Answer taken back ({GRADE_NAMES.get(undone.grade, undone.grade)})."
+        return "Taken back."
+
+    def next_due(self, now: datetime) -> datetime | None:
+        """The earliest due time after ``now`` among this deck's cards for the pair.
+
+        Looks up the deck's cards one by one (O(deck)), not every card in the store.
+        """
+        states = (self.store.card(CardKey(c.uid, self.pair)) for c in self.deck.concepts)
+        return next_due((s for s in states if s is not None), now)
+
+
+def store_scheduler(service: StudyService, choice: StudyChoice) -> StoreScheduler:
+    """A store-backed scheduler for ``choice``, serving the service's due cards."""
+    scheduler = StoreScheduler(service.store, service.deck(choice.deck), choice.pair)
+    scheduler.cards = lambda now: service.due_cards(choice.deck, choice.pair, now)
+    return scheduler
+
+
+def start_flow(
+    service: StudyService,
+    choice: StudyChoice,
+    now: datetime,
+    on_leech: Callable[[CardKey, bool], None] | None = None,
+) -> StudyFlow:
+    """The study flow for ``choice`` at ``now``, recording to the store as it goes.
+
+    Learn mode gets rounds over today's new concepts (due reviews are for flip,
+    choice and typed modes); the others a session over what is due.
+    ``on_leech`` hears of an answer that made a card a leech.
+    """
+    scheduler = store_scheduler(service, choice)
+    scheduler.on_leech = on_leech
+    deck = service.deck(choice.deck)
+    if choice.mode == "learn":
+        # Learn mode's modules (its multiple choice and typed-answer matching, with
+        # rapidfuzz) are imported when a learn session starts: a flip session's first
+        # card does without them (5% of its instructions, 50k deck + 100k-card store).
+        from quizzer.study.flow_learn import LearnFlow
+        from quizzer.study.learn_plan import learn_rounds
+
+        queue = service.due_cards(choice.deck, choice.pair, now)
+        rounds = learn_rounds(queue, deck.concepts)
+        return LearnFlow(rounds, deck.concepts, choice.pair, service.rng, scheduler)
+
+    stage: Any = choice.mode
+    # The queue tells learning from due cards, for the header's counts.
+    kinds = queue_kinds(scheduler.due_queue(now))
+    session = Session.start(scheduler, now, stage)
+    return SessionFlow(session, deck, stage, service.rng, scheduler.undone_message, kinds=kinds)
+
+
+def intervals(service: StudyService, card: CardKey, now: datetime | None = None) -> dict[int, str]:
+    """The interval label each grade would give ``card`` now."""
+    preview = service.store.preview(card, now or utcnow())
+    return {grade: format_interval(delta) for grade, delta in preview.items()}

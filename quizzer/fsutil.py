@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import stat
 import tempfile
 import time
@@ -171,3 +172,15 @@ def atomic_write_bytes(path: Path, data: bytes | Iterable[bytes]) -> None:
 def atomic_write_text(path: Path, text: str) -> None:
     """:func:`atomic_write_bytes` for UTF-8 text (newlines written as given)."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def keep_link(source: Path, target: Path) -> None:
+    """Make ``target`` the same file as ``source`` (a hard link, else a copy), atomically."""
+    tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    try:
+        os.link(source, tmp)
+    except OSError:  # a file system without hard links
+        shutil.copyfile(source, tmp)
+    os.replace(tmp, target)

@@ -22,6 +22,7 @@ from pathlib import Path
 import quizzer.progress.journal as journal
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
+from quizzer.fsutil import keep_link
 from quizzer.progress.files import backup_path, journal_damage_error, journal_path, log_dir
 from quizzer.progress.journal import JournalDamage
 from quizzer.progress.snapshot import AtomicJSONStorage
@@ -73,4 +74,4 @@ def write_snapshot(path: Path, state: State, storage: AtomicJSONStorage) -> None
 
 def keep_backup(path: Path) -> None:
     """Make the current snapshot ``P.bak``: a hard link (no copy), else a copy; atomically."""
-    reviewlog.keep_link(path, backup_path(path))
+    keep_link(path, backup_path(path))

@@ -28,9 +28,8 @@ import quizzer.progress.doctor_replay as doctor_replay
 import quizzer.progress.generations as generations
 import quizzer.progress.journal as journal
 import quizzer.progress.migrate as migrate
-import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.fsutil import atomic_write_bytes, fsync_dir
+from quizzer.fsutil import atomic_write_bytes, fsync_dir, keep_link
 from quizzer.progress.doctor_findings import (
     Findings,
     Report,
@@ -330,9 +329,7 @@ def _rebuild(path: Path, f: Findings, report: Report) -> None:
     if path.exists() and not f.snapshot_error and not f.inconsistent:
         # Atomically: P.bak may be the last good copy.
         with contextlib.suppress(OSError):
-            reviewlog.keep_link(
-                path, backup_path(path)
-            )  # atomically: P.bak may be the last good copy
+            keep_link(path, backup_path(path))  # atomically: P.bak may be the last good copy
     AtomicJSONStorage(path).write(st.to_document(end))
     report.cards = len(st.raw)
     if base is None:
@@ -358,7 +355,7 @@ def _old_base(
     version = schema_of(base)
     kept = migrate.version_backup_path(file, version)
     if file.exists() and not kept.exists():
-        reviewlog.keep_link(file, kept)
+        keep_link(file, kept)
         fsync_dir(file.parent)
     if version < migrate.LAYOUT_SINCE:
         report.losses.append(

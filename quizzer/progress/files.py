@@ -271,7 +271,7 @@ def own_temp_files(path: Path) -> list[Path]:
     Only the names our writers give a file before renaming it into place, and only regular
     files (a symlink or folder so named is not ours): beside ``P``, an atomic write's
     ``.P….XXXXXXXX.tmp`` (snapshot, card index, caches), a link's ``….<pid>.tmp``
-    (:func:`reviewlog.keep_link`: ``P.bak``, ``P.journal.prev``, a migration's
+    (:func:`quizzer.fsutil.keep_link`: ``P.bak``, ``P.journal.prev``, a migration's
     ``P.journal.v2.bak``, the doctor's ``P.vN.bak`` / ``P.bak.vN.bak``) and the name
     earlier versions gave a migration's copy of the old file, ``P.vN.bak.tmp``; in
     ``P.log/``, ``.*.tmp`` (month files, their caches and spills) and a mirror's

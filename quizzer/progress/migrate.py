@@ -29,7 +29,7 @@ import quizzer.progress.journal as journal
 import quizzer.progress.logstream as logstream
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.fsutil import atomic_write_bytes, fsync_dir
+from quizzer.fsutil import atomic_write_bytes, fsync_dir, keep_link
 from quizzer.progress.doctor_replay import compare
 from quizzer.progress.events import Event, card_data, has_review
 from quizzer.progress.files import journal_path, log_dir, require_v2_journal
@@ -215,7 +215,7 @@ def _v2_to_v3(doc: dict[str, Any], path: Path) -> dict[str, Any]:
         fold.close()
     backup = journal_file.with_name(journal_file.name + ".v2.bak")
     if journal_file.exists() and not backup.exists():
-        reviewlog.keep_link(journal_file, backup)
+        keep_link(journal_file, backup)
         fsync_dir(path.parent)
     st.gen = 1
     new = st.to_document(0)

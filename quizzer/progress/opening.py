@@ -25,6 +25,7 @@ import quizzer.progress.compaction as compaction
 import quizzer.progress.generations as generations
 import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
+from quizzer.fsutil import keep_link
 from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
@@ -45,7 +46,6 @@ from quizzer.progress.files import (
 from quizzer.progress.journal import JournalDamage, JournalWriter
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.lock import StoreLock, read_mark
-from quizzer.progress.reviewlog import keep_link
 from quizzer.progress.schema import SCHEMA_VERSION, schema_of
 from quizzer.progress.snapshot import AtomicJSONStorage, Snapshot
 from quizzer.progress.state import State

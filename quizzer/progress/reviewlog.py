@@ -17,10 +17,7 @@ compaction, which folds the same journal again.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC
 from pathlib import Path
@@ -162,18 +159,6 @@ def merge(
     merged = [d for d in existing if d["id"] not in gone]
     merged += [r for rid, r in adds.items() if rid not in seen and rid not in gone]
     return merged
-
-
-def keep_link(source: Path, target: Path) -> None:
-    """Make ``target`` the same file as ``source`` (a hard link, else a copy), atomically."""
-    tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
-    with contextlib.suppress(FileNotFoundError):
-        tmp.unlink()
-    try:
-        os.link(source, tmp)
-    except OSError:  # a file system without hard links
-        shutil.copyfile(source, tmp)
-    os.replace(tmp, target)
 
 
 class Fold:

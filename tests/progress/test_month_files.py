@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from quizzer.errors import StoreError
+from quizzer.fsutil import keep_link
 from quizzer.progress import events, files, monthfile, reviewlog
 from quizzer.progress.events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
@@ -183,7 +184,7 @@ def test_a_kept_link_is_the_same_file_or_a_copy_without_hard_links(
     target.write_bytes(b"older")
     stale = target.with_name(target.name + f".{os.getpid()}.tmp")
     stale.write_bytes(b"left by a crash")
-    reviewlog.keep_link(source, target)
+    keep_link(source, target)
     assert os.path.samefile(source, target)
     assert not stale.exists()
 
@@ -192,7 +193,7 @@ def test_a_kept_link_is_the_same_file_or_a_copy_without_hard_links(
 
     monkeypatch.setattr(os, "link", no_links)
     other = tmp_path / "copy"
-    reviewlog.keep_link(source, other)
+    keep_link(source, other)
     assert other.read_bytes() == b"journal" and not os.path.samefile(source, other)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "copy",

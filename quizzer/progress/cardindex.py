@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import mmap
 import os
 import struct
 import zlib
@@ -45,6 +46,9 @@ from typing import Any
 from quizzer.fsutil import atomic_write_bytes
 
 MAGIC = b"quizzer card index 2\n"
+#: A snapshot's bytes as opened: read, or mapped (:meth:`~.snapshot.AtomicJSONStorage.read_lazily`);
+#: both slice to ``bytes``.
+SnapshotBytes = bytes | mmap.mmap
 _HEADER = struct.Struct("<8q")
 #: What precedes the cards table in a snapshot written by :func:`~.snapshot.dumps`.
 _CARDS_KEY = b',"cards":'
@@ -144,7 +148,7 @@ def encode(raw: bytes, spans: Spans, info: os.stat_result) -> bytes:
 
 
 def decode(
-    data: bytes, raw: bytes, info: os.stat_result | None = None, written_ns: int = 0
+    data: bytes, raw: SnapshotBytes, info: os.stat_result | None = None, written_ns: int = 0
 ) -> Spans | None:
     """The spans an index file holds, if it is whole and is the index of ``raw``.
 
@@ -178,7 +182,7 @@ def decode(
     return Spans(cards_open, keys, starts, ends, crc=crc)
 
 
-def load(path: Path, raw: bytes, info: os.stat_result | None = None) -> Spans | None:
+def load(path: Path, raw: SnapshotBytes, info: os.stat_result | None = None) -> Spans | None:
     """The index of the snapshot ``raw`` (``stat`` ``info``) of the store at ``path``,
     ``None`` if there is none that fits it (missing, damaged, or of other bytes)."""
     try:

@@ -28,14 +28,14 @@ from typing import Any, cast
 
 import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
-from quizzer.progress.cardindex import Spans, doc_key
+from quizzer.progress.cardindex import SnapshotBytes, Spans, doc_key
 from quizzer.progress.events import CardData
 
 
 class LazyCards:
     """A snapshot's bytes and its card index: single records, or the whole table, on demand."""
 
-    def __init__(self, raw: bytes, spans: Spans, source: Path | None) -> None:
+    def __init__(self, raw: SnapshotBytes, spans: Spans, source: Path | None) -> None:
         self.raw = raw
         self.spans = spans
         self.source = source
@@ -245,7 +245,7 @@ class CardTable(MutableMapping[str, CardData]):
         return f"CardTable({'lazy' if self.lazy else len(self._data)})"
 
 
-def _snapshot_hash(raw: bytes) -> bytes:
+def _snapshot_hash(raw: SnapshotBytes) -> bytes:
     return blake2b(raw, digest_size=16).digest()
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import os
+import stat
 import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Container, Iterable, Sequence
@@ -82,6 +83,8 @@ class MergeReport:
     foreign_answers: int = 0
     #: Anki rows that are no answer (rescheduled by hand).
     manual_rows: int = 0
+    #: Anki rows with a time outside 1970-9000 or a value of the wrong type: skipped.
+    bad_rows: int = 0
 
     @property
     def total(self) -> int:
@@ -191,6 +194,7 @@ class _Merge:
         self.report.foreign_notes = history.foreign_notes
         self.report.foreign_answers = history.foreign_rows
         self.report.manual_rows = history.manual_rows
+        self.report.bad_rows = history.bad_rows
         new, self.report.known = anki_reviews(history, self.store.reviews())
         return self.recompute(new, (), history.suspended)
 
@@ -261,6 +265,12 @@ def _read_other_store(path: Path, own: Path) -> tuple[list[Review], set[str]]:
     except StoreError as exc:
         # The file given to merge is input: its trouble is exit 2, this store is untouched.
         raise InputError(exc.message, hint=exc.hint, path=exc.path or path) from None
+    except RecursionError:
+        raise InputError(
+            "this progress store is nested too deeply to be one of quizzer's",
+            hint="give the copy from the other machine as quizzer wrote it",
+            path=path,
+        ) from None
 
 
 def _source_kind(path: Path) -> str:
@@ -274,9 +284,20 @@ def _source_kind(path: Path) -> str:
             hint="give an .apkg, a .colpkg or a progress store file",
             path=path,
         )
+    # Checked before anything opens it: /dev/zero never ends and a FIFO blocks the open.
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise InputError(
+            "not a regular file (a device, a pipe or a socket)",
+            hint="give an .apkg, a .colpkg or a progress store file",
+            path=path,
+        )
     if zipfile.is_zipfile(path) or path.suffix.lower() in (".apkg", ".colpkg"):
         return "anki"
-    if store_exists(path) and is_ours(path):
+    try:
+        ours = store_exists(path) and is_ours(path)
+    except RecursionError:
+        ours = False  # JSON nested past any store's shape: not one of quizzer's
+    if ours:
         return "store"
     raise InputError(
         "neither an Anki package nor a quizzer progress store",

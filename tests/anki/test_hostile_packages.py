@@ -318,3 +318,12 @@ def test_any_damage_to_a_package_is_a_merge_or_a_refusal(
     assert rc in (0, 2)
     assert time.monotonic() - start < MAX_SECONDS
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_package_name_with_escapes_is_shown_escaped(tmp_path, anki_package, db, capsys):
+    package = tmp_path / "a\x1b]52;c;eA==\x07.apkg"
+    package.write_bytes(anki_package.read_bytes())
+    assert main(["merge", str(package), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "added 3 answers" in out
+    assert "\x1b" not in out and "\\x1b]52;c;eA==\\x07.apkg" in out

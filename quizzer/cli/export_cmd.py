@@ -36,6 +36,7 @@ from quizzer.scheduling.review import Review
 from quizzer.services.anki_export import (
     Learner,
     exports_record_path,
+    last_export_time,
     read_exported,
     read_learner,
     read_store,
@@ -295,6 +296,12 @@ def run_anki(args: argparse.Namespace) -> int:
             f"--timestamp {args.timestamp} is not a time up to now",
             hint="give seconds since 1970, e.g. from `date +%s`",
         )
+    # Anki updates a note it has only from a package whose note is newer (in whole
+    # seconds): an export in the same second as the last would leave the old note's
+    # guard fields and its new cards blank. Each export's notes are a second newer.
+    last = last_export_time(args.db)
+    if record is not None and int(timestamp) <= int(last):
+        timestamp = int(last) + 1
     recordings = None
     if args.audio:
         started = time.monotonic()
@@ -343,7 +350,13 @@ def run_anki(args: argparse.Namespace) -> int:
     if record is not None:
         for deck_id, directions in plan.items():
             record.setdefault(deck_id, set()).update(d.name for d in directions)
-        record_exported(record, args.db)
+        if not record_exported(record, args.db, timestamp=timestamp):
+            print(
+                f"warning: couldn't write {shown(exports_record_path(args.db))}, the record "
+                "of exported cards; a later export may leave some of these cards blank "
+                "in Anki.",
+                file=sys.stderr,
+            )
     if result.skipped_concepts:
         print(
             f"{result.skipped_concepts} concepts skipped: no text in the requested languages.",

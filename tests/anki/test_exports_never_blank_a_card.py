@@ -1,0 +1,51 @@
+"""Exports imported into one Anki collection never leave a card with a blank front.
+
+The Anki-first newcomer exports before ever studying: no store, maybe no folder for it
+yet. Whatever a later export leaves out, in either order, in the same second as the one
+before or not, every card of an earlier export keeps its front (real Anki engine).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quizzer.cli.main import main
+from tests.anki_support import check_every_card, import_package, open_collection, recent
+
+MIXES = {
+    "en:ru then default": (["--pair", "en:ru"], []),
+    "default then en:ru": ([], ["--pair", "en:ru"]),
+    "en:ru then all": (["--pair", "en:ru"], ["--all"]),
+    "all then default": (["--all"], []),
+}
+
+
+@pytest.fixture(params=["no store folder", "store folder, no store"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    if request.param == "no store folder":
+        return tmp_path / "not-yet" / "quizzer" / "progress.json"
+    (tmp_path / "data").mkdir()
+    return tmp_path / "data" / "progress.json"
+
+
+@pytest.mark.parametrize("same_second", [True, False], ids=["same second", "seconds apart"])
+@pytest.mark.parametrize("mix", list(MIXES))
+def test_no_export_blanks_a_card_of_an_earlier_one(tmp_path, db, mix, same_second):
+    packages = []
+    for n, flags in enumerate(MIXES[mix]):
+        out = tmp_path / f"export-{n}.apkg"
+        stamp = recent(600) if same_second else recent(600 - 60 * n)
+        argv = ["export", "anki", "--deck", "quantization", "--out", str(out), "--db", str(db)]
+        assert main([*argv, "--timestamp", str(int(stamp)), *flags]) == 0
+        packages.append(out)
+    col = open_collection(tmp_path)
+    try:
+        import_package(col, packages[0])
+        before = check_every_card(col)
+        import_package(col, packages[1])
+        after = check_every_card(col)  # asserts no blank front
+        assert after >= before
+    finally:
+        col.close()

@@ -23,9 +23,9 @@ from quizzer.anki.directions import (
     every_direction,
     parse_template_name,
 )
-from quizzer.anki.exporter import export_apkg
+from quizzer.anki.exporter import PARENT_DECK, export_apkg
 from quizzer.anki.model import KINDS
-from quizzer.cards.card import Pair
+from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
@@ -289,6 +289,7 @@ def run_anki(args: argparse.Namespace) -> int:
         progress_states, reviews, tz = read_store(args.db)
 
     keep, record = earlier_exports(args)
+    exported_before = read_exported(args.db) or {}
     timestamp = args.timestamp if args.timestamp is not None else time.time()
     if not 0 < timestamp <= time.time() + 86400:
         # Anki refuses packages whose note and card ids (milliseconds) lie in the future.
@@ -373,4 +374,47 @@ def run_anki(args: argparse.Namespace) -> int:
                 "(their deck, language pair or card kind wasn't exported).",
                 file=sys.stderr,
             )
+        for line in existing_cards_note(
+            already_exported(progress_states, plan, exported_before), result.scheduled_cards
+        ):
+            print(line)
     return 0
+
+
+def already_exported(
+    states: dict[str, CardState],
+    plan: dict[str, tuple[Direction, ...]],
+    exported_before: dict[str, set[str]],
+) -> int:
+    """How many studied cards of this export an earlier export (by the record) gave Anki."""
+    count = 0
+    for card_id in states:
+        try:
+            key = CardKey.parse(card_id)
+        except ValueError:
+            continue
+        direction = Direction.from_pair(key.pair)
+        if direction is None or direction not in plan.get(key.deck, ()):
+            continue
+        if direction.name in exported_before.get(key.deck, set()):
+            count += 1
+    return count
+
+
+def existing_cards_note(already: int, scheduled: int) -> list[str]:
+    """What ``--with-progress`` tells about cards Anki already has: Anki keeps its own
+    schedule for them (its import says "updated" and adds no reviews), and what to do."""
+    if not scheduled:
+        return []
+    remedy = (
+        f"to give them quizzer's progress, delete those notes in Anki first (Browse, deck "
+        f"'{PARENT_DECK}', select them, Notes > Delete), then import this file; to bring "
+        "Anki's answers here instead, export from Anki with scheduling and `quizzer merge` it."
+    )
+    if already:
+        return [
+            f"Note: {already} of the {scheduled} studied cards were in an earlier export. "
+            "If Anki already has them, it keeps its own schedule for them and adds none of "
+            f"their reviews (its import log says 'updated'): {remedy}"
+        ]
+    return [f"Note: cards Anki already has keep Anki's schedule on import; {remedy}"]

@@ -70,6 +70,10 @@ _CHUNK = 1 << 20
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Seconds the collection's queries may take in all before the package is refused.
 QUERY_SECONDS = 8.0
+#: Intervals past these (Anki caps intervals at 100 years; learning steps are minutes to
+#: days) are no interval Anki gave: the merge then computes its own.
+_MAX_IVL_DAYS = 36_500
+_MAX_IVL_SECONDS = 366 * 86_400
 #: Revlog row ids (epoch ms) outside 1970 to the year 9000 are no answer's time.
 _LAST_ROW_ID = (
     int((datetime(9000, 1, 1, tzinfo=UTC) - datetime(1970, 1, 1, tzinfo=UTC)).total_seconds())
@@ -80,13 +84,16 @@ _TABLES = {"col", "notes", "cards", "revlog"}
 
 @dataclass(frozen=True, slots=True)
 class RevlogRow:
-    """One answer in Anki's ``revlog``: row id (epoch ms), quizzer card, grade, time, kind."""
+    """One answer in Anki's ``revlog``: row id (epoch ms), quizzer card, grade, time, kind,
+    and the interval Anki gave (``ivl``: days when positive, seconds when negative, as
+    Anki keeps it; 0 when it gave none or the value was out of range)."""
 
     id: int
     card_id: str
     ease: int
     time_ms: int
     kind: int
+    ivl: int = 0
 
 
 @dataclass(slots=True)
@@ -398,8 +405,8 @@ def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
         history.cards.add(card_id)
         if queue == QUEUE_SUSPENDED:
             history.suspended.add(card_id)
-    query = "SELECT id, cid, ease, time, type FROM revlog ORDER BY id"
-    for rid, cid, ease, time_ms, kind in conn.execute(query):
+    query = "SELECT id, cid, ease, time, type, ivl FROM revlog ORDER BY id"
+    for rid, cid, ease, time_ms, kind, ivl in conn.execute(query):
         known = card_of.get(cid)
         if known is None:
             # Another note's card, or a deleted card (its rows stay in the revlog).
@@ -411,7 +418,8 @@ def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
         else:
             time_ms = time_ms if _is_int(time_ms) else 0
             kind = kind if _is_int(kind) else 0
-            history.rows.append(RevlogRow(rid, known, ease, max(0, time_ms), kind))
+            ivl = ivl if _is_int(ivl) and -_MAX_IVL_SECONDS <= ivl <= _MAX_IVL_DAYS else 0
+            history.rows.append(RevlogRow(rid, known, ease, max(0, time_ms), kind, ivl))
     return history
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 
-from quizzer.anki.package_reader import AnkiHistory, read_package
+from quizzer.anki.package_reader import AnkiHistory, RevlogRow, read_package
 from quizzer.cards.card import CardKey
 from quizzer.errors import InputError, StoreError
 from quizzer.paths import default_db_path
@@ -108,8 +108,29 @@ def _is_known(stamps: list[int], row_id: int) -> bool:
     return i < len(stamps) and stamps[i] <= row_id + 1
 
 
-def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Review], int]:
-    """(the reviews the package adds, how many of its answers the log already has)."""
+def anki_due(row: RevlogRow, tz: tzinfo) -> datetime | None:
+    """When Anki made the card due by this answer: its interval (``ivl``) after the answer,
+    whole days on the learner's local calendar, or seconds in learning; ``None`` if none.
+
+    Taken as the answer's ``due``, the replay keeps it (as it keeps any date the learner
+    was told), so quizzer's next day for a card answered in Anki is Anki's own, fuzz and
+    all, not one recomputed a day or two off.
+    """
+    at = _EPOCH + row.id * _MS
+    if row.ivl > 0:
+        # Same tz: aware arithmetic keeps the wall-clock time, so the study day moves by ivl.
+        return at.astimezone(tz) + timedelta(days=row.ivl)
+    if row.ivl < 0:
+        return at + timedelta(seconds=-row.ivl)
+    return None
+
+
+def anki_reviews(
+    history: AnkiHistory, log: Iterable[Review], tz: tzinfo = UTC
+) -> tuple[list[Review], int]:
+    """(the reviews the package adds, how many of its answers the log already has).
+
+    Each keeps the due date Anki gave (:func:`anki_due`); ``tz`` is the learner's zone."""
     known = _known_ms(log)
     out: list[Review] = []
     seen: set[int] = set()
@@ -130,6 +151,7 @@ def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Revi
                 grade=grade,
                 mode="anki",
                 duration_ms=min(row.time_ms, 2**31 - 1),
+                due=anki_due(row, tz),
             )
         )
     return out, skipped
@@ -195,7 +217,7 @@ class _Merge:
         self.report.foreign_answers = history.foreign_rows
         self.report.manual_rows = history.manual_rows
         self.report.bad_rows = history.bad_rows
-        new, self.report.known = anki_reviews(history, self.store.reviews())
+        new, self.report.known = anki_reviews(history, self.store.reviews(), self.store.tz)
         return self.recompute(new, (), history.suspended)
 
     def from_store(self, theirs: Sequence[Review], their_suspended: set[str]) -> _Batch:

@@ -70,6 +70,8 @@ _CHUNK = 1 << 20
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Seconds the collection's queries may take in all before the package is refused.
 QUERY_SECONDS = 8.0
+#: Most answers on quizzer's cards one package may bring (they are held in memory).
+MAX_ANSWERS = 1_000_000
 #: Intervals past these (Anki caps intervals at 100 years; learning steps are minutes to
 #: days) are no interval Anki gave: the merge then computes its own.
 _MAX_IVL_DAYS = 36_500
@@ -299,6 +301,14 @@ def _extract_from(path: Path, archive: zipfile.ZipFile, folder: Path) -> tuple[s
     except (RuntimeError, NotImplementedError) as exc:
         # zipfile's words for an encrypted entry or an unknown method.
         raise _damaged(path, f"the zip can't be read ({exc})") from None
+    except OSError as exc:
+        # Reading the package, or writing its collection to the temporary folder (disk full).
+        raise InputError(
+            f"can't unpack the package: {exc.strerror or exc}",
+            hint="check the file can be read and the temporary folder has room "
+            f"({tempfile.gettempdir()}; TMPDIR sets another)",
+            path=path,
+        ) from None
     return name, target
 
 
@@ -418,6 +428,8 @@ def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
         else:
             time_ms = time_ms if _is_int(time_ms) else 0
             kind = kind if _is_int(kind) else 0
+            if len(history.rows) >= MAX_ANSWERS:
+                raise _damaged(path, f"it holds more than {MAX_ANSWERS} answers on quizzer's cards")
             ivl = ivl if _is_int(ivl) and -_MAX_IVL_SECONDS <= ivl <= _MAX_IVL_DAYS else 0
             history.rows.append(RevlogRow(rid, known, ease, max(0, time_ms), kind, ivl))
     return history
@@ -430,7 +442,15 @@ def read_package(path: Path | str) -> AnkiHistory:
     file that is not an Anki package, or a damaged one. The file is only read.
     """
     path = Path(path)
-    with tempfile.TemporaryDirectory(prefix="quizzer-merge-") as folder:
+    try:
+        temporary = tempfile.TemporaryDirectory(prefix="quizzer-merge-")
+    except OSError as exc:
+        raise InputError(
+            f"can't make a temporary folder to unpack the package in: {exc.strerror or exc}",
+            hint="set TMPDIR to a folder you can write to",
+            path=path,
+        ) from None
+    with temporary as folder:
         name, copy = _extract_collection(path, Path(folder))
         conn = _open_collection(path, name, copy)
         try:

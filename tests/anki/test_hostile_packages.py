@@ -16,6 +16,7 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from anki.collection import Collection
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quizzer.anki import export_apkg
+from quizzer.anki import export_apkg, package_reader
 from quizzer.anki.model import directions_for
 from quizzer.cli.main import main
 from quizzer.progress import open_store
@@ -327,3 +328,18 @@ def test_a_package_name_with_escapes_is_shown_escaped(tmp_path, anki_package, db
     out = capsys.readouterr().out
     assert "added 3 answers" in out
     assert "\x1b" not in out and "\\x1b]52;c;eA==\\x07.apkg" in out
+
+
+def test_more_answers_than_a_merge_holds_is_refused(anki_package, db, monkeypatch, capsys):
+    monkeypatch.setattr(package_reader, "MAX_ANSWERS", 2)
+    store_before = _files(db.parent)
+    assert main(["merge", str(anki_package), "--db", str(db)]) == 2
+    assert "more than 2 answers" in capsys.readouterr().err
+    assert _files(db.parent) == store_before
+
+
+def test_no_temporary_folder_is_a_message(tmp_path, anki_package, db, monkeypatch, capsys):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "gone"))
+    assert main(["merge", str(anki_package), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "temporary folder" in err and "Traceback" not in err

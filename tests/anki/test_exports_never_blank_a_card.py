@@ -30,16 +30,21 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     return tmp_path / "data" / "progress.json"
 
 
-@pytest.mark.parametrize("same_second", [True, False], ids=["same second", "seconds apart"])
+@pytest.mark.parametrize("imported", ["in order", "reversed"])
+@pytest.mark.parametrize("when", ["same second", "seconds apart", "the clock, back to back"])
 @pytest.mark.parametrize("mix", list(MIXES))
-def test_no_export_blanks_a_card_of_an_earlier_one(tmp_path, db, mix, same_second):
+def test_no_export_blanks_a_card_of_an_earlier_one(tmp_path, db, mix, when, imported):
     packages = []
     for n, flags in enumerate(MIXES[mix]):
         out = tmp_path / f"export-{n}.apkg"
-        stamp = recent(600) if same_second else recent(600 - 60 * n)
         argv = ["export", "anki", "--deck", "quantization", "--out", str(out), "--db", str(db)]
-        assert main([*argv, "--timestamp", str(int(stamp)), *flags]) == 0
+        if when != "the clock, back to back":
+            stamp = recent(600) if when == "same second" else recent(600 - 60 * n)
+            argv += ["--timestamp", str(int(stamp))]
+        assert main([*argv, *flags]) == 0
         packages.append(out)
+    if imported == "reversed":
+        packages.reverse()
     col = open_collection(tmp_path)
     try:
         import_package(col, packages[0])

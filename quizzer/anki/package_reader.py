@@ -117,9 +117,6 @@ class AnkiHistory:
     foreign_rows: int = 0
     #: revlog rows on quizzer's cards that are no answer (rescheduled by hand, ease 0).
     manual_rows: int = 0
-    #: revlog rows on quizzer's cards with a time outside 1970-9000 or values of the
-    #: wrong type: skipped.
-    bad_rows: int = 0
 
 
 def _damaged(path: Path, what: str) -> InputError:
@@ -417,12 +414,18 @@ def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
             history.suspended.add(card_id)
     query = "SELECT id, cid, ease, time, type, ivl FROM revlog ORDER BY id"
     for rid, cid, ease, time_ms, kind, ivl in conn.execute(query):
+        if not (_is_int(rid) and 0 < rid < _LAST_ROW_ID):
+            # Anki's row ids are the answers' times: anything else is damage, and merging
+            # the rest would take a package apart that no Anki wrote.
+            raise _damaged(path, f"its revlog has an entry dated outside 1970-9000 ({rid!r:.30})")
         known = card_of.get(cid)
         if known is None:
             # Another note's card, or a deleted card (its rows stay in the revlog).
             history.foreign_rows += 1
-        elif not (_is_int(rid) and 0 < rid < _LAST_ROW_ID and _is_int(ease)):
-            history.bad_rows += 1  # a time no answer was given at, or text in a number
+        elif not _is_int(ease):
+            raise _damaged(
+                path, f"its revlog has an answer whose grade is no number ({ease!r:.30})"
+            )
         elif ease not in (1, 2, 3, 4):
             history.manual_rows += 1  # "set due date", "forget": not an answer
         else:

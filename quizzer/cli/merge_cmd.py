@@ -71,11 +71,6 @@ def render(report: MergeReport) -> list[str]:
         )
     if report.manual_rows:
         lines.append(f"{report.manual_rows} rescheduled-by-hand entries skipped (no answer)")
-    if report.bad_rows:
-        lines.append(
-            f"{report.bad_rows} entries with an impossible time or value skipped "
-            "(not answers quizzer can date)"
-        )
     if report.dry_run:
         lines.append("dry run: nothing was written")
     return lines

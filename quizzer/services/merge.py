@@ -83,8 +83,6 @@ class MergeReport:
     foreign_answers: int = 0
     #: Anki rows that are no answer (rescheduled by hand).
     manual_rows: int = 0
-    #: Anki rows with a time outside 1970-9000 or a value of the wrong type: skipped.
-    bad_rows: int = 0
 
     @property
     def total(self) -> int:
@@ -216,7 +214,6 @@ class _Merge:
         self.report.foreign_notes = history.foreign_notes
         self.report.foreign_answers = history.foreign_rows
         self.report.manual_rows = history.manual_rows
-        self.report.bad_rows = history.bad_rows
         new, self.report.known = anki_reviews(history, self.store.reviews(), self.store.tz)
         return self.recompute(new, (), history.suspended)
 

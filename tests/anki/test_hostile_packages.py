@@ -173,10 +173,20 @@ def test_a_symlink_to_dev_zero_is_refused(tmp_path, db):
     assert "regular file" in _refused(link, db)
 
 
-def test_a_fifo_named_like_a_package_is_refused_without_hanging(tmp_path, db):
-    fifo = tmp_path / "x.apkg"
+@pytest.mark.parametrize("name", ["x.apkg", "x.colpkg", "progress.json"])
+def test_a_fifo_is_refused_without_hanging(tmp_path, db, name):
+    fifo = tmp_path / "fifo" / name
+    fifo.parent.mkdir()
     os.mkfifo(fifo)
     assert "regular file" in _refused(fifo, db)
+
+
+def test_a_symlink_to_a_fifo_is_refused_without_hanging(tmp_path, db):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "x.apkg"
+    link.symlink_to(fifo)
+    assert "regular file" in _refused(link, db)
 
 
 def test_an_entry_declaring_gigabytes_is_refused_unread(tmp_path, genanki_package, db):

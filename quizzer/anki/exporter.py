@@ -41,7 +41,7 @@ from quizzer.anki.directions import default_directions, studied_directions
 from quizzer.anki.genanki_model import build_model
 from quizzer.anki.ids import stable_id
 from quizzer.anki.model import Direction, NoteType, note_type_for
-from quizzer.anki.notes import guid, note_cards, note_fields, note_tags
+from quizzer.anki.notes import guid, note_cards, note_fields, note_tags, with_texts
 from quizzer.anki.preset import install_preset
 from quizzer.anki.progress import fill_progress
 from quizzer.concepts.concept import Concept
@@ -264,8 +264,13 @@ def build_collection(
         chosen: list[tuple[Concept, tuple[Direction, ...], tuple[Direction, ...]]] = []
         for concept in deck:
             found = note_cards(concept, guarded, (prefer or {}).get(concept.uid, ()))
+            cards = tuple(sorted((d for d in found if d in asked), key=lambda d: d.sort_key))
+            if kept:
+                # A kept direction this export leaves out as asking what another card
+                # asks still has its card in Anki: its guard stays filled, or that card
+                # goes blank.
+                found += with_texts(concept, (d for d in kept if d not in found))
             found.sort(key=lambda d: d.sort_key)
-            cards = tuple(d for d in found if d in asked)
             if cards:
                 chosen.append((concept, tuple(found), cards))
             else:

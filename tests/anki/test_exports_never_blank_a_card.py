@@ -54,3 +54,39 @@ def test_no_export_blanks_a_card_of_an_earlier_one(tmp_path, db, mix, when, impo
         assert after >= before
     finally:
         col.close()
+
+
+SEQUENCE: tuple[list[str], ...] = (
+    ["--pair", "en:ru"],
+    [],
+    ["--pair", "ar:bn"],
+    ["--all"],
+    ["--pair", "en:fr"],
+    [],
+)
+
+
+@pytest.mark.parametrize("imported", ["in order", "reversed"])
+def test_six_exports_back_to_back_never_blank_a_card(tmp_path, imported):
+    """Narrow, default and --all exports mixed, on the clock within a few seconds, no
+    store folder: after each import every card still shows its front (a direction
+    --all leaves out as asking what another card asks keeps its guard too)."""
+    db = tmp_path / "not-yet" / "progress.json"
+    packages = []
+    for n, flags in enumerate(SEQUENCE):
+        out = tmp_path / f"export-{n}.apkg"
+        argv = ["export", "anki", "--deck", "quantization", "--out", str(out), "--db", str(db)]
+        assert main([*argv, *flags]) == 0
+        packages.append(out)
+    if imported == "reversed":
+        packages.reverse()
+    col = open_collection(tmp_path)
+    try:
+        count = 0
+        for package in packages:
+            import_package(col, package)
+            after = check_every_card(col)  # asserts no blank front
+            assert after >= count
+            count = after
+    finally:
+        col.close()

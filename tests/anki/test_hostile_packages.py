@@ -292,7 +292,7 @@ def _mutate(data: bytes, edits: list[tuple[int, int]]) -> bytes:
 _EDITS = st.lists(st.tuples(st.integers(0, 1 << 30), st.integers(0, 255)), min_size=1, max_size=8)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     target=st.sampled_from(["zip", "sqlite", "zstd"]),
     edits=_EDITS,

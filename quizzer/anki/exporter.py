@@ -39,7 +39,7 @@ from genanki.apkg_schema import APKG_SCHEMA
 from quizzer.anki.audio import MediaEntries, Recordings, media_entries, used_recordings, with_sounds
 from quizzer.anki.directions import default_directions, studied_directions
 from quizzer.anki.genanki_model import build_model
-from quizzer.anki.ids import stable_id
+from quizzer.anki.ids import PARENT_DECK, stable_id
 from quizzer.anki.model import Direction, NoteType, note_type_for
 from quizzer.anki.notes import guid, note_cards, note_fields, note_tags, with_texts
 from quizzer.anki.preset import install_preset
@@ -52,9 +52,6 @@ from quizzer.scheduling.review import Review
 if TYPE_CHECKING:
     from quizzer.scheduling.card_state import CardState
     from quizzer.scheduling.settings import SchedulerSettings
-
-#: Parent deck every quizzer deck is exported under.
-PARENT_DECK = "AI Glossary"
 
 #: Called as ``on_progress(notes_done, notes_total)`` while notes are written.
 ProgressCallback = Callable[[int, int], None]

@@ -42,7 +42,7 @@ from typing import BinaryIO, Protocol
 
 import zstandard
 
-from quizzer.anki.ids import note_guid
+from quizzer.anki.ids import PARENT_DECK, note_guid
 from quizzer.anki.model import Direction, template_direction
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
@@ -131,6 +131,16 @@ def _foreign(path: Path, what: str) -> InputError:
     return InputError(
         f"not an Anki package: {what}",
         hint="merge an .apkg or .colpkg exported by Anki, or another quizzer progress store",
+        path=path,
+    )
+
+
+def _too_slow(path: Path, name: str) -> InputError:
+    return InputError(
+        f"reading {name} took over {QUERY_SECONDS:.0f} s: a query that never ends "
+        "(a damaged or hostile package), or a very large collection",
+        hint=f"in Anki, export only the deck '{PARENT_DECK}' (File > Export, with "
+        "scheduling), then merge that file",
         path=path,
     )
 
@@ -344,7 +354,7 @@ def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
         conn.setlimit(limit, value)
     deadline = time.monotonic() + QUERY_SECONDS
     # A recursive view or a huge join would run forever: stop any query past the budget.
-    conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    conn.set_progress_handler(lambda: time.monotonic() > deadline, 1_000)
     try:
         conn.execute("PRAGMA trusted_schema = OFF")
         conn.execute("PRAGMA cache_size = -16000")
@@ -352,6 +362,8 @@ def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
         kinds = dict(conn.execute("SELECT name, type FROM sqlite_master"))
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if "interrupted" in str(exc):
+            raise _too_slow(path, name) from None
         raise _damaged(path, f"{name} can't be read ({exc})") from None
     missing = sorted(t for t in _TABLES if kinds.get(t) != "table")
     if missing:
@@ -460,9 +472,7 @@ def read_package(path: Path | str) -> AnkiHistory:
             return _read(path, name, conn)
         except sqlite3.OperationalError as exc:
             if "interrupted" in str(exc):
-                raise _damaged(
-                    path, f"reading {name} took over {QUERY_SECONDS:.0f} s (a runaway query)"
-                ) from None
+                raise _too_slow(path, name) from None
             raise _damaged(path, f"{name} has unexpected content ({exc})") from None
         except (sqlite3.DatabaseError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise _damaged(path, f"{name} has unexpected content ({exc})") from None

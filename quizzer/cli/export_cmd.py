@@ -23,7 +23,8 @@ from quizzer.anki.directions import (
     every_direction,
     parse_template_name,
 )
-from quizzer.anki.exporter import PARENT_DECK, export_apkg
+from quizzer.anki.exporter import export_apkg
+from quizzer.anki.ids import PARENT_DECK
 from quizzer.anki.model import KINDS
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.subcommands import Subcommands

@@ -348,3 +348,18 @@ def test_no_temporary_folder_is_a_message(tmp_path, anki_package, db, monkeypatc
     assert main(["merge", str(anki_package), "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert "temporary folder" in err and "Traceback" not in err
+
+
+def test_queries_past_the_time_budget_are_stopped(tmp_path, anki_package, db, monkeypatch, capsys):
+    """The progress handler's budget, run out at once on a 50,000-answer revlog: the
+    package is refused, with a hint."""
+    sql = """
+        INSERT INTO revlog
+          WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 50000)
+          SELECT 1600000000000 + n, 1, 0, 3, 1, 0, 0, 1000, 1 FROM r;
+    """
+    package = _edit_collection(anki_package, tmp_path / "long.apkg", sql, tmp_path)
+    monkeypatch.setattr(package_reader, "QUERY_SECONDS", 0.0)
+    assert main(["merge", str(package), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "took over 0 s" in err and "export only the deck 'AI Glossary'" in err

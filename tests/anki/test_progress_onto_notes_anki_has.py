@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from quizzer.anki.exporter import PARENT_DECK
+from quizzer.anki.ids import PARENT_DECK
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
 from quizzer.progress import open_store

@@ -39,9 +39,9 @@ from genanki.apkg_schema import APKG_SCHEMA
 from quizzer.anki.audio import MediaEntries, Recordings, media_entries, used_recordings, with_sounds
 from quizzer.anki.directions import default_directions, studied_directions
 from quizzer.anki.genanki_model import build_model
-from quizzer.anki.ids import stable_id
+from quizzer.anki.ids import PARENT_DECK, stable_id
 from quizzer.anki.model import Direction, NoteType, note_type_for
-from quizzer.anki.notes import guid, note_cards, note_fields, note_tags
+from quizzer.anki.notes import guid, note_cards, note_fields, note_tags, with_texts
 from quizzer.anki.preset import install_preset
 from quizzer.anki.progress import fill_progress
 from quizzer.concepts.concept import Concept
@@ -52,9 +52,6 @@ from quizzer.scheduling.review import Review
 if TYPE_CHECKING:
     from quizzer.scheduling.card_state import CardState
     from quizzer.scheduling.settings import SchedulerSettings
-
-#: Parent deck every quizzer deck is exported under.
-PARENT_DECK = "AI Glossary"
 
 #: Called as ``on_progress(notes_done, notes_total)`` while notes are written.
 ProgressCallback = Callable[[int, int], None]
@@ -264,8 +261,13 @@ def build_collection(
         chosen: list[tuple[Concept, tuple[Direction, ...], tuple[Direction, ...]]] = []
         for concept in deck:
             found = note_cards(concept, guarded, (prefer or {}).get(concept.uid, ()))
+            cards = tuple(sorted((d for d in found if d in asked), key=lambda d: d.sort_key))
+            if kept:
+                # A kept direction this export leaves out as asking what another card
+                # asks still has its card in Anki: its guard stays filled, or that card
+                # goes blank.
+                found += with_texts(concept, (d for d in kept if d not in found))
             found.sort(key=lambda d: d.sort_key)
-            cards = tuple(d for d in found if d in asked)
             if cards:
                 chosen.append((concept, tuple(found), cards))
             else:

@@ -6,6 +6,9 @@ from hashlib import blake2b
 
 import genanki
 
+#: Parent deck every quizzer deck is exported under (what a merge tells to export back).
+PARENT_DECK = "AI Glossary"
+
 #: Namespace mixed into every derived id, so quizzer's ids don't collide with other tools'.
 NAMESPACE = "quizzer"
 

@@ -116,6 +116,23 @@ def note_cards(
     return kept
 
 
+def with_texts(concept: Concept, directions: Iterable[Direction]) -> list[Direction]:
+    """The directions whose prompt and answer texts this concept has (and they differ):
+    those whose guard can be filled without giving a blank front, duplicates or not."""
+    out: list[Direction] = []
+    for direction in directions:
+        prompt_side, answer_side = direction.sides
+        prompt_entry = concept.entries.get(direction.source)
+        answer_entry = concept.entries.get(direction.target)
+        if prompt_entry is None or answer_entry is None:
+            continue
+        prompt = _same_text_key(prompt_entry.side(prompt_side).text)
+        answer = _same_text_key(answer_entry.side(answer_side).text)
+        if prompt and answer and prompt != answer:
+            out.append(direction)
+    return out
+
+
 def note_fields(
     concept: Concept, cards: Iterable[Direction] = (), note_type: NoteType = BASE
 ) -> list[str]:

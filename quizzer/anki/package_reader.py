@@ -11,9 +11,12 @@ What Anki writes (``rslib/src/import_export/package``):
   ``collection.anki21`` (schema 11, deflated in the zip), media as JSON;
 * genanki and Anki before 2.1.50: only ``collection.anki2``.
 
-The newest collection in the zip is read (anki21b, else anki21, else anki2) with
-:mod:`sqlite3` and the ``zstandard`` library, into memory: no Anki engine needed, and the
-file is never changed. Notes are quizzer's when their GUID is the one quizzer derives
+The newest collection in the zip is copied (anki21b decompressed with the ``zstandard``
+library) to a temporary file and read with :mod:`sqlite3`, read-only: no Anki engine
+needed, and the file is never changed. The package is input from anywhere, so every step
+is bounded: a regular file only, the zip directory's size, each entry's declared and
+actual size (streamed, never read whole), SQLite's limits and a time budget on queries,
+and each revlog value's range. Notes are quizzer's when their GUID is the one quizzer derives
 from the concept uid in their first field (:func:`quizzer.anki.ids.note_guid`); their
 cards map to quizzer card ids through the card's template. Everything else is counted,
 never read further.
@@ -21,17 +24,25 @@ never read further.
 
 from __future__ import annotations
 
-import io
 import json
+import os
 import sqlite3
+import stat
+import struct
+import tempfile
+import time
+import urllib.parse
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 import zstandard
 
-from quizzer.anki.ids import note_guid
+from quizzer.anki.ids import PARENT_DECK, note_guid
 from quizzer.anki.model import Direction, template_direction
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
@@ -44,19 +55,47 @@ _COLLECTIONS = ("collection.anki21b", "collection.anki21", "collection.anki2")
 #: Anki's ``cards.queue`` of a suspended card.
 QUEUE_SUSPENDED = -1
 #: Refuse collections that decompress to more than this (a zip bomb, not a collection).
-_MAX_COLLECTION_BYTES = 8 << 30
+#: The copy goes to a temporary file, never to memory; a 1M-answer collection is ~150 MB.
+MAX_COLLECTION_BYTES = 1 << 30
+#: Refuse a ``meta`` entry over this (Anki's is a few bytes).
+_MAX_META_BYTES = 1 << 20
+#: Refuse zips with more entries (the collection, media files) or a larger directory.
+MAX_ENTRIES = 100_000
+_MAX_DIRECTORY_BYTES = 16 << 20
+#: How far from the end the end-of-directory record may sit (its comment is at most 64 KiB).
+_EOCD_SEARCH = 22 + 0xFFFF
+#: A zstd frame asking for a larger window is refused (Anki's default level uses a few MB).
+_MAX_ZSTD_WINDOW = 32 << 20
+_CHUNK = 1 << 20
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+#: Seconds the collection's queries may take in all before the package is refused.
+QUERY_SECONDS = 8.0
+#: Most answers on quizzer's cards one package may bring (they are held in memory).
+MAX_ANSWERS = 1_000_000
+#: Intervals past these (Anki caps intervals at 100 years; learning steps are minutes to
+#: days) are no interval Anki gave: the merge then computes its own.
+_MAX_IVL_DAYS = 36_500
+_MAX_IVL_SECONDS = 366 * 86_400
+#: Revlog row ids (epoch ms) outside 1970 to the year 9000 are no answer's time.
+_LAST_ROW_ID = (
+    int((datetime(9000, 1, 1, tzinfo=UTC) - datetime(1970, 1, 1, tzinfo=UTC)).total_seconds())
+    * 1000
+)
 _TABLES = {"col", "notes", "cards", "revlog"}
 
 
 @dataclass(frozen=True, slots=True)
 class RevlogRow:
-    """One answer in Anki's ``revlog``: row id (epoch ms), quizzer card, grade, time, kind."""
+    """One answer in Anki's ``revlog``: row id (epoch ms), quizzer card, grade, time, kind,
+    and the interval Anki gave (``ivl``: days when positive, seconds when negative, as
+    Anki keeps it; 0 when it gave none or the value was out of range)."""
 
     id: int
     card_id: str
     ease: int
     time_ms: int
     kind: int
+    ivl: int = 0
 
 
 @dataclass(slots=True)
@@ -96,6 +135,16 @@ def _foreign(path: Path, what: str) -> InputError:
     )
 
 
+def _too_slow(path: Path, name: str) -> InputError:
+    return InputError(
+        f"reading {name} took over {QUERY_SECONDS:.0f} s: a query that never ends "
+        "(a damaged or hostile package), or a very large collection",
+        hint=f"in Anki, export only the deck '{PARENT_DECK}' (File > Export, with "
+        "scheduling), then merge that file",
+        path=path,
+    )
+
+
 def _varint(data: bytes, pos: int) -> tuple[int, int]:
     value = shift = 0
     while pos < len(data):
@@ -126,44 +175,148 @@ def meta_version(data: bytes) -> int:
     return 0
 
 
-def _collection_bytes(path: Path) -> tuple[str, bytes]:
-    """(name, SQLite bytes) of the newest collection in the package at ``path``."""
+def _open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file (symlinks followed), else refused.
+
+    The file is opened non-blocking, so a FIFO can't hang the open, and its type is
+    checked on the open descriptor: ``/dev/zero``, a FIFO or a socket is never read.
+    """
     try:
-        archive = zipfile.ZipFile(path)
-    except zipfile.BadZipFile:
-        raise _foreign(path, "not a zip archive") from None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InputError(f"can't read the file: {exc.strerror or exc}", path=path) from exc
-    with archive:
-        names = set(archive.namelist())
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _foreign(path, "not a regular file (a device, a pipe or a socket)")
+    return os.fdopen(fd, "rb")
+
+
+def _check_directory(path: Path, fh: BinaryIO) -> None:
+    """Refuse a zip whose central directory claims more entries or bytes than a package has.
+
+    :class:`zipfile.ZipFile` builds an object per entry of the central directory, so its
+    declared size is checked first, from the end-of-directory record (zip64 too).
+    """
+    size = fh.seek(0, os.SEEK_END)
+    tail_size = min(size, _EOCD_SEARCH)
+    fh.seek(size - tail_size)
+    tail = fh.read(tail_size)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) < at + 22:
+        return  # not a zip: ZipFile says so
+    entries, directory = struct.unpack("<HI", tail[at + 10 : at + 16])
+    locator = at - 20
+    if (entries == 0xFFFF or directory == 0xFFFFFFFF) and tail[locator : locator + 4] == (
+        b"PK\x06\x07"
+    ):
+        (offset,) = struct.unpack("<Q", tail[locator + 8 : locator + 16])
+        if offset < size:
+            fh.seek(offset)
+            record = fh.read(56)
+            if record[:4] == b"PK\x06\x06" and len(record) == 56:
+                entries, directory = struct.unpack("<QQ", record[32:48])
+    fh.seek(0)
+    if entries > MAX_ENTRIES or directory > _MAX_DIRECTORY_BYTES:
+        raise _damaged(
+            path, f"its zip directory claims {entries} entries, more than a package holds"
+        )
+
+
+def _entry(path: Path, archive: zipfile.ZipFile, name: str, limit: int) -> zipfile.ZipInfo:
+    """The entry ``name``, checked: not encrypted, a method Anki uses, declared size in bounds."""
+    info = archive.getinfo(name)
+    if info.flag_bits & 0x1:
+        raise _damaged(path, f"{name} is encrypted")
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise _damaged(path, f"{name} is compressed in a way Anki never writes")
+    if info.file_size > limit:
+        raise _damaged(path, f"{name} claims {info.file_size} bytes, too large for a package")
+    return info
+
+
+class _Readable(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+def _copy_capped(path: Path, name: str, source: _Readable, out: BinaryIO, limit: int) -> int:
+    """Copy ``source`` into ``out`` in chunks, refusing once more than ``limit`` bytes came."""
+    total = 0
+    while chunk := source.read(_CHUNK):
+        if total == 0 and len(chunk) >= len(_SQLITE_MAGIC) and not chunk.startswith(_SQLITE_MAGIC):
+            # Known at the first chunk: no need to unpack a bomb of zeros to say so.
+            raise _damaged(path, f"{name} is not an SQLite database")
+        total += len(chunk)
+        if total > limit:
+            raise _damaged(path, f"{name} is larger than {limit >> 20} MB uncompressed")
+        out.write(chunk)
+    return total
+
+
+def _extract_collection(path: Path, folder: Path) -> tuple[str, Path]:
+    """(name, path of a SQLite copy in ``folder``) of the newest collection in the package.
+
+    Everything is streamed with caps on the bytes actually produced, whatever the zip or
+    the zstd frame declare: a zip bomb is refused after at most the cap, in bounded memory.
+    """
+    with _open_regular(path) as fh:
+        _check_directory(path, fh)
         try:
-            if "meta" in names:
-                try:
-                    version = meta_version(archive.read("meta"))
-                except ValueError:
-                    raise _damaged(path, "its meta entry can't be read") from None
-                if version not in KNOWN_VERSIONS:
-                    raise InputError(
-                        f"this package was written in a format quizzer doesn't know "
-                        f"(version {version})",
-                        hint="in Anki, export with 'Support older Anki versions' ticked",
-                        path=path,
-                    )
-            name = next((n for n in _COLLECTIONS if n in names), None)
-            if name is None:
-                raise _foreign(path, "no Anki collection inside the zip")
-            data = archive.read(name)
-        except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile) as exc:
+            archive = zipfile.ZipFile(fh)
+        except zipfile.BadZipFile:
+            raise _foreign(path, "not a zip archive") from None
+        except (OSError, EOFError, ValueError) as exc:
             raise _damaged(path, f"the zip can't be read ({exc})") from None
-    if name.endswith("b"):
-        try:
-            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)) as reader:
-                data = reader.read(_MAX_COLLECTION_BYTES + 1)
-        except zstandard.ZstdError as exc:
-            raise _damaged(path, f"{name} can't be decompressed ({exc})") from None
-        if len(data) > _MAX_COLLECTION_BYTES:
-            raise _damaged(path, f"{name} is too large to be a collection")
-    return name, data
+        with archive:
+            return _extract_from(path, archive, folder)
+
+
+def _extract_from(path: Path, archive: zipfile.ZipFile, folder: Path) -> tuple[str, Path]:
+    names = set(archive.namelist())
+    target = folder / "collection.sqlite"
+    try:
+        if "meta" in names:
+            _entry(path, archive, "meta", _MAX_META_BYTES)
+            with archive.open("meta") as meta:
+                data = meta.read(_MAX_META_BYTES + 1)
+            try:
+                version = meta_version(data)
+            except ValueError:
+                raise _damaged(path, "its meta entry can't be read") from None
+            if version not in KNOWN_VERSIONS:
+                raise InputError(
+                    f"this package was written in a format quizzer doesn't know "
+                    f"(version {version})",
+                    hint="in Anki, export with 'Support older Anki versions' ticked",
+                    path=path,
+                )
+        name = next((n for n in _COLLECTIONS if n in names), None)
+        if name is None:
+            raise _foreign(path, "no Anki collection inside the zip")
+        _entry(path, archive, name, MAX_COLLECTION_BYTES)
+        with archive.open(name) as entry, target.open("wb") as out:
+            if name.endswith("b"):
+                decompressor = zstandard.ZstdDecompressor(max_window_size=_MAX_ZSTD_WINDOW)
+                with decompressor.stream_reader(entry) as reader:
+                    _copy_capped(path, name, reader, out, MAX_COLLECTION_BYTES)
+            else:
+                _copy_capped(path, name, entry, out, MAX_COLLECTION_BYTES)
+    except zstandard.ZstdError as exc:
+        raise _damaged(path, f"{name} can't be decompressed ({exc})") from None
+    except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile, zlib.error, ValueError) as exc:
+        raise _damaged(path, f"the zip can't be read ({exc})") from None
+    except (RuntimeError, NotImplementedError) as exc:
+        # zipfile's words for an encrypted entry or an unknown method.
+        raise _damaged(path, f"the zip can't be read ({exc})") from None
+    except OSError as exc:
+        # Reading the package, or writing its collection to the temporary folder (disk full).
+        raise InputError(
+            f"can't unpack the package: {exc.strerror or exc}",
+            hint="check the file can be read and the temporary folder has room "
+            f"({tempfile.gettempdir()}; TMPDIR sets another)",
+            path=path,
+        ) from None
+    return name, target
 
 
 def _unicase(a: str, b: str) -> int:
@@ -172,23 +325,50 @@ def _unicase(a: str, b: str) -> int:
     return (x > y) - (x < y)
 
 
-def _open_collection(path: Path, name: str, data: bytes) -> sqlite3.Connection:
-    if not data.startswith(b"SQLite format 3\x00"):
-        raise _damaged(path, f"{name} is not an SQLite database")
-    if data[18:20] == b"\x02\x02":
-        # WAL mode in the header: an in-memory copy can only be read in rollback mode.
-        data = data[:18] + b"\x01\x01" + data[20:]
-    conn = sqlite3.connect(":memory:")
+#: Limits on what the collection's SQL may ask of SQLite (its schema is the package's).
+_SQLITE_LIMITS = (
+    (sqlite3.SQLITE_LIMIT_LENGTH, 64 << 20),
+    (sqlite3.SQLITE_LIMIT_SQL_LENGTH, 1 << 20),
+    (sqlite3.SQLITE_LIMIT_COLUMN, 200),
+    (sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 100),
+    (sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, 10),
+    (sqlite3.SQLITE_LIMIT_FUNCTION_ARG, 16),
+    (sqlite3.SQLITE_LIMIT_ATTACHED, 0),
+    (sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH, 1),
+)
+
+
+def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
+    """The collection copy at ``file`` opened read-only, with limits and a time budget."""
+    with file.open("r+b") as fh:
+        header = fh.read(20)
+        if not header.startswith(_SQLITE_MAGIC):
+            raise _damaged(path, f"{name} is not an SQLite database")
+        if header[18:20] == b"\x02\x02":
+            # WAL mode in the header: the copy is read alone, in rollback mode.
+            fh.seek(18)
+            fh.write(b"\x01\x01")
+    uri = f"file:{urllib.parse.quote(str(file))}?mode=ro&immutable=1"
+    conn = sqlite3.connect(uri, uri=True)
+    for limit, value in _SQLITE_LIMITS:
+        conn.setlimit(limit, value)
+    deadline = time.monotonic() + QUERY_SECONDS
+    # A recursive view or a huge join would run forever: stop any query past the budget.
+    conn.set_progress_handler(lambda: time.monotonic() > deadline, 1_000)
     try:
-        conn.deserialize(data)
+        conn.execute("PRAGMA trusted_schema = OFF")
+        conn.execute("PRAGMA cache_size = -16000")
         conn.create_collation("unicase", _unicase)
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        kinds = dict(conn.execute("SELECT name, type FROM sqlite_master"))
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if "interrupted" in str(exc):
+            raise _too_slow(path, name) from None
         raise _damaged(path, f"{name} can't be read ({exc})") from None
-    if not tables >= _TABLES:
+    missing = sorted(t for t in _TABLES if kinds.get(t) != "table")
+    if missing:
         conn.close()
-        raise _foreign(path, f"{name} is not an Anki collection (no {min(_TABLES - tables)} table)")
+        raise _foreign(path, f"{name} is not an Anki collection (no {missing[0]} table)")
     return conn
 
 
@@ -202,14 +382,19 @@ def direction_of(template_name: str) -> Direction | None:
 
 def _templates(conn: sqlite3.Connection) -> Iterator[tuple[int, int, str]]:
     """(note type id, template ord, template name) of every note type in the collection."""
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-    if "templates" in tables:  # schema 18: one row per template
+    tables = dict(conn.execute("SELECT name, type FROM sqlite_master"))
+    if tables.get("templates") == "table":  # schema 18: one row per template
         yield from conn.execute("SELECT ntid, ord, name FROM templates")
         return
     (models_json,) = conn.execute("SELECT models FROM col").fetchone()
     for mid, model in json.loads(models_json or "{}").items():
         for template in model.get("tmpls", []):
             yield int(mid), int(template["ord"]), str(template["name"])
+
+
+def _is_int(value: object) -> bool:
+    """Whether a column value is an integer (SQLite stores whatever a row was given)."""
+    return type(value) is int
 
 
 def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
@@ -239,16 +424,29 @@ def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
         history.cards.add(card_id)
         if queue == QUEUE_SUSPENDED:
             history.suspended.add(card_id)
-    query = "SELECT id, cid, ease, time, type FROM revlog ORDER BY id"
-    for rid, cid, ease, time_ms, kind in conn.execute(query):
+    query = "SELECT id, cid, ease, time, type, ivl FROM revlog ORDER BY id"
+    for rid, cid, ease, time_ms, kind, ivl in conn.execute(query):
+        if not (_is_int(rid) and 0 < rid < _LAST_ROW_ID):
+            # Anki's row ids are the answers' times: anything else is damage, and merging
+            # the rest would take a package apart that no Anki wrote.
+            raise _damaged(path, f"its revlog has an entry dated outside 1970-9000 ({rid!r:.30})")
         known = card_of.get(cid)
         if known is None:
             # Another note's card, or a deleted card (its rows stay in the revlog).
             history.foreign_rows += 1
+        elif not _is_int(ease):
+            raise _damaged(
+                path, f"its revlog has an answer whose grade is no number ({ease!r:.30})"
+            )
         elif ease not in (1, 2, 3, 4):
             history.manual_rows += 1  # "set due date", "forget": not an answer
         else:
-            history.rows.append(RevlogRow(rid, known, ease, max(0, time_ms), kind))
+            time_ms = time_ms if _is_int(time_ms) else 0
+            kind = kind if _is_int(kind) else 0
+            if len(history.rows) >= MAX_ANSWERS:
+                raise _damaged(path, f"it holds more than {MAX_ANSWERS} answers on quizzer's cards")
+            ivl = ivl if _is_int(ivl) and -_MAX_IVL_SECONDS <= ivl <= _MAX_IVL_DAYS else 0
+            history.rows.append(RevlogRow(rid, known, ease, max(0, time_ms), kind, ivl))
     return history
 
 
@@ -259,11 +457,26 @@ def read_package(path: Path | str) -> AnkiHistory:
     file that is not an Anki package, or a damaged one. The file is only read.
     """
     path = Path(path)
-    name, data = _collection_bytes(path)
-    conn = _open_collection(path, name, data)
     try:
-        return _read(path, name, conn)
-    except (sqlite3.DatabaseError, KeyError, TypeError, ValueError) as exc:
-        raise _damaged(path, f"{name} has unexpected content ({exc})") from None
-    finally:
-        conn.close()
+        temporary = tempfile.TemporaryDirectory(prefix="quizzer-merge-")
+    except OSError as exc:
+        raise InputError(
+            f"can't make a temporary folder to unpack the package in: {exc.strerror or exc}",
+            hint="set TMPDIR to a folder you can write to",
+            path=path,
+        ) from None
+    with temporary as folder:
+        name, copy = _extract_collection(path, Path(folder))
+        conn = _open_collection(path, name, copy)
+        try:
+            return _read(path, name, conn)
+        except sqlite3.OperationalError as exc:
+            if "interrupted" in str(exc):
+                raise _too_slow(path, name) from None
+            raise _damaged(path, f"{name} has unexpected content ({exc})") from None
+        except (sqlite3.DatabaseError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise _damaged(path, f"{name} has unexpected content ({exc})") from None
+        except RecursionError:
+            raise _damaged(path, f"{name} has note types nested too deeply to read") from None
+        finally:
+            conn.close()

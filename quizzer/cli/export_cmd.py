@@ -24,8 +24,9 @@ from quizzer.anki.directions import (
     parse_template_name,
 )
 from quizzer.anki.exporter import export_apkg
+from quizzer.anki.ids import PARENT_DECK
 from quizzer.anki.model import KINDS
-from quizzer.cards.card import Pair
+from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import LANGUAGES
@@ -36,6 +37,7 @@ from quizzer.scheduling.review import Review
 from quizzer.services.anki_export import (
     Learner,
     exports_record_path,
+    last_export_time,
     read_exported,
     read_learner,
     read_store,
@@ -288,6 +290,7 @@ def run_anki(args: argparse.Namespace) -> int:
         progress_states, reviews, tz = read_store(args.db)
 
     keep, record = earlier_exports(args)
+    exported_before = read_exported(args.db) or {}
     timestamp = args.timestamp if args.timestamp is not None else time.time()
     if not 0 < timestamp <= time.time() + 86400:
         # Anki refuses packages whose note and card ids (milliseconds) lie in the future.
@@ -295,6 +298,12 @@ def run_anki(args: argparse.Namespace) -> int:
             f"--timestamp {args.timestamp} is not a time up to now",
             hint="give seconds since 1970, e.g. from `date +%s`",
         )
+    # Anki updates a note it has only from a package whose note is newer (in whole
+    # seconds): an export in the same second as the last would leave the old note's
+    # guard fields and its new cards blank. Each export's notes are a second newer.
+    last = last_export_time(args.db)
+    if record is not None and int(timestamp) <= int(last):
+        timestamp = int(last) + 1
     recordings = None
     if args.audio:
         started = time.monotonic()
@@ -343,7 +352,13 @@ def run_anki(args: argparse.Namespace) -> int:
     if record is not None:
         for deck_id, directions in plan.items():
             record.setdefault(deck_id, set()).update(d.name for d in directions)
-        record_exported(record, args.db)
+        if not record_exported(record, args.db, timestamp=timestamp):
+            print(
+                f"warning: couldn't write {shown(exports_record_path(args.db))}, the record "
+                "of exported cards; a later export may leave some of these cards blank "
+                "in Anki.",
+                file=sys.stderr,
+            )
     if result.skipped_concepts:
         print(
             f"{result.skipped_concepts} concepts skipped: no text in the requested languages.",
@@ -360,4 +375,47 @@ def run_anki(args: argparse.Namespace) -> int:
                 "(their deck, language pair or card kind wasn't exported).",
                 file=sys.stderr,
             )
+        for line in existing_cards_note(
+            already_exported(progress_states, plan, exported_before), result.scheduled_cards
+        ):
+            print(line)
     return 0
+
+
+def already_exported(
+    states: dict[str, CardState],
+    plan: dict[str, tuple[Direction, ...]],
+    exported_before: dict[str, set[str]],
+) -> int:
+    """How many studied cards of this export an earlier export (by the record) gave Anki."""
+    count = 0
+    for card_id in states:
+        try:
+            key = CardKey.parse(card_id)
+        except ValueError:
+            continue
+        direction = Direction.from_pair(key.pair)
+        if direction is None or direction not in plan.get(key.deck, ()):
+            continue
+        if direction.name in exported_before.get(key.deck, set()):
+            count += 1
+    return count
+
+
+def existing_cards_note(already: int, scheduled: int) -> list[str]:
+    """What ``--with-progress`` tells about cards Anki already has: Anki keeps its own
+    schedule for them (its import says "updated" and adds no reviews), and what to do."""
+    if not scheduled:
+        return []
+    remedy = (
+        f"to give them quizzer's progress, delete those notes in Anki first (Browse, deck "
+        f"'{PARENT_DECK}', select them, Notes > Delete), then import this file; to bring "
+        "Anki's answers here instead, export from Anki with scheduling and `quizzer merge` it."
+    )
+    if already:
+        return [
+            f"Note: {already} of the {scheduled} studied cards were in an earlier export. "
+            "If Anki already has them, it keeps its own schedule for them and adds none of "
+            f"their reviews (its import log says 'updated'): {remedy}"
+        ]
+    return [f"Note: cards Anki already has keep Anki's schedule on import; {remedy}"]

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from quizzer.cli.subcommands import Subcommands
+from quizzer.errors import shown
 from quizzer.services.merge import MergeReport, ProgressCallback, added_rows, merge_file
 
 
@@ -48,10 +49,11 @@ def render(report: MergeReport) -> list[str]:
     """The command's summary lines."""
     verb = "would add" if report.dry_run else "added"
     source = "Anki package" if report.kind == "anki" else "progress store"
-    lines = [f"{report.source} ({source}): {verb} {report.total} answers"]
+    # The file name and the package's deck ids may hold control characters: escaped.
+    lines = [f"{shown(report.source)} ({source}): {verb} {report.total} answers"]
 
     for deck, code, count in added_rows(report):
-        lines.append(f"  {deck}  {code}  {count}")
+        lines.append(f"  {shown(deck)}  {shown(code)}  {count}")
     if report.known:
         lines.append(f"{report.known} answers already here (left as they are)")
     if report.undone:

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.cards.card import CardKey
+from quizzer.cli.csv_cells import csv_cell
 from quizzer.cli.output import print_json
 from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError, shown
@@ -105,9 +106,17 @@ def register(subparsers: Subcommands) -> None:
         help="export the review log as CSV",
         description="Write the review log as CSV (UTF-8, one row per answer, oldest first): "
         "UTC and local time, study day, the card's deck, concept, languages and sides, the "
-        "grade, quiz mode, answer duration, phase, typed text and the scheduling result.",
+        "grade, quiz mode, answer duration, phase, typed text and the scheduling result. "
+        "A cell starting with =, +, -, @, a tab or a carriage return gets a leading ' so a "
+        "spreadsheet shows it as text instead of running it (--raw writes it as it is); "
+        "printed on a terminal, control characters are shown as escapes.",
     )
     p.add_argument("--csv", metavar="FILE", required=True, help="output file ('-' for stdout)")
+    p.add_argument(
+        "--raw",
+        action="store_true",
+        help="write every cell exactly as stored (no ' before formula-like cells)",
+    )
     p.add_argument("--deck", metavar="NAME", help="only this deck (id or name)")
     p.add_argument("--db", metavar="PATH", help=DB_HELP)
     p.set_defaults(func=cmd_log_export)
@@ -272,11 +281,15 @@ def cmd_log_export(args: argparse.Namespace) -> int:
     if deck_id is not None:
         reviews = [r for r in reviews if r.card_id.split("/", 1)[0] == deck_id]
     reviews.sort(key=lambda r: (r.reviewed_at, r.id))
+    terminal = out is None and sys.stdout.isatty()
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    # The csv module's own line ending (CRLF) and minimal quoting: every field holding CR
+    # or LF is quoted, so a typed answer's bare CR can't end a row.
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS)
     writer.writeheader()
     for review in reviews:
-        writer.writerow(review_row(review, tz, hour))
+        row = review_row(review, tz, hour)
+        writer.writerow({k: csv_cell(v, raw=args.raw, terminal=terminal) for k, v in row.items()})
     if out is None:
         sys.stdout.write(buffer.getvalue())
         return 0

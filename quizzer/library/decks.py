@@ -13,7 +13,7 @@ from quizzer.concepts import deckwriter
 from quizzer.concepts.concept import Concept, Entry, EntryTable, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
 from quizzer.concepts.languages import LANGUAGES, Side
-from quizzer.errors import InputError
+from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
 from quizzer.paths import bundled_decks_dir, user_decks_dir
@@ -253,15 +253,23 @@ def warn_skipped(exc: InputError) -> None:
     print(f"quizzer: warning: skipped a deck file it can't read: {exc}", file=sys.stderr)
 
 
-def check_unique(ids: dict[str, Path], deck_id: str, path: Path) -> None:
-    """Refuse a second deck file with the id ``deck_id``; else note it in ``ids``."""
+def clashes(ids: dict[str, Path], deck_id: str, path: Path) -> bool:
+    """Whether ``deck_id`` is already taken by another file in ``ids`` (then a warning
+    naming both files is printed, and the caller skips ``path``); else note it in ``ids``.
+
+    Bundled decks come first, so a user deck can never shadow one; one clashing file
+    must not stop every command, any more than one unreadable file does.
+    """
     if deck_id in ids:
-        raise InputError(
-            f"deck id {deck_id!r} is also used by {ids[deck_id]}",
-            hint="give one of the decks another id",
-            path=path,
+        print(
+            f"quizzer: warning: skipped {shown(path)}: its deck id {shown(deck_id)!r} is "
+            f"already used by {shown(ids[deck_id])}; give the deck in {shown(path.name)} "
+            "another id to use it",
+            file=sys.stderr,
         )
+        return True
     ids[deck_id] = path
+    return False
 
 
 def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
@@ -274,7 +282,8 @@ def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
             deck = readable_deck(path)
             if deck is None:
                 continue
-            check_unique(ids, deck.id, path)
+            if clashes(ids, deck.id, path):
+                continue
             found.append(DeckFile(deck=deck, path=path, bundled=bundled))
     return found
 

@@ -20,7 +20,7 @@ from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError
 from quizzer.library import cache as deckcache
 from quizzer.library.decks import (
-    check_unique,
+    clashes,
     deck_bytes,
     deck_files,
     deck_from_bytes,
@@ -177,6 +177,7 @@ def library_summaries(user_dir: Path | str | None = None) -> list[DeckSummary]:
             except InputError as exc:
                 warn_skipped(exc)
                 continue
-            check_unique(ids, summary.id, path)
+            if clashes(ids, summary.id, path):
+                continue
             found.append(summary)
     return found

@@ -88,21 +88,30 @@ def exports_record_path(db: str | os.PathLike[str] | None = None) -> Path:
     return path.with_name(path.name + ".anki.json")
 
 
-def read_exported(db: str | os.PathLike[str] | None = None) -> dict[str, set[str]] | None:
-    """Deck id → names of every direction an earlier export gave cards for
-    (``{}`` before the first export; ``None`` when the record isn't ours to trust)."""
+def _record_doc(db: str | os.PathLike[str] | None) -> dict[str, object] | None:
+    """The record file's JSON (``{}`` when there is none yet; ``None``: not ours to trust)."""
     path = exports_record_path(db)
     try:
         doc = json.loads(read_regular_file(path, 16 << 20, "export record"))
     except FileNotFoundError:
-        return {}
-    except (OSError, ValueError, InputError):  # unreadable, not JSON, not a regular file
+        return {"kind": _RECORD_KIND, "decks": {}}
+    except (OSError, ValueError, InputError, RecursionError):  # unreadable, not JSON, ...
         return None
     if not isinstance(doc, dict) or doc.get("kind") != _RECORD_KIND:
         return None
-    decks = doc.get("decks")
-    if not isinstance(decks, dict):
+    if not isinstance(doc.get("decks"), dict):
         return None
+    return doc
+
+
+def read_exported(db: str | os.PathLike[str] | None = None) -> dict[str, set[str]] | None:
+    """Deck id → names of every direction an earlier export gave cards for
+    (``{}`` before the first export; ``None`` when the record isn't ours to trust)."""
+    doc = _record_doc(db)
+    if doc is None:
+        return None
+    decks = doc["decks"]
+    assert isinstance(decks, dict)
     return {
         str(deck): {str(name) for name in names}
         for deck, names in decks.items()
@@ -110,17 +119,37 @@ def read_exported(db: str | os.PathLike[str] | None = None) -> dict[str, set[str
     }
 
 
+def last_export_time(db: str | os.PathLike[str] | None = None) -> float:
+    """The time (epoch seconds) the last recorded export gave its notes; 0 if none."""
+    doc = _record_doc(db)
+    value = doc.get("last_timestamp") if doc else None
+    return float(value) if isinstance(value, int | float) and value > 0 else 0.0
+
+
 def record_exported(
-    exported: dict[str, set[str]], db: str | os.PathLike[str] | None = None
+    exported: dict[str, set[str]],
+    db: str | os.PathLike[str] | None = None,
+    *,
+    timestamp: float = 0.0,
 ) -> bool:
-    """Write the record (atomically); ``False`` when its folder doesn't exist or the file
-    there isn't one of ours (it is left alone)."""
+    """Write the record (atomically), with ``timestamp``, the export's note time; ``False``
+    when it can't be written or the file there isn't one of ours (it is left alone).
+
+    The store's folder is created when missing: a learner who exports for Anki before
+    ever studying needs the record most (without it a later export empties the guard
+    fields of the cards an earlier one gave, and Anki shows those cards blank).
+    """
     path = exports_record_path(db)
-    if not path.parent.is_dir() or read_exported(db) is None:
+    if read_exported(db) is None:
         return False
     doc = {
         "kind": _RECORD_KIND,
         "decks": {deck: sorted(names) for deck, names in sorted(exported.items())},
+        "last_timestamp": max(timestamp, last_export_time(db)),
     }
-    atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    except OSError:
+        return False
     return True

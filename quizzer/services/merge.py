@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import os
+import stat
 import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Container, Iterable, Sequence
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 
-from quizzer.anki.package_reader import AnkiHistory, read_package
+from quizzer.anki.package_reader import AnkiHistory, RevlogRow, read_package
 from quizzer.cards.card import CardKey
 from quizzer.errors import InputError, StoreError
 from quizzer.paths import default_db_path
@@ -107,8 +108,29 @@ def _is_known(stamps: list[int], row_id: int) -> bool:
     return i < len(stamps) and stamps[i] <= row_id + 1
 
 
-def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Review], int]:
-    """(the reviews the package adds, how many of its answers the log already has)."""
+def anki_due(row: RevlogRow, tz: tzinfo) -> datetime | None:
+    """When Anki made the card due by this answer: its interval (``ivl``) after the answer,
+    whole days on the learner's local calendar, or seconds in learning; ``None`` if none.
+
+    Taken as the answer's ``due``, the replay keeps it (as it keeps any date the learner
+    was told), so quizzer's next day for a card answered in Anki is Anki's own, fuzz and
+    all, not one recomputed a day or two off.
+    """
+    at = _EPOCH + row.id * _MS
+    if row.ivl > 0:
+        # Same tz: aware arithmetic keeps the wall-clock time, so the study day moves by ivl.
+        return at.astimezone(tz) + timedelta(days=row.ivl)
+    if row.ivl < 0:
+        return at + timedelta(seconds=-row.ivl)
+    return None
+
+
+def anki_reviews(
+    history: AnkiHistory, log: Iterable[Review], tz: tzinfo = UTC
+) -> tuple[list[Review], int]:
+    """(the reviews the package adds, how many of its answers the log already has).
+
+    Each keeps the due date Anki gave (:func:`anki_due`); ``tz`` is the learner's zone."""
     known = _known_ms(log)
     out: list[Review] = []
     seen: set[int] = set()
@@ -129,6 +151,7 @@ def anki_reviews(history: AnkiHistory, log: Iterable[Review]) -> tuple[list[Revi
                 grade=grade,
                 mode="anki",
                 duration_ms=min(row.time_ms, 2**31 - 1),
+                due=anki_due(row, tz),
             )
         )
     return out, skipped
@@ -193,7 +216,7 @@ class _Merge:
         self.report.foreign_notes = history.foreign_notes
         self.report.foreign_answers = history.foreign_rows
         self.report.manual_rows = history.manual_rows
-        new, self.report.known = anki_reviews(history, self.store.reviews())
+        new, self.report.known = anki_reviews(history, self.store.reviews(), self.store.tz)
         new = self._not_undone(new, timedelta(milliseconds=EXPORT_ID_BUMP_MS))
         return self.recompute(new, (), history.suspended)
 
@@ -270,6 +293,12 @@ def _read_other_store(path: Path, own: Path) -> tuple[list[Review], set[str]]:
     except StoreError as exc:
         # The file given to merge is input: its trouble is exit 2, this store is untouched.
         raise InputError(exc.message, hint=exc.hint, path=exc.path or path) from None
+    except RecursionError:
+        raise InputError(
+            "this progress store is nested too deeply to be one of quizzer's",
+            hint="give the copy from the other machine as quizzer wrote it",
+            path=path,
+        ) from None
 
 
 def _source_kind(path: Path) -> str:
@@ -283,9 +312,20 @@ def _source_kind(path: Path) -> str:
             hint="give an .apkg, a .colpkg or a progress store file",
             path=path,
         )
+    # Checked before anything opens it: /dev/zero never ends and a FIFO blocks the open.
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise InputError(
+            "not a regular file (a device, a pipe or a socket)",
+            hint="give an .apkg, a .colpkg or a progress store file",
+            path=path,
+        )
     if zipfile.is_zipfile(path) or path.suffix.lower() in (".apkg", ".colpkg"):
         return "anki"
-    if store_exists(path) and is_ours(path):
+    try:
+        ours = store_exists(path) and is_ours(path)
+    except RecursionError:
+        ours = False  # JSON nested past any store's shape: not one of quizzer's
+    if ours:
         return "store"
     raise InputError(
         "neither an Anki package nor a quizzer progress store",

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from quizzer.anki import export_apkg
-from quizzer.anki.exporter import PARENT_DECK
+from quizzer.anki.ids import PARENT_DECK
 from quizzer.anki.model import FIELD_INDEX, FIELD_SOURCE, default_directions
 from quizzer.anki.notes import from_field, source_text
 from quizzer.cli.export_cmd import progress_bar

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from quizzer.anki import export_apkg
-from quizzer.anki.exporter import PARENT_DECK
+from quizzer.anki.ids import PARENT_DECK
 from quizzer.anki.model import (
     BASE,
     FIELD_ACRONYM,

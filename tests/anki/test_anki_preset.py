@@ -15,7 +15,8 @@ import fsrs
 import pytest
 
 from quizzer.anki import export_apkg
-from quizzer.anki.exporter import PARENT_DECK, new_card_positions
+from quizzer.anki.exporter import new_card_positions
+from quizzer.anki.ids import PARENT_DECK
 from quizzer.anki.model import every_direction
 from quizzer.anki.preset import PRESET_NAME
 from quizzer.cards.card import CardKey, Pair

@@ -73,8 +73,9 @@ def broken_deck(decks: Path) -> Path:
     return write(decks / "broken.toml", BROKEN)
 
 
+@pytest.mark.usefixtures("broken_deck")
 def test_a_deck_file_the_loader_refuses_is_skipped_with_a_warning(
-    broken_deck: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "progress.json")
     with open_store(db):

@@ -291,7 +291,7 @@ def test_log_export_csv(store_path: Path, env: Path, capsys) -> None:
         assert int(row["duration_ms"]) == review.duration_ms
     assert rows[0]["typed"] == "ответ, «данные»"  # UTF-8 and a comma survive
     assert main(["log", "export", "--csv", "-", "--db", str(store_path)]) == 0
-    assert capsys.readouterr().out == out.read_text(encoding="utf-8")
+    assert capsys.readouterr().out == out.read_bytes().decode("utf-8")
     assert (
         main(["log", "export", "--csv", "-", "--db", str(store_path), "--deck", "quantization"])
         == 0

@@ -28,12 +28,14 @@ def umask_027() -> Iterator[None]:
         os.umask(old)
 
 
-def test_current_umask_reads_without_changing(umask_027: None) -> None:
+@pytest.mark.usefixtures("umask_027")
+def test_current_umask_reads_without_changing() -> None:
     assert current_umask() == 0o027
     assert current_umask() == 0o027
 
 
-def test_new_file_gets_the_umask_mode(tmp_path: Path, umask_027: None) -> None:
+@pytest.mark.usefixtures("umask_027")
+def test_new_file_gets_the_umask_mode(tmp_path: Path) -> None:
     path = tmp_path / "new.bin"
     atomic_write_bytes(path, b"data")
     assert mode(path) == 0o640  # not mkstemp's 0600
@@ -43,7 +45,8 @@ def test_new_file_gets_the_umask_mode(tmp_path: Path, umask_027: None) -> None:
     assert mode(other) == 0o644
 
 
-def test_replacing_keeps_the_existing_mode(tmp_path: Path, umask_027: None) -> None:
+@pytest.mark.usefixtures("umask_027")
+def test_replacing_keeps_the_existing_mode(tmp_path: Path) -> None:
     path = tmp_path / "kept.bin"
     path.write_bytes(b"old")
     path.chmod(0o604)

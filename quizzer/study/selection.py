@@ -66,3 +66,18 @@ def has_languages(languages: Sequence[str], wanted: Iterable[str]) -> bool:
     """Whether a deck with ``languages`` (unknown when empty) has every language ``wanted``
     (also for a prompt and answer that aren't a valid :class:`Pair` yet)."""
     return not languages or set(wanted) <= set(languages)
+
+
+#: Modes where the answer is typed, in full, into a one-line field.
+TYPING_MODES = ("typed", "learn")
+
+
+def typing_long_answers(pair: Pair, mode: str) -> bool:
+    """Whether ``mode`` has the learner type ``pair``'s answers and those are definitions.
+
+    A definition is a sentence or two (a bundled one runs 15–30 words): typed whole into
+    a one-line field it scrolls sideways, and one slip fails it, so the home screen says
+    so and offers choice mode. Decided by the side, not by measuring the deck's texts:
+    the home screen knows the direction before any big deck is loaded.
+    """
+    return mode in TYPING_MODES and pair.answer_side == "definition"

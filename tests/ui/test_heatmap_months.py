@@ -10,7 +10,7 @@ import pytest
 from quizzer.stats.figures import DayCount
 from quizzer.ui.stats_charts import heatmap_text
 
-MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
 @pytest.mark.parametrize("last", [date(2026, 12, 4), date(2026, 12, 31), date(2026, 6, 15)])

@@ -10,21 +10,25 @@ from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES
 from quizzer.scheduling.grades import MODES
 
+#: What a learner can choose on the home screen and with ``--mode``: the quiz modes,
+#: whose answers are recorded, and Match, a timed game that records nothing.
+STUDY_MODES: tuple[str, ...] = (*MODES, "match")
+
 #: The settings key under which the home screen remembers the last choice.
 SETTINGS_KEY = "ui.last_choice"
 
 
 @dataclass(frozen=True, slots=True)
 class StudyChoice:
-    """A deck id, a :class:`Pair` and a mode (flip, choice, typed or learn)."""
+    """A deck id, a :class:`Pair` and a mode (flip, choice, typed, learn or match)."""
 
     deck: str
     pair: Pair
     mode: str = "flip"
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.mode not in STUDY_MODES:
+            raise ValueError(f"mode must be one of {', '.join(STUDY_MODES)}, not {self.mode!r}")
 
     @property
     def pair_label(self) -> str:

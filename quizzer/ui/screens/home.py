@@ -16,8 +16,8 @@ from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES, Side
-from quizzer.scheduling.grades import MODES
 from quizzer.study.selection import (
+    STUDY_MODES,
     StudyChoice,
     default_pair,
     fits,
@@ -48,6 +48,7 @@ _MODE_HELP = {
     "choice": "choice: pick the answer among four",
     "typed": "typed: type the answer",
     "learn": "learn: rounds of ~7 new concepts, choice then typed",
+    "match": "match: pair 6–8 prompts with their answers against the clock",
 }
 
 
@@ -181,7 +182,7 @@ class HomeScreen(QuizzerScreen[None]):
                     yield self._select(langs, "to-lang", pair.answer_lang)
                     yield self._select(_SIDE_OPTIONS, "to-side", pair.answer_side)
                 yield Static("Mode", classes="section")
-                yield self._select([(m, m) for m in MODES], "mode", last.mode)
+                yield self._select([(m, m) for m in STUDY_MODES], "mode", last.mode)
                 yield Static(
                     self._mode_help(last.pair, last.mode),
                     id="mode-help",
@@ -373,6 +374,11 @@ class HomeScreen(QuizzerScreen[None]):
             return
         self.service.remember(choice)
         self._studying = True
+        if choice.mode == "match":
+            from quizzer.ui.screens.match import MatchScreen
+
+            self.app.push_screen(MatchScreen(choice, from_home=True))
+            return
         from quizzer.ui.screens.study import StudyScreen
 
         self.app.push_screen(StudyScreen(choice, from_home=True))
@@ -393,7 +399,8 @@ class HomeScreen(QuizzerScreen[None]):
     def action_cycle_mode(self) -> None:
         """Next quiz mode."""
         select = self.query_one("#mode", Picker)
-        select.value = MODES[(MODES.index(str(select.value)) + 1) % len(MODES)]
+        modes = STUDY_MODES
+        select.value = modes[(modes.index(str(select.value)) + 1) % len(modes)]
 
     def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
         """Offer choice mode (``c``) only while the mode help warns of long answers."""

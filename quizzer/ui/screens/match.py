@@ -61,6 +61,8 @@ class MatchScreen(QuizzerScreen[None]):
         padding: 0 1;
         background: $panel;
         text-style: bold;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     #match-status {
         width: 1fr;
@@ -78,8 +80,12 @@ class MatchScreen(QuizzerScreen[None]):
         width: 1fr;
         padding: 0 1 0 1;
     }
-    #match-right.-long {
+    /* Definitions get more of the width, the terms beside them enough for two lines. */
+    #match-left.-beside-long {
         width: 2fr;
+    }
+    #match-right.-long {
+        width: 3fr;
     }
     MatchTile:odd { background: $panel; }
     """
@@ -114,7 +120,7 @@ class MatchScreen(QuizzerScreen[None]):
             self.best = self.service.best_match_seconds(choice.deck, choice.pair)
             long = choice.pair.answer_side == "definition"
             with Horizontal(id="match-board"):
-                with Vertical(id="match-left"):
+                with Vertical(id="match-left", classes="-beside-long" if long else ""):
                     for tile in self.game.left:
                         yield MatchTile(tile.key, tile.text, rtl_mode=self.rtl_mode)
                 with Vertical(id="match-right", classes="-long" if long else ""):

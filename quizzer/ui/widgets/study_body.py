@@ -33,6 +33,11 @@ class StudyBody(VerticalScroll):
     """
 
     DEFAULT_CSS = """
+    StudyBody {
+        /* The scrollbar's column is kept even when nothing overflows: feedback that
+           makes the body overflow must not narrow and re-wrap the card. */
+        scrollbar-gutter: stable;
+    }
     StudyBody #hint {
         color: $text-muted;
         margin: 0 2;
@@ -180,8 +185,8 @@ class StudyBody(VerticalScroll):
         self._in_sight = self._choices().mark(chosen, correct)
 
     def show_check(self, check: AnswerCheck, can_override: bool) -> None:
-        """Show the answer on the card and the typed answer's diff (and maybe "I was right")."""
-        self.query_one(CardView).set_revealed(True)
+        """Show the answer and the typed answer's diff under the field (and maybe "I was
+        right"); the card stays as it is."""
         self._typed().show_check(check, can_override)
 
     def hide_override(self) -> None:

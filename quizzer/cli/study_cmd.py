@@ -14,10 +14,9 @@ from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
 from quizzer.library.decks import match_deck
 from quizzer.progress import open_store
-from quizzer.scheduling.grades import MODES
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService
-from quizzer.study.selection import StudyChoice, default_pair, fits
+from quizzer.study.selection import STUDY_MODES, StudyChoice, default_pair, fits
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.textshape import resolve_rtl_mode
 
@@ -33,7 +32,7 @@ def register(subparsers: Subcommands) -> None:
     """Add ``study`` and ``home`` to the CLI."""
     study = subparsers.add_parser(
         "study",
-        help="study a deck now (flip, choice, typed or learn mode)",
+        help="study a deck now (flip, choice, typed or learn mode, or a game of match)",
         description="Start a study session straight away. Missing options come from your "
         "last choice on the home screen.",
     )
@@ -48,7 +47,9 @@ def register(subparsers: Subcommands) -> None:
     study.add_argument(
         "--to", metavar="LANG[:SIDE]", help="answer language and side, e.g. en:definition"
     )
-    study.add_argument("--mode", choices=MODES, help="quiz mode (default: flip, or the last one)")
+    study.add_argument(
+        "--mode", choices=STUDY_MODES, help="quiz mode (default: flip, or the last one)"
+    )
     _common(study)
     study.set_defaults(func=run_study)
 

@@ -28,6 +28,8 @@ from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 
 #: Where the theme chosen with Ctrl+T is kept.
 THEME_KEY = "ui.theme"
+#: The preferences key of the best Match times, by ``deck/pair code``.
+MATCH_KEY = "match.best_seconds"
 
 #: The largest preferences file read: it holds a few choices, far less than this.
 MAX_PREFS_BYTES = 1 << 20
@@ -241,6 +243,22 @@ class StudyService:
     def remember_theme(self, theme: str) -> None:
         """Keep the theme for the next start."""
         self._set(THEME_KEY, theme)
+
+    def best_match_seconds(self, deck_id: str, pair: Pair) -> float | None:
+        """The best Match time on ``deck_id`` in direction ``pair`` (``None``: none yet)."""
+        best = self._get(MATCH_KEY)
+        value = best.get(f"{deck_id}/{pair.code}") if isinstance(best, dict) else None
+        return float(value) if isinstance(value, int | float) and value > 0 else None
+
+    def finish_match(self, deck_id: str, pair: Pair, seconds: float) -> float | None:
+        """Keep ``seconds`` if it beats the best Match time; return the best before it."""
+        before = self.best_match_seconds(deck_id, pair)
+        if before is None or seconds < before:
+            best = self._get(MATCH_KEY)
+            table = dict(best) if isinstance(best, dict) else {}
+            table[f"{deck_id}/{pair.code}"] = round(seconds, 1)
+            self._set(MATCH_KEY, table)
+        return before
 
     def close(self) -> None:
         """Close the store (compacting it). Safe to call twice."""

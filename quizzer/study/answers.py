@@ -90,6 +90,8 @@ NOTE_TRANSLITERATION = "transliteration"
 """A Latin-letter answer that sounds like the expected Bengali/Arabic/Russian text."""
 NOTE_OTHER_CONCEPT = "other-concept"
 """The answer is (or is closest to) another concept's text, named in ``confused_with``."""
+NOTE_PROMPT = "prompt"
+"""The answer is the prompt itself, retyped: wrong, never a near miss."""
 
 
 class Verdict(StrEnum):
@@ -219,6 +221,16 @@ def other_texts(
     )
 
 
+def _is_prompt(typed: str, prompt: str, prompt_lang: str) -> bool:
+    """Whether ``typed`` is ``prompt`` or one of its forms, in the prompt's language."""
+    typed_key = compact(comparison_key(typed, prompt_lang, accents=False))
+    return any(
+        compact(comparison_key(form.text, prompt_lang, accents=False)) == typed_key
+        for form in answer_forms(unicodedata.normalize("NFC", prompt.strip()), prompt_lang)
+        if form.kind in ("full", "term")
+    )
+
+
 _KIND_NOTES: dict[FormKind, tuple[str, ...]] = {
     "full": (),
     "term": (),
@@ -236,6 +248,7 @@ def check_answer(
     others: Iterable[str] = (),
     side: Side | None = None,
     near_threshold: float = NEAR_THRESHOLD,
+    prompt: tuple[str, str] | None = None,
 ) -> AnswerCheck:
     """Judge ``typed`` against ``expected`` (a term or definition in ``lang``).
 
@@ -245,7 +258,11 @@ def check_answer(
     than to ``expected``, is wrong, not a near miss ("Symmetric Quantization" for
     "Asymmetric Quantization"), and ``confused_with`` names it. ``side`` says
     whether ``expected`` is a term or a definition (guessed from its length when
-    ``None``); definitions accept no acronym or parenthesis part.
+    ``None``); definitions accept no acronym or parenthesis part. ``prompt`` is the
+    card's prompt as (text, language): an answer that only retypes it (after that
+    language's normalisation) is wrong with :data:`NOTE_PROMPT`, never a near miss,
+    since copying the English prompt of an English → Bengali card, which sounds
+    like its Bengali loanword, shows no recall.
     """
     expected_nfc = unicodedata.normalize("NFC", expected.strip())
     forms = answer_forms(expected_nfc, lang, acronym, side)
@@ -273,6 +290,9 @@ def check_answer(
                 100.0,
                 char_diff(typed, form.text, lang),
             )
+
+    if prompt is not None and _is_prompt(typed, *prompt):
+        return AnswerCheck(Verdict.WRONG, typed, expected_nfc, ranked[0].text, (NOTE_PROMPT,), 0.0)
 
     scored = [
         (_similarity(typed_loose, comparison_key(form.text, lang, accents=False)), index, form)
@@ -351,9 +371,11 @@ def check_card_answer(
     """:func:`check_answer` for a card: ``concept`` studied in direction ``pair``.
 
     The expected text is the concept's answer text, its acronym is accepted, and
-    the texts of ``pool``'s other concepts tell a confusion from a near miss.
+    the texts of ``pool``'s other concepts tell a confusion from a near miss, and
+    retyping the prompt is wrong.
     """
     lang, side = pair.answer_lang, pair.answer_side
+    prompt_text = concept.text(pair.prompt_lang, pair.prompt_side)
     return check_answer(
         typed,
         concept.text(lang, side) or "",
@@ -361,4 +383,5 @@ def check_card_answer(
         acronym=concept.acronym,
         others=other_texts(concept, pool, lang, side),
         side=side,
+        prompt=None if prompt_text is None else (prompt_text, pair.prompt_lang),
     )

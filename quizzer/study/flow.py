@@ -109,9 +109,11 @@ class Undone:
 class FlowSummary:
     """The end of a sitting.
 
-    ``studied`` counts cards answered (a session) or questions (learn mode,
-    ``questions`` True); ``saved`` is the concepts recorded in learn mode (``None``
-    for a session) and ``unsaved`` those answered but not yet typed right.
+    ``studied`` counts distinct cards answered (a session: a card failed and asked
+    again is one card, as the home screen, the header and the statistics count it) or
+    questions (learn mode, ``questions`` True); ``answers`` is every answer given,
+    which ``correct`` is out of. ``saved`` is the concepts recorded in learn mode
+    (``None`` for a session) and ``unsaved`` those answered but not yet typed right.
     """
 
     studied: int
@@ -121,6 +123,13 @@ class FlowSummary:
     questions: bool = False
     saved: int | None = None
     unsaved: int = 0
+    #: Every answer given (``None``: one per item ``studied``, as in learn mode).
+    answers: int | None = None
+
+    @property
+    def answered(self) -> int:
+        """Answers given: what ``correct`` is out of."""
+        return self.studied if self.answers is None else self.answers
 
 
 class StudyFlow(Protocol):
@@ -377,4 +386,4 @@ class SessionFlow(AnswerVerdict):
         """See :meth:`StudyFlow.summary`: time is the answer times added up."""
         s = self.session.summary(now)
         seconds = s.time_spent.total_seconds()
-        return FlowSummary(s.answers, s.correct, seconds, s.next_due)
+        return FlowSummary(s.cards_studied, s.correct, seconds, s.next_due, answers=s.answers)

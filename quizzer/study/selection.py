@@ -10,21 +10,25 @@ from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES
 from quizzer.scheduling.grades import MODES
 
+#: What a learner can choose on the home screen and with ``--mode``: the quiz modes,
+#: whose answers are recorded, and Match, a timed game that records nothing.
+STUDY_MODES: tuple[str, ...] = (*MODES, "match")
+
 #: The settings key under which the home screen remembers the last choice.
 SETTINGS_KEY = "ui.last_choice"
 
 
 @dataclass(frozen=True, slots=True)
 class StudyChoice:
-    """A deck id, a :class:`Pair` and a mode (flip, choice, typed or learn)."""
+    """A deck id, a :class:`Pair` and a mode (flip, choice, typed, learn or match)."""
 
     deck: str
     pair: Pair
     mode: str = "flip"
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.mode not in STUDY_MODES:
+            raise ValueError(f"mode must be one of {', '.join(STUDY_MODES)}, not {self.mode!r}")
 
     @property
     def pair_label(self) -> str:
@@ -66,3 +70,18 @@ def has_languages(languages: Sequence[str], wanted: Iterable[str]) -> bool:
     """Whether a deck with ``languages`` (unknown when empty) has every language ``wanted``
     (also for a prompt and answer that aren't a valid :class:`Pair` yet)."""
     return not languages or set(wanted) <= set(languages)
+
+
+#: Modes where the answer is typed, in full, into a one-line field.
+TYPING_MODES = ("typed", "learn")
+
+
+def typing_long_answers(pair: Pair, mode: str) -> bool:
+    """Whether ``mode`` has the learner type ``pair``'s answers and those are definitions.
+
+    A definition is a sentence or two (a bundled one runs 15–30 words): typed whole into
+    a one-line field it scrolls sideways, and one slip fails it, so the home screen says
+    so and offers choice mode. Decided by the side, not by measuring the deck's texts:
+    the home screen knows the direction before any big deck is loaded.
+    """
+    return mode in TYPING_MODES and pair.answer_side == "definition"

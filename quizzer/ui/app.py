@@ -62,6 +62,10 @@ class QuizzerApp(App[int]):
         """The first screen: the study screen for a start given on the command line, else
         the home screen (Textual's own blank default screen would be composed, styled and
         laid out under it first, for nothing)."""
+        if self.start is not None and self.start.mode == "match":
+            from quizzer.ui.screens.match import MatchScreen
+
+            return MatchScreen(self.start, from_home=False)
         if self.start is not None:
             from quizzer.ui.screens.study import StudyScreen
 

@@ -42,12 +42,18 @@ def heatmap_text(days: Sequence[DayCount]) -> Text:
     busiest = max(d.reviews for d in days)
     label_width = 4
     months = [" "] * weeks
-    for d in days:
-        if d.day.day == 1:
-            col = (d.day - first).days // 7
-            name = d.day.strftime("%b")
-            if col + len(name) <= weeks and all(c == " " for c in months[col : col + 4]):
-                months[col : col + len(name)] = list(name)
+    starts = [((d.day - first).days // 7, d.day.strftime("%b")) for d in days if d.day.day == 1]
+    # Placed from the last month back: each sits above the week its first day falls in,
+    # or as little to the left of it as keeps a space before the next label and the
+    # grid's width (a month starting in the last weeks, December ending a year, would
+    # otherwise not fit, nor the November beside it).
+    bound = weeks
+    for col, name in reversed(starts):
+        col = min(col, bound - len(name))
+        if col < 0:
+            break
+        months[col : col + len(name)] = list(name)
+        bound = col - 1
     out = Text(" " * label_width + "".join(months).rstrip() + "\n", style="grey62")
     for row in range(7):
         out.append(f"{WEEKDAYS[row]:<{label_width}}", style="grey62")

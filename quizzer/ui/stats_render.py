@@ -129,12 +129,14 @@ def retention_table(stats: Stats) -> Table:
 def mastery_table(stats: Stats, limit: int = MASTERY_ROWS) -> Table:
     """Concepts × answer languages: recall probability now; the first ``limit`` concepts
     (a big library has thousands: ``--json`` carries them all)."""
-    title = "Mastery: recall probability now, by answer language"
+    title = "Predicted recall now (FSRS), by answer language"
     more = len(stats.mastery) - limit
-    caption = (
-        f"… and {more:,} more concepts (`quizzer stats --json` lists them all)"
+    # Retrievability is 1 at the moment of any answer, a failed one too: said here, or
+    # a card failed a minute ago reads as known.
+    caption = PREDICTED_NOTE + (
+        f"\n… and {more:,} more concepts (`quizzer stats --json` lists them all)"
         if more > 0
-        else None
+        else ""
     )
     t = Table(title=title, padding=(0, 1), min_width=len(title), caption=caption)
     t.add_column(_t("Concept"), overflow="fold", max_width=32)
@@ -170,9 +172,15 @@ def hardest_table(stats: Stats) -> Table:
     return t
 
 
+#: What predicted recall is, under each table that shows it.
+PREDICTED_NOTE = (
+    "Predicted: the model's estimate for now, near 100% just after any answer, right or wrong."
+)
+#: What the summary tables' two rates are.
+SUMMARY_NOTE = "Passed: answers passed / answered (true retention). " + PREDICTED_NOTE
 #: The summary tables' headings: full, and short for narrow terminals.
-_SUMMARY_HEADINGS = ("Cards", "Answers", "Correct", "Recall now", "Mature", "Time")
-_SHORT_HEADINGS = ("Cards", "Ans.", "Corr.", "Recall", "Mat.", "Time")
+_SUMMARY_HEADINGS = ("Cards", "Answers", "Passed", "Predicted", "Mature", "Time")
+_SHORT_HEADINGS = ("Cards", "Ans.", "Passed", "Pred.", "Mat.", "Time")
 
 
 def _summary_table(
@@ -182,7 +190,7 @@ def _summary_table(
     label: Callable[[str], str],
     headings: Sequence[str] = _SUMMARY_HEADINGS,
 ) -> Table:
-    t = Table(title=title, padding=(0, 1))
+    t = Table(title=title, padding=(0, 1), caption=SUMMARY_NOTE)
     for name, justify in [(first, "left"), *((h, "right") for h in headings)]:
         t.add_column(_t(name), justify=justify)  # type: ignore[arg-type]
     for s in rows:
@@ -190,8 +198,8 @@ def _summary_table(
             _t(label(s.key)),
             _t(s.cards),
             _t(s.reviews),
-            _t(percent(s.correct_rate)),
-            _t(percent(s.recall), _recall_style(s.recall)),
+            _t(percent(s.correct_rate), _recall_style(s.correct_rate)),
+            _t(percent(s.recall), "grey62"),
             _t(s.mature),
             _t(duration(s.time_ms)),
         )

@@ -34,3 +34,8 @@ def test_a_wrong_answer_is_not_quite_or_another_concept() -> None:
     other = check_answer("Distillation", "Quantization", "en", others=["Distillation"])
     assert other.verdict is Verdict.WRONG and other.confused_with
     assert verdict_line(other) == ("✗ That is another concept", "wrong")
+
+
+def test_a_retyped_prompt_is_told_as_the_prompt() -> None:
+    check = check_answer("Quantization", "কোয়ান্টাইজেশন", "bn", prompt=("Quantization", "en"))
+    assert verdict_line(check) == ("✗ That is the prompt, retyped", "wrong")

@@ -8,6 +8,7 @@ import unicodedata
 
 import pytest
 
+from quizzer.cards.card import Pair
 from quizzer.concepts.normalize import compact, normalize
 from quizzer.study.answer_diff import DiffSegment, char_diff
 from quizzer.study.answer_forms import AnswerForm, answer_forms
@@ -19,10 +20,12 @@ from quizzer.study.answers import (
     NOTE_NEAR,
     NOTE_OTHER_CONCEPT,
     NOTE_PART,
+    NOTE_PROMPT,
     NOTE_TRANSLITERATION,
     AnswerCheck,
     Verdict,
     check_answer,
+    check_card_answer,
     grade_for,
     other_texts,
 )
@@ -511,3 +514,21 @@ def test_a_dropped_bengali_vowel_sign_is_the_one_missing_piece() -> None:
     )
     # A different letter is a different cluster, marked whole.
     assert char_diff("কি", "খি", "bn") == (DiffSegment("extra", "কি"), DiffSegment("missing", "খি"))
+
+
+@pytest.mark.parametrize(
+    "typed", ["Post-Training Quantization (PTQ)", "post-training quantization"]
+)
+def test_retyping_the_prompt_is_wrong_never_a_transliteration(typed: str) -> None:
+    deck = bundled("quantization")
+    ptq = next(c for c in deck.concepts if c.id == "ptq")
+    en_bn = Pair("en", "term", "bn", "term")
+    result = check_card_answer(typed, ptq, deck.concepts, en_bn)
+    assert result.verdict is Verdict.WRONG, result
+    assert result.notes == (NOTE_PROMPT,)
+    assert result.grade() == 1 and not result.can_override
+
+
+def test_a_prompt_that_is_also_the_answer_stays_right() -> None:
+    result = check_answer("LoRA", "LoRA", "fr", prompt=("LoRA", "en"))
+    assert result.verdict is Verdict.EXACT

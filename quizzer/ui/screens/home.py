@@ -16,8 +16,14 @@ from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES, Side
-from quizzer.scheduling.grades import MODES
-from quizzer.study.selection import StudyChoice, default_pair, fits, has_languages
+from quizzer.study.selection import (
+    STUDY_MODES,
+    StudyChoice,
+    default_pair,
+    fits,
+    has_languages,
+    typing_long_answers,
+)
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.deck_list import DeckList
@@ -42,6 +48,7 @@ _MODE_HELP = {
     "choice": "choice: pick the answer among four",
     "typed": "typed: type the answer",
     "learn": "learn: rounds of ~7 new concepts, choice then typed",
+    "match": "match: pair 6–8 prompts with their answers against the clock",
 }
 
 
@@ -98,6 +105,9 @@ class HomeScreen(QuizzerScreen[None]):
         height: auto;
         margin: 1 0 0 0;
     }
+    #mode-help.-long {
+        color: $text-warning;
+    }
     #pair-error {
         width: 1fr;
         color: $error;
@@ -114,6 +124,7 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("ctrl+s", "start", "Start", key_display="^s"),
         Binding("f", "focus_pair", "Pair"),
         Binding("m", "cycle_mode", "Mode"),
+        Binding("c", "choice_mode", "Choice mode"),
         Binding("x", "swap", "Swap"),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help"),
@@ -171,8 +182,13 @@ class HomeScreen(QuizzerScreen[None]):
                     yield self._select(langs, "to-lang", pair.answer_lang)
                     yield self._select(_SIDE_OPTIONS, "to-side", pair.answer_side)
                 yield Static("Mode", classes="section")
-                yield self._select([(m, m) for m in MODES], "mode", last.mode)
-                yield Static(_MODE_HELP.get(last.mode, ""), id="mode-help", markup=False)
+                yield self._select([(m, m) for m in STUDY_MODES], "mode", last.mode)
+                yield Static(
+                    self._mode_help(last.pair, last.mode),
+                    id="mode-help",
+                    markup=False,
+                    classes="-long" if typing_long_answers(last.pair, last.mode) else "",
+                )
                 yield Static("", id="pair-error", markup=False)
                 yield LineButton("Start (Enter · ^s)", id="start")
         yield QuizFooter()
@@ -288,17 +304,30 @@ class HomeScreen(QuizzerScreen[None]):
             decks.highlighted = min(keep, len(self._decks) - 1)
         elif self._decks:
             decks.highlighted = 0
+        self._show_mode_help()  # the direction may have changed (swap, another deck)
+
+    #: What the mode help says when the answers to type are definitions.
+    LONG_ANSWERS = "The answers are definitions, long to type on one line: c for choice mode."
+
+    def _mode_help(self, pair: Pair | None, mode: str) -> str:
+        if pair is not None and typing_long_answers(pair, mode):
+            return self.LONG_ANSWERS
+        return _MODE_HELP.get(mode, "")
 
     def _show_mode_help(self) -> None:
         mode = str(self.query_one("#mode", Picker).value)
-        self.query_one("#mode-help", Static).update(_MODE_HELP.get(mode, ""))
+        pair = self.current_pair()
+        help_line = self.query_one("#mode-help", Static)
+        help_line.update(self._mode_help(pair, mode))
+        help_line.set_class(pair is not None and typing_long_answers(pair, mode), "-long")
+        self.refresh_bindings()
 
     # -- events -----------------------------------------------------------
 
     def on_picker_changed(self, event: Picker.Changed) -> None:
         """Show the new mode's help, or recount the decks for a new direction."""
+        self._show_mode_help()
         if event.picker.id == "mode":
-            self._show_mode_help()
             return
         pair = self.current_pair()  # shows or clears the "same text" message
         # Prompt = answer is a step on the way (set the prompt's side, then the answer's):
@@ -345,6 +374,11 @@ class HomeScreen(QuizzerScreen[None]):
             return
         self.service.remember(choice)
         self._studying = True
+        if choice.mode == "match":
+            from quizzer.ui.screens.match import MatchScreen
+
+            self.app.push_screen(MatchScreen(choice, from_home=True))
+            return
         from quizzer.ui.screens.study import StudyScreen
 
         self.app.push_screen(StudyScreen(choice, from_home=True))
@@ -365,7 +399,18 @@ class HomeScreen(QuizzerScreen[None]):
     def action_cycle_mode(self) -> None:
         """Next quiz mode."""
         select = self.query_one("#mode", Picker)
-        select.value = MODES[(MODES.index(str(select.value)) + 1) % len(MODES)]
+        modes = STUDY_MODES
+        select.value = modes[(modes.index(str(select.value)) + 1) % len(modes)]
+
+    def check_action(self, action: str, _parameters: tuple[object, ...]) -> bool | None:
+        """Offer choice mode (``c``) only while the mode help warns of long answers."""
+        if action == "choice_mode":
+            return any(w.has_class("-long") for w in self.query("#mode-help"))
+        return True
+
+    def action_choice_mode(self) -> None:
+        """Switch to choice mode (offered when the answers to type are definitions)."""
+        self.query_one("#mode", Picker).value = "choice"
 
     def action_focus_pair(self) -> None:
         """Move the focus to the prompt language."""

@@ -37,6 +37,14 @@ class SessionSummary:
     saved: int | None = None
     #: A warning line, e.g. what was not saved.
     note: str = ""
+    #: Every answer given (more than ``studied`` when a card came back); ``correct`` is
+    #: out of these. ``None``: one answer per item studied.
+    answers: int | None = None
+
+    @property
+    def answered(self) -> int:
+        """Answers given: what ``correct`` is out of."""
+        return self.studied if self.answers is None else self.answers
 
     @classmethod
     def of(cls, s: FlowSummary, deck_name: str, choice: StudyChoice) -> SessionSummary:
@@ -51,6 +59,7 @@ class SessionSummary:
             pair_label=choice.pair_label,
             mode=choice.mode,
             studied=s.studied,
+            answers=s.answers,
             correct=s.correct,
             seconds=s.seconds,
             next_due=s.next_due,
@@ -58,8 +67,8 @@ class SessionSummary:
 
     @property
     def correct_percent(self) -> int | None:
-        """Share of answers counted correct, in %, or ``None`` before any answer."""
-        return round(100 * self.correct / self.studied) if self.studied else None
+        """Share of the answers counted correct, in %, or ``None`` before any answer."""
+        return round(100 * self.correct / self.answered) if self.answered else None
 
 
 def concepts_count(n: int) -> str:
@@ -153,9 +162,10 @@ class SummaryScreen(QuizzerScreen[None]):
         """Compose the session's counts, time and next due card, and the key hints."""
         s = self.summary
         percent = s.correct_percent
+        of = f"{s.answered} answers" if s.answered != s.studied else str(s.answered)
         rows = [
             (s.studied_label, str(s.studied)),
-            ("Correct", "–" if percent is None else f"{percent}% ({s.correct} of {s.studied})"),
+            ("Correct", "–" if percent is None else f"{percent}% ({s.correct} of {of})"),
             ("Time spent", format_duration(s.seconds)),
             ("Next card due", format_next_due(s.next_due, self.now or datetime.now(UTC))),
         ]

@@ -23,6 +23,7 @@ NOTE_TEXT = {
     "part": "you gave another part of the term",
     "transliteration": "typed in Latin letters",
     "other-concept": "that is another concept",
+    "prompt": "that is the prompt",
 }
 
 _DIFF_STYLE = {
@@ -42,6 +43,8 @@ def verdict_line(check: AnswerCheck) -> tuple[str, str]:
         return f"≈ Almost{said}", "near"
     if check.confused_with:
         return "✗ That is another concept", "wrong"
+    if "prompt" in check.notes:
+        return "✗ That is the prompt, retyped", "wrong"
     return "✗ Not quite", "wrong"
 
 

@@ -54,9 +54,16 @@ class ChoiceOption(Horizontal):
         yield ScriptText(self.text, rtl_mode=self.rtl_mode)
 
     def set_text(self, text: str) -> None:
-        """Show another option text."""
+        """Show another option text (and its number again, without a mark)."""
         self.text = text
         self.query_one(ScriptText).text = text
+        self.set_mark("")
+
+    def set_mark(self, mark: str) -> None:
+        """Show ``mark`` (✓ or ✗) after the option's number, or only the number."""
+        self.query_one(".choice-key", Label).update(
+            f"{self.index + 1}{' ' + mark if mark else '.'}"
+        )
 
     def on_click(self, event: Click) -> None:
         """Choose this option in the parent list; the click goes no further."""
@@ -159,8 +166,16 @@ class ChoiceList(Vertical, can_focus=True):
         self._paint()
         self.post_message(self.Chosen(self, index))
 
-    def mark(self, chosen: int, correct: int) -> None:
-        """Colour the right option green and a wrong pick red."""
+    def mark(self, chosen: int, correct: int) -> ChoiceOption | None:
+        """Mark the right option ✓ in green and a wrong pick ✗ in red (the colour alone
+        is lost on a monochrome terminal or to a colour-blind learner); return the right
+        option's widget."""
+        right = None
         for option in self.query(ChoiceOption):
+            wrong = option.index == chosen and chosen != correct
             option.set_class(option.index == correct, "-correct")
-            option.set_class(option.index == chosen and chosen != correct, "-wrong")
+            option.set_class(wrong, "-wrong")
+            option.set_mark("✓" if option.index == correct else "✗" if wrong else "")
+            if option.index == correct:
+                right = option
+        return right

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 
-from quizzer.ui.widgets.choice_list import ChoiceList
+from quizzer.ui.widgets.choice_list import ChoiceList, ChoiceOption
 
 
 class ChoicePanel(Vertical):
@@ -50,9 +50,9 @@ class ChoicePanel(Vertical):
         """Pick option ``index`` (a number key); ignored once one is chosen."""
         self.query_one(ChoiceList).choose(index)
 
-    def mark(self, chosen: int, correct: int) -> None:
-        """Colour the right option green and a wrong pick red."""
-        self.query_one(ChoiceList).mark(chosen, correct)
+    def mark(self, chosen: int, correct: int) -> ChoiceOption | None:
+        """Mark the right option ✓ and a wrong pick ✗; return the right option's widget."""
+        return self.query_one(ChoiceList).mark(chosen, correct)
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         """Pass the pick on as :class:`ChoicePanel.Chosen`."""

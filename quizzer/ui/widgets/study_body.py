@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from quizzer.cards.card import Pair
@@ -32,6 +33,11 @@ class StudyBody(VerticalScroll):
     """
 
     DEFAULT_CSS = """
+    StudyBody {
+        /* The scrollbar's column is kept even when nothing overflows: feedback that
+           makes the body overflow must not narrow and re-wrap the card. */
+        scrollbar-gutter: stable;
+    }
     StudyBody #hint {
         color: $text-muted;
         margin: 0 2;
@@ -59,6 +65,8 @@ class StudyBody(VerticalScroll):
         self.rtl_mode = rtl_mode
         self._to_end = False
         self._asked = False
+        #: The widget to keep in sight once the answer widgets are shown (a marked option).
+        self._in_sight: Widget | None = None
 
     def allow_focus(self) -> bool:
         """Focusable (to scroll it with the keys) once it shows a card: Textual's auto-focus
@@ -103,6 +111,7 @@ class StudyBody(VerticalScroll):
         prompt_label = side_label(pair.prompt_lang, pair.prompt_side)
         self.query_one(CardView).show(prompt, prompt_label, answer, answer_label)
         self._to_end = False
+        self._in_sight = None
         self.scroll_home(animate=False)
         if stage == "flip":
             self._show_panel(None)  # the grades come with the answer
@@ -148,25 +157,36 @@ class StudyBody(VerticalScroll):
         there again: see :meth:`watch_virtual_size`.
         """
         self._to_end = True
-        self.scroll_end(animate=False)
+        self._scroll_to_answer()
+
+    def _scroll_to_answer(self) -> None:
+        if self._in_sight is None:
+            self.scroll_end(animate=False)
+        else:  # the end, then back up as little as the marked option needs
+            self.scroll_end(animate=False, immediate=True)
+            self.scroll_to_widget(self._in_sight, animate=False, immediate=True)
 
     def watch_virtual_size(self, _old: object, _new: object) -> None:
         """Keep the answer widgets in sight while they are laid out (see :meth:`_show_end`)."""
         if self._to_end:
-            self.scroll_end(animate=False)
+            self._scroll_to_answer()
 
     def choose(self, index: int) -> None:
         """Pick option ``index`` of the choice question (a number key)."""
         self._choices().choose(index)
 
     def mark_choice(self, chosen: int, correct: int) -> None:
-        """Colour the options and show the answer on the card."""
-        self._choices().mark(chosen, correct)
-        self.query_one(CardView).set_revealed(True)
+        """Mark the options ✓ and ✗ and keep the right one in sight.
+
+        The answer is not added to the card: the option marked ✓ is the answer, and a
+        card grown by a long answer re-wrapped and pushed the options down, out of a
+        short terminal's view.
+        """
+        self._in_sight = self._choices().mark(chosen, correct)
 
     def show_check(self, check: AnswerCheck, can_override: bool) -> None:
-        """Show the answer on the card and the typed answer's diff (and maybe "I was right")."""
-        self.query_one(CardView).set_revealed(True)
+        """Show the answer and the typed answer's diff under the field (and maybe "I was
+        right"); the card stays as it is."""
         self._typed().show_check(check, can_override)
 
     def hide_override(self) -> None:

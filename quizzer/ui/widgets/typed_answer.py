@@ -17,8 +17,8 @@ class TypedAnswer(Vertical):
         height: auto;
         margin: 1 2 0 2;
     }
-    TypedAnswer #diff { height: auto; }
-    TypedAnswer #i-was-right { margin: 1 0 0 0; }
+    TypedAnswer #diff, TypedAnswer #right-answer { height: auto; }
+    TypedAnswer #i-was-right { margin: 0; }
     TypedAnswer .hidden { display: none; }
     """
 
@@ -35,6 +35,7 @@ class TypedAnswer(Vertical):
     def compose(self) -> ComposeResult:
         """Compose the input line, the hidden diff and the hidden "I was right" button."""
         yield Input(placeholder="type the answer, Enter to check", id="typed")
+        yield Static("", id="right-answer", classes="hidden", markup=False)
         yield Static("", id="diff", classes="hidden", markup=False)
         yield Button("I was right (r)", id="i-was-right", classes="hidden", compact=True)
 
@@ -43,7 +44,7 @@ class TypedAnswer(Vertical):
         field = self.query_one(Input)
         field.value = ""
         field.disabled = False
-        for selector in ("#diff", "#i-was-right"):
+        for selector in ("#right-answer", "#diff", "#i-was-right"):
             self.query_one(selector).add_class("hidden")
         field.focus()
 
@@ -53,12 +54,16 @@ class TypedAnswer(Vertical):
         if event.value.strip():
             self.post_message(self.Submitted(event.value))
 
-    def show_feedback(self, diff: Content | None, can_override: bool) -> None:
-        """After a check: lock the input, show the character diff and maybe "I was right"."""
+    def show_feedback(
+        self, answer: Content | None, diff: Content | None, can_override: bool
+    ) -> None:
+        """After a check: lock the input, show the right answer and the character diff
+        (each if given) and maybe "I was right"."""
         self.query_one(Input).disabled = True
-        diff_widget = self.query_one("#diff", Static)
-        diff_widget.update(diff or "")
-        diff_widget.set_class(diff is None, "hidden")
+        for selector, content in (("#right-answer", answer), ("#diff", diff)):
+            widget = self.query_one(selector, Static)
+            widget.update(content or "")
+            widget.set_class(content is None, "hidden")
         self.query_one("#i-was-right").set_class(not can_override, "hidden")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

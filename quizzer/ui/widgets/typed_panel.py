@@ -6,8 +6,10 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 
+from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.answer_diff import diff_content
 from quizzer.ui.widgets.typed_answer import TypedAnswer
 
@@ -55,9 +57,18 @@ class TypedPanel(Vertical):
         self.query_one(TypedAnswer).reset()
 
     def show_check(self, check: AnswerCheck, can_override: bool) -> None:
-        """Lock the field, show the character diff and, if ``can_override``, "I was right"."""
+        """Lock the field, show the answer (unless typed right) and the character diff
+        under it and, if ``can_override``, "I was right".
+
+        The answer is told here, below the field, not added to the card: a card grown
+        by its answer pushed the field down and scrolled the card on a short screen.
+        """
+        answer = None
+        if not check.right:
+            shown = display_text(check.expected, self.rtl_mode)
+            answer = Content.assemble(("answer: ", "$text-muted"), (shown, "bold"))
         diff = diff_content(check, self.rtl_mode)
-        self.query_one(TypedAnswer).show_feedback(diff, can_override)
+        self.query_one(TypedAnswer).show_feedback(answer, diff, can_override)
 
     def hide_override(self) -> None:
         """Take the "I was right" button away (it was used)."""

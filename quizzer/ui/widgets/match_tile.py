@@ -1,0 +1,88 @@
+"""One text of the Match board: its key label and as much of the text as its box holds."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from textual import events
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+
+from quizzer.ui.textshape import display_text
+
+
+class MatchTile(Widget):
+    """A tile labelled ``key`` (``1``, ``a``); a click posts :class:`MatchTile.Clicked`.
+
+    The board gives every tile an equal share of its height; a text longer than that is
+    cut at the last line it fills, with "…", so eight tiles fit a 60×20 terminal.
+    """
+
+    DEFAULT_CSS = """
+    MatchTile {
+        height: 1fr;
+        min-height: 1;
+        padding: 0 1;
+        background: $boost;
+        pointer: pointer;
+    }
+    MatchTile:hover { background: $primary 20%; }
+    MatchTile.-selected { background: $accent 40%; text-style: bold; }
+    MatchTile.-wrong { background: $error 40%; }
+    MatchTile.-matched { color: $text-disabled; background: $surface; }
+    """
+
+    class Clicked(Message):
+        """The learner clicked the tile labelled ``key``."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, key: str, text: str, *, rtl_mode: str = "app") -> None:
+        super().__init__(id=f"tile-{key}")
+        self.key = key
+        self.text = display_text(text, rtl_mode)
+
+    def render(self) -> Content:
+        """The key label, then the text wrapped into the tile, cut with "…" if too long."""
+        width = max(1, self.content_region.width - 3)
+        height = max(1, self.content_region.height)
+        lines = _wrap(self.text, width)
+        if len(lines) > height:
+            lines = lines[:height]
+            last = lines[-1]
+            while last and cell_len(last) + 1 > width:
+                last = last[:-1]
+            lines[-1] = last.rstrip() + "…"
+        label = Content.styled(f"{self.key} ", "bold $accent")
+        body = Content("\n   ").join(Content(line) for line in lines)
+        return Content.assemble(label, " ", body)
+
+    def on_click(self, event: events.Click) -> None:
+        """Tell the board this tile was clicked."""
+        event.stop()
+        self.post_message(self.Clicked(self.key))
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, broken at spaces where it can be."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if cell_len(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while cell_len(word) > width:  # a word longer than the tile: cut it
+            cut = width
+            while cell_len(word[:cut]) > width:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    if line or not lines:
+        lines.append(line)
+    return lines

@@ -338,6 +338,11 @@ _SQLITE_LIMITS = (
 )
 
 
+def _lenient_text(data: bytes) -> str:
+    """An SQLite text value as a string, bytes that aren't UTF-8 replaced (U+FFFD)."""
+    return data.decode("utf-8", "replace")
+
+
 def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
     """The collection copy at ``file`` opened read-only, with limits and a time budget."""
     with file.open("r+b") as fh:
@@ -350,6 +355,8 @@ def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
             fh.write(b"\x01\x01")
     uri = f"file:{urllib.parse.quote(str(file))}?mode=ro&immutable=1"
     conn = sqlite3.connect(uri, uri=True)
+    # Text that isn't UTF-8 is damage to show, not a UnicodeDecodeError from any query.
+    conn.text_factory = _lenient_text
     for limit, value in _SQLITE_LIMITS:
         conn.setlimit(limit, value)
     deadline = time.monotonic() + QUERY_SECONDS

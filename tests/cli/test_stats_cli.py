@@ -261,7 +261,7 @@ def test_stats_terminal_shows_deck_text_literally(store_path: Path, capsys) -> N
     assert main(["stats", "--db", str(store_path), "--deck", "synth"]) == 0
     out = capsys.readouterr().out
     assert "c00 [b]en[/b] term" in out  # markup-like text stays text
-    assert "True retention" in out and "Mastery" in out and "busiest day" in out
+    assert "True retention" in out and "Predicted recall now" in out and "busiest day" in out
     assert any(glyph in out for glyph in "░▒▓█")
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from quizzer.concepts.languages import LANGUAGES, SIDES, Side
-from quizzer.concepts.textrules import describe, forbidden_char
+from quizzer.concepts.textrules import MAX_TEXT_CHARS, describe, forbidden_char
 from quizzer.errors import SourceError
 
 SourceKind = Literal["seed", "authored", "corrected"]
@@ -43,6 +43,16 @@ def check_plain(value: object, where: str) -> None:
             raise RecordError(where, f"contains {describe(bad)}; texts are plain single-line text")
 
 
+def check_length(value: object, where: str) -> None:
+    """Raise :class:`RecordError` if a string is longer than a text may be."""
+    if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
+        raise RecordError(
+            where,
+            f"is {len(value):,} characters long (a text holds at most {MAX_TEXT_CHARS:,}); "
+            "shorten it, or split it into several concepts",
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Where a text came from.
@@ -70,6 +80,7 @@ class Provenance:
             if value is not None:
                 if not isinstance(value, str):
                     raise RecordError(f"{where}.{key}", "must be a string")
+                check_length(value, f"{where}.{key}")
                 check_plain(value, f"{where}.{key}")
         if self.kind in ("seed", "corrected"):
             if not self.file:
@@ -120,6 +131,7 @@ class Text:
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise RecordError(f"{where}.text", "missing or empty")
+        check_length(text, f"{where}.text")
         check_plain(text, f"{where}.text")
         kind = data.get("source")
         if kind is None:

@@ -15,6 +15,13 @@ import re
 
 from quizzer.errors import CONTROL_CHARS
 
+#: Longest text (term, definition, original, reason) a deck may hold. A glossary line becomes
+#: a text and may be as long (the glossary parser's limit): a definition is a paragraph, and
+#: 10,000 characters are pages of one. Anything longer is no flashcard text but a pasted
+#: document or damage, and costs every command that shows or counts it (a 5-million-character
+#: term made `stats` take 24-32 s).
+MAX_TEXT_CHARS = 10_000
+
 #: One forbidden character: C0 controls but tab, DEL, C1 controls, bidi embeddings/isolates
 #: (the characters :func:`quizzer.errors.shown` escapes when printing).
 FORBIDDEN_RE = re.compile(f"[{CONTROL_CHARS}]")

@@ -36,15 +36,32 @@ def new_concept_ids(slots: Sequence[Slot], taken: set[str]) -> list[str]:
     bases: list[str | None] = [None] * len(slots)
     for (i, lang, head, alternatives), base in zip(single, heads, strict=True):
         bases[i] = _from_split(lang, head, alternatives, base)
-    ids = []
-    for slot, named in zip(slots, bases, strict=True):
+    for i, (slot, named) in enumerate(zip(slots, bases, strict=True)):
         if named is None:
             named = slugify(slot.acronym) if slot.acronym else ""
-            named = named or _from_terms(slot)
-        base = named or "concept"
-        candidate, n = base, 2
-        while candidate in taken:
-            candidate, n = f"{base}-{n}", n + 1
+            bases[i] = named or _from_terms(slot)
+    return numbered([base or "concept" for base in bases], taken)
+
+
+def numbered(bases: Sequence[str], taken: set[str]) -> list[str]:
+    """Each of ``bases`` in turn made unique: itself when not in ``taken``, else the first of
+    ``base-2``, ``base-3``… that isn't; each id given is added to ``taken``.
+
+    The number to try next is remembered per base: ids are only ever added to ``taken``, so
+    the numbers below it stay taken, and n identical terms cost n steps, not n²/2 (32,000
+    identical entries took 65 s to name; 100,000 now take well under a second).
+    """
+    next_number: dict[str, int] = {}
+    ids = []
+    for base in bases:
+        candidate = base
+        if candidate in taken:
+            n = next_number.get(base, 2)
+            candidate = f"{base}-{n}"
+            while candidate in taken:
+                n += 1
+                candidate = f"{base}-{n}"
+            next_number[base] = n + 1
         taken.add(candidate)
         ids.append(candidate)
     return ids

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
+from typing import Generic, TypeVar
 
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
@@ -21,6 +22,8 @@ from quizzer.glossary.alignment_report import AlignmentReport, ConceptReport, Ma
 from quizzer.glossary.concept_ids import new_concept_ids
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
 from quizzer.glossary.slot import Slot, seed_text
+
+_Key = TypeVar("_Key")
 
 
 class Aligner:
@@ -114,30 +117,27 @@ class Aligner:
                 if original and original != text:
                     by_text.setdefault((lang, original), []).append(slot)
 
-        def unique(candidates: list[Slot], e: SourceEntry, any_file: bool = False) -> Slot | None:
-            hits = [s for s in candidates if id(s) not in claimed and s.can_take(e, any_file)]
-            return hits[0] if len(hits) == 1 else None
-
         # (Each pass only when its index has something: a first import has no slots yet.)
+        same_text = _OpenSlots(by_text, claimed, any_file=True)
         for i, e in enumerate(entries if by_text else ()):
             if chosen[i] is None:
-                candidates = by_text.get((e.lang, e.term))
-                if candidates:
-                    hit = unique(candidates, e, any_file=True)
-                    if hit is not None:
-                        claim(i, hit, "text", 1.0)
+                hit = same_text.unique((e.lang, e.term), e)
+                if hit is not None:
+                    claim(i, hit, "text", 1.0)
         # (Later passes look only at the entries still open: none, re-importing a file.)
         pending = [i for i in range(n) if chosen[i] is None]
         by_line, by_acronym = self._line_and_acronym_indexes() if pending else ({}, {})
+        same_line = _OpenSlots(by_line, claimed)
         for i in pending if by_line else ():
             e = entries[i]
-            hit = unique(by_line.get((e.lang, e.file, e.term_line), []), e)
+            hit = same_line.unique((e.lang, e.file, e.term_line), e)
             if hit is not None:
                 claim(i, hit, "provenance", 1.0)
+        same_acronym = _OpenSlots(by_acronym, claimed)
         for i in pending if by_acronym else ():
             e = entries[i]
             if chosen[i] is None and e.acronym:
-                hit = unique(by_acronym.get(e.acronym.casefold(), []), e)
+                hit = same_acronym.unique(e.acronym.casefold(), e)
                 if hit is not None:
                     claim(i, hit, "acronym", 0.95)
 
@@ -391,3 +391,43 @@ class Aligner:
             reports.append(ConceptReport(concept.id, status, tuple(slot.matches), likely))
         deck = Deck(id=deck_id, name=deck_name, concepts=tuple(concepts))
         return deck, AlignmentReport(tuple(reports), tuple(self.notes))
+
+
+class _OpenSlots(Generic[_Key]):
+    """The slots an index holds under a key that may still take an entry of the file being
+    aligned: the one such slot, or none when there are several (nothing is sure then).
+
+    Whether a slot can take an entry depends, during the matching passes, only on the slot
+    and the entry's language and file (a pass aligns one file): each key's list is filtered
+    once per language, and a slot claimed since is dropped from it when met. So n entries
+    with one key cost n steps, not n² (re-importing 8,000 identical entries took 100 s).
+    """
+
+    def __init__(
+        self, index: Mapping[_Key, list[Slot]], claimed: set[int], any_file: bool = False
+    ) -> None:
+        self.index = index
+        self.claimed = claimed
+        self.any_file = any_file
+        self.open: dict[tuple[str, _Key], list[Slot]] = {}  # by (entry's language, key)
+
+    def unique(self, key: _Key, entry: SourceEntry) -> Slot | None:
+        """The one slot under ``key`` that is not claimed and can take ``entry``, if one."""
+        slots = self.open.get((entry.lang, key))
+        if slots is None:
+            any_file = self.any_file
+            slots = [s for s in self.index.get(key, ()) if s.can_take(entry, any_file)]
+            self.open[entry.lang, key] = slots
+        found = None
+        i = 0
+        while i < len(slots):
+            slot = slots[i]
+            if id(slot) in self.claimed:  # claimed for good: dropped (the order doesn't count)
+                slots[i] = slots[-1]
+                slots.pop()
+                continue
+            if found is not None:
+                return None
+            found = slot
+            i += 1
+        return found

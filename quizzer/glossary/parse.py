@@ -92,10 +92,15 @@ def decode(data: bytes) -> str:
                 f"this looks like {wide} text without a byte-order mark, not UTF-8",
                 hint=f"re-save it as UTF-8: `iconv -f {wide} -t UTF-8 in.txt > out.txt`",
             )
+        line = data.count(b"\n", 0, nul) + 1
+        start = data.rfind(b"\n", 0, nul) + 1
+        column = len(data[start:nul].decode("utf-8", errors="replace")) + 1
         raise GlossaryError(
-            "this is a binary file, not a text glossary (it contains NUL bytes)",
-            line=data.count(b"\n", 0, nul) + 1,
-            hint="give a plain-text glossary (UTF-8): title, subtitle, then term/definition lines",
+            f"a NUL byte at line {line}, column {column}: the file is not text, or is damaged",
+            line=line,
+            hint="give a plain-text glossary (UTF-8): title, subtitle, then term/definition "
+            "lines; if this one is damaged text, remove the NUL bytes "
+            "(`tr -d '\\000' < in.txt > out.txt`) and check what is left",
         )
     try:
         return data.decode("utf-8-sig")
@@ -113,7 +118,8 @@ def wide_encoding(data: bytes) -> str | None:
 
     Text in those encodings has NUL bytes in its characters' high bytes (ASCII letters,
     newlines, spaces): where most NULs sit tells the byte order. Binary data decoded so
-    gives NUL or other control characters, and is not taken for text.
+    gives NUL or other control characters, and is not taken for text; nor is UTF-8 text with
+    a stray NUL (a damaged file), which decodes without its line breaks.
     """
     sample = data[:65536]
     for width in (4, 2):
@@ -125,7 +131,14 @@ def wide_encoding(data: bytes) -> str | None:
             text = cut.decode(encoding)
         except UnicodeDecodeError:
             continue
-        if text and not any(ch < " " and ch not in _TEXT_CONTROLS for ch in text):
+        if not text or any(ch < " " and ch not in _TEXT_CONTROLS for ch in text):
+            continue
+        # Each line of wide text ends in a wide line break, whose bytes read as UTF-8 are a
+        # NUL and a plain one: nearly every LF or CR byte is one. UTF-8 text with a stray
+        # NUL read so has next to no line breaks (or, when it has no line, few NULs).
+        breaks = text.count("\n") + text.count("\r")
+        plain = cut.count(b"\n") + cut.count(b"\r")
+        if (breaks * 2 >= plain) if plain else cut.count(0) * 8 >= len(cut):
             return encoding
     return None
 

@@ -90,9 +90,10 @@ def test_no_unicode_normalisation() -> None:
 
 
 def test_binary_file_is_refused() -> None:
-    with pytest.raises(GlossaryError, match="binary") as info:
+    with pytest.raises(GlossaryError, match="the file is not text") as info:
         decode(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     assert info.value.line == 3  # the NUL follows the second newline
+    assert info.value.message.startswith("a NUL byte at line 3, column 1:")
 
 
 def test_undecodable_bytes_name_the_line() -> None:

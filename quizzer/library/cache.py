@@ -48,6 +48,7 @@ from typing import Any
 import msgspec
 
 from quizzer import __version__
+from quizzer.concepts.deck import DeckFormatError
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.paths import cache_dir
@@ -59,7 +60,7 @@ MAX_ENTRY_BYTES = 512 * 2**20
 RACY_NS = 2_000_000_000
 
 #: Bump when the cached form changes; old entries are then simply never hit.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 #: Entries at least this big are decoded by msgspec: a 50,000-concept deck's 32 MB of
 #: tables in ~0.16 s CPU where the json module took ~0.4 s (UTF-8 decoding included).
@@ -216,6 +217,27 @@ def is_rendered(key: str, deck_id: str, concepts: int, directory: Path | None = 
     """Whether :func:`put_rendered` recorded ``key`` for this deck id and concept count."""
     entry = _load(key, "rendered", directory)
     return entry is not None and entry.get("id") == deck_id and entry.get("concepts") == concepts
+
+
+def get_refusal(key: str, directory: Path | None = None) -> DeckFormatError | None:
+    """Why the deck file whose :func:`digest` is ``key`` was refused, if that is cached."""
+    entry = _load(key, "refused", directory)
+    if entry is None or not isinstance(entry.get("message"), str):
+        return None
+    line, field = entry.get("line"), entry.get("field")
+    return DeckFormatError(
+        entry["message"],
+        line if isinstance(line, int) else None,
+        entry.get("hint") if isinstance(entry.get("hint"), str) else None,
+        field=field if isinstance(field, str) else None,
+    )
+
+
+def put_refusal(key: str, error: DeckFormatError, directory: Path | None = None) -> None:
+    """Remember why the deck file whose :func:`digest` is ``key`` was refused (best effort):
+    the same bytes give the same refusal, without parsing them again."""
+    refusal = {"message": error.message, "line": error.line, "hint": error.hint}
+    _store(key, "refused", refusal | {"field": error.field}, directory)
 
 
 def get_summary(key: str, directory: Path | None = None) -> dict[str, Any] | None:

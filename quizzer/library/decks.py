@@ -56,7 +56,15 @@ def deck_from_bytes(raw: bytes, path: Path, *, key: str | None = None) -> Deck:
         ) from exc
     key = key or deckcache.digest(raw)
     try:
-        return _cached_deck(raw, text, key) or _parsed_deck(raw, text, key)
+        refused = deckcache.get_refusal(key)
+        if refused is not None:
+            raise refused
+        try:
+            return _cached_deck(raw, text, key) or _parsed_deck(raw, text, key)
+        except DeckFormatError as exc:
+            # Every command reads every deck: a refused file is parsed once, not each time.
+            deckcache.put_refusal(key, exc)
+            raise
     except DeckFormatError as exc:
         raise exc.to_input_error(
             path,
@@ -193,10 +201,12 @@ def lazy_deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
 
 
 def _parsed_deck(raw: bytes, text: str, key: str) -> Deck:
-    """The deck parsed from ``text`` (its tables cached: validating them is no parse)."""
+    """The deck parsed from ``text``, its tables cached once they validate (a deck that is
+    refused leaves no tables in the cache, only its refusal)."""
     tables = deckfile.parse(text)
+    deck = deckfile.from_dict(tables, text)
     deckcache.put(raw, tables, key=key)
-    return deckfile.from_dict(tables, text)
+    return deck
 
 
 def write_deck(deck: Deck, path: Path, *, rendered: str | bytes | None = None) -> None:

@@ -117,7 +117,7 @@ def test_bad_input_end_to_end_has_no_traceback(tmp_path: Path) -> None:
     binary = write(tmp_path / "image.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     result = run("import", str(binary), decks=decks)
     assert result.returncode == 2
-    assert f"{binary}:3: this is a binary file" in result.stderr
+    assert f"{binary}:3: a NUL byte at line 3, column 1: the file is not text" in result.stderr
     assert "Traceback" not in result.stderr
     assert not decks.exists()
 
@@ -263,7 +263,7 @@ def _existing_deck(decks: Path, capsys: pytest.CaptureFixture[str], tmp_path: Pa
 
 
 BAD_GLOSSARIES = {
-    "binary": (b"T\nS\nterm\x00\x01\x02\n", 3, "binary file"),
+    "binary": (b"T\nS\nterm\x00\x01\x02\n", 3, "NUL byte"),
     "latin-1": ("T\nS\nterm\ndéfinition\n".encode("latin-1"), 4, "not UTF-8"),
     "odd-lines": (b"T\nS\nA\na def\nB\n", 5, "odd number of lines"),
     "empty": (b"", 1, "the file is empty"),

@@ -9,6 +9,7 @@ with :func:`quizzer.library.decks.write_deck` (temp file + rename).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.glossary.slug import fully_transliterable, slugify
 from quizzer.library import cache as deckcache
+from quizzer.library.deck_lock import deck_lock
 from quizzer.library.decks import DECK_SUFFIX, deck_files, write_deck
 from quizzer.library.merge_target import find_target, merge, remember_rendered
 from quizzer.library.summary import read_summary, remember_summary
@@ -262,6 +264,40 @@ def _import(
     if directory.exists() and not directory.is_dir():
         raise InputError("is not a directory", hint="give --into a folder", path=directory)
     new_folder = not directory.exists()
+    # A dry run writes nothing, so it needs no lock; an import holds its deck's from reading
+    # the deck to writing it.
+    guard = contextlib.nullcontext() if dry_run else deck_lock(directory, deck_id)
+    with guard:
+        return _import_into(
+            sources,
+            deck_id=deck_id,
+            deck_name=deck_name,
+            directory=directory,
+            new_folder=new_folder,
+            overrides=overrides,
+            mapping=mapping,
+            mapping_at=mapping_at,
+            seen=seen,
+            dry_run=dry_run,
+            show_progress=show_progress,
+        )
+
+
+def _import_into(
+    sources: Sequence[SourceFile],
+    *,
+    deck_id: str,
+    deck_name: str,
+    directory: Path,
+    new_folder: bool,
+    overrides: dict[tuple[str, int], str],
+    mapping: Path | str | None,
+    mapping_at: dict[tuple[str, str], int],
+    seen: dict[str, Path],
+    dry_run: bool,
+    show_progress: bool,
+) -> ImportResult:
+    """The import once its inputs are read: merge into the deck in ``directory``, write it."""
     try:
         target, existing = find_target(deck_id, directory)
     except OSError as exc:

@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
-from quizzer.ui.textshape import display_text
+from quizzer.ui.textshape import visual_lines
 
 
 class MatchTile(Widget):
@@ -42,13 +42,16 @@ class MatchTile(Widget):
     def __init__(self, key: str, text: str, *, rtl_mode: str = "app") -> None:
         super().__init__(id=f"tile-{key}")
         self.key = key
-        self.text = display_text(text, rtl_mode)
+        self.text = text
+        self.rtl_mode = rtl_mode
 
     def render(self) -> Content:
         """The key label, then the text wrapped into the tile, cut with "…" if too long."""
         width = max(1, self.content_region.width - 3)
         height = max(1, self.content_region.height)
-        lines = _wrap(self.text, width)
+        # Wrapped in reading order, then each line shaped and laid out (right to left for
+        # Arabic), clusters kept whole: the card's own wrapping.
+        lines = visual_lines(self.text, width, self.rtl_mode)
         if len(lines) > height:
             lines = lines[:height]
             last = lines[-1]
@@ -63,26 +66,3 @@ class MatchTile(Widget):
         """Tell the board this tile was clicked."""
         event.stop()
         self.post_message(self.Clicked(self.key))
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` cells, broken at spaces where it can be."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if cell_len(candidate) <= width:
-            line = candidate
-            continue
-        if line:
-            lines.append(line)
-        while cell_len(word) > width:  # a word longer than the tile: cut it
-            cut = width
-            while cell_len(word[:cut]) > width:
-                cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        line = word
-    if line or not lines:
-        lines.append(line)
-    return lines

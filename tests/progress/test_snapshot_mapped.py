@@ -1,4 +1,4 @@
-"""A big snapshot opened lazily is mapped, not read : the same cards and
+"""A big snapshot opened lazily is mapped, not read: the same cards and
 queues as a read one, a writer's compaction (a rename) leaves a reader's mapping whole, and
 a snapshot whose index doesn't fit is still parsed whole from its bytes.
 

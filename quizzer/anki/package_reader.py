@@ -372,6 +372,9 @@ def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
         if "interrupted" in str(exc):
             raise _too_slow(path, name) from None
         raise _damaged(path, f"{name} can't be read ({exc})") from None
+    except UnicodeDecodeError:  # SQLite's own message about a damaged schema isn't UTF-8
+        conn.close()
+        raise _damaged(path, f"{name} can't be read (its schema is damaged)") from None
     missing = sorted(t for t in _TABLES if kinds.get(t) != "table")
     if missing:
         conn.close()

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import zstandard
 from anki.collection import Collection
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from quizzer.anki import export_apkg, package_reader
@@ -292,12 +292,23 @@ def _mutate(data: bytes, edits: list[tuple[int, int]]) -> bytes:
 _EDITS = st.lists(st.tuples(st.integers(0, 1 << 30), st.integers(0, 255)), min_size=1, max_size=8)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+# The same examples every run (as tests/strategies.py's BOUNDED): CI is repeatable; explore
+# by hand with more examples and derandomize off.
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(
     target=st.sampled_from(["zip", "sqlite", "zstd"]),
     edits=_EDITS,
     cut=st.one_of(st.none(), st.integers(1, 1 << 30)),
 )
+# Found with random examples: a schema byte that isn't UTF-8 made SQLite's own error message
+# undecodable (a UnicodeDecodeError from a PRAGMA).
+@example(target="sqlite", edits=[(13265454, 128)], cut=None)
 def test_any_damage_to_a_package_is_a_merge_or_a_refusal(
     anki_package, tmp_path_factory, capsys, target, edits, cut
 ):

@@ -81,9 +81,11 @@ def _read(db: Path) -> list[str] | None:
         return None
 
 
-@settings(
+@settings(  # the same examples every run, as tests/strategies.py's BOUNDED
     max_examples=40,
     deadline=None,
+    derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(place=PLACES, value=VALUES, depth=st.sampled_from([0, 1, 3, 50, 100_000]))
@@ -106,4 +108,25 @@ def test_any_snapshot_shape_opens_or_is_damage_the_doctor_repairs(
     if not found.healthy:
         fixed = doctor.repair(db)
         assert fixed.healthy, fixed.problems
+    assert _read(db) == ids
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known bug, found by the property test with random examples: a snapshot whose "
+    "manifest of months is emptied opens without those months' answers, and the doctor "
+    "sets the month files aside instead of trusting them (their seals and the backup "
+    "snapshot agree). The store is rebuilt as per-device event logs next; this marker goes "
+    "when it passes.",
+)
+def test_an_emptied_manifest_of_months_loses_no_answer(
+    built: tuple[Path, list[str]], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    source, ids = built
+    folder = tmp_path_factory.mktemp("manifest")
+    shutil.copytree(source.parent, folder, dirs_exist_ok=True)
+    db = folder / source.name
+    db.write_bytes(_planted(source.read_bytes(), ("meta", "1", "months"), {}, 0))
+    if not doctor.check(db).healthy:
+        doctor.repair(db)
     assert _read(db) == ids

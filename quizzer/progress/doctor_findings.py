@@ -186,6 +186,8 @@ def examine(path: Path, report: Report) -> Findings:
             report.problems.append(f"{jpath}: damaged line(s) {shown}")
     manifest, gen = manifest_of(f.doc if not f.snapshot_error else f.backup)
     f.months = examine_months(path, manifest, gen, report.problems)
+    if not f.snapshot_error and f.backup is not None:
+        f.months.backup_manifest = manifest_of(f.backup)[0]
     f.bad_months, f.bad_mirrors = f.months.bad_months, f.months.bad_mirrors
     if f.doc is not None and not f.snapshot_error:
         version = schema_of(f.doc)

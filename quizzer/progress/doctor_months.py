@@ -34,6 +34,9 @@ class MonthFindings:
 
     manifest: Manifest | None = None
     gen: int = 0
+    #: The backup snapshot's manifest: a month it lists exactly as its file is sealed is
+    #: trusted when the snapshot's own manifest lost it (damage to the snapshot, not the month).
+    backup_manifest: Manifest | None = None
     bad_months: list[str] = field(default_factory=list)
     bad_mirrors: list[str] = field(default_factory=list)
 
@@ -96,8 +99,12 @@ def restore_month(
     """Rebuild ``month`` from its copy that is vouched for plus the journals kept."""
     file = reviewlog.month_path(path, month)
     mirror = reviewlog.mirror_path(file)
+    main = monthfile.read_copy(file, month)
     copy = monthfile.read_copy(mirror, month)
     trusted = monthfile.vouch(copy, month, found.manifest, found.gen) is None
+    source = f"its mirror {mirror.name}"
+    if not trusted and _listed_by_backup(main, month, found):
+        copy, trusted, source = main, True, f"{file.name}, as the backup snapshot lists it"
     _keep_aside(file, stamp, actions)
     base: list[ReviewData] = copy.reviews if trusted else []
     if not trusted:
@@ -114,7 +121,7 @@ def restore_month(
     merged = reviewlog.merge(base, fold.adds.get(month, {}), fold.removes.get(month, set()))
     reviewlog.sort_by_time(merged)
     reviewlog.write_month(file, merged, found.gen)
-    source = f"its mirror {mirror.name}" if trusted else "no copy that verifies"
+    source = source if trusted else "no copy that verifies"
     actions.append(f"restored {len(merged)} answers of {month} from {source} and the journals kept")
     listed = (found.manifest or {}).get(month)
     if not trusted and (listed is None or listed[0] > counted):
@@ -123,6 +130,14 @@ def restore_month(
             f"{month}: the snapshot listed {held}; {counted} were found in the journals "
             "kept, the rest are lost (the damaged copies are kept)"
         )
+
+
+def _listed_by_backup(copy: monthfile.Copy[Any], month: str, found: MonthFindings) -> bool:
+    """Whether ``copy`` verifies on its own, is sealed no later than the snapshot, and the
+    backup snapshot lists it with exactly its count and generation."""
+    if copy.problem or copy.gen is None or copy.gen > found.gen or not found.backup_manifest:
+        return False
+    return list(found.backup_manifest.get(month) or ()) == [copy.count, copy.gen]
 
 
 def rewrite_mirror(path: Path, month: str, stamp: str, actions: list[str]) -> None:

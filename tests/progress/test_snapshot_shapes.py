@@ -111,15 +111,7 @@ def test_any_snapshot_shape_opens_or_is_damage_the_doctor_repairs(
     assert _read(db) == ids
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug, found by the property test with random examples: a snapshot whose "
-    "manifest of months is emptied opens without those months' answers, and the doctor "
-    "sets the month files aside instead of trusting them (their seals and the backup "
-    "snapshot agree). The store is rebuilt as per-device event logs next; this marker goes "
-    "when it passes.",
-)
-def test_an_emptied_manifest_of_months_loses_no_answer(
+def test_an_emptied_manifest_of_months_loses_no_answer(  # found by random examples
     built: tuple[Path, list[str]], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     source, ids = built

@@ -22,7 +22,7 @@ import quizzer.progress.monthcache as monthcache
 import quizzer.progress.monthfile as monthfile
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.progress.events import Event, has_review, is_undo, plain
+from quizzer.progress.journal_events import Event, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     busy_error,

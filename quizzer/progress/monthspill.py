@@ -25,7 +25,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import BinaryIO
 
-from quizzer.progress.events import ReviewData, timestamp
+from quizzer.progress.journal_events import ReviewData, timestamp
 from quizzer.progress.journal import compact_json
 
 

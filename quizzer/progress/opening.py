@@ -26,7 +26,7 @@ import quizzer.progress.generations as generations
 import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
 from quizzer.fsutil import keep_link
-from quizzer.progress.events import Change
+from quizzer.progress.journal_events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     backup_path,

@@ -20,7 +20,7 @@ import pytest
 from quizzer.errors import StoreError
 from quizzer.fsutil import keep_link
 from quizzer.progress import events, files, monthfile, reviewlog
-from quizzer.progress.events import ReviewData, plain
+from quizzer.progress.journal_events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import dumps
 

@@ -26,7 +26,7 @@ from quizzer.progress import (
     logstream,
     open_store,
 )
-from quizzer.progress.events import has_review
+from quizzer.progress.journal_events import has_review
 from quizzer.progress.history import read_log
 from quizzer.progress.schema import schema_of
 from quizzer.scheduling.replay import replay

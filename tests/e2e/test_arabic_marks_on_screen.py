@@ -44,7 +44,7 @@ def test_every_mark_of_every_arabic_card_is_on_screen(deck_id: str, tmp_path: Pa
         pane.run([*args, "--rtl", "app"], {"QUIZZER_DB": str(tmp_path / "db")})
         for n in range(len(texts)):
             asked = f" {n} done "
-            pane.wait_for(lambda t: asked in t and "Again" not in t, f"card {n + 1}")
+            pane.wait_for(lambda t, asked=asked: asked in t and "Again" not in t, f"card {n + 1}")
             pane.keys("Space")
             screen = pane.wait_for(lambda t: "Arabic definition" in t and "Again" in t, "answer")
             lines = {line.strip(" │") for line in screen.splitlines()}

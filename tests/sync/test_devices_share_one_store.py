@@ -224,6 +224,7 @@ def test_a_device_folder_copied_to_a_second_machine_is_not_written_there(tmp_pat
     laptop, _ = two_devices(carrier, tmp_path)
     with laptop.open() as store:
         mine = [answer(store, card, 3, moment(i)) for i, card in enumerate(CARDS[:5])]
+    assert (laptop.store_path / "quizzer-store.json").is_file(), "not the folder layout"
     carrier.sync()
     # Another machine that calls itself "laptop" too (its own local state: another claim).
     twin = Device("laptop", tmp_path / "twin", carrier.folder("b") / "progress")

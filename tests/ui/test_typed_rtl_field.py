@@ -5,8 +5,8 @@ order."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events

@@ -4,6 +4,7 @@ kasra (مسبقًا، تحسّن، المُحسِّن), drawn by tmux, in the ap
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -43,8 +44,7 @@ def test_every_mark_of_every_arabic_card_is_on_screen(deck_id: str, tmp_path: Pa
     with tmux_pane(110, 34) as pane:
         pane.run([*args, "--rtl", "app"], {"QUIZZER_DB": str(tmp_path / "db")})
         for n in range(len(texts)):
-            asked = f" {n} done "
-            pane.wait_for(lambda t: asked in t and "Again" not in t, f"card {n + 1}")
+            pane.wait_for(partial(_asked, f" {n} done "), f"card {n + 1}")
             pane.keys("Space")
             screen = pane.wait_for(lambda t: "Arabic definition" in t and "Again" in t, "answer")
             lines = {line.strip(" │") for line in screen.splitlines()}
@@ -75,3 +75,8 @@ def test_quizzer_show_draws_every_mark(deck_id: str) -> None:
         pane.wait_for(lambda t: "QUIZZER-EXITED-0" in t, "quizzer show to finish")
         screen = pane.screen(history=True)
     assert Counter(arabic_marks(screen)) == expected
+
+
+def _asked(done: str, screen: str) -> bool:
+    """Whether ``screen`` asks the card whose progress reads ``done`` (the answer not shown)."""
+    return done in screen and "Again" not in screen

@@ -4,8 +4,9 @@ The engine is piper when it is installed and has a voice for the language (a
 ``<locale>*.onnx`` or ``<lang>*.onnx`` model in ``$QUIZZER_PIPER_VOICES``), else
 espeak-ng with the voice :func:`quizzer.anki.locales.espeak_voice` picks for the
 language's BCP 47 tag (about a hundred languages). A language no engine has a voice
-for gets no recording: its cards keep Anki's ``{{tts}}`` tag, and the report says so. The engines write WAV; when LAME is installed the
-recording is encoded to MP3, about a fifth of the size (every Anki plays both).
+for gets no recording: its cards keep Anki's ``{{tts}}`` tag, and the report says so.
+The engines write WAV; when LAME is installed the recording is encoded to MP3, about a
+fifth of the size (every Anki plays both).
 Each file is named by a hash of engine, voice, format and text, and kept in the
 user's cache dir (``audio/``): a re-export, or another deck with the same term,
 reuses it instead of speaking again. A file is written to a temporary name and

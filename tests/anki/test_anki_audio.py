@@ -14,8 +14,8 @@ from anki.sound import SoundOrVideoTag, TTSTag
 
 from quizzer.anki import export_apkg
 from quizzer.anki.audio import audio_cache, find_voices, media_name, record_terms
-from quizzer.anki.locales import tts_locale
 from quizzer.anki.genanki_model import build_model
+from quizzer.anki.locales import tts_locale
 from quizzer.anki.model import FIELD_INDEX, audio_field
 from quizzer.anki.model import field_name as field
 from quizzer.cli.main import main

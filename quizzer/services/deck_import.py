@@ -11,6 +11,7 @@ lets ``quizzer merge`` of the same collection find the concepts its notes became
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from collections import defaultdict
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from quizzer.anki.ids import note_guid
+from quizzer.anki.model import FIELD_CONCEPT
 from quizzer.anki.package_reader import CardResolver, read_notes
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.concept import SLUG_RE, Concept
@@ -152,9 +155,13 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     groups: list[tuple[Sequence[Row], ColumnPlan]] = []
     described: list[str] = []
     names: list[str] = []
+    decks: list[str] = []
     for type_id, indexes in by_type.items():
         note_type: NoteType = package.note_types[type_id]
-        rows = note_rows(note_type, [package.notes[i] for i in indexes])
+        rows = [
+            _own(note_type, row, decks)
+            for row in note_rows(note_type, [package.notes[i] for i in indexes])
+        ]
         shown = set(note_type.shown)
         plan = plan_columns(
             rows,
@@ -170,7 +177,21 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
         f"Anki package ({package.collection}; {len(package.notes)} notes of note type "
         f"{', '.join(names)})"
     )
-    return _Parts(what, groups, None, described)
+    return _Parts(what, groups, decks[0] if decks else None, described)
+
+
+def _own(note_type: NoteType, row: Row, decks: list[str]) -> Row:
+    """``row`` with its concept id when it is a note quizzer exported (its first field the
+    concept's uid, its GUID the one quizzer derives from it); the uid's deck is added to
+    ``decks``. Such a note's answers are merged onto that uid's cards, so it keeps it."""
+    if not note_type.fields or note_type.fields[0] != FIELD_CONCEPT or not row.cells:
+        return row
+    uid = row.cells[0]
+    deck, _, concept_id = uid.partition("/")
+    if not concept_id or row.guid != note_guid(uid):
+        return row
+    decks.append(deck)
+    return dataclasses.replace(row, concept_id=concept_id)
 
 
 def import_deck_source(

@@ -15,11 +15,12 @@ import pytest
 from anki.collection import Collection
 from anki.decks import DeckId
 
+from quizzer.anki import export_apkg
 from quizzer.cards.card import CardKey
 from quizzer.cli.main import main
 from quizzer.library.decks import read_deck
 from quizzer.progress import open_store
-from tests.anki_support import db_of, export_with_scheduling
+from tests.anki_support import db_of, export_with_scheduling, fixture_deck
 
 #: Front (French) and back (English) of each note; HTML as a learner's deck has it.
 WORDS = [
@@ -187,3 +188,21 @@ def test_cloze_notes_are_refused_and_nothing_is_written(decks, tmp_path, capsys)
     assert "cloze.apkg" in err and "cloze notes (note type 'Cloze'" in err
     assert "move the cloze notes to another deck" in err
     assert not list(decks.iterdir())
+
+
+def test_quizzers_own_notes_come_back_as_the_concepts_they_were(decks, tmp_path, capsys):
+    original = fixture_deck()
+    package = tmp_path / "fixture.apkg"
+    export_apkg([original], package)
+    code, out, _err = _import(capsys, str(package))
+    assert code == 0
+    assert "field 2 (English term): en term (by its name)" in out
+    assert "field(s) left out: Concept, Acronym, Source" in out
+    deck = read_deck(decks / "fixture.toml")
+    assert deck.id == original.id
+    assert [c.id for c in deck] == [c.id for c in original]
+    for back, before in zip(deck, original, strict=True):
+        assert back.languages == before.languages
+        for lang, side, text in before.texts():
+            # Line breaks become spaces; everything else, markup-like text included, is kept.
+            assert back.text(lang, side) == " ".join(text.text.split())

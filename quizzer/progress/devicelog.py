@@ -312,6 +312,11 @@ def _read_copies(files: _Folder, month: str, copies: list[Path], result: ReadRes
                 result.copies.append(event)
 
 
+def _seq_of(event: Event) -> int:
+    seq = event.get("seq")
+    return seq if isinstance(seq, int) else 0
+
+
 def _write_sealed(path: Path, month: str, device: str, events: list[Event]) -> None:
     """Seal ``events`` into the TinyDB file ``path``: a temp file, fsynced, renamed."""
     temp = path.with_name(f".{path.name}{_SEALING}")
@@ -422,9 +427,7 @@ class DeviceLog:
         extra = [event for event in parsed.events if event["id"] not in known]
         if extra or month not in files.sealed:
             union = done + extra
-            union.sort(
-                key=lambda event: event.get("seq") if isinstance(event.get("seq"), int) else 0
-            )
+            union.sort(key=_seq_of)
             _write_sealed(sealed, month, self.owner, union)
             done = union
         self._see(done)

@@ -163,3 +163,38 @@ def test_brackets_in_an_arabic_line_are_mirrored_into_visual_order() -> None:
     assert visual.startswith("(PEFT) ")
     assert ")PEFT(" not in visual
     assert shape_line("نص [bold] هنا").count("[bold]") == 1
+
+
+def _marks(text: str) -> list[str]:
+    return sorted(ch for ch in text if unicodedata.category(ch) == "Mn")
+
+
+@pytest.mark.parametrize("text", ["مسبقًا", "تحسّن الأوزان", "المُحسِّن", "שָׁלוֹם עוֹלָם"])
+def test_shaping_keeps_every_mark(text: str) -> None:
+    shaped = display_text(text)
+    assert _marks(shaped) == _marks(text)
+    # Each mark right after a letter (a terminal draws it on the cell before it).
+    assert not unicodedata.combining(shaped[0])
+
+
+def test_a_mark_stays_on_its_letter_in_visual_order() -> None:
+    # تحسّن: the shadda sits on the seen; reversed, the seen (medial form) comes before it.
+    assert display_text("تحسّن") == "\ufee6\ufeb4\u0651\ufea4\ufe97"
+
+
+@pytest.mark.parametrize(
+    ("text", "letters"),
+    [
+        ("یادگیری ماشین", "یگ"),  # Persian yeh and gaf
+        ("پژوهش", "پژ"),  # Persian peh and jeh
+        ("ٹھیک ہے بڑا", "ٹھیکہےڑ"),  # Urdu tteh, do-chashmi heh, heh goal, yeh barree, rreh
+    ],
+)
+def test_persian_and_urdu_letters_are_joined(text: str, letters: str) -> None:
+    shaped = display_text(text)
+    assert not set(letters) & set(shaped), shaped  # each became a presentation form
+    assert all(0xFB50 <= ord(ch) <= 0xFEFF for ch in shaped if not ch.isspace())
+
+
+def test_hebrew_is_reordered_with_its_points() -> None:
+    assert display_text("שָׁלוֹם") == "ם" + "ו\u05b9" + "ל" + "ש\u05b8\u05c1"

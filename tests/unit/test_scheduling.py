@@ -220,6 +220,9 @@ def test_learning_card_waits_for_its_step() -> None:
 
 
 def test_sibling_burying_until_next_study_day() -> None:
+    # Without the direction ladder (which would hold b, a new card of a later direction,
+    # until a is known: tests/unit/test_direction_ladder.py), siblings alone.
+    S = SchedulerSettings(fuzz=False, ladder_days=0)  # noqa: N806
     a, b, c = key(0, RU_BN), key(0, EN_AR), key(1, RU_BN)
     cands = [a, b, c]
     # Before any answer, one card per concept is offered.

@@ -31,11 +31,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Literal, Protocol
 
-from rich import cells
-from rich.cells import cell_len
+import wcwidth
+from rich import cells as rich_cells
 from rich.segment import Segment
-
-from quizzer.concepts.normalize import graphemes
 
 RtlMode = Literal["auto", "app", "terminal"]
 RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
@@ -104,8 +102,8 @@ def _patched_widths(
 
 
 def _clear_width_caches() -> None:
-    cells.get_character_cell_size.cache_clear()
-    cells.cached_cell_len.cache_clear()
+    rich_cells.get_character_cell_size.cache_clear()
+    rich_cells.cached_cell_len.cache_clear()
     split_cells = getattr(Segment, "_split_cells", None)
     if split_cells is not None and hasattr(split_cells, "cache_clear"):
         split_cells.cache_clear()
@@ -155,6 +153,37 @@ def restore_cell_widths() -> None:
     _patched = False
 
 
+@lru_cache(maxsize=4096)
+def _char_cells(ch: str) -> int:
+    if unicodedata.category(ch) == "Mc":
+        return 1
+    return max(0, wcwidth.wcwidth(ch))
+
+
+@lru_cache(maxsize=8192)
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: CJK and other wide characters two, combining
+    marks (Mn) and joiners none, spacing marks (Mc: Devanagari ि ी, Bengali া) one.
+
+    Widths come from ``wcwidth`` (Unicode's tables), and a grapheme cluster takes the cells
+    of its code points as the terminals we draw in lay them out: tmux, xterm and VTE ask the
+    C library's ``wcwidth`` for each code point, which gives a spacing mark its own cell (so
+    हिन्दी is 5 cells there, though ``wcwidth.wcswidth``, for terminals that lay out whole
+    clusters, says 4). Rich agrees once :func:`fix_cell_widths` ran, so Textual's borders
+    and this module's wrapping measure alike.
+    """
+    if text.isascii() and text.isprintable():
+        return len(text)
+    return sum(_char_cells(ch) for ch in text)
+
+
+def clusters(text: str) -> list[str]:
+    """``text`` cut into grapheme clusters (Unicode's extended clusters, by ``wcwidth``):
+    a letter with its marks, a Devanagari or Bengali conjunct with its vowel sign (क्ष, স্ত্রী),
+    an emoji sequence. Joined again they give ``text`` unchanged."""
+    return list(wcwidth.iter_graphemes(text))
+
+
 def is_rtl_char(ch: str) -> bool:
     """A strong right-to-left character (Arabic or Hebrew letter)."""
     return unicodedata.bidirectional(ch) in ("R", "AL")
@@ -183,11 +212,12 @@ _BREAKS = re.compile(r"[^\S\u00a0\u2007\u202f]+")
 
 def _chop_clusters(word: str, width: int) -> list[str]:
     """A word too long for a line, cut into pieces of at most ``width`` cells between
-    grapheme clusters, so no vowel sign or combining mark starts a piece."""
+    grapheme clusters, so no vowel sign or combining mark starts a piece and no conjunct
+    is split (a cluster wider than the line is a piece of its own)."""
     pieces: list[str] = []
     piece = ""
-    for cluster in graphemes(word):
-        if piece and cell_len(piece + cluster) > width:
+    for cluster in clusters(word):
+        if piece and cells(piece + cluster) > width:
             pieces.append(piece)
             piece = cluster
         else:
@@ -201,7 +231,7 @@ def wrap_cells(text: str, width: int) -> list[str]:
 
     Lines break at spaces (never at a no-break space) and existing line breaks
     are kept; a word longer than a line is cut between grapheme clusters
-    (:func:`quizzer.concepts.normalize.graphemes`). The one wrapping function:
+    (:func:`clusters`), widths measured by :func:`cells`. The one wrapping function:
     the app's widgets and ``quizzer show`` both use it (through :func:`visual_lines`).
     """
     width = max(1, width)
@@ -214,12 +244,12 @@ def wrap_cells(text: str, width: int) -> list[str]:
         line = ""
         for word in words:
             candidate = f"{line} {word}" if line else word
-            if cell_len(candidate) <= width:
+            if cells(candidate) <= width:
                 line = candidate
                 continue
             if line:
                 lines.append(line)
-            if cell_len(word) <= width:
+            if cells(word) <= width:
                 line = word
             else:
                 pieces = _chop_clusters(word, width)

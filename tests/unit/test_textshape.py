@@ -11,6 +11,8 @@ from rich.cells import cell_len
 
 from quizzer.ui.textshape import (
     base_direction,
+    cells,
+    clusters,
     display_text,
     fix_cell_widths,
     resolve_rtl_mode,
@@ -198,3 +200,49 @@ def test_persian_and_urdu_letters_are_joined(text: str, letters: str) -> None:
 
 def test_hebrew_is_reordered_with_its_points() -> None:
     assert display_text("שָׁלוֹם") == "ם" + "ו\u05b9" + "ל" + "ש\u05b8\u05c1"
+
+
+#: A sentence per script the width rules differ for.
+SAMPLES = {
+    "hi": "क्षत्रिय हिन्दी में मशीन लर्निंग मॉडल का प्रशिक्षण",
+    "ja": "量子化はモデルの重みを少ないビットで保存する手法です",
+    "zh": "量化是用更少的比特存储模型权重的方法",
+    "fa": "یادگیری ماشین با داده‌های کم",
+    "ur": "مشین لرننگ کے لیے ڈیٹا",
+    "bn": BENGALI,
+    "ar": "تحسّن الأوزان مسبقًا",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SAMPLES))
+def test_cells_measure_what_the_c_library_gives_tmux(lang: str) -> None:
+    from tests.e2e.tmux_support import terminal_width
+
+    text = SAMPLES[lang]
+    assert cells(text) == sum(terminal_width(ch) for ch in text)
+    assert cells(text) == cell_len(text)  # and Rich (patched) agrees: borders line up
+
+
+def test_cell_rules() -> None:
+    assert cells("日本語") == 6  # wide: two cells each
+    assert cells("ｶﾀｶﾅ") == 4  # half-width katakana: one
+    assert cells("e\u0301") == 1  # a combining mark: none
+    assert cells("हिन्दी") == 5  # spacing vowel signs: one each, virama none
+    assert cells("می\u200cخواهم") == 7  # ZWNJ: none
+
+
+@pytest.mark.parametrize("width", [3, 4, 5, 7])
+@pytest.mark.parametrize("lang", ["hi", "ja", "zh", "bn"])
+def test_wrapping_keeps_clusters_whole_and_lines_within_width(lang: str, width: int) -> None:
+    text = SAMPLES[lang]
+    lines = wrap_cells(text, width)
+    assert all(cells(line) <= width for line in lines)
+    # Nothing lost, and every line starts on a cluster: joined, the clusters are the text's.
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    pieces = [c for line in lines for c in clusters(line) if c != " "]
+    assert pieces == [c for c in clusters(text) if c != " "]
+
+
+def test_conjuncts_are_one_cluster() -> None:
+    assert clusters("क्षत्रिय") == ["क्ष", "त्रि", "य"]
+    assert clusters("স্ত্রী") == ["স্ত্রী"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import tzinfo
 
@@ -37,6 +37,9 @@ from quizzer.scheduling.settings import SchedulerSettings
 
 #: The events that change a card's state, in its history.
 _CARD_OPS = (ev.Answer, ev.Bury, ev.Suspend, ev.Unsuspend, ev.Leech)
+#: How far before the newest answer :attr:`Replay.recent` keeps answers (a study day is at
+#: most 26 hours long: two days hold today's and yesterday's).
+RECENT_MS = 2 * 86_400_000
 #: What an undo may take back.
 _UNDOABLE = (*_CARD_OPS, ev.Practice)
 
@@ -58,19 +61,29 @@ class Replay:
     """Every card's state from the events added so far (see the module docstring).
 
     ``defaults`` are the settings before any ``settings`` event. ``states`` (a cache's
-    snapshot) are taken as the replay of the events later added with ``stepped=True``.
+    snapshot, kept as given) are taken as the replay of the events later added with
+    ``stepped=True``; ``last_keys`` says which event each of those cards saw last, so that
+    :meth:`needs_history` can tell an event that must be replayed among older ones.
+    ``recent_ms``: answers from then on are listed in :attr:`recent` (today's counts), as
+    long as they are at most :data:`RECENT_MS` older than the newest answer.
     """
 
     def __init__(
         self,
         tz: tzinfo,
         defaults: SchedulerSettings | None = None,
-        states: dict[str, CardState] | None = None,
+        states: MutableMapping[str, CardState] | None = None,
+        last_keys: Mapping[str, ev.Key] | None = None,
+        recent_ms: int = 0,
     ) -> None:
         self.tz = tz
         self.defaults = defaults or SchedulerSettings()
         #: Card id → its state now.
-        self.states: dict[str, CardState] = dict(states or {})
+        self.states: MutableMapping[str, CardState] = {} if states is None else states
+        self._last_keys = last_keys or {}
+        self._recent_ms = recent_ms
+        #: Review id → (card id, time, phase before) of the answers since ``recent_ms``.
+        self.recent: dict[str, tuple[str, int, str]] = {}
         #: Every event taken (undone ones too), by id.
         self.events: dict[str, ev.AnyEvent] = {}
         #: Undone event id → the undo's id.
@@ -85,6 +98,8 @@ class Replay:
         self._by_digest: dict[str, SchedulerSettings] = {}
         self._bad: list[Problem] = []
         self._log: list[Review] | None = None
+        #: Cards replayed from their whole history here (all of them without a cache).
+        self._rebuilt: set[str] = set()
         #: Answer ids that made their card a leech.
         self.leeched: set[str] = set()
         #: The greatest key of an answer replayed so far.
@@ -125,6 +140,54 @@ class Replay:
             merged.sort(key=_first)
             self._log = [review for _, review in merged]
         return list(self._log)
+
+    def review(self, event_id: str) -> Review | None:
+        """The review entry of the answer ``event_id`` (``None`` if it isn't one, or undone)."""
+        event = self.events.get(event_id)
+        if not isinstance(event, ev.Answer) or event_id in self.undone:
+            return None
+        if event.card in self._stepped:
+            self._replay(event.card)
+            self._log = None
+        for _, review in reversed(self._reviews.get(event.card, ())):
+            if review.id == event.review_id:
+                return review
+        return None
+
+    def last_key(self, card: str) -> ev.Key | None:
+        """The key of the last event that made ``card``'s state, if any."""
+        history = self._history.get(card)
+        if history:
+            return history[-1].key
+        return self._last_keys.get(card)
+
+    def needs_history(self, events: Iterable[ev.AnyEvent]) -> bool:
+        """Whether adding ``events`` needs the events of a cache's states (:meth:`add` with
+        ``stepped=True`` first): an undo of an event not taken, settings older than an
+        answer replayed, an event older than the last one of a card the cache holds."""
+        for event in events:
+            if event.id in self.events:
+                continue
+            if isinstance(event, ev.Undo):
+                if event.target not in self.events:
+                    return True
+            elif isinstance(event, ev.Settings):
+                if event.key < self.last:
+                    return True
+            elif not isinstance(event, ev.Practice) and event.card not in self._history:
+                last = self._last_keys.get(event.card)
+                if last is not None and event.key < last:
+                    return True
+        return False
+
+    @property
+    def recent_floor(self) -> int:
+        """The time (ms) from which :attr:`recent` holds every answer replayed here."""
+        return self._recent_ms
+
+    def rebuilt(self, card: str) -> bool:
+        """Whether ``card``'s reviews were all made here (not taken from a cache's state)."""
+        return card in self._rebuilt or (card not in self._last_keys and card in self._history)
 
     def history(self, card: str) -> list[ev.CardEvent]:
         """The events that made ``card``'s state (not undone), in replay order."""
@@ -245,6 +308,9 @@ class Replay:
         """Recompute ``card`` from its whole history."""
         self.states.pop(card, None)
         self._reviews.pop(card, None)
+        self._rebuilt.add(card)
+        for review_id in [r for r, item in self.recent.items() if item[0] == card]:
+            del self.recent[review_id]
         self._stepped.discard(card)
         for event in self._history.get(card, ()):
             self.leeched.discard(event.id)
@@ -299,6 +365,11 @@ class Replay:
             overridden=event.over,
         )
         self._reviews.setdefault(state.card_id, []).append((event.key, review))
+        if event.at >= self._recent_ms:
+            self.recent[review.id] = (state.card_id, event.at, outcome.phase)
+            if event.at - RECENT_MS > self._recent_ms + 86_400_000:
+                self._recent_ms = event.at - RECENT_MS
+                self.recent = {r: v for r, v in self.recent.items() if v[1] >= self._recent_ms}
         return new
 
 

@@ -132,7 +132,7 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("m", "cycle_mode", "Mode"),
         Binding("c", "choice_mode", "Choice mode"),
         Binding("x", "swap", "Swap"),
-        Binding("b", "both", "Both ways"),
+        Binding("b", "both", "Both ways", show=False),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),

@@ -6,7 +6,8 @@ that text. A concept needs a term *and* a definition per language; a deck of voc
 both its term and its definition. No card asks a text for itself (prompt and answer alike
 make no card), so such a concept is studied term to term across its languages.
 
-**Ids that stay.** A row with an Anki GUID (a note, or Anki's ``#guid column``) gets the id
+**Ids that stay.** A note quizzer exported keeps the id of the concept it came from. A
+row with an Anki GUID (a note, or Anki's ``#guid column``) gets the id
 ``<slug of its term>-<8 letters of its GUID's hash>``; importing again finds the concept by
 those 8 letters, whatever its texts became, and updates it in place. A row without one takes
 the concept of the deck holding the same term in the same language (the first not yet
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from quizzer.concepts.concept import (
+    SLUG_RE,
     Concept,
     Entry,
     Provenance,
@@ -148,7 +150,16 @@ def build_deck(
     for row in rows:
         entries = row_entries(row, mapping, file)
         concept_id: str | None = None
-        if row.guid is not None:
+        if row.concept_id is not None and SLUG_RE.match(row.concept_id):
+            concept_id = row.concept_id
+            if concept_id in claimed:
+                raise DeckSourceError(
+                    f"this note's concept {concept_id!r} is also an earlier note's",
+                    row.line,
+                    hint="each concept has one note: remove one of the two",
+                )
+            taken.add(concept_id)
+        elif row.guid is not None:
             if row.guid in seen_guids:
                 raise DeckSourceError(
                     f"this row's GUID is also line {seen_guids[row.guid]}'s",

@@ -10,6 +10,9 @@ from quizzer.decksources.columns import Column, column_from_name, resolve
 from quizzer.decksources.langs import column_language
 from quizzer.decksources.table import DeckSourceError, Row
 
+#: Columns left out named in the report; more are counted.
+MAX_NAMED = 6
+
 
 @dataclass(frozen=True, slots=True)
 class ColumnPlan:
@@ -60,12 +63,16 @@ def plan_columns(
             columns, how = _detected(rows, names, width, candidates, noun)
     mapping = resolve(columns)
     described = []
+    left_out = []
     for number, (target, why) in enumerate(zip(mapping, how, strict=True), start=1):
         label = _label(number, names).replace("column", noun, 1)
         if target is None:
-            described.append(f"{label}: left out")
+            left_out.append(names[number - 1] if number <= len(names) else str(number))
         else:
             described.append(f"{label}: {target[0]} {target[1]} (by {why})")
+    if left_out:
+        shown = ", ".join(left_out[:MAX_NAMED]) + (", …" if len(left_out) > MAX_NAMED else "")
+        described.append(f"{len(left_out)} {noun}(s) left out: {shown}")
     return ColumnPlan(tuple(mapping), tuple(described))
 
 

@@ -14,11 +14,13 @@ class DeckSourceError(SourceError):
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One note or row: its cells (plain text), where it starts, and its Anki GUID if any."""
+    """One note or row: its cells (plain text), where it starts, its Anki GUID if any, and
+    the concept id it already has (a note quizzer exported names its concept)."""
 
     line: int
     cells: tuple[str, ...]
     guid: str | None = None
+    concept_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

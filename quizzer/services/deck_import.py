@@ -11,6 +11,7 @@ lets ``quizzer merge`` of the same collection find the concepts its notes became
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from collections import defaultdict
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from quizzer.anki.ids import note_guid
+from quizzer.anki.model import FIELD_CONCEPT
 from quizzer.anki.package_reader import CardResolver, read_notes
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.concept import SLUG_RE, Concept
@@ -152,9 +155,13 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     groups: list[tuple[Sequence[Row], ColumnPlan]] = []
     described: list[str] = []
     names: list[str] = []
+    decks: list[str] = []
     for type_id, indexes in by_type.items():
         note_type: NoteType = package.note_types[type_id]
-        rows = note_rows(note_type, [package.notes[i] for i in indexes])
+        rows = [
+            _own(note_type, row, decks)
+            for row in note_rows(note_type, [package.notes[i] for i in indexes])
+        ]
         shown = set(note_type.shown)
         plan = plan_columns(
             rows,
@@ -170,7 +177,21 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
         f"Anki package ({package.collection}; {len(package.notes)} notes of note type "
         f"{', '.join(names)})"
     )
-    return _Parts(what, groups, None, described)
+    return _Parts(what, groups, decks[0] if decks else None, described)
+
+
+def _own(note_type: NoteType, row: Row, decks: list[str]) -> Row:
+    """``row`` with its concept id when it is a note quizzer exported (its first field the
+    concept's uid, its GUID the one quizzer derives from it); the uid's deck is added to
+    ``decks``. Such a note's answers are merged onto that uid's cards, so it keeps it."""
+    if not note_type.fields or note_type.fields[0] != FIELD_CONCEPT or not row.cells:
+        return row
+    uid = row.cells[0]
+    deck, _, concept_id = uid.partition("/")
+    if not concept_id or row.guid != note_guid(uid):
+        return row
+    decks.append(deck)
+    return dataclasses.replace(row, concept_id=concept_id)
 
 
 def import_deck_source(
@@ -248,27 +269,40 @@ def import_deck_source(
     )
 
 
-def card_resolver(user_dir: Path | str | None = None) -> CardResolver:
+class LibraryResolver:
     """For ``quizzer merge``: the quizzer card an Anki card of an imported note is.
 
     The note's concept is the user deck's concept whose id ends with its GUID's tag; the
     card's question and answer fields are found among that concept's texts. The library
-    is read the first time a card asks.
+    is read the first time a note asks.
     """
-    index: dict[str, list[Concept]] | None = None
 
-    def resolve(guid: str, note_type: NoteType, values: tuple[str, ...], ord_: int) -> str | None:
-        nonlocal index
-        if index is None:
-            index = defaultdict(list)
-            for item in load_library(user_dir):
+    def __init__(self, user_dir: Path | str | None = None) -> None:
+        self._user_dir = user_dir
+        self._index: dict[str, list[Concept]] | None = None
+
+    def _concepts(self, guid: str) -> list[Concept]:
+        if self._index is None:
+            index: dict[str, list[Concept]] = defaultdict(list)
+            for item in load_library(self._user_dir):
                 if item.bundled:
                     continue
                 for concept in item.deck.concepts:
                     tag = tag_of(concept.id)
                     if tag is not None:
                         index[tag].append(concept)
-        for concept in index.get(guid_tag(guid), []):
+            self._index = index
+        return self._index.get(guid_tag(guid), [])
+
+    def knows(self, guid: str) -> bool:
+        """Whether a user deck holds a concept imported from the note with this GUID."""
+        return bool(self._concepts(guid))
+
+    def card(
+        self, guid: str, note_type: NoteType, values: tuple[str, ...], ord_: int
+    ) -> str | None:
+        """The quizzer card id of card ``ord_`` of the note, or ``None``."""
+        for concept in self._concepts(guid):
             direction = card_direction(concept, note_type, values, ord_)
             if direction is not None:
                 try:
@@ -277,4 +311,7 @@ def card_resolver(user_dir: Path | str | None = None) -> CardResolver:
                     return None
         return None
 
-    return resolve
+
+def card_resolver(user_dir: Path | str | None = None) -> CardResolver:
+    """The resolver ``quizzer merge`` gives :func:`~quizzer.anki.package_reader.read_package`."""
+    return LibraryResolver(user_dir)

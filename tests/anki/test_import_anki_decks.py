@@ -15,11 +15,12 @@ import pytest
 from anki.collection import Collection
 from anki.decks import DeckId
 
+from quizzer.anki import export_apkg
 from quizzer.cards.card import CardKey
 from quizzer.cli.main import main
 from quizzer.library.decks import read_deck
 from quizzer.progress import open_store
-from tests.anki_support import db_of, export_with_scheduling
+from tests.anki_support import db_of, export_with_scheduling, fixture_deck
 
 #: Front (French) and back (English) of each note; HTML as a learner's deck has it.
 WORDS = [
@@ -67,7 +68,8 @@ def _answer(col: Collection, count: int) -> int:
 
 @pytest.fixture(scope="module")
 def anki_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
-    """(the .apkg, the legacy .apkg, answers in its revlog) of Anki's own collection."""
+    """(the .apkg, the legacy .apkg, answers in its revlog) of Anki's own collection; its
+    .colpkg beside them as ``words.colpkg``."""
     tmp = tmp_path_factory.mktemp("anki")
     col = _collection(tmp / "col")
     try:
@@ -76,7 +78,8 @@ def anki_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int
         apkg = export_with_scheduling(col, tmp / "words.apkg")
         legacy = export_with_scheduling(col, tmp / "words-legacy.apkg", legacy=True)
     finally:
-        col.close()
+        # Exporting the whole collection closes it.
+        col.export_collection_package(str(tmp / "words.colpkg"), include_media=False, legacy=False)
     return apkg, legacy, answers
 
 
@@ -113,6 +116,48 @@ def test_legacy_export_gives_the_same_concepts(anki_deck, decks, capsys):
     assert [c.id for c in new] == [c.id for c in old]
     texts = [(c.text("fr", "term"), c.text("en", "term")) for c in new]
     assert texts == [(c.text("fr", "term"), c.text("en", "term")) for c in old]
+
+
+def test_a_colpkg_gives_the_same_concepts_and_its_answers_merge(anki_deck, decks, tmp_path, capsys):
+    apkg, _legacy, answers = anki_deck
+    colpkg = apkg.with_name("words.colpkg")
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    before = (decks / "words.toml").read_bytes()
+    code, out, _err = _import(capsys, str(colpkg), "--deck", "words")
+    assert code == 0 and "0 new, 4 updated" in out  # the same notes; only the file name differs
+    assert [c.id for c in read_deck(decks / "words.toml")] == [
+        c.id for c in read_deck_bytes(before, tmp_path)
+    ]
+    db = tmp_path / "store" / "progress.json"
+    assert main(["merge", str(colpkg), "--db", str(db)]) == 0
+    assert f"added {answers} answers" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not a zip", "empty"])
+def test_a_damaged_package_is_refused_and_nothing_is_written(
+    anki_deck, decks, tmp_path, capsys, damage
+):
+    apkg, _legacy, _answers = anki_deck
+    data = apkg.read_bytes()
+    bad = tmp_path / "bad.apkg"
+    bad.write_bytes(
+        {
+            "truncated": data[: len(data) // 2],
+            "not a zip": b"PK\x03\x04" + b"x" * 100,
+            "empty": b"",
+        }[damage]
+    )
+    code, _out, err = _import(capsys, str(bad), "--deck", "words")
+    assert code == 2
+    assert "bad.apkg" in err and "Traceback" not in err
+    assert not list(decks.iterdir())
+
+
+def read_deck_bytes(raw: bytes, folder: Path):
+    path = folder / "copy" / "words.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(raw)
+    return read_deck(path)
 
 
 def test_reimporting_changes_nothing(anki_deck, decks, capsys):
@@ -187,3 +232,21 @@ def test_cloze_notes_are_refused_and_nothing_is_written(decks, tmp_path, capsys)
     assert "cloze.apkg" in err and "cloze notes (note type 'Cloze'" in err
     assert "move the cloze notes to another deck" in err
     assert not list(decks.iterdir())
+
+
+def test_quizzers_own_notes_come_back_as_the_concepts_they_were(decks, tmp_path, capsys):
+    original = fixture_deck()
+    package = tmp_path / "fixture.apkg"
+    export_apkg([original], package)
+    code, out, _err = _import(capsys, str(package))
+    assert code == 0
+    assert "field 2 (English term): en term (by its name)" in out
+    assert "field(s) left out: Concept, Acronym, Source" in out
+    deck = read_deck(decks / "fixture.toml")
+    assert deck.id == original.id
+    assert [c.id for c in deck] == [c.id for c in original]
+    for back, before in zip(deck, original, strict=True):
+        assert back.languages == before.languages
+        for lang, side, text in before.texts():
+            # Line breaks become spaces; everything else, markup-like text included, is kept.
+            assert back.text(lang, side) == " ".join(text.text.split())

@@ -11,6 +11,7 @@ both, a repair writes a new marker and rebuilds this device's cache from the log
 from __future__ import annotations
 
 import contextlib
+import shutil
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,7 +21,9 @@ import msgspec
 
 import quizzer.progress.devicelog as devicelog
 import quizzer.progress.layout as layout
+import quizzer.progress.statecache as statecache
 import quizzer.progress.store as store_mod
+from quizzer import paths
 from quizzer.errors import StoreError
 
 
@@ -44,10 +47,30 @@ class Report:
 
 def _marker_problem(path: Path) -> str | None:
     try:
-        layout.read_marker(path)
+        if layout.read_marker(path) is None and layout.devices_dir(path).is_dir():
+            return f"{layout.marker_path(path)}: the store's marker is missing"
     except StoreError as exc:
         return f"{layout.marker_path(path)}: {exc.message}"
     return None
+
+
+def _cache_losses(path: Path, store_id: str) -> list[str]:
+    """What every cache of this store on this machine (any device's) saw that is gone."""
+    found: list[str] = []
+    folders = {folder.name: folder for folder in layout.device_folders(path)}
+    for file in sorted((paths.cache_dir() / "stores" / store_id).glob("*/states.json")):
+        cache = statecache.load(file)
+        if cache is None:
+            continue
+        found.extend(cache.losses)
+        for name, mark in sorted(cache.marks.items()):
+            if name not in folders:
+                if mark.count or mark.before:
+                    found.append(f"{layout.devices_dir(path) / name}: the device folder is gone")
+                continue
+            for loss in devicelog.read_since(folders[name], mark).losses:
+                found.append(f"{loss.path}: {loss.message}")
+    return list(dict.fromkeys(found))
 
 
 def check(path: Path) -> Report:
@@ -67,7 +90,8 @@ def check(path: Path) -> Report:
             report.notes.append(f"a sync engine's copy, read once: {copy}")
     with store_mod.open_store(path, read_only=True) as store:
         report.cards = len(store)
-        report.losses.extend(store.losses)
+        report.losses.extend(_cache_losses(path, store.store_id) if store.store_id else [])
+        report.losses.extend(x for x in store.losses if x not in report.losses)
         store.reviews()  # every event replayed: the ones that can't be are listed
         report.problems.extend(f"{p.dev}: {p.event}: {p.reason}" for p in store.problems)
         if store.notice:
@@ -93,10 +117,11 @@ def repair(path: Path) -> Report:
         layout.create_exclusive(broken, msgspec.json.encode(text) + b"\n")
         report.actions.append(f"wrote a new marker (the damaged one kept as {kept.name})")
     with store_mod.open_store(path, read_only=True) as store:
-        cache = store.cache_path
-    if cache is not None:
-        with contextlib.suppress(OSError):
-            cache.unlink()
+        caches = paths.cache_dir() / "stores" / store.store_id
+    if store.store_id and caches.is_dir():
+        # Every cache of the store on this machine: each is rebuilt from the logs when next
+        # opened, and says no more what it lost (reported above, once).
+        shutil.rmtree(caches, ignore_errors=True)
         report.actions.append("rebuilt the card states from every device's log")
     with store_mod.open_store(path, read_only=True) as store:
         report.cards = len(store)

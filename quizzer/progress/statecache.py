@@ -1,6 +1,6 @@
 """The card states cache: what replaying a store's events gave, kept outside the store folder.
 
-``paths.cache_dir()/stores/<store uuid>/<device>/<folder digest>.json`` is one JSON document (parts
+``paths.cache_dir()/stores/<store uuid>/<device>/states.json`` is one JSON document (parts
 ``meta`` and ``cards``) written whole and atomically (temp file, rename) when a store closes
 after a change. ``meta`` holds, per device folder, the :class:`~quizzer.progress.devicelog.Mark`
 its states include, the settings events (few, needed to go on replaying), the answers of the
@@ -16,7 +16,6 @@ event, and deleting every cache file loses nothing. Rows are turned into
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
@@ -39,12 +38,11 @@ _NONE = -1
 _LIMIT = 2**31  # a cache is ours: the limit only guards against a stray huge file
 
 
-def cache_path(store_uuid: str, device: str, folder: Path) -> Path:
-    """Where the cache of ``device``'s view of the store ``store_uuid`` at ``folder`` lives
-    (named by the folder too: a copy of a store folder on the same machine, a backup say,
-    has a cache of its own)."""
-    where = hashlib.blake2b(str(folder.resolve()).encode(), digest_size=8).hexdigest()
-    return paths.cache_dir() / "stores" / store_uuid / device / f"{where}.json"
+def cache_path(store_uuid: str, device: str) -> Path:
+    """Where the cache of ``device``'s view of the store ``store_uuid`` lives. A copy of the
+    store folder shares it: a copy that has fewer events than the cache saw is told as
+    losses (a backup put back has lost what came after it), and then replayed whole."""
+    return paths.cache_dir() / "stores" / store_uuid / device / "states.json"
 
 
 def _ms(value: Any) -> int:

@@ -29,9 +29,11 @@ from typing import TYPE_CHECKING, Any
 import quizzer.progress.derive as derive
 import quizzer.progress.device as device
 import quizzer.progress.devicelog as devicelog
+import quizzer.progress.devices as devices
 import quizzer.progress.events as ev
 import quizzer.progress.layout as layout
 import quizzer.progress.statecache as statecache
+import quizzer.progress.upgrade as upgrade
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.errors import StoreError
 from quizzer.progress.localtz import LocalTimezone
@@ -76,19 +78,6 @@ def _answer_time(now: datetime) -> datetime:
 def _check_grade(grade: object) -> None:
     if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
         raise ValueError(f"grade must be the whole number 1, 2, 3 or 4, got {grade!r:.40}")
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceInfo:
-    """One device folder as this store sees it (``quizzer devices``)."""
-
-    device: str
-    name: str | None
-    last_event: datetime | None
-    answers: int
-    verifies: bool
-    behind: int
-    this: bool
 
 
 @dataclass(slots=True)
@@ -144,12 +133,11 @@ class Store:
         self._claimed: device.ClaimedDevice | None = None
         self._log: devicelog.DeviceLog | None = None
         now = datetime.now(UTC) if now is None else _answer_time(now)
-        if path.is_file() or (path.exists() and not path.is_dir()):
-            raise StoreError(
-                "this is a progress store of an older quizzer, not a store folder",
-                hint="open it with the quizzer that wrote it, or give another --db",
-                path=path,
-            )
+        if read_only and path.is_file():
+            self._open_old(now)  # an old store read as it is (a merge's source, say)
+            return
+        if not read_only and upgrade.needs_upgrade(path):
+            self.notice = upgrade.upgrade(path, now).notice
         try:
             marker = layout.read_marker(path) if read_only else layout.create_store(path, now)
             self.store_id = marker.store if marker else ""
@@ -166,7 +154,7 @@ class Store:
             self.device = self._claimed.device
             self.notice = self._claimed.notice or self.notice
         self.cache_path = (
-            statecache.cache_path(self.store_id, self.device, path) if self.store_id else None
+            statecache.cache_path(self.store_id, self.device) if self.store_id else None
         )
         try:
             self._open(now)
@@ -196,6 +184,20 @@ class Store:
             self._replay.add(sorted(self._read({}), key=_key))
             self._whole = self._changed = True
         self._cache_recent = cache.recent if cache else []
+
+    def _open_old(self, now: datetime) -> None:
+        """Read an old single-writer store's answers into memory (nothing written)."""
+        self.device, self.store_id, self.cache_path = "", "", None
+        self._start(None)
+        self._whole = True
+        self._cache_recent = []
+        try:
+            old = upgrade.read_old_store(self.path.parent, self.path.name)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"can't read the old store: {exc}", path=self.path) from exc
+        lines, _ = upgrade.to_events(old, "old", now)
+        found = [e for e in (self._event(line, "") for line in lines) if e is not None]
+        self._replay.add(sorted(found, key=_key))
 
     def _start(self, cache: statecache.Cache | None) -> None:
         states = statecache.CachedStates(cache.rows) if cache else None
@@ -662,29 +664,11 @@ class Store:
         """Events skipped: bad values, undos that can't apply, settings that don't fit."""
         return [*self._bad, *self._replay.problems]
 
-    def devices(self) -> list[DeviceInfo]:
-        """Every device folder of the store: its name, last event, answers, whether it
-        verifies, and how many of its events this view lacks."""
-        out = []
-        bad_devs = {p.dev for p in self.problems}
-        damaged = {p.path.parent.name for p in self.damage}
-        for folder in layout.device_folders(self.path):
-            name = folder.name
-            known = self._folders.get(name, _Folder(devicelog.Mark()))
-            now = devicelog.read_since(folder, known.mark)
-            last = ev.from_ms(known.last_at) if known.last_at else None
-            out.append(
-                DeviceInfo(
-                    device=name,
-                    name=device.folder_name(folder),
-                    last_event=last,
-                    answers=known.answers,
-                    verifies=name not in damaged and name not in bad_devs and not now.damage,
-                    behind=len(now.events),
-                    this=name == self.device,
-                )
-            )
-        return out
+    def devices(self) -> list[devices.DeviceInfo]:
+        """Every device folder of the store: its name, last event, answers, whether its log
+        verifies, and how many of its events this view hasn't read (``quizzer devices``)."""
+        marks = {name: known.mark for name, known in self._folders.items()}
+        return devices.list_devices(self.path, this=self.device, marks=marks)
 
     def cards_fingerprint(self) -> str:
         """A name for the events the card states are made of: equal for equal events."""
@@ -783,8 +767,11 @@ def _plain(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def store_exists(path: Path) -> bool:
-    """Whether a store is at ``path``: a store folder (its marker or its device folders)."""
-    return layout.marker_path(path).is_file() or layout.devices_dir(path).is_dir()
+    """Whether a store is at ``path``: a store folder (its marker or its device folders), an
+    old store's file, or an upgrade of one that was cut short."""
+    if layout.marker_path(path).is_file() or layout.devices_dir(path).is_dir():
+        return True
+    return path.is_file() or upgrade.migrating_path(path).exists()
 
 
 def check_store_path(path: Path) -> Path:
@@ -795,19 +782,24 @@ def check_store_path(path: Path) -> Path:
     anything is written there.
     """
     if path.is_dir():
-        if layout.marker_path(path).exists() or not any(path.iterdir()):
+        if store_exists(path) or not any(path.iterdir()):
             return path
         raise StoreError(
             "not a quizzer progress store (a folder without quizzer-store.json)",
             hint="give a new or empty folder, or a store folder, as --db; nothing was changed",
             path=path,
         )
-    if path.exists():
-        raise StoreError(
-            "not a quizzer progress store (a file, not a store folder)",
-            hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
-            path=path,
-        )
+    if path.is_file():
+        try:
+            upgrade.check_old_store(path)  # an old store's file: upgraded when opened
+        except StoreError:
+            raise StoreError(
+                "not a quizzer progress store (a file that is no store)",
+                hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
+                path=path,
+            ) from None
+    elif path.exists():
+        raise StoreError("not a quizzer progress store", path=path)
     return path
 
 

@@ -30,8 +30,6 @@ import pytest
 from quizzer.errors import StoreError
 from tests.sync.devices import CARDS, Device, answer, files_of, grade_of
 
-NOT_YET = "the per-device store is not switched over yet"
-
 Damage = Callable[[bytes], bytes | None]  # the new bytes; None deletes the file
 
 
@@ -178,7 +176,6 @@ def _case(template: Template, case: Path, name: str, damage: Damage) -> None:
     assert now_theirs == theirs, "the laptop wrote in the desktop's folder"
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_the_store_holds_the_files_the_matrix_expects(template: Template) -> None:
     assert not template.failure, template.failure
     names = _targets(template.root)
@@ -191,7 +188,6 @@ def test_the_store_holds_the_files_the_matrix_expects(template: Template) -> Non
     assert any(n.startswith("laptop/cache/") for n in names)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 @pytest.mark.parametrize("kind", list(DAMAGES))
 def test_every_file_damaged_every_way(template: Template, tmp_path: Path, kind: str) -> None:
     assert not template.failure, template.failure

@@ -31,8 +31,6 @@ from tests.sync.devices import (
     two_devices,
 )
 
-NOT_YET = "the per-device store is not switched over yet"
-
 
 @pytest.fixture(params=["syncthing", "git", "copy"])
 def carrier(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Carrier]:
@@ -49,7 +47,6 @@ def carrier(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Carrier]
             yield SyncthingCarrier(daemons)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_offline_answers_on_two_devices_meet_as_their_union(
     carrier: Carrier, tmp_path: Path
 ) -> None:

@@ -60,7 +60,7 @@ def check_language(tag: str) -> str:
         if langcodes.Language.get(standard).language not in (None, "und"):
             return standard
     hint = _hint_for(tag.strip())
-    raise LanguageTagError(tag, f"{tag!r} is not a language tag (BCP 47)", hint)
+    raise LanguageTagError(tag, f"unknown language {tag!r} (not a BCP 47 language tag)", hint)
 
 
 def _hint_for(text: str) -> str:
@@ -142,6 +142,20 @@ def sorted_languages(tags: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(set(tags)))
 
 
+#: The names a concept's table in a deck file has besides its languages' tables.
+CONCEPT_FIELDS: frozenset[str] = frozenset({"id", "acronym"})
+
+
+@functools.lru_cache(maxsize=1024)
+def deck_key(tag: str) -> str:
+    """The key of ``tag``'s table in a deck file: the tag, except where it is also the name
+    of a concept's field: Indonesian (``id``) is written by its ISO 639-3 code ``ind``,
+    which :func:`check_language` reads back as ``id``."""
+    if tag in CONCEPT_FIELDS and is_language(tag):
+        return str(langcodes.Language.get(tag).to_alpha3())
+    return tag
+
+
 def parse_side(text: str) -> Side:
     """The side ``text`` names: ``term`` or ``definition``, or any prefix of one (``t``,
     ``def``), in any case — as the header abbreviates them. Raises ``ValueError`` otherwise."""
@@ -152,7 +166,9 @@ def parse_side(text: str) -> Side:
     return found[0]
 
 
-# The five languages of the bundled decks, as the modules not yet moved to any tag list them.
+# The Anki note type's fields, named after the bundled decks' five languages: Anki knows a
+# note type's fields by name, so these names stay as collections already hold them until
+# the export has a note type per language set. Nothing else lists languages.
 LANGUAGES: tuple[str, ...] = ("en", "bn", "ar", "ru", "fr")
 LANGUAGE_NAMES: dict[str, str] = {
     "en": "English",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from platformdirs import user_cache_path, user_data_path
+from platformdirs import user_cache_path, user_data_path, user_state_path
 
 APP_NAME = "quizzer"
 
@@ -13,6 +13,7 @@ APP_NAME = "quizzer"
 ENV_DB = "QUIZZER_DB"
 ENV_DECKS = "QUIZZER_DECKS"
 ENV_CACHE = "QUIZZER_CACHE"
+ENV_STATE = "QUIZZER_STATE"
 
 
 def bundled_decks_dir() -> Path:
@@ -56,3 +57,13 @@ def cache_dir() -> Path:
     if env:
         return Path(env)
     return user_cache_path(APP_NAME, appauthor=False)
+
+
+def state_dir() -> Path:
+    """Where this machine keeps what belongs to it alone (its device identity):
+    ``$QUIZZER_STATE`` or the platform's user state dir. Never inside a synced store folder,
+    so a copied store folder can't carry one machine's identity to another."""
+    env = os.environ.get(ENV_STATE)
+    if env:
+        return Path(env)
+    return user_state_path(APP_NAME, appauthor=False)

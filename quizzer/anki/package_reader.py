@@ -18,8 +18,11 @@ is bounded: a regular file only, the zip directory's size, each entry's declared
 actual size (streamed, never read whole), SQLite's limits and a time budget on queries,
 and each revlog value's range. Notes are quizzer's when their GUID is the one quizzer derives
 from the concept uid in their first field (:func:`quizzer.anki.ids.note_guid`); their
-cards map to quizzer card ids through the card's template. Everything else is counted,
-never read further.
+cards map to quizzer card ids through the card's template. Notes of other note types are
+counted, unless the caller knows them: ``read_package(path, resolve)`` asks ``resolve`` for
+the quizzer card of each card of such a note (a note imported as a concept by
+``quizzer import``), and reads that card's answers too. :func:`read_notes` gives every note
+and note type, for ``quizzer import``.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ import time
 import urllib.parse
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,8 +48,10 @@ import zstandard
 
 from quizzer.anki.ids import PARENT_DECK, note_guid
 from quizzer.anki.model import Direction, template_direction
+from quizzer.anki.note_types import note_types
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
+from quizzer.decksources.anki_notes import Note, NoteType
 from quizzer.errors import InputError
 
 #: The package format versions this reader knows (``meta``: 1 legacy, 2 legacy 2.1, 3 latest).
@@ -111,8 +117,10 @@ class AnkiHistory:
     suspended: set[str] = field(default_factory=set)
     #: Quizzer card ids present in the package.
     cards: set[str] = field(default_factory=set)
-    #: Notes quizzer did not export (other note types, edited GUIDs).
+    #: Notes quizzer did not export (other note types, edited GUIDs) and no resolver knew.
     foreign_notes: int = 0
+    #: Notes quizzer did not export whose cards the resolver found (imported as concepts).
+    imported_notes: int = 0
     #: Answers on those notes' cards, left alone.
     foreign_rows: int = 0
     #: revlog rows on quizzer's cards that are no answer (rescheduled by hand, ease 0).
@@ -407,25 +415,55 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
+#: Called as ``resolve(guid, note_type, field_values, template_ord)`` for each card of a
+#: note quizzer did not export: the quizzer card id it is, or ``None``.
+CardResolver = Callable[[str, NoteType, tuple[str, ...], int], "str | None"]
+
+
+def _resolved_card(
+    resolve: CardResolver | None,
+    types: dict[int, NoteType] | None,
+    note: tuple[str, int, tuple[str, ...]] | None,
+    ord_: int,
+) -> str | None:
+    if resolve is None or types is None or note is None:
+        return None
+    guid, mid, values = note
+    note_type = types.get(mid)
+    return resolve(guid, note_type, values, ord_) if note_type is not None else None
+
+
+def _read(
+    path: Path, name: str, conn: sqlite3.Connection, resolve: CardResolver | None = None
+) -> AnkiHistory:
     history = AnkiHistory(path=path, collection=name)
     directions = {
         (ntid, ord_): d for ntid, ord_, tname in _templates(conn) if (d := direction_of(tname))
     }
     uid_of: dict[int, tuple[int, str]] = {}
+    others: dict[int, tuple[str, int, tuple[str, ...]]] = {}
     for nid, guid, mid, flds in conn.execute("SELECT id, guid, mid, flds FROM notes"):
         uid = from_field(str(flds).split("\x1f", 1)[0])
         if guid == note_guid(uid):
             uid_of[nid] = (mid, uid)
+        elif resolve is not None and _is_int(mid):
+            others[nid] = (str(guid), mid, tuple(str(flds).split("\x1f")))
         else:
             history.foreign_notes += 1
+    types = note_types(conn) if others else None
+    resolved_notes: set[int] = set()
     card_of: dict[int, str] = {}
     for cid, nid, ord_, queue in conn.execute("SELECT id, nid, ord, queue FROM cards"):
         note = uid_of.get(nid)
         direction = directions.get((note[0], ord_)) if note else None
         if note is None or direction is None:
-            continue
-        card_id = CardKey(note[1], direction.pair).id
+            found = _resolved_card(resolve, types, others.get(nid), ord_)
+            if found is None:
+                continue
+            card_id = found
+            resolved_notes.add(nid)
+        else:
+            card_id = CardKey(note[1], direction.pair).id
         try:
             CardKey.parse(card_id)
         except ValueError:
@@ -434,6 +472,8 @@ def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
         history.cards.add(card_id)
         if queue == QUEUE_SUSPENDED:
             history.suspended.add(card_id)
+    history.imported_notes = len(resolved_notes)
+    history.foreign_notes += len(others) - len(resolved_notes)
     query = "SELECT id, cid, ease, time, type, ivl FROM revlog ORDER BY id"
     for rid, cid, ease, time_ms, kind, ivl in conn.execute(query):
         if not (_is_int(rid) and 0 < rid < _LAST_ROW_ID):
@@ -460,13 +500,10 @@ def _read(path: Path, name: str, conn: sqlite3.Connection) -> AnkiHistory:
     return history
 
 
-def read_package(path: Path | str) -> AnkiHistory:
-    """The answers and suspensions of quizzer's cards in the package at ``path``.
-
-    Raises :class:`~quizzer.errors.InputError` (naming the file and what is wrong) for a
-    file that is not an Anki package, or a damaged one. The file is only read.
-    """
-    path = Path(path)
+@contextmanager
+def _opened(path: Path) -> Iterator[tuple[str, sqlite3.Connection]]:
+    """The package's newest collection, unpacked to a temporary copy and opened read-only;
+    what goes wrong reading it becomes an :class:`InputError` naming the file."""
     try:
         temporary = tempfile.TemporaryDirectory(prefix="quizzer-merge-")
     except OSError as exc:
@@ -479,7 +516,7 @@ def read_package(path: Path | str) -> AnkiHistory:
         name, copy = _extract_collection(path, Path(folder))
         conn = _open_collection(path, name, copy)
         try:
-            return _read(path, name, conn)
+            yield name, conn
         except sqlite3.OperationalError as exc:
             if "interrupted" in str(exc):
                 raise _too_slow(path, name) from None
@@ -490,3 +527,54 @@ def read_package(path: Path | str) -> AnkiHistory:
             raise _damaged(path, f"{name} has note types nested too deeply to read") from None
         finally:
             conn.close()
+
+
+def read_package(path: Path | str, resolve: CardResolver | None = None) -> AnkiHistory:
+    """The answers and suspensions of quizzer's cards in the package at ``path`` (and of
+    the cards ``resolve`` maps to quizzer's, see the module docstring).
+
+    Raises :class:`~quizzer.errors.InputError` (naming the file and what is wrong) for a
+    file that is not an Anki package, or a damaged one. The file is only read.
+    """
+    path = Path(path)
+    with _opened(path) as (name, conn):
+        return _read(path, name, conn, resolve)
+
+
+#: Most notes ``quizzer import`` takes from one package (each becomes a concept).
+MAX_NOTES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class PackageNotes:
+    """Every note of a package and the note types they use."""
+
+    collection: str
+    note_types: dict[int, NoteType]
+    notes: tuple[Note, ...]
+
+
+def read_notes(path: Path | str) -> PackageNotes:
+    """The notes of the package at ``path`` (in creation order) and their note types.
+
+    Raises :class:`~quizzer.errors.InputError` like :func:`read_package`, and for a
+    package with more than :data:`MAX_NOTES` notes.
+    """
+    path = Path(path)
+    with _opened(path) as (name, conn):
+        types = note_types(conn)
+        notes: list[Note] = []
+        query = "SELECT guid, mid, flds FROM notes ORDER BY id"
+        for number, (guid, mid, flds) in enumerate(conn.execute(query), start=1):
+            if number > MAX_NOTES:
+                raise InputError(
+                    f"the package holds more than {MAX_NOTES:,} notes",
+                    hint="in Anki, export one deck at a time",
+                    path=path,
+                )
+            if not _is_int(mid) or mid not in types:
+                raise _damaged(path, f"note {number} has no note type")
+            notes.append(Note(str(guid), mid, tuple(str(flds).split("\x1f")), number))
+        return PackageNotes(
+            name, {mid: types[mid] for mid in {n.type_id for n in notes}}, tuple(notes)
+        )

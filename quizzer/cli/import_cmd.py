@@ -29,6 +29,7 @@ from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, pa
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
 from quizzer.library.importer import import_glossaries
 from quizzer.paths import bundled_decks_dir, user_decks_dir
+from quizzer.services.deck_import import import_deck_source, source_kind
 
 
 def register(subparsers: Subcommands) -> None:
@@ -71,6 +72,18 @@ def register(subparsers: Subcommands) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the alignment report as JSON")
     p.add_argument(
+        "--columns",
+        metavar="SPEC",
+        help="for a table or an Anki package: what each column (or note field, in order) "
+        "holds, e.g. es:term,en:term (LANG:term or LANG:definition; - leaves one out)",
+    )
+    p.add_argument(
+        "--separator",
+        metavar="TEXT",
+        help="for a Quizlet export or table: the string between term and definition "
+        "(default: found from the file: tab, comma, or Anki's #separator line)",
+    )
+    p.add_argument(
         "--report",
         metavar="FILE",
         type=Path,
@@ -99,6 +112,8 @@ def register(subparsers: Subcommands) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """`quizzer import FILE...`."""
+    if args.separator is not None or args.columns is not None or _has_deck_source(args.files):
+        return _import_deck_source(args)
     if args.report is not None:
         check_report_path(args.report)
     result = import_glossaries(
@@ -189,6 +204,72 @@ def cmd_import(args: argparse.Namespace) -> int:
         console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
     else:
         console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)}"))
+    return 0
+
+
+def _has_deck_source(files: list[Path]) -> bool:
+    """Whether any file is an Anki package or a table rather than a glossary."""
+    return any(source_kind(path) != "glossary" for path in files)
+
+
+def _import_deck_source(args: argparse.Namespace) -> int:
+    """`quizzer import FILE` of an Anki package, a Quizlet export or a CSV/TSV table."""
+    if len(args.files) != 1:
+        raise InputError(
+            "an Anki package, a Quizlet export or a table is imported on its own",
+            hint="import it in a command of its own: quizzer import FILE",
+        )
+    if args.map is not None:
+        raise InputError(
+            "--map fixes the alignment of glossaries; a table or an Anki package gives one "
+            "concept per row or note",
+            hint="leave --map out (--columns says what each column holds)",
+        )
+    result = import_deck_source(
+        args.files[0],
+        deck=args.deck,
+        columns=args.columns,
+        separator=args.separator,
+        lang=args.lang,
+        into=args.into,
+        dry_run=args.dry_run,
+    )
+    report = result.report
+    if args.json:
+        print_json(
+            {
+                "deck": result.deck.id,
+                "path": str(result.path),
+                "format": result.format,
+                "columns": result.columns,
+                "concept_count": len(result.deck),
+                "new": report.new,
+                "updated": report.updated,
+                "unchanged": report.unchanged,
+                "changed": result.changed,
+                "written": result.written,
+            }
+        )
+        return 0
+    console = text_console()
+    console.print(Text(f"{shown(args.files[0])}: read as {result.format}"))
+    for line in result.columns:
+        console.print(Text(f"  {line}", style="dim"))
+    counts = f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged"
+    if result.new_folder:
+        verb = "created" if result.written else "would create"
+        console.print(Text(f"{verb} folder {shown(result.path.parent)}"))
+    if args.dry_run:
+        verb = "would write" if result.changed else "would leave unchanged"
+        console.print(
+            Text(f"dry run: {verb} {shown(result.path)} ({len(result.deck)} concepts; {counts})")
+        )
+    elif result.written:
+        verb = "created" if result.created else "updated"
+        summary = f"{verb} deck {result.deck.id!r}: {shown(result.path)}"
+        console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
+    else:
+        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)} ({counts})"))
     return 0
 
 

@@ -59,21 +59,28 @@ def check_language(tag: str) -> str:
         standard = langcodes.standardize_tag(text)
         if langcodes.Language.get(standard).language not in (None, "und"):
             return standard
-    hint = _hint_for(tag.strip())
+    found = language_named(tag)
+    hint = (
+        f"did you mean {found} ({language_name(found)})? write a tag such as {_EXAMPLES}"
+        if found
+        else f"write a BCP 47 tag such as {_EXAMPLES}"
+    )
     raise LanguageTagError(tag, f"unknown language {tag!r} (not a BCP 47 language tag)", hint)
 
 
-def _hint_for(text: str) -> str:
-    """What to write instead of ``text``: the tag of the language it names, if it names one."""
-    if text and len(text) <= 60:
-        try:
-            found = langcodes.find(text)
-        except LookupError:
-            found = None
-        if found is not None and found.language not in (None, "und"):
-            code = found.to_tag()
-            return f"did you mean {code} ({found.display_name()})? write a tag such as {_EXAMPLES}"
-    return f"write a BCP 47 tag such as {_EXAMPLES}"
+def language_named(name: str) -> str | None:
+    """The tag of the language ``name`` names in English or in itself (``Spanish``,
+    ``español``, ``Deutsch``), or ``None``."""
+    text = name.strip()
+    if not text or len(text) > 60:
+        return None
+    try:
+        found = langcodes.find(text)
+    except LookupError:
+        return None
+    if found.language in (None, "und"):
+        return None
+    return str(found.to_tag())
 
 
 def is_language(tag: str) -> bool:

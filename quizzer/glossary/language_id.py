@@ -220,3 +220,15 @@ def tag_entries(
 ) -> list[str]:
     """The language of each ``(term, definition, line)`` (see :func:`tag_file`)."""
     return list(tag_file(entries, forced, progress=progress).langs)
+
+
+def language_of_texts(texts: Sequence[str]) -> str | None:
+    """The language most of ``texts`` (a column of a spreadsheet, say) are in, each told as
+    an entry of one file; ``None`` when none of them can be told."""
+    if not texts:
+        return None
+    try:
+        tagging = tag_file([(text, "", 0) for text in texts])
+    except LanguageIdError:
+        return None
+    return Counter(tagging.langs).most_common(1)[0][0]

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -40,6 +41,8 @@ from quizzer.library.decks import DECK_SUFFIX, deck_files, write_deck
 from quizzer.library.merge_target import find_target, merge, remember_rendered
 from quizzer.library.summary import read_summary, remember_summary
 from quizzer.paths import bundled_decks_dir, user_decks_dir
+
+R = TypeVar("R")
 
 #: Files at least this big get a progress bar (when stderr is a terminal).
 PROGRESS_MIN_BYTES = 256 * 1024
@@ -410,3 +413,75 @@ def _remember_tables(deck: Deck, key: str) -> None:
     hold both), and the file remains the copy that counts: a lost cache is rebuilt from it.
     """
     deckcache.put_tables_json(key, tables_json.dumps(deck))
+
+
+@dataclass(frozen=True, slots=True)
+class Written(Generic[R]):
+    """What writing an import's deck did (or, dry, would do), with the builder's report."""
+
+    deck: Deck
+    path: Path
+    report: R
+    created: bool
+    changed: bool
+    written: bool
+    new_folder: bool
+
+
+def check_deck_id(deck_id: str) -> None:
+    """Refuse a deck id too long for a file name, or a bundled deck's id."""
+    _check_deck_id(deck_id)
+    bundled = {read_summary(p, bundled=True).id: p for p in deck_files(bundled_decks_dir())}
+    if deck_id in bundled:
+        raise InputError(
+            f"deck id {deck_id!r} belongs to a bundled deck ({bundled[deck_id].name})",
+            hint="choose another name with --deck",
+        )
+
+
+def write_built_deck(
+    build: Callable[[Deck | None], tuple[Deck, R]],
+    *,
+    deck_id: str,
+    into: Path | str | None,
+    dry_run: bool,
+) -> Written[R]:
+    """Build the deck ``deck_id`` with ``build(existing deck or None)`` and write it to the
+    user deck folder when it changed (temp file + rename, under the deck's lock), as
+    :func:`import_glossaries` does for glossaries; nothing is written for a dry run."""
+    _check_deck_id(deck_id)
+    directory = user_decks_dir(into)
+    if directory.exists() and not directory.is_dir():
+        raise InputError("is not a directory", hint="give --into a folder", path=directory)
+    new_folder = not directory.exists()
+    guard = contextlib.nullcontext() if dry_run else deck_lock(directory, deck_id)
+    with guard:
+        try:
+            target, existing = find_target(deck_id, directory)
+        except OSError as exc:
+            raise InputError(
+                f"can't read the deck folder: {exc.strerror or exc}",
+                hint="choose a readable, writable --into folder, or check its permissions",
+                path=exc.filename if exc.filename is not None else directory,
+            ) from exc
+        merged = merge(existing, build)
+        written = merged.changed and not dry_run
+        if not dry_run:
+            remove_stale_temps(directory, DECK_SUFFIX)
+        if written:
+            assert merged.text is not None  # a changed deck comes with its text
+            raw = merged.text.encode("utf-8")
+            write_deck(merged.deck, target, rendered=raw)
+            key = deckcache.digest(raw)
+            remember_summary(merged.deck, raw, target, key=key)
+            _remember_tables(merged.deck, key)
+            remember_rendered(key, merged.deck)
+    return Written(
+        deck=merged.deck,
+        path=target,
+        report=merged.report,
+        created=existing is None,
+        changed=merged.changed,
+        written=written,
+        new_folder=new_folder,
+    )

@@ -35,9 +35,9 @@ import quizzer.progress.journal as journal
 import quizzer.progress.jsontext as jsontext
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.progress.events import has_review, is_undo, plain
 from quizzer.progress.files import journal_path, months, stats_path
 from quizzer.progress.history import read_log
+from quizzer.progress.journal_events import has_review, is_undo, plain
 from quizzer.progress.localtz import zone_key
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.sealedfile import BAD_DOCUMENT, seal, unseal

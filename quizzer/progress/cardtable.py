@@ -29,7 +29,7 @@ from typing import Any, cast
 import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
 from quizzer.progress.cardindex import SnapshotBytes, Spans, doc_key
-from quizzer.progress.events import CardData
+from quizzer.progress.journal_events import CardData
 
 
 class LazyCards:

@@ -20,9 +20,9 @@ import quizzer.progress.monthfile as monthfile
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress.events import Event, ReviewData
 from quizzer.progress.files import journal_path, months, previous_journal_path
 from quizzer.progress.generations import v2_backup_path
+from quizzer.progress.journal_events import Event, ReviewData
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import AtomicJSONStorage, parse
 from quizzer.progress.values import event_problem

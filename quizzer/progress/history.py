@@ -22,7 +22,6 @@ import quizzer.progress.monthcache as monthcache
 import quizzer.progress.monthfile as monthfile
 import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
-from quizzer.progress.events import Event, has_review, is_undo, plain
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     busy_error,
@@ -32,6 +31,7 @@ from quizzer.progress.files import (
     months,
 )
 from quizzer.progress.journal import JournalDamage
+from quizzer.progress.journal_events import Event, has_review, is_undo, plain
 from quizzer.progress.manifest import Manifest, manifest_problem
 from quizzer.progress.snapshot import parse
 from quizzer.progress.values import BAD_VALUE, event_problem, reason_of

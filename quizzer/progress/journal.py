@@ -29,7 +29,7 @@ from typing import Any
 import quizzer.progress.jsontext as jsontext
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress.events import Event, HeaderEvent, as_event
+from quizzer.progress.journal_events import Event, HeaderEvent, as_event
 from quizzer.progress.lock import try_exclusive
 
 

@@ -24,8 +24,8 @@ import quizzer.progress.journal as journal
 import quizzer.progress.logdecoder as logdecoder
 import quizzer.progress.monthfile as monthfile
 import quizzer.progress.reviewlog as reviewlog
-from quizzer.progress.events import has_review, is_undo, plain
 from quizzer.progress.files import journal_path, months
+from quizzer.progress.journal_events import has_review, is_undo, plain
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.values import BAD_VALUE
 from quizzer.scheduling.review import Review

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes
-from quizzer.progress.events import Event, card_data, review_data
 from quizzer.progress.journal import JournalWriter
+from quizzer.progress.journal_events import Event, card_data, review_data
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 

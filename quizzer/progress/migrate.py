@@ -31,9 +31,9 @@ import quizzer.progress.reviewlog as reviewlog
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir, keep_link
 from quizzer.progress.doctor_replay import compare
-from quizzer.progress.events import Event, card_data, has_review
 from quizzer.progress.files import journal_path, log_dir, require_v2_journal
 from quizzer.progress.history import read_log
+from quizzer.progress.journal_events import Event, card_data, has_review
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.snapshot import AtomicJSONStorage

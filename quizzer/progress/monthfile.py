@@ -30,7 +30,7 @@ import quizzer.progress.jsontext as jsontext
 import quizzer.progress.logdecoder as logdecoder
 import quizzer.progress.monthcache as monthcache
 from quizzer.errors import StoreError
-from quizzer.progress.events import ReviewData, plain
+from quizzer.progress.journal_events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import dumps, parse
 from quizzer.progress.values import review_problem, shown_value

@@ -25,8 +25,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import BinaryIO
 
-from quizzer.progress.events import ReviewData, timestamp
 from quizzer.progress.journal import compact_json
+from quizzer.progress.journal_events import ReviewData, timestamp
 
 
 def _text(value: object) -> bytes:

@@ -26,7 +26,6 @@ import quizzer.progress.generations as generations
 import quizzer.progress.journal as journal
 from quizzer.errors import StoreError
 from quizzer.fsutil import keep_link
-from quizzer.progress.events import Change
 from quizzer.progress.files import (
     READ_ATTEMPTS,
     backup_path,
@@ -44,6 +43,7 @@ from quizzer.progress.files import (
     size_of,
 )
 from quizzer.progress.journal import JournalDamage, JournalWriter
+from quizzer.progress.journal_events import Change
 from quizzer.progress.localtz import LocalTimezone
 from quizzer.progress.lock import StoreLock, read_mark
 from quizzer.progress.schema import SCHEMA_VERSION, schema_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from quizzer.progress.events import BuryData
+from quizzer.progress.journal_events import BuryData
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 

@@ -26,8 +26,8 @@ from typing import TypeVar
 import quizzer.progress.monthfile as monthfile
 from quizzer.errors import StoreError
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress.events import Event, ReviewData, has_review, is_undo, timestamp
 from quizzer.progress.files import log_dir, months
+from quizzer.progress.journal_events import Event, ReviewData, has_review, is_undo, timestamp
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.monthspill import Merged, Spill
 from quizzer.progress.snapshot import dumps

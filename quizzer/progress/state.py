@@ -17,7 +17,7 @@ from typing import Any, cast
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
 from quizzer.progress.cardtable import CardTable, LazyCards
-from quizzer.progress.events import (
+from quizzer.progress.journal_events import (
     BuryData,
     CardData,
     Event,

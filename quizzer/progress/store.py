@@ -41,7 +41,7 @@ opening recognises it as absorbed and skips it.
 
 The code is split by what it holds: :mod:`quizzer.progress.files` (file names),
 :mod:`quizzer.progress.state` (the in-memory :class:`~quizzer.progress.state.State` and
-how journal events change it), :mod:`quizzer.progress.events` (the journal events and
+how journal events change it), :mod:`quizzer.progress.journal_events` (the journal events and
 undo entries, as typed dicts), :mod:`quizzer.progress.outcomes` (:class:`Bury`,
 :class:`RecordOutcome`), :mod:`quizzer.progress.history` (reading the review log),
 :mod:`quizzer.progress.opening` (opening, the lock, appending, closing),

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from quizzer.cards.card import CardKey
 from quizzer.errors import StoreError
-from quizzer.progress.events import Change, card_data, plain, review_data
+from quizzer.progress.journal_events import Change, card_data, plain, review_data
 from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.progress.reading import ReadingStore, card_key
 from quizzer.progress.state import slim_of

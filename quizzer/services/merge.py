@@ -46,6 +46,7 @@ from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.replay import replay_trace
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.services.deck_import import card_resolver
 
 #: Called as ``on_progress(stage, done, total)``; stages ``replay`` and ``write``.
 ProgressCallback = Callable[[str, int, int], None]
@@ -354,7 +355,8 @@ def merge_file(
     own = default_db_path(db)
     kind = _source_kind(path)
     report = MergeReport(source=path, kind=kind, dry_run=dry_run)
-    history = read_package(path) if kind == "anki" else None
+    # Notes `quizzer import` made concepts of are found by their GUIDs in the user decks.
+    history = read_package(path, card_resolver()) if kind == "anki" else None
     theirs = _read_other_store(path, own) if kind == "store" else None
     with open_store(own, read_only=dry_run) as store:
         merge = _Merge(store, report, now or datetime.now(UTC), on_progress)

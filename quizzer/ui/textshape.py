@@ -6,8 +6,9 @@ Two problems, two fixes:
   bidi reordering or shaping and neither do most terminals (tmux, kitty,
   alacritty, Windows Terminal). In ``app`` mode :func:`visual_lines` wraps the
   text to the width first (wrapping must see logical order), then shapes each
-  line with ``arabic_reshaper`` (contextual presentation forms U+FE70–U+FEFF)
-  and reorders it with python-bidi's ``get_display``. ``terminal`` mode passes
+  line with ``arabic_reshaper`` (contextual presentation forms, Persian and Urdu
+  letters too; every mark kept) and reorders it with python-bidi's algorithm (every
+  right-to-left script). ``terminal`` mode passes
   logical text through for terminals that do bidi themselves (VTE-based ones).
 * **Bengali** spacing vowel signs (category Mc, e.g. া ি ো ং) take a cell in
   every terminal we tried (tmux asks glibc's ``wcwidth``, which gives 1), but
@@ -28,13 +29,11 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, Protocol
 
-from rich import cells
-from rich.cells import cell_len
+import wcwidth
+from rich import cells as rich_cells
 from rich.segment import Segment
-
-from quizzer.concepts.normalize import graphemes
 
 RtlMode = Literal["auto", "app", "terminal"]
 RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
@@ -42,6 +41,13 @@ RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
 _patched = False
 #: (the patched list, its original content), to undo the patch.
 _originals: list[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = []
+
+
+class _Reshaper(Protocol):
+    """What this module uses of ``arabic_reshaper.ArabicReshaper`` (it has no type hints)."""
+
+    def reshape(self, text: str) -> str:
+        """``text`` with its Arabic-script letters in presentation forms."""
 
 
 def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal["app", "terminal"]:
@@ -96,8 +102,8 @@ def _patched_widths(
 
 
 def _clear_width_caches() -> None:
-    cells.get_character_cell_size.cache_clear()
-    cells.cached_cell_len.cache_clear()
+    rich_cells.get_character_cell_size.cache_clear()
+    rich_cells.cached_cell_len.cache_clear()
     split_cells = getattr(Segment, "_split_cells", None)
     if split_cells is not None and hasattr(split_cells, "cache_clear"):
         split_cells.cache_clear()
@@ -147,6 +153,37 @@ def restore_cell_widths() -> None:
     _patched = False
 
 
+@lru_cache(maxsize=4096)
+def _char_cells(ch: str) -> int:
+    if unicodedata.category(ch) == "Mc":
+        return 1
+    return max(0, wcwidth.wcwidth(ch))
+
+
+@lru_cache(maxsize=8192)
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: CJK and other wide characters two, combining
+    marks (Mn) and joiners none, spacing marks (Mc: Devanagari ि ी, Bengali া) one.
+
+    Widths come from ``wcwidth`` (Unicode's tables), and a grapheme cluster takes the cells
+    of its code points as the terminals we draw in lay them out: tmux, xterm and VTE ask the
+    C library's ``wcwidth`` for each code point, which gives a spacing mark its own cell (so
+    हिन्दी is 5 cells there, though ``wcwidth.wcswidth``, for terminals that lay out whole
+    clusters, says 4). Rich agrees once :func:`fix_cell_widths` ran, so Textual's borders
+    and this module's wrapping measure alike.
+    """
+    if text.isascii() and text.isprintable():
+        return len(text)
+    return sum(_char_cells(ch) for ch in text)
+
+
+def clusters(text: str) -> list[str]:
+    """``text`` cut into grapheme clusters (Unicode's extended clusters, by ``wcwidth``):
+    a letter with its marks, a Devanagari or Bengali conjunct with its vowel sign (क्ष, স্ত্রী),
+    an emoji sequence. Joined again they give ``text`` unchanged."""
+    return list(wcwidth.iter_graphemes(text))
+
+
 def is_rtl_char(ch: str) -> bool:
     """A strong right-to-left character (Arabic or Hebrew letter)."""
     return unicodedata.bidirectional(ch) in ("R", "AL")
@@ -175,11 +212,12 @@ _BREAKS = re.compile(r"[^\S\u00a0\u2007\u202f]+")
 
 def _chop_clusters(word: str, width: int) -> list[str]:
     """A word too long for a line, cut into pieces of at most ``width`` cells between
-    grapheme clusters, so no vowel sign or combining mark starts a piece."""
+    grapheme clusters, so no vowel sign or combining mark starts a piece and no conjunct
+    is split (a cluster wider than the line is a piece of its own)."""
     pieces: list[str] = []
     piece = ""
-    for cluster in graphemes(word):
-        if piece and cell_len(piece + cluster) > width:
+    for cluster in clusters(word):
+        if piece and cells(piece + cluster) > width:
             pieces.append(piece)
             piece = cluster
         else:
@@ -193,7 +231,7 @@ def wrap_cells(text: str, width: int) -> list[str]:
 
     Lines break at spaces (never at a no-break space) and existing line breaks
     are kept; a word longer than a line is cut between grapheme clusters
-    (:func:`quizzer.concepts.normalize.graphemes`). The one wrapping function:
+    (:func:`clusters`), widths measured by :func:`cells`. The one wrapping function:
     the app's widgets and ``quizzer show`` both use it (through :func:`visual_lines`).
     """
     width = max(1, width)
@@ -206,12 +244,12 @@ def wrap_cells(text: str, width: int) -> list[str]:
         line = ""
         for word in words:
             candidate = f"{line} {word}" if line else word
-            if cell_len(candidate) <= width:
+            if cells(candidate) <= width:
                 line = candidate
                 continue
             if line:
                 lines.append(line)
-            if cell_len(word) <= width:
+            if cells(word) <= width:
                 line = word
             else:
                 pieces = _chop_clusters(word, width)
@@ -221,15 +259,43 @@ def wrap_cells(text: str, width: int) -> list[str]:
     return lines
 
 
-def shape_line(line: str, base_dir: Literal["L", "R"] | None = None) -> str:
-    """One line in visual order with joined Arabic letters (no-op without RTL letters)."""
-    if not has_rtl(line):
-        return line
+@lru_cache(maxsize=2)
+def _reshaper(ligatures: bool) -> _Reshaper:
+    """An ``ArabicReshaper`` that keeps every mark.
+
+    Its default configuration deletes the harakat (tanween, shadda, the short vowels:
+    مسبقًا would lose its tanween, تحسّن its shadda), so they are kept here. Its
+    ``Arabic`` language shapes the Persian and Urdu letters too (پ چ ژ گ ی ک ٹ ڈ ڑ ں ے ہ ھ).
+    Without ligatures the shaping is letter for letter, which :func:`shape_runs` needs
+    to keep each letter's style.
+    """
     import arabic_reshaper
 
+    configuration = {"delete_harakat": False, "support_ligatures": ligatures}
+    reshaper: _Reshaper = arabic_reshaper.ArabicReshaper(configuration=configuration)
+    return reshaper
+
+
+def reshape(text: str, *, ligatures: bool = True) -> str:
+    """Arabic-script letters of ``text`` in their joined presentation forms, marks kept.
+
+    Text without Arabic-script letters (Hebrew, Thaana…) comes back unchanged: those
+    scripts don't join, and their points are combining marks that stay where they are.
+    """
+    return _reshaper(ligatures).reshape(text)
+
+
+def shape_line(line: str, base_dir: Literal["L", "R"] | None = None) -> str:
+    """One line in visual order with joined Arabic letters (no-op without RTL letters).
+
+    Every right-to-left script is reordered (Arabic, Hebrew, Syriac, Thaana, N'Ko…);
+    combining marks (harakat, Hebrew points) are kept and stay after their letter.
+    """
+    if not has_rtl(line):
+        return line
     # The pure-Python algorithm, not python-bidi's Rust ``get_display``: that one does
     # not mirror brackets, so "(PEFT)" in an Arabic line would come out as ")PEFT(".
-    visual = _bidi_visual(arabic_reshaper.reshape(line), base_dir or base_direction(line))
+    visual = _bidi_visual(reshape(line), base_dir or base_direction(line))
     return "".join(ch for ch, _index, _level in visual)
 
 
@@ -277,8 +343,9 @@ def _bidi_visual(text: str, base_dir: Literal["L", "R"]) -> list[tuple[str, int,
     uba.reorder_resolved_levels(storage, False)
     uba.apply_mirroring(storage, False)
     out = [(c["ch"], c["index"], c["level"]) for c in storage["chars"]]
-    # Reversed right-to-left text puts a combining mark before its letter; a
-    # terminal would draw it on the letter before. Put each mark back after its letter.
+    # Reversed right-to-left text puts a letter's combining marks before it, themselves
+    # reversed; a terminal would draw them on the letter before. Put each letter's marks
+    # back after it, in the order they were typed.
     fixed: list[tuple[str, int, int]] = []
     marks: list[tuple[str, int, int]] = []
     for item in out:
@@ -286,9 +353,9 @@ def _bidi_visual(text: str, base_dir: Literal["L", "R"]) -> list[tuple[str, int,
             marks.append(item)
             continue
         fixed.append(item)
-        fixed.extend(marks)
+        fixed.extend(reversed(marks))
         marks = []
-    fixed.extend(marks)
+    fixed.extend(reversed(marks))
     return fixed
 
 
@@ -305,13 +372,8 @@ def shape_runs(
     logical = "".join(text for text, _ in runs)
     if not has_rtl(logical):
         return [run for run in runs if run[0]]
-    import arabic_reshaper
-
     styles = [style for text, style in runs for _ in text]
-    reshaper = arabic_reshaper.ArabicReshaper(
-        configuration={"delete_harakat": False, "support_ligatures": False}
-    )
-    shaped = reshaper.reshape(logical)
+    shaped = reshape(logical, ligatures=False)
     if len(shaped) != len(logical):  # not letter for letter: shape unstyled rather than wrong
         shaped = logical
     visual = _bidi_visual(shaped, base_dir or base_direction(logical))

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "quizzer"
-#: The packages that hold the domain: glossary -> concepts -> cards -> study -> stats.
-PURE_PACKAGES = ("concepts", "glossary", "cards", "scheduling", "study", "stats")
+#: The packages that hold the domain: glossary -> concepts -> cards -> study -> stats, and
+#: decksources (Quizlet, CSV and Anki notes -> concepts).
+PURE_PACKAGES = ("concepts", "glossary", "cards", "scheduling", "study", "stats", "decksources")
 FORBIDDEN_IMPORTS = (
     "textual",
     "tinydb",

@@ -20,7 +20,7 @@ import pytest
 from quizzer.errors import StoreError
 from quizzer.progress import cardindex
 from quizzer.progress.cardindex import index_path
-from quizzer.progress.events import CardData
+from quizzer.progress.journal_events import CardData
 from tests.progress.store_builder import JULY, card, open_db
 
 CARD0 = card(0).id

@@ -19,7 +19,7 @@ from tinydb import TinyDB
 
 from quizzer.progress import SCHEMA_VERSION, files, journal
 from quizzer.progress.doctor_findings import Findings, Report, examine
-from quizzer.progress.events import Event
+from quizzer.progress.journal_events import Event
 from tests.progress import store_builder
 
 MEM = Path("/proc/self/mem")  # a regular file whose read fails (EIO), even for root

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from quizzer.progress import doctor, journal, monthfile, reviewlog
-from quizzer.progress.events import review_data
+from quizzer.progress.journal_events import review_data
 from tests.progress.store_builder import build
 
 AUGUST_BAD = (

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from quizzer.progress import logdecoder, monthfile
-from quizzer.progress.events import plain
+from quizzer.progress.journal_events import plain
 from quizzer.scheduling.review import Review
 
 MONTH = "2026-03"

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from quizzer.progress import migrate, monthfile, reviewlog
-from quizzer.progress.events import review_data
 from quizzer.progress.files import log_dir
+from quizzer.progress.journal_events import review_data
 from quizzer.progress.schema import SCHEMA_VERSION
 from quizzer.progress.snapshot import dumps
 from tests.progress.test_migrate_study_days import KEYS, v3_store  # noqa: F401 - a fixture

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from quizzer.progress import logdecoder, monthcache, monthfile
-from quizzer.progress.events import plain, review_data
+from quizzer.progress.journal_events import plain, review_data
 from quizzer.scheduling.review import Review
 from tests.progress.test_log_decoder import MONTH, _review, _write
 

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+import quizzer.progress.journal_events as events
 from quizzer.errors import StoreError
 from quizzer.fsutil import keep_link
-from quizzer.progress import events, files, monthfile, reviewlog
-from quizzer.progress.events import ReviewData, plain
+from quizzer.progress import files, monthfile, reviewlog
+from quizzer.progress.journal_events import ReviewData, plain
 from quizzer.progress.manifest import Manifest
 from quizzer.progress.snapshot import dumps
 

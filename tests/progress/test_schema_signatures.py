@@ -26,8 +26,8 @@ from quizzer.progress import (
     logstream,
     open_store,
 )
-from quizzer.progress.events import has_review
 from quizzer.progress.history import read_log
+from quizzer.progress.journal_events import has_review
 from quizzer.progress.schema import schema_of
 from quizzer.scheduling.replay import replay
 from quizzer.scheduling.review import Review

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from quizzer.errors import StoreError
-from quizzer.progress.events import SlimCard, as_event, card_data, review_data
+from quizzer.progress.journal_events import SlimCard, as_event, card_data, review_data
 from quizzer.progress.state import (
     UNDO_DEPTH,
     State,

@@ -14,7 +14,7 @@ import pytest
 from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, backup_path, doctor
-from quizzer.progress.events import card_data
+from quizzer.progress.journal_events import card_data
 from quizzer.progress.state import State
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)

@@ -15,8 +15,8 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.errors import StoreError
 from quizzer.progress import SCHEMA_VERSION, doctor, files, journal_path, reviewlog
 from quizzer.progress import journal as journal_mod
-from quizzer.progress.events import as_event
 from quizzer.progress.files import previous_journal_path
+from quizzer.progress.journal_events import as_event
 from quizzer.progress.snapshot import AtomicJSONStorage
 from quizzer.progress.state import State
 from quizzer.scheduling.answer import Answer

@@ -66,7 +66,7 @@ def test_a_file_mixing_two_latin_languages_is_tagged_per_entry() -> None:
 
 
 def test_an_entry_that_cant_be_told_takes_the_files_majority_with_a_note() -> None:
-    entries = _entries(WRITTEN / "tr.txt")[:10] + [("4096", "8 × 512 = 4096", 99)]
+    entries = [*_entries(WRITTEN / "tr.txt")[:10], ("4096", "8 × 512 = 4096", 99)]
     tagging = tag_file(entries)
     assert tagging.langs == ("tr",) * 11
     ((line, note),) = tagging.notes

@@ -11,6 +11,8 @@ from rich.cells import cell_len
 
 from quizzer.ui.textshape import (
     base_direction,
+    cells,
+    clusters,
     display_text,
     fix_cell_widths,
     resolve_rtl_mode,
@@ -163,3 +165,84 @@ def test_brackets_in_an_arabic_line_are_mirrored_into_visual_order() -> None:
     assert visual.startswith("(PEFT) ")
     assert ")PEFT(" not in visual
     assert shape_line("نص [bold] هنا").count("[bold]") == 1
+
+
+def _marks(text: str) -> list[str]:
+    return sorted(ch for ch in text if unicodedata.category(ch) == "Mn")
+
+
+@pytest.mark.parametrize("text", ["مسبقًا", "تحسّن الأوزان", "المُحسِّن", "שָׁלוֹם עוֹלָם"])
+def test_shaping_keeps_every_mark(text: str) -> None:
+    shaped = display_text(text)
+    assert _marks(shaped) == _marks(text)
+    # Each mark right after a letter (a terminal draws it on the cell before it).
+    assert not unicodedata.combining(shaped[0])
+
+
+def test_a_mark_stays_on_its_letter_in_visual_order() -> None:
+    # تحسّن: the shadda sits on the seen; reversed, the seen (medial form) comes before it.
+    assert display_text("تحسّن") == "\ufee6\ufeb4\u0651\ufea4\ufe97"
+
+
+@pytest.mark.parametrize(
+    ("text", "letters"),
+    [
+        ("یادگیری ماشین", "یگ"),  # Persian yeh and gaf
+        ("پژوهش", "پژ"),  # Persian peh and jeh
+        ("ٹھیک ہے بڑا", "ٹھیکہےڑ"),  # Urdu tteh, do-chashmi heh, heh goal, yeh barree, rreh
+    ],
+)
+def test_persian_and_urdu_letters_are_joined(text: str, letters: str) -> None:
+    shaped = display_text(text)
+    assert not set(letters) & set(shaped), shaped  # each became a presentation form
+    assert all(0xFB50 <= ord(ch) <= 0xFEFF for ch in shaped if not ch.isspace())
+
+
+def test_hebrew_is_reordered_with_its_points() -> None:
+    assert display_text("שָׁלוֹם") == "ם" + "ו\u05b9" + "ל" + "ש\u05b8\u05c1"
+
+
+#: A sentence per script the width rules differ for.
+SAMPLES = {
+    "hi": "क्षत्रिय हिन्दी में मशीन लर्निंग मॉडल का प्रशिक्षण",
+    "ja": "量子化はモデルの重みを少ないビットで保存する手法です",
+    "zh": "量化是用更少的比特存储模型权重的方法",
+    "fa": "یادگیری ماشین با داده‌های کم",
+    "ur": "مشین لرننگ کے لیے ڈیٹا",
+    "bn": BENGALI,
+    "ar": "تحسّن الأوزان مسبقًا",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SAMPLES))
+def test_cells_measure_what_the_c_library_gives_tmux(lang: str) -> None:
+    from tests.e2e.tmux_support import terminal_width
+
+    text = SAMPLES[lang]
+    assert cells(text) == sum(terminal_width(ch) for ch in text)
+    assert cells(text) == cell_len(text)  # and Rich (patched) agrees: borders line up
+
+
+def test_cell_rules() -> None:
+    assert cells("日本語") == 6  # wide: two cells each
+    assert cells("ｶﾀｶﾅ") == 4  # half-width katakana: one
+    assert cells("e\u0301") == 1  # a combining mark: none
+    assert cells("हिन्दी") == 5  # spacing vowel signs: one each, virama none
+    assert cells("می\u200cخواهم") == 7  # ZWNJ: none
+
+
+@pytest.mark.parametrize("width", [3, 4, 5, 7])
+@pytest.mark.parametrize("lang", ["hi", "ja", "zh", "bn"])
+def test_wrapping_keeps_clusters_whole_and_lines_within_width(lang: str, width: int) -> None:
+    text = SAMPLES[lang]
+    lines = wrap_cells(text, width)
+    assert all(cells(line) <= width for line in lines)
+    # Nothing lost, and every line starts on a cluster: joined, the clusters are the text's.
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    pieces = [c for line in lines for c in clusters(line) if c != " "]
+    assert pieces == [c for c in clusters(text) if c != " "]
+
+
+def test_conjuncts_are_one_cluster() -> None:
+    assert clusters("क्षत्रिय") == ["क्ष", "त्रि", "य"]
+    assert clusters("স্ত্রী") == ["স্ত্রী"]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from rich.cells import cell_len
 from textual.content import Content
 from textual.css.types import TextAlign
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from quizzer.ui.textshape import base_direction, has_rtl, visual_lines
+from quizzer.ui.textshape import base_direction, cells, has_rtl, visual_lines
 
 
 class ScriptText(Widget):
@@ -69,7 +68,7 @@ class ScriptText(Widget):
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """Return the widest visual line at the container's width, in cells."""
-        return max((cell_len(line) for line in self.lines(container.width)), default=0)
+        return max((cells(line) for line in self.lines(container.width)), default=0)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """Return the number of visual lines at ``width`` (at least one)."""
@@ -94,7 +93,7 @@ class ScriptText(Widget):
         lines = self.lines(width)
         if self.align == "center" and lines:
             # Centre the block, not each line: a wrapped definition reads as a paragraph.
-            widths = [cell_len(line) for line in lines]
+            widths = [cells(line) for line in lines]
             block = max(widths)
             left = " " * max(0, (width - block) // 2)
             rtl = self.rtl

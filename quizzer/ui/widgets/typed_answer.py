@@ -1,4 +1,5 @@
-"""The typed answer: an input line (logical order, as typed), then a character diff."""
+"""The typed answer: an input line (kept in typing order, right-to-left text drawn shaped),
+then a character diff."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Input, Static
+
+from quizzer.ui.widgets.script_input import ScriptInput
 
 
 class TypedAnswer(Vertical):
@@ -32,9 +35,16 @@ class TypedAnswer(Vertical):
     class Overridden(Message):
         """The learner says a near miss was right."""
 
+    def __init__(self, *, rtl_mode: str = "app", id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: How right-to-left text is drawn while it is typed (see :class:`ScriptInput`).
+        self.rtl_mode = rtl_mode
+
     def compose(self) -> ComposeResult:
         """Compose the input line, the hidden diff and the hidden "I was right" button."""
-        yield Input(placeholder="type the answer, Enter to check", id="typed")
+        yield ScriptInput(
+            rtl_mode=self.rtl_mode, placeholder="type the answer, Enter to check", id="typed"
+        )
         yield Static("", id="right-answer", classes="hidden", markup=False)
         yield Static("", id="diff", classes="hidden", markup=False)
         yield Button("I was right (r)", id="i-was-right", classes="hidden", compact=True)

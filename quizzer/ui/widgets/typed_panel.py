@@ -50,7 +50,7 @@ class TypedPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         """Compose the answer field."""
-        yield TypedAnswer(id="typed-answer")
+        yield TypedAnswer(rtl_mode=self.rtl_mode, id="typed-answer")
 
     def ask(self) -> None:
         """Clear the field for a new card and focus it."""

@@ -1,0 +1,101 @@
+"""The language and side of every column of a deck source, and how each was decided."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from quizzer.concepts.languages import Side
+from quizzer.decksources.columns import Column, column_from_name, resolve
+from quizzer.decksources.langs import column_language
+from quizzer.decksources.table import DeckSourceError, Row
+
+#: Columns left out named in the report; more are counted.
+MAX_NAMED = 6
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnPlan:
+    """Per column its (language, side) or ``None`` (left out), and a line per column saying
+    what it became and why, for the report."""
+
+    mapping: tuple[tuple[str, Side] | None, ...]
+    described: tuple[str, ...]
+
+
+def _label(number: int, names: Sequence[str]) -> str:
+    name = names[number - 1] if number <= len(names) and names[number - 1] else ""
+    return f"column {number} ({name})" if name else f"column {number}"
+
+
+def plan_columns(
+    rows: Sequence[Row],
+    names: Sequence[str] = (),
+    option: Sequence[Column | None] | None = None,
+    *,
+    candidates: Sequence[bool] | None = None,
+    noun: str = "column",
+) -> ColumnPlan:
+    """What each column holds: from ``option`` (``--columns``), else the names the file gives,
+    else the language told from the column's texts. ``candidates`` (per column) leaves out
+    columns no card shows (Anki fields only tested by a template).
+
+    Raises :class:`DeckSourceError` when a column's language can't be told, or ``option``
+    names more columns than there are.
+    """
+    width = max(len(names), max((len(row.cells) for row in rows), default=0))
+    columns: list[Column | None]
+    how: list[str]
+    if option is not None:
+        if len(option) > width:
+            raise DeckSourceError(
+                f"--columns names {len(option)} {noun}s; the file has {width}",
+                hint=f"give one LANG:SIDE (or -) per {noun}, in order",
+            )
+        columns = [*option, *([None] * (width - len(option)))]
+        how = ["--columns"] * width
+    else:
+        named = [column_from_name(name) for name in names]
+        if sum(column is not None for column in named) >= 2:
+            columns = [*named, *([None] * (width - len(named)))]
+            how = ["its name"] * width
+        else:
+            columns, how = _detected(rows, names, width, candidates, noun)
+    mapping = resolve(columns)
+    described = []
+    left_out = []
+    for number, (target, why) in enumerate(zip(mapping, how, strict=True), start=1):
+        label = _label(number, names).replace("column", noun, 1)
+        if target is None:
+            left_out.append(names[number - 1] if number <= len(names) else str(number))
+        else:
+            described.append(f"{label}: {target[0]} {target[1]} (by {why})")
+    if left_out:
+        shown = ", ".join(left_out[:MAX_NAMED]) + (", …" if len(left_out) > MAX_NAMED else "")
+        described.append(f"{len(left_out)} {noun}(s) left out: {shown}")
+    return ColumnPlan(tuple(mapping), tuple(described))
+
+
+def _detected(
+    rows: Sequence[Row],
+    names: Sequence[str],
+    width: int,
+    candidates: Sequence[bool] | None,
+    noun: str,
+) -> tuple[list[Column | None], list[str]]:
+    columns: list[Column | None] = []
+    for index in range(width):
+        texts = [row.cells[index] for row in rows if index < len(row.cells)]
+        if (candidates is not None and not candidates[index]) or not any(texts):
+            columns.append(None)
+            continue
+        lang = column_language(texts)
+        if lang is None:
+            label = _label(index + 1, names).replace("column", noun, 1)
+            raise DeckSourceError(
+                f"can't tell the language of {label}",
+                hint="say what each column holds, e.g. --columns es:term,en:term "
+                "(LANG:term or LANG:definition per column, - to leave one out)",
+            )
+        columns.append(Column(lang))
+    return columns, ["its texts' language"] * width

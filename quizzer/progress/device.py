@@ -1,0 +1,295 @@
+"""This machine's device identity, its claim on a device folder, and the folder's lock.
+
+The identity lives in :func:`quizzer.paths.state_dir` (never in the synced store folder):
+``device.json`` holds ``{"device": id, "claim": uuid, "host": hostname}``, made on first
+use; ``$QUIZZER_DEVICE=name`` names the device instead (``devices/<name>.json`` there).
+A device folder's ``device.json`` carries the claim of the machine that made it. When the
+claims differ the folder was copied from another machine (or the state dir was): this
+machine then takes a new id, so two machines never write one file. Two processes of one
+device on one machine meet at the folder's ``lock`` (an OS ``flock``, dropped by the kernel
+when its holder dies): the second gets a :class:`StoreError` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import socket
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+
+import msgspec
+
+import quizzer.progress.layout as layout
+from quizzer import paths
+from quizzer.errors import StoreError
+from quizzer.fsutil import atomic_write_bytes
+
+if sys.platform != "win32":
+    import fcntl
+
+#: The environment variable that names this device (for scripts and tests).
+ENV_DEVICE = "QUIZZER_DEVICE"
+_POLL_SECONDS = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who this machine is in a store: the device id, the claim that proves a folder is
+    ours, and the name shown in ``quizzer devices``."""
+
+    device: str
+    claim: str
+    name: str
+
+
+def requested_name() -> str | None:
+    """``$QUIZZER_DEVICE`` when set; a name that isn't safe is a :class:`StoreError`."""
+    name = os.environ.get(ENV_DEVICE)
+    if not name:
+        return None
+    if not layout.DEVICE_RE.fullmatch(name):
+        raise StoreError(
+            f"${ENV_DEVICE} is {name!r}, not a device name",
+            hint="use 1 to 32 characters of a-z, 0-9 and '-'",
+        )
+    return name
+
+
+def new_device_id() -> str:
+    """A short random id: 10 lowercase base32 characters (50 bits)."""
+    return base64.b32encode(os.urandom(7)).decode("ascii")[:10].lower()
+
+
+def _host() -> str:
+    return socket.gethostname()
+
+
+def _state_file(name: str | None) -> Path:
+    if name is None:
+        return paths.state_dir() / layout.DEVICE_FILE
+    return paths.state_dir() / "devices" / f"{name}.json"
+
+
+def _read_small(path: Path) -> dict[str, object] | None:
+    try:
+        with open(path, "rb") as fh:
+            value = msgspec.json.decode(fh.read(layout.SMALL_FILE_LIMIT))
+    except (FileNotFoundError, msgspec.DecodeError):
+        return None
+    except OSError as error:
+        raise StoreError(f"can't read {path.name}: {error.strerror}", path=path) from error
+    return value if isinstance(value, dict) else None
+
+
+def _identity_record(device: str, claim: str) -> bytes:
+    record = {"device": device, "claim": claim, "host": _host()}
+    return msgspec.json.encode(record) + b"\n"
+
+
+def _fresh(name: str | None) -> tuple[str, str]:
+    device = name if name is not None else new_device_id()
+    return device, str(uuid.uuid4())
+
+
+def local_identity(name: str | None = None) -> tuple[Identity, bool]:
+    """This machine's identity as device ``name`` (``None``: its own random id), made and
+    saved on first use; and whether it was made just now. A record written on another host
+    (a copied state dir) is replaced by a fresh one."""
+    path = _state_file(name)
+    record = _read_small(path)
+    shown = name or _host()
+    if record is not None and record.get("host") == _host():
+        device, claim = record.get("device"), record.get("claim")
+        if (
+            isinstance(device, str)
+            and layout.DEVICE_RE.fullmatch(device)
+            and isinstance(claim, str)
+        ):
+            return Identity(device, claim, shown), False
+    device, claim = _fresh(name)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if record is None:
+            # Exclusive: two processes starting at once must end up with one claim.
+            if not layout.create_exclusive(path, _identity_record(device, claim)):
+                return local_identity(name)
+        else:
+            atomic_write_bytes(path, _identity_record(device, claim))
+    except OSError as error:
+        raise StoreError(
+            f"can't save this device's identity: {error.strerror or error}",
+            hint=f"check that {paths.ENV_STATE} (or the user state dir) is writable",
+            path=path,
+        ) from error
+    return Identity(device, claim, shown), True
+
+
+def _save_identity(name: str | None, identity: Identity) -> None:
+    path = _state_file(name)
+    try:
+        atomic_write_bytes(path, _identity_record(identity.device, identity.claim))
+    except OSError as error:
+        raise StoreError(
+            f"can't save this device's identity: {error.strerror}", path=path
+        ) from error
+
+
+class DeviceLock:
+    """The ``flock`` on a device folder's ``lock`` file, held until :meth:`release`."""
+
+    def __init__(self, path: Path, device: str, wait: float) -> None:
+        self.path = path
+        try:
+            self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as error:
+            raise StoreError(f"can't open the device lock: {error.strerror}", path=path) from error
+        if sys.platform == "win32":  # no flock: the folder's claim is the only guard there
+            return
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    self.release()
+                    raise StoreError(
+                        f"another quizzer on this machine is writing as device {device}",
+                        hint="close the other quizzer (or let it finish), then try again",
+                        path=path,
+                    ) from None
+                time.sleep(_POLL_SECONDS)
+
+    def release(self) -> None:
+        """Drop the lock (closing the file drops the ``flock``); safe to call twice."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+
+@dataclass(slots=True)
+class ClaimedDevice:
+    """A device folder this process may write: its id, folder and lock, and a ``notice``
+    for the user when this machine had to take a new id."""
+
+    store: Path
+    identity: Identity
+    lock: DeviceLock
+    notice: str | None = None
+
+    @property
+    def device(self) -> str:
+        """The device id."""
+        return self.identity.device
+
+    @property
+    def folder(self) -> Path:
+        """The folder this device alone writes."""
+        return layout.device_dir(self.store, self.identity.device)
+
+    @property
+    def merged_folder(self) -> Path:
+        """The folder of the events this device brought in by ``quizzer merge``."""
+        return layout.merged_dir(self.store, self.identity.device)
+
+    def release(self) -> None:
+        """Give up the folder's lock."""
+        self.lock.release()
+
+    def __enter__(self) -> ClaimedDevice:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.release()
+
+
+def _folder_record(identity: Identity, now: datetime) -> bytes:
+    record = {"device": identity.device, "name": identity.name}
+    record |= {"created": now.astimezone(UTC).isoformat(timespec="seconds")}
+    record |= {"claim": identity.claim}
+    return msgspec.json.encode(record) + b"\n"
+
+
+def folder_claim(folder: Path) -> str | None:
+    """The claim written in a device folder's ``device.json``, ``None`` if none is readable."""
+    record = _read_small(folder / layout.DEVICE_FILE)
+    claim = record.get("claim") if record else None
+    return claim if isinstance(claim, str) else None
+
+
+def folder_name(folder: Path) -> str | None:
+    """The name a device folder's ``device.json`` gives its device, if any."""
+    record = _read_small(folder / layout.DEVICE_FILE)
+    name = record.get("name") if record else None
+    return name if isinstance(name, str) else None
+
+
+def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDevice:
+    """Take this machine's device folder in the store folder ``store`` for writing.
+
+    Makes the folder and its ``device.json`` on first use; takes the folder's lock (waiting
+    up to ``wait`` seconds for another process of this device, then a :class:`StoreError`);
+    takes a new id when the folder belongs to another machine's claim.
+    """
+    name = requested_name()
+    identity, made = local_identity(name)
+    notice: str | None = None
+    for _attempt in range(5):
+        folder = layout.device_dir(store, identity.device)
+        try:
+            layout.make_dir(folder)
+        except OSError as error:
+            raise StoreError(
+                f"can't create the device folder: {error.strerror}", path=folder
+            ) from error
+        lock = DeviceLock(folder / layout.LOCK_FILE, identity.device, wait)
+        try:
+            claim = folder_claim(folder)
+            if claim is None:
+                if not layout.create_exclusive(
+                    folder / layout.DEVICE_FILE, _folder_record(identity, now)
+                ):
+                    claim = folder_claim(folder)
+                else:
+                    claim = identity.claim
+            if claim == identity.claim:
+                return ClaimedDevice(store, identity, lock, notice)
+            if made and name is not None and claim is not None:
+                # A script names the device and this state dir never saw it: the name says
+                # which folder is ours (a fresh state dir beside a kept store).
+                identity = Identity(identity.device, claim, identity.name)
+                _save_identity(name, identity)
+                return ClaimedDevice(store, identity, lock, notice)
+        except OSError as error:
+            lock.release()
+            raise StoreError(
+                f"can't claim the device folder: {error.strerror or error}", path=folder
+            ) from error
+        except BaseException:
+            lock.release()
+            raise
+        lock.release()
+        old = identity.device
+        fresh = new_device_id()
+        device = fresh if name is None else f"{name[:21]}-{fresh[:10]}"
+        identity = Identity(device, str(uuid.uuid4()), identity.name)
+        _save_identity(name, identity)
+        made = False
+        notice = (
+            f"the device folder {old!r} belongs to another machine (it was copied here); "
+            f"this machine now writes as device {device!r}"
+        )
+    raise StoreError("can't find a device folder of this machine's own", path=store)

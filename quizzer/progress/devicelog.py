@@ -1,0 +1,457 @@
+"""A device folder's events: appended one line each, read past a mark, months sealed.
+
+Writing (:class:`DeviceLog`, under the device's lock): each append is one ``write`` of whole
+lines to the open month's ``YYYY-MM.log`` and an ``fdatasync`` before it returns (the folder
+is fsynced too when the file is new). Opening cuts off a torn last line (a crash mid-append)
+and seals the months before the newest into TinyDB files of their own (``YYYY-MM.json``:
+written to a temp file, fsynced, renamed; the ``.log`` removed only then).
+
+Reading (:func:`read_since`, any device's folder, no lock): the events past a :class:`Mark`
+and the mark to keep for next time. A log that shrank or a month that vanished below the
+mark is reported as a :class:`Loss` (answers that were there are gone: the doctor's case)
+and its month read again from the start; event ids make reading an event twice harmless.
+Copies a sync engine left beside a month (Syncthing's ``*.sync-conflict-*``, Dropbox's
+``(… conflicted copy …)``, git's ``*.orig`` / ``*.LOCAL.*`` …) are read as extra copies:
+only their events the month itself lacks come back, in :attr:`ReadResult.copies`. They are
+never renamed or deleted here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from tinydb import TinyDB
+
+import quizzer.progress.eventlines as eventlines
+import quizzer.progress.layout as layout
+from quizzer.errors import StoreError
+from quizzer.fsutil import fsync_dir
+from quizzer.progress.eventlines import Event
+
+#: The most of one month file a reader takes in (about a million answers).
+MONTH_LIMIT = 512 * 2**20
+_SEGMENT_RE = re.compile(r"(\d{4}-(?:0[1-9]|1[0-2]))\.(log|json)")
+#: Names sync engines give the copies they keep of a file changed on two sides.
+_COPY_RE = re.compile(
+    r"\.sync-conflict-|conflicted copy|\.orig$|[._](LOCAL|REMOTE|BASE|BACKUP)[._]", re.IGNORECASE
+)
+_SEALING = ".sealing"
+#: The TinyDB tables of a sealed month: its events (document ids in log order) and its seal.
+EVENTS_TABLE = "events"
+SEAL_TABLE = "seal"
+
+
+def _datasync(fd: int) -> None:
+    # fdatasync flushes the data and the size; where it doesn't exist (macOS) fsync does.
+    if hasattr(os, "fdatasync"):
+        os.fdatasync(fd)
+    else:
+        os.fsync(fd)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """How far a reader got in a device folder: ``count`` events and ``offset`` bytes into
+    the month ``segment`` (a sealed month is read whole: its offset is 0), with ``before``
+    months older than it. The empty mark means nothing was read yet."""
+
+    segment: str = ""
+    offset: int = 0
+    count: int = 0
+    before: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Events that were in a folder at the last read and are gone now (a log cut short,
+    a month deleted, a log rewritten by something that isn't quizzer)."""
+
+    path: Path
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A damaged line or file: where and what is wrong; its events are skipped."""
+
+    path: Path
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else str(self.path)
+        return f"{where}: {self.reason}"
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """What :func:`read_since` found: new ``events`` in log order, the ``mark`` to keep,
+    ``damage``, ``losses``, events only sync-engine ``copies`` hold, and those files."""
+
+    events: list[Event]
+    mark: Mark
+    damage: list[Problem] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+    copies: list[Event] = field(default_factory=list)
+    copy_files: list[Path] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Folder:
+    """A device folder's files by month: logs, sealed months, and sync-engine copies."""
+
+    logs: dict[str, Path] = field(default_factory=dict)
+    sealed: dict[str, Path] = field(default_factory=dict)
+    copies: dict[str, list[Path]] = field(default_factory=dict)
+
+    @property
+    def months(self) -> list[str]:
+        return sorted(self.logs.keys() | self.sealed.keys())
+
+
+def _scan(folder: Path) -> _Folder:
+    found = _Folder()
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return found
+    for name in names:
+        whole = _SEGMENT_RE.fullmatch(name)
+        if whole:
+            kind = found.logs if whole.group(2) == "log" else found.sealed
+            kind[whole.group(1)] = folder / name
+        elif layout.MONTH_RE.match(name) and _COPY_RE.search(name):
+            found.copies.setdefault(name[:7], []).append(folder / name)
+    return found
+
+
+def is_sync_copy(name: str) -> bool:
+    """Whether a file name in a device folder is a copy a sync engine left of a month."""
+    return layout.MONTH_RE.match(name) is not None and _COPY_RE.search(name) is not None
+
+
+def _read_bytes(path: Path, start: int = 0) -> bytes:
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > MONTH_LIMIT:
+            raise ValueError(f"larger than {MONTH_LIMIT // 2**20} MB, the most quizzer reads")
+        fh.seek(start)
+        return fh.read(size - start) if size >= start else b""
+
+
+def _line_number(path: Path, offset: int) -> int:
+    with open(path, "rb") as fh:
+        return fh.read(offset).count(b"\n") + 1
+
+
+def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
+    """The events of a sealed month file in log order, or none and what is wrong with it.
+
+    The file is TinyDB's JSON; it is decoded with msgspec (faster than TinyDB's own reading,
+    same format) after a size check."""
+    try:
+        data = _read_bytes(path)
+        value = msgspec.json.decode(data)
+        table = value[EVENTS_TABLE]
+        seal = next(iter(value[SEAL_TABLE].values()))
+        events = [table[key] for key in sorted(table, key=int)]
+        if seal["count"] != len(events) or not all(
+            isinstance(event, dict) and isinstance(event.get("id"), str) for event in events
+        ):
+            raise ValueError("the sealed month doesn't hold what its seal says")
+    except FileNotFoundError:
+        return [], None
+    except (OSError, ValueError, msgspec.DecodeError, KeyError, TypeError, StopIteration) as error:
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        return [], Problem(path, None, f"can't read this sealed month: {reason}")
+    return events, None
+
+
+def _read_log(path: Path, start: int, count: int) -> tuple[eventlines.Parsed, Problem | None]:
+    try:
+        data = _read_bytes(path, start)
+    except FileNotFoundError:
+        return eventlines.Parsed(end=start), None
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        return eventlines.Parsed(end=start), Problem(path, None, f"can't read this log: {reason}")
+    parsed = eventlines.parse(data, offset=start, line=count + 1)
+    if parsed.damage and start:
+        # Line numbers past a mark count from the mark; say where they are in the file.
+        first = _line_number(path, start) - 1
+        parsed.damage = [
+            eventlines.Damage(first + d.line - count, d.offset, d.reason) for d in parsed.damage
+        ]
+    return parsed, None
+
+
+def _read_month(
+    files: _Folder, month: str, start: int, skip: int, result: ReadResult
+) -> tuple[int, int, list[Event]]:
+    """Read ``month`` past ``start`` bytes (a log) or ``skip`` events (sealed); add the
+    events to ``result`` and return the new offset, the month's count and its events."""
+    log = files.logs.get(month)
+    if log is not None:
+        parsed, problem = _read_log(log, start, skip)
+        if problem is None or month not in files.sealed:
+            if problem:
+                result.damage.append(problem)
+            result.damage.extend(Problem(log, d.line, d.reason) for d in parsed.damage)
+            result.events.extend(parsed.events)
+            return parsed.end, skip + len(parsed.events), parsed.events
+    events, problem = read_sealed(files.sealed[month])
+    if problem:
+        result.damage.append(problem)
+    if len(events) < skip:
+        result.losses.append(
+            Loss(files.sealed[month], f"{skip - len(events)} events read before are gone")
+        )
+        skip = 0
+    result.events.extend(events[skip:])
+    return 0, len(events), events[skip:]
+
+
+def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
+    """The events of the device folder ``folder`` past ``mark`` (all of them for ``None``)."""
+    mark = mark or Mark()
+    files = _scan(folder)
+    months = files.months
+    result = ReadResult([], mark)
+    older = [month for month in months if month < mark.segment]
+    if len(older) < mark.before:
+        result.losses.append(Loss(folder, f"{mark.before - len(older)} closed months are gone"))
+    if len(older) != mark.before:
+        # A month appeared or vanished below the mark (a sync delivered files out of order,
+        # or something removed one): read the older months again; ids drop the repeats.
+        for month in older:
+            _read_month(files, month, 0, 0, result)
+    start, skip = mark.offset, mark.count
+    if mark.segment and mark.segment not in months:
+        if mark.count:
+            result.losses.append(
+                Loss(
+                    folder / mark.segment,
+                    f"the month {mark.segment} and its {mark.count} events are gone",
+                )
+            )
+        start = skip = 0
+    elif mark.segment in files.logs:
+        log = files.logs[mark.segment]
+        size = layout.file_size(log) or 0
+        if size < start or (start and _byte_before(log, start) != b"\n"):
+            result.losses.append(
+                Loss(
+                    log,
+                    f"the log lost some of the {mark.count} events read before (cut or rewritten)",
+                )
+            )
+            start = skip = 0
+    elif mark.segment in files.sealed:
+        start = 0
+    end, count, segment = start, skip, mark.segment
+    for month in months:
+        if month < mark.segment:
+            continue
+        if month == mark.segment:
+            end, count, _ = _read_month(files, month, start, skip, result)
+        else:
+            end, count, _ = _read_month(files, month, 0, 0, result)
+        segment = month
+    if segment:
+        result.mark = Mark(segment, end, count, sum(1 for month in months if month < segment))
+    for month, copies in sorted(files.copies.items()):
+        _read_copies(files, month, copies, result)
+    return result
+
+
+def _byte_before(path: Path, offset: int) -> bytes:
+    with open(path, "rb") as fh:
+        fh.seek(offset - 1)
+        return fh.read(1)
+
+
+def _read_copies(files: _Folder, month: str, copies: list[Path], result: ReadResult) -> None:
+    known: set[str] = set()
+    if month in files.logs or month in files.sealed:
+        whole = ReadResult([], Mark())
+        _read_month(files, month, 0, 0, whole)
+        known = {event["id"] for event in whole.events}
+    for copy in copies:
+        result.copy_files.append(copy)
+        if ".json" in copy.name:
+            events, problem = read_sealed(copy)
+            if problem:
+                result.damage.append(problem)
+        else:
+            parsed, problem = _read_log(copy, 0, 0)
+            events = parsed.events
+            if problem:
+                result.damage.append(problem)
+        for event in events:
+            if event["id"] not in known:
+                known.add(event["id"])
+                result.copies.append(event)
+
+
+def _write_sealed(path: Path, month: str, device: str, events: list[Event]) -> None:
+    """Seal ``events`` into the TinyDB file ``path``: a temp file, fsynced, renamed."""
+    temp = path.with_name(f".{path.name}{_SEALING}")
+    temp.unlink(missing_ok=True)
+    database = TinyDB(temp)
+    try:
+        database.table(SEAL_TABLE).insert({"month": month, "device": device, "count": len(events)})
+        database.table(EVENTS_TABLE).insert_multiple(events)
+    finally:
+        database.close()
+    fd = os.open(temp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
+    fsync_dir(path.parent)
+
+
+class DeviceLog:
+    """The writer of one device folder (hold the device's lock while it is open).
+
+    ``owner`` names the folder's events (the device id, or ``<device>~merged``) in the
+    sealed months. ``min_seq`` is the highest sequence number the caller knows this folder
+    reached (e.g. from its cache): the next event is numbered past both it and the files,
+    so a log a sync engine set back can't make two events share an id.
+    """
+
+    def __init__(self, folder: Path, owner: str, now: datetime, *, min_seq: int = 0) -> None:
+        self.folder = folder
+        self.owner = owner
+        self._fd: int | None = None
+        self._month = ""
+        self._size = 0
+        self.last_seq = min_seq
+        try:
+            layout.make_dir(folder)
+            self._open(now)
+        except OSError as error:
+            self.close()
+            raise StoreError(
+                f"can't open the device log: {error.strerror or error}", path=folder
+            ) from error
+
+    @property
+    def next_seq(self) -> int:
+        """The sequence number the next appended event must have."""
+        return self.last_seq + 1
+
+    @property
+    def path(self) -> Path | None:
+        """The open month's log, if one is open."""
+        return layout.log_path(self.folder, self._month) if self._month else None
+
+    def _open(self, now: datetime) -> None:
+        for leftover in self.folder.glob(f".*{_SEALING}"):
+            leftover.unlink(missing_ok=True)
+        files = _scan(self.folder)
+        months = files.months
+        current = layout.month_of(int(now.timestamp() * 1000))
+        newest = months[-1] if months else ""
+        for month in months:
+            if month < max(current, newest) and month in files.logs:
+                self._seal(files, month)
+        if newest and newest in files.logs and newest >= current:
+            self._open_log(newest)
+        elif newest:
+            events, _ = read_sealed(layout.sealed_path(self.folder, newest))
+            self._see(events)
+
+    def _see(self, events: list[Event]) -> None:
+        seqs = [event["seq"] for event in events if isinstance(event.get("seq"), int)]
+        if seqs:
+            self.last_seq = max(self.last_seq, *seqs)
+
+    def _open_log(self, month: str) -> None:
+        path = layout.log_path(self.folder, month)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+        self._fd, self._month = fd, month
+        data = _read_bytes(path)
+        parsed = eventlines.parse(data)
+        self._see(parsed.events)
+        self._size = parsed.end
+        if parsed.end < len(data):
+            # The torn tail of a killed append: cut it off so the next line starts clean.
+            os.ftruncate(fd, parsed.end)
+            _datasync(fd)
+
+    def _seal(self, files: _Folder, month: str) -> None:
+        log = files.logs[month]
+        parsed = eventlines.parse(_read_bytes(log))
+        sealed = layout.sealed_path(self.folder, month)
+        done, problem = read_sealed(sealed)
+        if problem is not None or month not in files.sealed or len(done) < len(parsed.events):
+            _write_sealed(sealed, month, self.owner, parsed.events)
+            done = parsed.events
+        self._see(done)
+        # Only now, with the sealed file on disk, may the log go.
+        log.unlink()
+        fsync_dir(self.folder)
+
+    def append(self, events: Sequence[Mapping[str, Any]], now: datetime) -> None:
+        """Write ``events`` (numbered ``next_seq`` on, one by one) and flush them to disk
+        before returning. They go to the log of ``now``'s month (UTC), or of the newest month
+        if the clock went back."""
+        seq = self.last_seq
+        for event in events:
+            seq += 1
+            if event.get("seq") != seq:
+                raise ValueError(f"event {event.get('id')!r} should have seq {seq}")
+        month = max(layout.month_of(int(now.astimezone(UTC).timestamp() * 1000)), self._month)
+        data = eventlines.encode_all(events)
+        try:
+            if month != self._month or self._fd is None:
+                self._start_month(month)
+            assert self._fd is not None
+            written = os.write(self._fd, data)
+            while written < len(data):
+                written += os.write(self._fd, data[written:])
+            _datasync(self._fd)
+        except OSError as error:
+            self._cut_back()
+            raise StoreError(
+                f"can't write the answer to the device log: {error.strerror or error}",
+                hint="free some disk space or check the folder's permissions; nothing was saved",
+                path=self.path,
+            ) from error
+        self.last_seq = seq
+        self._size += len(data)
+
+    def _cut_back(self) -> None:
+        """After a failed write (a full disk), take off what part of it reached the file, so
+        the log ends with whole lines and the next append starts clean."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._size)
+                _datasync(self._fd)
+
+    def _start_month(self, month: str) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        path = layout.log_path(self.folder, month)
+        created = not path.exists()
+        self._open_log(month)
+        if created:
+            fsync_dir(self.folder)
+
+    def close(self) -> None:
+        """Close the open log; safe to call twice."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None

@@ -1,0 +1,759 @@
+"""The progress store of several devices: each device's events in its own folder, card states
+derived from all of them.
+
+A store is a folder (``docs/devices.md``): every device appends its answers, undos, buries,
+suspensions and settings changes to its own log (:mod:`quizzer.progress.devicelog`, one
+checksummed line each, flushed to disk before :meth:`Store.record` returns) and reads every
+other device's. Card states are the replay of the union (:mod:`quizzer.progress.derive`);
+the cache (:mod:`quizzer.progress.statecache`, outside the folder) keeps the states and how
+far each log was read, so opening reads only what is new.
+
+Opening with ``read_only=True`` takes no lock, claims no device and writes nothing in the
+store folder (the cache outside it is still kept up to date).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import threading
+from collections import defaultdict
+from collections.abc import Container, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import quizzer.progress.derive as derive
+import quizzer.progress.device as device
+import quizzer.progress.devicelog as devicelog
+import quizzer.progress.events as ev
+import quizzer.progress.layout as layout
+import quizzer.progress.statecache as statecache
+from quizzer.cards.card import CardKey, Pair, has_card
+from quizzer.errors import StoreError
+from quizzer.progress.localtz import LocalTimezone
+from quizzer.progress.outcomes import Bury, RecordOutcome
+from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import Grade
+from quizzer.scheduling.limits import TodayCounts, count_today
+from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts, facts_of
+from quizzer.scheduling.review import Review
+from quizzer.scheduling.settings import SchedulerSettings
+
+if TYPE_CHECKING:
+    from tinydb import TinyDB
+
+    from quizzer.concepts.deck import Deck
+    from quizzer.stats.tally import Tally
+
+#: Answer times the scheduler can work with: intervals up to a century must still be dates.
+_EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
+#: Called as ``on_progress(stage, done, total)`` while a merge writes.
+ProgressCallback = Any
+
+
+def card_key(card: CardKey | str) -> CardKey:
+    """``card`` as a :class:`CardKey` (a card id string is parsed)."""
+    return card if isinstance(card, CardKey) else CardKey.parse(card)
+
+
+def _answer_time(now: datetime) -> datetime:
+    """``now`` in UTC; ``ValueError`` for a naive time or one no schedule can follow."""
+    if not isinstance(now, datetime):
+        raise ValueError(f"now must be a datetime, got {type(now).__name__}")
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be a timezone-aware datetime (UTC)")
+    if not _EARLIEST <= now < _LATEST:
+        raise ValueError(f"now must lie between 1970 and 9000, got {now.isoformat()}")
+    return now.astimezone(UTC)
+
+
+def _check_grade(grade: object) -> None:
+    if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
+        raise ValueError(f"grade must be the whole number 1, 2, 3 or 4, got {grade!r:.40}")
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """One device folder as this store sees it (``quizzer devices``)."""
+
+    device: str
+    name: str | None
+    last_event: datetime | None
+    answers: int
+    verifies: bool
+    behind: int
+    this: bool
+
+
+@dataclass(slots=True)
+class _Folder:
+    """What was read of one device folder."""
+
+    mark: devicelog.Mark
+    answers: int = 0
+    last_at: int | None = None
+    damaged: bool = False
+
+
+class Store:
+    """An open progress store. Use :func:`open_store`; close it (or use ``with``).
+
+    ``tz`` is the learner's time zone for study days (default: the system's local zone,
+    DST-aware). ``rng`` is accepted for callers that pass one: fuzz is drawn from each
+    answer's id, so that every device replays the same dates.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        read_only: bool = False,
+        tz: tzinfo | None = None,
+        rng: random.Random | None = None,
+        now: datetime | None = None,
+    ) -> None:
+        self.path = path
+        self.read_only = read_only
+        self.tz: tzinfo = tz or LocalTimezone()
+        self.rng = rng
+        self._mutex = threading.RLock()
+        self.notice: str | None = None
+        self.last_outcome: RecordOutcome | None = None
+        #: Damaged lines and files found (their events skipped).
+        self.damage: list[devicelog.Problem] = []
+        #: Events that were read before and are gone now (a log cut short, a month deleted).
+        self.losses: list[str] = []
+        self._closed = False
+        self._changed = False
+        self._claimed: device.ClaimedDevice | None = None
+        self._log: devicelog.DeviceLog | None = None
+        now = datetime.now(UTC) if now is None else _answer_time(now)
+        if path.is_file() or (path.exists() and not path.is_dir()):
+            raise StoreError(
+                "this is a progress store of an older quizzer, not a store folder",
+                hint="open it with the quizzer that wrote it, or give another --db",
+                path=path,
+            )
+        if read_only:
+            marker = layout.read_marker(path)
+            self.device = device.local_identity(device.requested_name())[0].device
+        else:
+            marker = layout.create_store(path, now)
+            self._claimed = device.claim_device(path, now)
+            self.device = self._claimed.device
+            self.notice = self._claimed.notice
+        self.store_id = marker.store if marker else ""
+        self._cache_path = statecache.cache_path(self.store_id, self.device) if marker else None
+        try:
+            self._open(now)
+            if self._claimed is not None:
+                seq = self._replay_seq(self.device)
+                self._log = devicelog.DeviceLog(self._claimed.folder, self.device, now, min_seq=seq)
+        except BaseException:
+            self._release()
+            raise
+
+    # Opening: the cache, then each folder's events past its mark.
+
+    def _open(self, now: datetime) -> None:
+        cache = statecache.load(self._cache_path) if self._cache_path else None
+        #: Whether every event of every folder is in memory (else: the cache's states).
+        self._whole = cache is None
+        if cache is not None:
+            self.losses = list(cache.losses)
+            self._start(cache)
+            new = self._read(cache.marks, self._replay.events)
+            if self.losses != cache.losses:
+                cache = None  # events the cache holds are gone: replay what is left
+            elif self._replay.needs_history(new):
+                self._load_history(new)
+            else:
+                self._replay.add(sorted(new, key=_key))
+            self._changed = bool(new)
+        if cache is None:
+            self._start(None)
+            self._replay.add(sorted(self._read({}), key=_key))
+            self._whole = self._changed = True
+        self._cache_recent = cache.recent if cache else []
+
+    def _start(self, cache: statecache.Cache | None) -> None:
+        states = statecache.CachedStates(cache.rows) if cache else None
+        self._replay = derive.Replay(
+            self.tz,
+            states=states,
+            last_keys=cache.last_keys() if cache else None,
+        )
+        self._folders: dict[str, _Folder] = {}
+        self._bad: list[derive.Problem] = []
+        if cache is not None:
+            settings = [self._event(data, "") for data in cache.settings]
+            self._replay.add([e for e in settings if e is not None], stepped=True)
+            for event_id, dev, reason in cache.bad:
+                self._report(derive.Problem(event_id, dev, reason))
+            for name, mark in cache.marks.items():
+                answers, last_at = cache.counts.get(name, (0, None))
+                self._folders[name] = _Folder(mark, answers, last_at)
+
+    def _read(
+        self, marks: dict[str, devicelog.Mark], counted: Container[str] = ()
+    ) -> list[ev.AnyEvent]:
+        """The events of every device folder past ``marks``; the new marks kept, and the
+        answers not ``counted`` yet counted."""
+        found: list[ev.AnyEvent] = []
+        for folder in layout.device_folders(self.path):
+            name = folder.name
+            result = devicelog.read_since(folder, marks.get(name))
+            known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
+            known.mark = result.mark
+            self.damage.extend(d for d in result.damage if d not in self.damage)
+            known.damaged = known.damaged or bool(result.damage)
+            for loss in result.losses:
+                message = f"{loss.path}: {loss.message}"
+                if message not in self.losses:
+                    self.losses.append(message)
+            for data in [*result.events, *result.copies]:
+                event = self._event(data, name)
+                if event is not None:
+                    found.append(event)
+                    if event.id in counted:
+                        continue
+                    if isinstance(event, ev.Answer):
+                        known.answers += 1
+                    known.last_at = max(known.last_at or 0, event.at)
+        return found
+
+    def _event(self, data: dict[str, Any], folder: str) -> ev.AnyEvent | None:
+        """The event of a line, or ``None`` (reported) when it can't be replayed."""
+        try:
+            event = ev.from_dict(data)
+        except ev.BadEvent as exc:
+            where = str(data.get("id"))[:80] if isinstance(data, dict) else "?"
+            self._report(derive.Problem(where, folder, str(exc)))
+            return None
+        if folder and event.dev != folder:
+            self._report(derive.Problem(event.id, folder, f"written in {folder}'s folder"))
+            return None
+        return event
+
+    def _report(self, problem: derive.Problem) -> None:
+        if problem not in self._bad:
+            self._bad.append(problem)
+
+    def _load_history(self, new: Sequence[ev.AnyEvent]) -> None:
+        """Read every folder whole: the events the cache's states include join the card
+        histories (without being replayed again); ``new`` and whatever came after the marks
+        are then replayed on top."""
+        marks = {name: known.mark for name, known in self._folders.items()}
+        for known in self._folders.values():
+            known.answers, known.last_at = 0, None
+        everything = self._read({})
+        later: set[str] = set()
+        for folder in layout.device_folders(self.path):
+            result = devicelog.read_since(folder, marks.get(folder.name))
+            later.update(str(data.get("id")) for data in [*result.events, *result.copies])
+        taken = self._replay.events
+        later.update(event.id for event in new)
+        old = [e for e in everything if e.id not in later]
+        newer = [e for e in everything if e.id in later and e.id not in taken]
+        self._replay.add(sorted(old, key=_key), stepped=True)
+        self._replay.add(sorted([*new, *newer], key=_key))
+        self._whole = True
+
+    def _replay_seq(self, dev: str) -> int:
+        seqs = [e.seq for e in self._replay.events.values() if e.dev == dev]
+        known = self._folders.get(dev)
+        return max([*seqs, known.mark.count if known else 0])
+
+    # Writing.
+
+    def _check_writable(self) -> devicelog.DeviceLog:
+        if self._closed:
+            raise StoreError("the progress store is closed", path=self.path)
+        if self._log is None:
+            raise StoreError(
+                "the progress store was opened read-only",
+                hint="open it without read_only to change it",
+                path=self.path,
+            )
+        return self._log
+
+    def _write(self, build: Iterable[dict[str, Any]], now: datetime) -> list[ev.AnyEvent]:
+        """Number, write (durably) and replay new events of this device."""
+        log = self._check_writable()
+        seq = log.next_seq
+        made: list[ev.AnyEvent] = []
+        for fields in build:
+            data = {"id": ev.event_id(self.device, seq), "dev": self.device, "seq": seq}
+            data |= {"at": fields.pop("at", ev.to_ms(now))} | fields
+            made.append(ev.from_dict(data))
+            seq += 1
+        if self._replay.needs_history(made):
+            self._load_history([])
+        log.append([event.to_dict() for event in made], now)
+        self._replay.add(made)
+        self._changed = True
+        return made
+
+    def record(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
+    ) -> Review:
+        """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns.
+
+        Returns the logged :class:`Review` (its time whole milliseconds, as the log keeps it);
+        :attr:`last_outcome` also says whether the answer made the card a leech.
+        """
+        return self.record_outcome(card, grade, now, answer).review
+
+    def record_outcome(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
+    ) -> RecordOutcome:
+        """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
+        key = card_key(card)
+        _check_grade(grade)
+        now = _answer_time(now)
+        if answer is not None and not isinstance(answer, Answer):
+            raise ValueError(f"answer must be an Answer, got {type(answer).__name__}")
+        answer = answer or Answer()
+        fields: dict[str, Any] = {"op": "answer", "card": key.id, "grade": grade}
+        fields |= {"mode": answer.mode, "ms": int(answer.duration_ms)}
+        fields |= {"typed": answer.typed, "correct": answer.correct}
+        fields |= {"over": answer.overridden or None}
+        fields |= {"params": ev.settings_digest(self.settings)}
+        with self._mutex:
+            (event,) = self._write([_plain(fields)], now)
+            review = self._replay.review(event.id)
+            assert review is not None
+            state = self._replay.states[key.id]
+            leech = event.id in self._replay.leeched
+            outcome = RecordOutcome(review, state.copy(), leech, leech and state.suspended)
+            self.last_outcome = outcome
+            return outcome
+
+    def record_practice(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None, mode: str
+    ) -> None:
+        """Log an answer given in a mode that changes no schedule (``cram``, ``match``)."""
+        key = card_key(card)
+        _check_grade(grade)
+        now = _answer_time(now)
+        ms = int(answer.duration_ms) if answer is not None else 0
+        fields = {"op": "practice", "card": key.id, "grade": grade, "mode": mode, "ms": ms}
+        with self._mutex:
+            self._write([fields], now)
+
+    def undo(self) -> Review | Bury | None:
+        """Take back this device's last answer or bury (never another device's, nor one
+        migrated or merged); returns what was taken back, ``None`` when there is nothing."""
+        with self._mutex:
+            self._check_writable()
+            target = self._undoable()
+            if target is None:
+                return None
+            taken: Review | Bury | None
+            if isinstance(target, ev.Answer):
+                taken = self._replay.review(target.id)
+            else:
+                assert isinstance(target, ev.Bury)
+                taken = Bury(target.id, target.card, target.when, ev.from_ms(target.until))
+            self._write([{"op": "undo", "target": target.id}], datetime.now(UTC))
+            return taken
+
+    def _own_undoable(self) -> list[ev.Answer | ev.Bury]:
+        events = self._replay.events
+        undone = self._replay.undone
+        return [
+            e
+            for e in events.values()
+            if e.dev == self.device
+            and isinstance(e, ev.Answer | ev.Bury)
+            and e.id not in undone
+            and not (isinstance(e, ev.Answer) and e.review is not None)
+        ]
+
+    def _undoable(self) -> ev.Answer | ev.Bury | None:
+        mine = self._own_undoable()
+        if not mine and self._folders.get(self.device, _Folder(devicelog.Mark())).mark.count:
+            self._load_history([])  # this device's earlier events, read whole
+            mine = self._own_undoable()
+        return max(mine, key=_seq) if mine else None
+
+    @property
+    def undo_depth(self) -> int:
+        """How many answers and buries :meth:`undo` can still take back."""
+        return len(self._own_undoable())
+
+    def bury(self, card: CardKey | str, now: datetime) -> Bury:
+        """Hide ``card`` until the next study day starts (``day_start_hour`` in ``tz``).
+
+        Durable like an answer and on the same undo stack; answering the card ends it."""
+        key = card_key(card)
+        now = _answer_time(now)
+        until = bury_until(now, self.tz, self.settings)
+        with self._mutex:
+            fields = {"op": "bury", "card": key.id, "until": ev.to_ms(until)}
+            (event,) = self._write([fields], now)
+        return Bury(event.id, key.id, event.when, ev.from_ms(ev.to_ms(until)))
+
+    def set_suspended(self, card: CardKey | str, suspended: bool, now: datetime) -> CardState:
+        """Suspend a card (never due) or bring it back; clears its leech flag when resumed."""
+        key = card_key(card)
+        now = _answer_time(now)
+        with self._mutex:
+            self._write([{"op": "suspend" if suspended else "unsuspend", "card": key.id}], now)
+            return self._replay.states[key.id].copy()
+
+    def set_settings(self, settings: SchedulerSettings) -> None:
+        """Change the scheduling settings (durably, like an answer). Answers already given
+        keep the settings they were given under; later ones follow these."""
+        with self._mutex:
+            before = self.settings.to_dict()
+            values = {k: v for k, v in settings.to_dict().items() if before.get(k) != v}
+            if values:
+                self._write([{"op": "settings", "values": values}], datetime.now(UTC))
+
+    def merge_batch(
+        self,
+        reviews: Sequence[Review],
+        states: Sequence[CardState],
+        on_progress: ProgressCallback | None = None,
+    ) -> None:
+        """Add answers given elsewhere (their review ids and due dates kept: Anki's answers
+        keep the intervals Anki gave) and the suspensions of ``states``, as events of this
+        device's merged folder, written in one flushed append."""
+        now = datetime.now(UTC)
+        with self._mutex:
+            self._check_writable()
+            assert self._claimed is not None
+            name = f"{self.device}{layout.MERGED_SUFFIX}"
+            log = devicelog.DeviceLog(
+                self._claimed.merged_folder, name, now, min_seq=self._replay_seq(name)
+            )
+            try:
+                made = self._merged_events(name, log.next_seq, reviews, states, now)
+                if on_progress is not None:
+                    on_progress("write", 0, len(made))
+                if made:
+                    if self._replay.needs_history(made):
+                        self._load_history([])
+                    log.append([event.to_dict() for event in made], now)
+                    self._replay.add(sorted(made, key=_key))
+                    self._changed = True
+                if on_progress is not None:
+                    on_progress("write", len(made), len(made))
+            finally:
+                log.close()
+
+    def _merged_events(
+        self,
+        name: str,
+        seq: int,
+        reviews: Sequence[Review],
+        states: Sequence[CardState],
+        now: datetime,
+    ) -> list[ev.AnyEvent]:
+        out: list[ev.AnyEvent] = []
+        rows: list[dict[str, Any]] = []
+        for review in reviews:
+            fields: dict[str, Any] = {"op": "answer", "card": review.card_id}
+            fields |= {"at": ev.to_ms(review.reviewed_at), "grade": review.grade}
+            fields |= {"mode": review.mode, "ms": review.duration_ms, "review": review.id}
+            fields |= {"typed": review.typed, "correct": review.correct}
+            fields |= {"over": review.overridden or None}
+            if review.due is not None:
+                fields["due"] = ev.to_ms(review.due)
+            if review.mode == "anki":
+                fields["anki"] = {"interval_days": review.interval_days}
+            rows.append(_plain(fields))
+        current = self._replay.states
+        for state in states:
+            have = current.get(state.card_id)
+            if state.suspended and not (have is not None and have.suspended):
+                rows.append({"op": "suspend", "card": state.card_id})
+        for fields in rows:
+            data = {"id": ev.event_id(name, seq), "dev": name, "seq": seq}
+            data |= {"at": fields.pop("at", ev.to_ms(now))} | fields
+            out.append(ev.from_dict(data))
+            seq += 1
+        return out
+
+    # Reading.
+
+    @property
+    def settings(self) -> SchedulerSettings:
+        """The scheduling settings in force (last writer wins per setting)."""
+        return self._replay.settings
+
+    def tz_at(self, now: datetime) -> tzinfo:
+        """The time zone study days are counted in (kept for callers that pass a moment)."""
+        return self.tz
+
+    def card(self, card: CardKey | str) -> CardState | None:
+        """A card's state (a copy), ``None`` if it was never studied."""
+        state = self._replay.states.get(card_key(card).id)
+        return state.copy() if state else None
+
+    def cards(self) -> Iterator[CardState]:
+        """Every studied card's state (copies)."""
+        states = self._replay.states
+        for card_id in list(states):
+            yield states[card_id].copy()
+
+    def __len__(self) -> int:
+        return len(self._replay.states)
+
+    def _recent_entries(self) -> list[list[Any]]:
+        """``[review id, card, at (ms), phase]`` of the answers of the last days."""
+        replay = self._replay
+        out: list[list[Any]] = [[rid, *item] for rid, item in replay.recent.items()]
+        undone = {
+            e.review_id
+            for e in (replay.events.get(t) for t in replay.undone)
+            if isinstance(e, ev.Answer)
+        }
+        for entry in self._cache_recent:
+            rid, card = entry[0], entry[1]
+            fresh = entry[2] >= replay.recent_floor and not replay.rebuilt(card)
+            if fresh and rid not in replay.recent and rid not in undone:
+                out.append(entry)
+        newest: int = max((int(entry[2]) for entry in out), default=0)
+        return [entry for entry in out if entry[2] >= newest - derive.RECENT_MS]
+
+    def _recent(self) -> Iterator[tuple[str, datetime, Any]]:
+        for _, card, at, phase in self._recent_entries():
+            yield card, ev.from_ms(at), phase
+
+    def today(self, deck: str, now: datetime) -> TodayCounts:
+        """Answers given in ``deck`` during the study day of ``now``."""
+        return count_today(self._recent(), deck, now, self.tz, self.settings)
+
+    def due_cards(
+        self,
+        deck: Deck,
+        pairs: Iterable[Pair],
+        now: datetime,
+        candidates: Sequence[CardKey] | None = None,
+    ) -> DueQueue:
+        """What to study now in ``deck`` for the given directions, honouring limits and burying.
+
+        Cards exist for every concept that has both texts of a pair, and they differ
+        (:func:`quizzer.cards.card.has_card`); those never studied count as new.
+        ``candidates`` are those cards in deck order when the caller knows them.
+        """
+        pairs = list(pairs)
+        if candidates is None:
+            candidates = [
+                CardKey(concept.uid, pair)
+                for concept in deck.concepts
+                for pair in pairs
+                if has_card(concept, pair)
+            ]
+        ids = [key.id for key in candidates]
+        states = self._replay.states
+        facts: dict[str, QueueFacts] = {}
+        for card_id in (*ids, *(entry[0] for entry in self._recent())):
+            if card_id not in facts and card_id in states:
+                facts[card_id] = facts_of(states[card_id])
+        today = self.today(deck.id, now)
+        return due_queue_of_facts(candidates, facts, now, self.tz, self.settings, today, ids)
+
+    def preview(self, card: CardKey | str, now: datetime) -> dict[int, timedelta]:
+        """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""
+        key = card_key(card)
+        state = self._replay.states.get(key.id) or CardState.new(key, now)
+        return scheduling.preview(state, now, self.settings, tz=self.tz)
+
+    def reviews(self, card: CardKey | str | None = None) -> list[Review]:
+        """The review log of every device, oldest first (undone answers left out); only
+        ``card``'s if given."""
+        with self._mutex:
+            self._complete()
+            return self._replay.reviews(None if card is None else card_key(card).id)
+
+    def _complete(self) -> None:
+        """Make sure every event is in memory (after an open from the cache)."""
+        if not self._whole:
+            self._load_history([])
+
+    def practice(self) -> list[ev.Practice]:
+        """The answers given in modes that change no schedule (cram, match), oldest first."""
+        with self._mutex:
+            self._complete()
+            return self._replay.practice()
+
+    def reviews_db(self) -> TinyDB:
+        """The review log as a read-only TinyDB database (table ``reviews``), for queries."""
+        from tinydb import TinyDB
+        from tinydb.storages import MemoryStorage
+
+        db = TinyDB(storage=MemoryStorage)
+        db.table("reviews").insert_multiple(r.to_dict() for r in self.reviews())
+        return db
+
+    def without_undone(
+        self, reviews: Iterable[Review], slack: timedelta = timedelta(0)
+    ) -> list[Review]:
+        """``reviews`` less the answers undone in this store, which a merge must not bring back.
+
+        An undone answer is known by its review id, or, come back through another program
+        under an id of its own (an Anki package), as an answer to its card at its time, up
+        to ``slack`` later."""
+        self._complete()
+        ids: set[str] = set()
+        times: dict[str, list[datetime]] = defaultdict(list)
+        for target in self._replay.undone:
+            event = self._replay.events.get(target)
+            if isinstance(event, ev.Answer):
+                ids.add(event.review_id)
+                times[event.card].append(event.when)
+        if not ids:
+            return list(reviews)
+        early = timedelta(milliseconds=1)
+        return [
+            r
+            for r in reviews
+            if r.id not in ids
+            and not any(t - early <= r.reviewed_at <= t + slack for t in times.get(r.card_id, ()))
+        ]
+
+    @property
+    def problems(self) -> list[derive.Problem]:
+        """Events skipped: bad values, undos that can't apply, settings that don't fit."""
+        return [*self._bad, *self._replay.problems]
+
+    def devices(self) -> list[DeviceInfo]:
+        """Every device folder of the store: its name, last event, answers, whether it
+        verifies, and how many of its events this view lacks."""
+        out = []
+        bad_devs = {p.dev for p in self.problems}
+        damaged = {p.path.parent.name for p in self.damage}
+        for folder in layout.device_folders(self.path):
+            name = folder.name
+            known = self._folders.get(name, _Folder(devicelog.Mark()))
+            now = devicelog.read_since(folder, known.mark)
+            last = ev.from_ms(known.last_at) if known.last_at else None
+            out.append(
+                DeviceInfo(
+                    device=name,
+                    name=device.folder_name(folder),
+                    last_event=last,
+                    answers=known.answers,
+                    verifies=name not in damaged and name not in bad_devs and not now.damage,
+                    behind=len(now.events),
+                    this=name == self.device,
+                )
+            )
+        return out
+
+    def cards_fingerprint(self) -> str:
+        """A name for the events the card states are made of: equal for equal events."""
+        marks = sorted((n, k.mark.segment, k.mark.count) for n, k in self._folders.items())
+        text = repr((self.store_id, marks, len(self._replay.events)))
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+    def disk_fingerprint(self) -> str | None:
+        """:meth:`cards_fingerprint` as the next open of the store will tell it."""
+        return self.cards_fingerprint()
+
+    def stats_tally(self, tz: tzinfo | None = None) -> Tally:
+        """The whole log summed for the statistics, study days in ``tz`` (default: the
+        store's zone)."""
+        from quizzer.stats.tally import tally_of
+
+        zone = tz or self.tz
+        return tally_of(self.reviews(), zone, self.settings.day_start_hour)
+
+    # Closing.
+
+    def close(self) -> None:
+        """Write the cache (when something changed) and let go of the device's files."""
+        with self._mutex:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                if self._cache_path is not None and self._changed:
+                    self._catch_up()
+                    statecache.save(self._cache_path, self._cache())
+            finally:
+                self._release()
+
+    def _catch_up(self) -> None:
+        """Read past the marks what was written since the open (this device's own events,
+        other devices' too), so that the cache's marks cover exactly its states."""
+        marks = {name: known.mark for name, known in self._folders.items()}
+        new = self._read(marks, self._replay.events)
+        if self._replay.needs_history(new):
+            self._load_history(new)
+        else:
+            self._replay.add(sorted(new, key=_key))
+
+    def _cache(self) -> statecache.Cache:
+        replay = self._replay
+        states = replay.states
+        rows = states.rows if isinstance(states, statecache.CachedStates) else {}
+        made = states.made if isinstance(states, statecache.CachedStates) else states
+        for card_id, state in made.items():
+            last = replay.last_key(card_id) or (0, "", 0)
+            rows[card_id] = statecache.to_row(state, last)
+        settings = [e.to_dict() for e in replay.events.values() if isinstance(e, ev.Settings)]
+        marks = {name: known.mark for name, known in self._folders.items()}
+        counts = {name: [k.answers, k.last_at] for name, k in self._folders.items()}
+        recent = self._recent_entries()
+        bad = [[p.event, p.dev, p.reason] for p in self._bad]
+        return statecache.Cache(marks, rows, settings, recent, list(self.losses), counts, bad)
+
+    def _release(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if self._claimed is not None:
+            self._claimed.release()
+            self._claimed = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _key(event: ev.Event) -> ev.Key:
+    return event.key
+
+
+def _seq(event: ev.Event) -> int:
+    return event.seq
+
+
+def _plain(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def open_store(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    read_only: bool = False,
+    tz: tzinfo | None = None,
+    rng: random.Random | None = None,
+    now: datetime | None = None,
+) -> Store:
+    """Open (creating if needed) the progress store folder.
+
+    ``path`` defaults to ``$QUIZZER_DB`` or the platform's user data dir. A second process
+    of the same device gets a :class:`StoreError`; ``read_only=True`` opens without
+    claiming a device and never writes in the store folder.
+    """
+    from quizzer.paths import default_db_path
+
+    return Store(default_db_path(path), read_only=read_only, tz=tz, rng=rng, now=now)

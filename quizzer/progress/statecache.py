@@ -1,0 +1,184 @@
+"""The card states cache: what replaying a store's events gave, kept outside the store folder.
+
+``paths.cache_dir()/stores/<store uuid>/<device>/states.json`` is one JSON document (parts
+``meta`` and ``cards``) written whole and atomically (temp file, rename) when a store closes
+after a change. ``meta`` holds, per device folder, the :class:`~quizzer.progress.devicelog.Mark`
+its states include, the settings events (few, needed to go on replaying), the answers of the
+last days (today's counts) and any losses found (for ``quizzer doctor --check``). ``cards``
+holds one row per card: its state in numbers (times in ms) and the key of its last event.
+
+A cache is only ever a shortcut: opening with none (or one that doesn't fit) replays every
+event, and deleting every cache file loses nothing. Rows are turned into
+:class:`~quizzer.scheduling.card_state.CardState` only when a card is asked for
+(:class:`CachedStates`), so opening a store of 100,000 cards reads numbers, not objects.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import fsrs
+import msgspec
+
+import quizzer.progress.devicelog as devicelog
+import quizzer.progress.events as ev
+from quizzer import paths
+from quizzer.cards.card import CardKey
+from quizzer.fsutil import atomic_write_bytes
+from quizzer.scheduling.card_state import CardState
+
+#: Raised when the cache format changes: an older cache is ignored (and rewritten).
+VERSION = 1
+_NONE = -1
+_LIMIT = 2**31  # a cache is ours: the limit only guards against a stray huge file
+
+
+def cache_path(store_uuid: str, device: str) -> Path:
+    """Where the cache of ``device``'s view of the store ``store_uuid`` lives."""
+    return paths.cache_dir() / "stores" / store_uuid / device / "states.json"
+
+
+def _ms(value: Any) -> int:
+    return _NONE if value is None else ev.to_ms(value)
+
+
+def _dt(value: int) -> Any:
+    return None if value == _NONE else ev.from_ms(value)
+
+
+def to_row(state: CardState, last: ev.Key) -> list[Any]:
+    """``state`` in numbers, with the key of the card's last event."""
+    card = state.card
+    flags = state.leech | state.flagged << 1 | state.suspended << 2
+    return [
+        int(card.state.value),
+        card.step,
+        card.stability,
+        card.difficulty,
+        _ms(card.due),
+        _ms(card.last_review),
+        state.reps,
+        state.lapses,
+        flags,
+        _ms(state.buried_until),
+        _ms(state.first_review),
+        list(last),
+    ]
+
+
+def from_row(card_id: str, row: list[Any]) -> CardState:
+    """The :class:`CardState` of a row (:func:`to_row`)."""
+    card = fsrs.Card(
+        card_id=CardKey.parse(card_id).int_id,
+        state=fsrs.State(row[0]),
+        step=row[1],
+        stability=row[2],
+        difficulty=row[3],
+        due=ev.from_ms(row[4]),
+        last_review=_dt(row[5]),
+    )
+    flags = row[8]
+    return CardState(
+        card_id=card_id,
+        card=card,
+        reps=row[6],
+        lapses=row[7],
+        leech=bool(flags & 1),
+        flagged=bool(flags & 2),
+        suspended=bool(flags & 4),
+        buried_until=_dt(row[9]),
+        first_review=_dt(row[10]),
+    )
+
+
+class CachedStates(MutableMapping[str, CardState]):
+    """Card states that start as a cache's rows and become objects when first read."""
+
+    def __init__(self, rows: dict[str, list[Any]]) -> None:
+        self.rows = rows
+        self.made: dict[str, CardState] = {}
+
+    def __getitem__(self, card_id: str) -> CardState:
+        state = self.made.get(card_id)
+        if state is None:
+            state = self.made[card_id] = from_row(card_id, self.rows[card_id])
+        return state
+
+    def __setitem__(self, card_id: str, state: CardState) -> None:
+        self.made[card_id] = state
+        self.rows.setdefault(card_id, [])
+
+    def __delitem__(self, card_id: str) -> None:
+        self.made.pop(card_id, None)
+        del self.rows[card_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.rows
+
+
+@dataclass(slots=True)
+class Cache:
+    """What a cache file holds (see the module docstring)."""
+
+    marks: dict[str, devicelog.Mark] = field(default_factory=dict)
+    rows: dict[str, list[Any]] = field(default_factory=dict)
+    settings: list[dict[str, Any]] = field(default_factory=list)
+    recent: list[list[Any]] = field(default_factory=list)
+    losses: list[str] = field(default_factory=list)
+    counts: dict[str, list[Any]] = field(default_factory=dict)
+    bad: list[list[str]] = field(default_factory=list)
+
+    def last_keys(self) -> dict[str, ev.Key]:
+        """Card id → the key of its last event."""
+        return {card: (row[11][0], row[11][1], row[11][2]) for card, row in self.rows.items()}
+
+
+def load(path: Path) -> Cache | None:
+    """The cache at ``path``; ``None`` when there is none or it can't be used."""
+    try:
+        with open(path, "rb") as fh:
+            data = msgspec.json.decode(fh.read(_LIMIT))
+        meta = data["meta"]["1"]
+        if meta.get("version") != VERSION:
+            return None
+        marks = {name: devicelog.Mark(*mark) for name, mark in meta["marks"].items()}
+        return Cache(
+            marks,
+            data["cards"],
+            meta["settings"],
+            meta["recent"],
+            meta["losses"],
+            meta["counts"],
+            meta["bad"],
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
+        return None
+
+
+def save(path: Path, cache: Cache) -> None:
+    """Write ``cache`` to ``path`` whole (a failure leaves the old one or none: a cache)."""
+    meta = {
+        "version": VERSION,
+        "marks": {
+            name: [m.segment, m.offset, m.count, m.before] for name, m in cache.marks.items()
+        },
+        "settings": cache.settings,
+        "recent": cache.recent,
+        "losses": cache.losses,
+        "counts": cache.counts,
+        "bad": cache.bad,
+    }
+    data = msgspec.json.encode({"meta": {"1": meta}, "cards": cache.rows})
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, data)

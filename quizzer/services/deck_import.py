@@ -1,0 +1,301 @@
+"""``quizzer import`` of decks learners already have: an Anki package, a Quizlet export or
+a CSV/TSV table, told apart by content, each row or note becoming one concept.
+
+The pure work is :mod:`quizzer.decksources`; this reads the file (with limits), the Anki
+package through :mod:`quizzer.anki.package_reader`, and writes the deck through
+:func:`quizzer.library.importer.write_built_deck`. Every problem is an
+:class:`~quizzer.errors.InputError` naming the file (and line, or note) before anything
+is written. :func:`card_resolver` is the other half of keeping an Anki note's GUID: it
+lets ``quizzer merge`` of the same collection find the concepts its notes became.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import stat
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from quizzer.anki.ids import note_guid
+from quizzer.anki.model import FIELD_CONCEPT
+from quizzer.anki.package_reader import CardResolver, read_notes
+from quizzer.cards.card import CardKey, Pair
+from quizzer.concepts.concept import SLUG_RE, Concept
+from quizzer.concepts.deck import Deck
+from quizzer.decksources.anki_notes import NoteType, card_direction, note_rows, refuse_cloze
+from quizzer.decksources.build import BuildReport, build_deck, guid_tag, tag_of
+from quizzer.decksources.columns import Column, parse_columns
+from quizzer.decksources.delimited import read_table
+from quizzer.decksources.plan import ColumnPlan, plan_columns
+from quizzer.decksources.table import DeckSourceError, Row
+from quizzer.errors import InputError, SourceError
+from quizzer.fsutil import read_regular_file
+from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, decode
+from quizzer.glossary.slug import slugify
+from quizzer.library.decks import load_library
+from quizzer.library.importer import check_deck_id, check_names, write_built_deck
+
+SourceKind = Literal["anki", "table", "glossary"]
+
+#: How much of a file tells its kind: Anki's header lines, a header row, the first rows.
+HEAD_BYTES = 64 * 1024
+
+#: How a zip (an Anki package) starts.
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+def source_kind(path: Path, separator: str | None = None) -> SourceKind:
+    """What the file at ``path`` holds, by its content: an Anki package (a zip), a table
+    (:func:`quizzer.decksources.delimited.read_table` finds one in its first lines), else a
+    glossary. Only the file's head is read; the reader of its kind reads it all, checked."""
+    head, whole = _head(path)
+    if head is None:
+        return "glossary"  # no regular file: the glossary reader says what is wrong
+    if head.startswith(_ZIP_MAGIC):
+        return "anki"
+    if separator is not None:
+        return "table"
+    text = None
+    for cut in range(4):  # the head may end inside a character
+        try:
+            text = decode(head[: len(head) - cut])
+            break
+        except SourceError:
+            continue
+    if text is None:
+        return "glossary"
+    if not whole:
+        text = text.rpartition("\n")[0]  # the last line may go on past the head
+    try:
+        return "table" if read_table(text) is not None else "glossary"
+    except DeckSourceError:
+        return "table"  # a table with a bad row: reading it says which
+
+
+def _head(path: Path) -> tuple[bytes | None, bool]:
+    """The first :data:`HEAD_BYTES` of a regular file and whether that is all of it;
+    ``None`` for anything else (a FIFO or a device is never opened to peek)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None, False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, False
+            head = fh.read(HEAD_BYTES + 1)
+    except OSError:
+        return None, False
+    return head[:HEAD_BYTES], len(head) <= HEAD_BYTES
+
+
+@dataclass(slots=True)
+class SourceImport:
+    """What importing a deck source did (or, dry, would do)."""
+
+    deck: Deck
+    path: Path
+    #: What was read, e.g. "Anki package (collection.anki21b, 3 notes)".
+    format: str
+    #: A line per column (or Anki field): what it became and why.
+    columns: list[str]
+    report: BuildReport
+    created: bool
+    changed: bool
+    written: bool
+    new_folder: bool
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Parts:
+    """A source read: its format, a (rows, column plan) per group of rows, a deck name."""
+
+    format: str
+    groups: list[tuple[Sequence[Row], ColumnPlan]]
+    deck_name: str | None
+    columns: list[str]
+
+
+def _option(columns: str | None, lang: str | None, width: int) -> list[Column | None] | None:
+    if columns is not None:
+        return parse_columns(columns)
+    if lang is not None:
+        return [Column(lang)] * width
+    return None
+
+
+def _read_table(path: Path, separator: str | None, columns: str | None, lang: str | None) -> _Parts:
+    try:
+        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "table")
+    except OSError as exc:
+        raise InputError(f"can't read the file: {exc.strerror}", path=path) from exc
+    table = read_table(decode(data), separator)
+    if table is None:
+        raise DeckSourceError(
+            "no table here: neither Anki's header lines, a header row, nor a separator on "
+            "every line",
+            hint="give --separator, or import it as a glossary",
+        )
+    plan = plan_columns(table.rows, table.names, _option(columns, lang, table.width))
+    return _Parts(table.format, [(table.rows, plan)], table.deck, list(plan.described))
+
+
+def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
+    package = read_notes(path)
+    refuse_cloze(package.note_types, package.notes)
+    if not package.notes:
+        raise DeckSourceError("the package holds no notes", hint="export a deck with notes")
+    by_type: dict[int, list[int]] = defaultdict(list)
+    for index, note in enumerate(package.notes):
+        by_type[note.type_id].append(index)
+    groups: list[tuple[Sequence[Row], ColumnPlan]] = []
+    described: list[str] = []
+    names: list[str] = []
+    decks: list[str] = []
+    for type_id, indexes in by_type.items():
+        note_type: NoteType = package.note_types[type_id]
+        rows = [
+            _own(note_type, row, decks)
+            for row in note_rows(note_type, [package.notes[i] for i in indexes])
+        ]
+        shown = set(note_type.shown)
+        plan = plan_columns(
+            rows,
+            note_type.fields,
+            _option(columns, lang, len(note_type.fields)),
+            candidates=[name in shown for name in note_type.fields],
+            noun="field",
+        )
+        groups.append((rows, plan))
+        described.extend(f"{note_type.name}: {line}" for line in plan.described)
+        names.append(f"{note_type.name!r} ({len(indexes)})")
+    what = (
+        f"Anki package ({package.collection}; {len(package.notes)} notes of note type "
+        f"{', '.join(names)})"
+    )
+    return _Parts(what, groups, decks[0] if decks else None, described)
+
+
+def _own(note_type: NoteType, row: Row, decks: list[str]) -> Row:
+    """``row`` with its concept id when it is a note quizzer exported (its first field the
+    concept's uid, its GUID the one quizzer derives from it); the uid's deck is added to
+    ``decks``. Such a note's answers are merged onto that uid's cards, so it keeps it."""
+    if not note_type.fields or note_type.fields[0] != FIELD_CONCEPT or not row.cells:
+        return row
+    uid = row.cells[0]
+    deck, _, concept_id = uid.partition("/")
+    if not concept_id or row.guid != note_guid(uid):
+        return row
+    decks.append(deck)
+    return dataclasses.replace(row, concept_id=concept_id)
+
+
+def import_deck_source(
+    path: Path | str,
+    *,
+    deck: str | None = None,
+    columns: str | None = None,
+    separator: str | None = None,
+    lang: str | None = None,
+    into: Path | str | None = None,
+    dry_run: bool = False,
+) -> SourceImport:
+    """Import an Anki package, a Quizlet export or a CSV/TSV table into one user deck.
+
+    Everything is read and checked before anything is written; raises
+    :class:`InputError` for any bad input (file, line or note, what to do).
+    """
+    path = Path(path)
+    check_names(deck, [path])
+    kind = source_kind(path, separator)
+    try:
+        if kind == "anki":
+            if separator is not None:
+                raise DeckSourceError(
+                    "--separator is for tables; this is an Anki package",
+                    hint="leave --separator out",
+                )
+            parts = _read_anki(path, columns, lang)
+        else:
+            parts = _read_table(path, separator, columns, lang)
+    except SourceError as exc:
+        raise exc.to_input_error(path) from exc
+    name = deck or parts.deck_name or path.stem
+    deck_id = name if SLUG_RE.match(name) else slugify(name)
+    if not deck_id:
+        raise InputError(
+            f"can't make a deck id from {name!r}",
+            hint="give --deck a name with some Latin letters or digits, e.g. --deck my-words",
+        )
+    check_deck_id(deck_id)
+
+    def build(existing: Deck | None) -> tuple[Deck, BuildReport]:
+        total = BuildReport()
+        current = existing
+        for rows, plan in parts.groups:
+            current, report = build_deck(
+                rows,
+                plan.mapping,
+                deck_id=deck_id,
+                deck_name=name,
+                file=path.name,
+                existing=current,
+            )
+            total.new += report.new
+            total.updated += report.updated
+            total.unchanged += report.unchanged
+            total.concept_ids.extend(report.concept_ids)
+        assert current is not None  # a source has rows
+        return current, total
+
+    try:
+        written = write_built_deck(build, deck_id=deck_id, into=into, dry_run=dry_run)
+    except SourceError as exc:
+        raise exc.to_input_error(path) from exc
+    return SourceImport(
+        deck=written.deck,
+        path=written.path,
+        format=parts.format,
+        columns=parts.columns,
+        report=written.report,
+        created=written.created,
+        changed=written.changed,
+        written=written.written,
+        new_folder=written.new_folder,
+    )
+
+
+def card_resolver(user_dir: Path | str | None = None) -> CardResolver:
+    """For ``quizzer merge``: the quizzer card an Anki card of an imported note is.
+
+    The note's concept is the user deck's concept whose id ends with its GUID's tag; the
+    card's question and answer fields are found among that concept's texts. The library
+    is read the first time a card asks.
+    """
+    index: dict[str, list[Concept]] | None = None
+
+    def resolve(guid: str, note_type: NoteType, values: tuple[str, ...], ord_: int) -> str | None:
+        nonlocal index
+        if index is None:
+            index = defaultdict(list)
+            for item in load_library(user_dir):
+                if item.bundled:
+                    continue
+                for concept in item.deck.concepts:
+                    tag = tag_of(concept.id)
+                    if tag is not None:
+                        index[tag].append(concept)
+        for concept in index.get(guid_tag(guid), []):
+            direction = card_direction(concept, note_type, values, ord_)
+            if direction is not None:
+                try:
+                    return CardKey(concept.uid, Pair(*direction)).id
+                except ValueError:
+                    return None
+        return None
+
+    return resolve

@@ -1,0 +1,208 @@
+"""`quizzer import` of a deck made with Anki's own engine, then `quizzer merge` of it.
+
+The collection is Anki's: "Basic (and reversed card)" notes, a word in one language on the
+front and its translation on the back, some cards answered through Anki's scheduler,
+exported by Anki to an ``.apkg`` with scheduling. Each note must become one concept, the
+merge must put Anki's answers on those concepts' cards, and importing again must change
+nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from anki.collection import Collection
+from anki.decks import DeckId
+
+from quizzer.anki import export_apkg
+from quizzer.cards.card import CardKey
+from quizzer.cli.main import main
+from quizzer.library.decks import read_deck
+from quizzer.progress import open_store
+from tests.anki_support import db_of, export_with_scheduling, fixture_deck
+
+#: Front (French) and back (English) of each note; HTML as a learner's deck has it.
+WORDS = [
+    ("le chien de la maison", "the dog of the house"),
+    ("<b>un chat</b> noir", "a black cat"),
+    ("la maison &amp; le jardin", "the house and the garden"),
+    ("le livre est sur la table", "the book is on the table"),
+]
+
+
+@pytest.fixture
+def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty user-decks folder ($QUIZZER_DECKS), where imports go and merge looks."""
+    directory = tmp_path / "decks"
+    directory.mkdir()
+    monkeypatch.setenv("QUIZZER_DECKS", str(directory))
+    monkeypatch.setenv("COLUMNS", "200")
+    return directory
+
+
+def _collection(folder: Path) -> Collection:
+    folder.mkdir(parents=True, exist_ok=True)
+    return Collection(str(folder / "collection.anki2"))
+
+
+def _add_notes(col: Collection, words: list[tuple[str, str]]) -> None:
+    model = col.models.by_name("Basic (and reversed card)")
+    assert model is not None
+    for front, back in words:
+        note = col.new_note(model)
+        note["Front"], note["Back"] = front, back
+        col.add_note(note, DeckId(1))
+
+
+def _answer(col: Collection, count: int) -> int:
+    """Answer ``count`` cards through Anki's scheduler (Good); the revlog rows it wrote."""
+    for cid in col.find_cards("")[:count]:
+        card = col.get_card(cid)
+        card.start_timer()
+        col.sched.answerCard(card, 3)
+    rows = db_of(col).scalar("SELECT count() FROM revlog")
+    assert isinstance(rows, int)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def anki_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
+    """(the .apkg, the legacy .apkg, answers in its revlog) of Anki's own collection."""
+    tmp = tmp_path_factory.mktemp("anki")
+    col = _collection(tmp / "col")
+    try:
+        _add_notes(col, WORDS)
+        answers = _answer(col, 5)
+        apkg = export_with_scheduling(col, tmp / "words.apkg")
+        legacy = export_with_scheduling(col, tmp / "words-legacy.apkg", legacy=True)
+    finally:
+        col.close()
+    return apkg, legacy, answers
+
+
+def _import(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["import", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_each_note_becomes_one_concept_with_its_texts(anki_deck, decks, capsys):
+    apkg, _legacy, _answers = anki_deck
+    code, out, _err = _import(capsys, str(apkg), "--deck", "words")
+    assert code == 0
+    assert "read as Anki package (collection.anki21b; 4 notes" in out
+    assert "field 1 (Front): fr term" in out and "field 2 (Back): en term" in out
+    deck = read_deck(decks / "words.toml")
+    assert len(deck) == len(WORDS)
+    by_english = {c.text("en", "term"): c for c in deck}
+    cat = by_english["a black cat"]
+    # HTML is reduced to its text: no tag, entities decoded.
+    assert cat.text("fr", "term") == "un chat noir"
+    assert by_english["the house and the garden"].text("fr", "term") == "la maison & le jardin"
+    # One text per language: it is the term and the definition both.
+    assert cat.text("en", "definition") == "a black cat"
+    assert cat.entries["fr"].term.source.file == "words.apkg"
+
+
+def test_legacy_export_gives_the_same_concepts(anki_deck, decks, capsys):
+    apkg, legacy, _answers = anki_deck
+    assert _import(capsys, str(apkg), "--deck", "new-format")[0] == 0
+    assert _import(capsys, str(legacy), "--deck", "old-format")[0] == 0
+    new = read_deck(decks / "new-format.toml")
+    old = read_deck(decks / "old-format.toml")
+    assert [c.id for c in new] == [c.id for c in old]
+    texts = [(c.text("fr", "term"), c.text("en", "term")) for c in new]
+    assert texts == [(c.text("fr", "term"), c.text("en", "term")) for c in old]
+
+
+def test_reimporting_changes_nothing(anki_deck, decks, capsys):
+    apkg, _legacy, _answers = anki_deck
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    before = (decks / "words.toml").read_bytes()
+    code, out, _err = _import(capsys, str(apkg), "--deck", "words")
+    assert code == 0
+    assert "unchanged" in out and "0 new, 0 updated, 4 unchanged" in out
+    assert (decks / "words.toml").read_bytes() == before
+
+
+def test_merge_brings_ankis_answers_onto_the_imported_cards(anki_deck, decks, tmp_path, capsys):
+    apkg, _legacy, answers = anki_deck
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    deck = read_deck(decks / "words.toml")
+    db = tmp_path / "store" / "progress.json"
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert f"added {answers} answers" in out
+    with open_store(db, read_only=True) as store:
+        reviews = store.reviews()
+    assert len(reviews) == answers
+    uids = {c.uid for c in deck}
+    keys = [CardKey.parse(r.card_id) for r in reviews]
+    assert {k.concept_uid for k in keys} <= uids
+    # Card 1 asks the front (French) for the back (English); card 2 the reverse.
+    assert {k.pair.code for k in keys} == {"fr:term>en:term", "en:term>fr:term"}
+    # Merging again adds nothing; importing again keeps the cards the answers are on.
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    assert "added 0 answers" in capsys.readouterr().out
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    assert [c.uid for c in read_deck(decks / "words.toml")] == [c.uid for c in deck]
+
+
+def test_a_note_edited_in_anki_updates_its_concept_in_place(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        _add_notes(col, WORDS[:2])
+        (tmp_path / "before").mkdir()
+        (tmp_path / "after").mkdir()
+        first = export_with_scheduling(col, tmp_path / "before" / "words.apkg")
+        note = col.get_note(col.find_notes("")[1])
+        note["Back"] = "a small black cat"
+        col.update_note(note)
+        second = export_with_scheduling(col, tmp_path / "after" / "words.apkg")
+    finally:
+        col.close()
+    assert _import(capsys, str(first), "--deck", "words")[0] == 0
+    ids = [c.id for c in read_deck(decks / "words.toml")]
+    code, out, _err = _import(capsys, str(second), "--deck", "words")
+    assert code == 0 and "0 new, 1 updated, 1 unchanged" in out
+    deck = read_deck(decks / "words.toml")
+    assert [c.id for c in deck] == ids
+    assert deck.concepts[1].text("en", "term") == "a small black cat"
+
+
+def test_cloze_notes_are_refused_and_nothing_is_written(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        _add_notes(col, WORDS[:1])
+        cloze = col.models.by_name("Cloze")
+        assert cloze is not None
+        note = col.new_note(cloze)
+        note["Text"] = "{{c1::le chien}} is the dog"
+        col.add_note(note, DeckId(1))
+        apkg = export_with_scheduling(col, tmp_path / "cloze.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg), "--deck", "words")
+    assert code == 2
+    assert "cloze.apkg" in err and "cloze notes (note type 'Cloze'" in err
+    assert "move the cloze notes to another deck" in err
+    assert not list(decks.iterdir())
+
+
+def test_quizzers_own_notes_come_back_as_the_concepts_they_were(decks, tmp_path, capsys):
+    original = fixture_deck()
+    package = tmp_path / "fixture.apkg"
+    export_apkg([original], package)
+    code, out, _err = _import(capsys, str(package))
+    assert code == 0
+    assert "field 2 (English term): en term (by its name)" in out
+    assert "field(s) left out: Concept, Acronym, Source" in out
+    deck = read_deck(decks / "fixture.toml")
+    assert deck.id == original.id
+    assert [c.id for c in deck] == [c.id for c in original]
+    for back, before in zip(deck, original, strict=True):
+        assert back.languages == before.languages
+        for lang, side, text in before.texts():
+            # Line breaks become spaces; everything else, markup-like text included, is kept.
+            assert back.text(lang, side) == " ".join(text.text.split())

@@ -1,0 +1,170 @@
+"""`quizzer import` of a Quizlet export and of CSV/TSV tables: told by content, one concept
+per row, the report naming the format it read; bad rows refused with their line, exit 2,
+nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from quizzer.library.decks import read_deck
+from tests.cli_support import run, write
+
+#: A Quizlet export as Quizlet writes it by default: term TAB definition, a row per line.
+QUIZLET = (
+    "le chien de la maison\tthe dog of the house\n"
+    "un chat noir\ta black cat\n"
+    "la maison et le jardin\tthe house and the garden\n"
+)
+
+#: What Anki's "Notes in Plain Text" export writes (with GUIDs, HTML kept, tags).
+ANKI_CSV = (
+    "#separator:tab\n"
+    "#html:true\n"
+    "#guid column:1\n"
+    "#notetype column:2\n"
+    "#deck column:3\n"
+    "#tags column:6\n"
+    "ab1\tBasic (and reversed card)\tFrench\tle chien de la maison\tthe dog of the house\t\n"
+    "ab2\tBasic (and reversed card)\tFrench\t<b>un chat</b> noir\ta black cat&nbsp;\tanimals\n"
+    'ab3\tBasic (and reversed card)\tFrench\t"la maison, le jardin"\tthe house, the garden\t\n'
+)
+
+
+def test_a_quizlet_export_imports_as_concepts(decks, tmp_path, capsys):
+    source = write(tmp_path / "quizlet.txt", QUIZLET)
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0
+    assert "read as Quizlet export or two-column list (TAB between term and definition" in out
+    assert "column 1: fr term" in out and "column 2: en term" in out
+    deck = read_deck(decks / "words.toml")
+    assert [c.text("fr", "term") for c in deck] == [
+        "le chien de la maison",
+        "un chat noir",
+        "la maison et le jardin",
+    ]
+    assert deck.concepts[1].text("en", "term") == "a black cat"
+    assert deck.concepts[1].entries["en"].term.source.line == 2
+    # Importing again changes nothing.
+    before = (decks / "words.toml").read_bytes()
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0 and "0 new, 0 updated, 3 unchanged" in out
+    assert (decks / "words.toml").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "rows_by"),
+    [
+        ("le chien,the dog\nun chat noir,a black cat, a cat\n", (), "comma"),
+        ("le chien\tthe dog;un chat noir\ta black cat;", (), "semicolons"),
+        ("le chien :: the dog\nun chat noir :: a black cat\n", ("--separator", " :: "), "' :: '"),
+    ],
+)
+def test_quizlet_separators(decks, tmp_path, capsys, text, args, rows_by):
+    source = write(tmp_path / "quizlet.txt", text)
+    code, out, _err = run(
+        capsys, "import", str(source), "--deck", "words", "--columns", "fr:term,en:term", *args
+    )
+    assert code == 0, out
+    assert rows_by in out
+    deck = read_deck(decks / "words.toml")
+    assert [(c.text("fr", "term"), c.text("en", "term")) for c in deck][:2] == [
+        ("le chien", "the dog"),
+        ("un chat noir", "a black cat, a cat" if rows_by == "comma" else "a black cat"),
+    ]
+
+
+def test_an_anki_headed_csv_imports_with_its_guids(decks, tmp_path, capsys):
+    source = write(tmp_path / "notes.txt", ANKI_CSV)
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["format"].startswith("Anki notes as text (header lines")
+    assert report["new"] == 3
+    deck = read_deck(decks / "words.toml")
+    cat = deck.concepts[1]
+    assert cat.text("fr", "term") == "un chat noir"  # HTML reduced to its text
+    assert cat.text("en", "term") == "a black cat"
+    assert deck.concepts[2].text("fr", "term") == "la maison, le jardin"
+    # Ids carry the GUID: an edited row updates its concept, whatever its text became.
+    edited = ANKI_CSV.replace("a black cat&nbsp;", "a small black cat")
+    edited = edited.replace("<b>un chat</b> noir", "un petit chat noir")
+    write(source, edited)
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0 and "0 new, 1 updated, 2 unchanged" in out
+    again = read_deck(decks / "words.toml")
+    assert [c.id for c in again] == [c.id for c in deck]
+    assert again.concepts[1].text("en", "term") == "a small black cat"
+
+
+def test_a_header_row_names_the_columns(decks, tmp_path, capsys):
+    source = write(
+        tmp_path / "table.csv",
+        "term_fr,definition_fr,en\n"
+        "le chien,un animal domestique,the dog\n"
+        "le chat,un petit félin,the cat\n",
+    )
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0
+    assert "table with a header row" in out
+    assert "column 2 (definition_fr): fr definition (by its name)" in out
+    concept = read_deck(decks / "words.toml").concepts[0]
+    assert concept.text("fr", "definition") == "un animal domestique"
+    assert concept.text("en", "term") == "the dog"
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "message"),
+    [
+        (
+            "le chien\tthe dog\nun chat noir\ta black cat\tun chat\ttrois\n",
+            ("--columns", "fr:term,en:term,fr:term"),
+            "column 3 is a second fr term",
+        ),
+        (
+            "le chien\tthe dog\nle chat\t\n",
+            ("--columns", "fr:term,en:term"),
+            "bad.txt:2: this row has fewer than two texts",
+        ),
+        (
+            "#separator:tab\n#html:true\n{{c1::chien}}\tdog\n",
+            ("--columns", "fr:term,en:term"),
+            "bad.txt:3: this row holds cloze deletions",
+        ),
+        (
+            "le chien\tthe dog\n",
+            ("--columns", "xx-yy-zz:term,en:term"),
+            "--columns: column 1 ('xx-yy-zz:term') names no language",
+        ),
+        ("a;b\n", ("--separator", ":"), "bad.txt:1: no colon between term and definition"),
+        ("perro\tdog\ngato\tcat\n", (), "can't tell the language of column 1"),
+    ],
+)
+def test_bad_input_names_the_line_exits_2_and_writes_nothing(
+    decks, tmp_path, capsys, text, args, message
+):
+    source = write(tmp_path / "bad.txt", text)
+    code, _out, err = run(capsys, "import", str(source), "--deck", "words", *args)
+    assert code == 2
+    assert "bad.txt" in err and message in err, err
+    assert "hint:" in err and "Traceback" not in err
+    assert not list(decks.iterdir())
+
+
+def test_a_glossary_is_still_read_as_a_glossary(decks, tmp_path, capsys):
+    source = write(
+        tmp_path / "glossary.txt",
+        "Glossary\nTerms, words\nOne\nIt is the first, of all.\nTwo\nIt is the second.\n",
+    )
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0 and "read as" not in out
+    assert len(read_deck(decks / "words.toml")) == 2
+
+
+def test_a_table_is_imported_on_its_own(decks, tmp_path: Path, capsys):
+    table = write(tmp_path / "quizlet.txt", QUIZLET)
+    glossary = write(tmp_path / "glossary.txt")
+    code, _out, err = run(capsys, "import", str(glossary), str(table))
+    assert code == 2 and "imported on its own" in err

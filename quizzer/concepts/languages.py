@@ -69,9 +69,11 @@ def check_language(tag: str) -> str:
 
 
 def language_named(name: str) -> str | None:
-    """The tag of the language ``name`` names in English or in itself (``Spanish``,
-    ``español``, ``Deutsch``), or ``None``."""
-    text = name.strip()
+    """The tag of the language ``name`` names, in English or in itself (``Spanish``,
+    ``español``, ``Deutsch``, ``Brazilian Portuguese``), or ``None``. The whole text must be
+    the name: langcodes also matches a longer text that starts with one (``English audio``),
+    which names a field, not a language."""
+    text = " ".join(name.split())
     if not text or len(text) > 60:
         return None
     try:
@@ -79,6 +81,9 @@ def language_named(name: str) -> str | None:
     except LookupError:
         return None
     if found.language in (None, "und"):
+        return None
+    names = (found.display_name("en"), found.autonym())
+    if len(text.split()) > max(len(str(known).split()) for known in names):
         return None
     return str(found.to_tag())
 

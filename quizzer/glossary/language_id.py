@@ -222,13 +222,29 @@ def tag_entries(
     return list(tag_file(entries, forced, progress=progress).langs)
 
 
+#: Letters a column's texts need in all before their language is told: a few words alone
+#: ("perro", "gato") are as likely Italian as Spanish to any detector.
+COLUMN_LETTERS = 20
+#: A column's language must weigh more than the other likely ones together.
+COLUMN_SURE = 0.5
+
+
 def language_of_texts(texts: Sequence[str]) -> str | None:
-    """The language most of ``texts`` (a column of a spreadsheet, say) are in, each told as
-    an entry of one file; ``None`` when none of them can be told."""
-    if not texts:
+    """The language of ``texts`` (a column of a spreadsheet, say) read together; ``None`` when they hold too few letters, or the language they
+    lean to weighs no more than the others likely (:data:`COLUMN_SURE`).
+
+    The texts are read together: the fast detector names the three likeliest languages of
+    their script, and the full one decides among them."""
+    if sum(ch.isalpha() for text in texts for ch in text) < COLUMN_LETTERS:
         return None
-    try:
-        tagging = tag_file([(text, "", 0) for text in texts])
-    except LanguageIdError:
-        return None
-    return Counter(tagging.langs).most_common(1)[0][0]
+    # The texts pooled: a column of single words says little word by word.
+    pooled = "\n".join(texts)
+    script = entry_script(pooled)
+    tags = detector.candidates(script) if script else ()
+    if len(tags) <= 1:
+        return tags[0] if tags else None
+    likely = detector.shortlist(pooled, tags)
+    if len(likely) <= 1:
+        return likely[0] if likely else None
+    lang, confidence = detector.decide(pooled, likely)
+    return lang if confidence > COLUMN_SURE else None

@@ -78,3 +78,10 @@ def decide(text: str, tags: tuple[str, ...]) -> tuple[str | None, float]:
     if not values or values[0].value <= 0:
         return None, 0.0
     return tag_of(values[0].language), float(values[0].value)
+
+
+def shortlist(text: str, tags: tuple[str, ...], size: int = 3) -> tuple[str, ...]:
+    """The ``size`` likeliest of ``tags`` for ``text`` by the low-accuracy detector, sorted
+    (the languages worth deciding among at full accuracy)."""
+    values = _survey_detector(tags).compute_language_confidence_values(text)
+    return tuple(sorted(tag_of(value.language) for value in values[:size] if value.value > 0))

@@ -1,9 +1,12 @@
 """Recordings of every term for ``quizzer export anki --audio``, made offline.
 
 The engine is piper when it is installed and has a voice for the language (a
-``<lang>*.onnx`` model in ``$QUIZZER_PIPER_VOICES``), else espeak-ng, which
-speaks all five languages. The engines write WAV; when LAME is installed the
-recording is encoded to MP3, about a fifth of the size (every Anki plays both).
+``<locale>*.onnx`` or ``<lang>*.onnx`` model in ``$QUIZZER_PIPER_VOICES``), else
+espeak-ng with the voice :func:`quizzer.anki.locales.espeak_voice` picks for the
+language's BCP 47 tag (about a hundred languages). A language no engine has a voice
+for gets no recording: its cards keep Anki's ``{{tts}}`` tag, and the report says so.
+The engines write WAV; when LAME is installed the recording is encoded to MP3, about a
+fifth of the size (every Anki plays both).
 Each file is named by a hash of engine, voice, format and text, and kept in the
 user's cache dir (``audio/``): a re-export, or another deck with the same term,
 reuses it instead of speaking again. A file is written to a temporary name and
@@ -23,14 +26,13 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from pathlib import Path
 
+from quizzer.anki.locales import espeak_languages, espeak_voice, tts_locale
 from quizzer.anki.model import NoteType, audio_field
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.errors import InputError
 from quizzer.paths import cache_dir
 
-#: espeak-ng's voice per language (``espeak-ng --voices``).
-ESPEAK_VOICES: dict[str, str] = {"en": "en-us", "bn": "bn", "ar": "ar", "ru": "ru", "fr": "fr-fr"}
 #: Where piper voice models are looked for: ``<lang>…onnx`` files.
 ENV_PIPER_VOICES = "QUIZZER_PIPER_VOICES"
 #: Prefix of every recording quizzer puts in an Anki collection's media folder.
@@ -69,8 +71,12 @@ def _piper_voice(lang: str) -> str | None:
     folder = os.environ.get(ENV_PIPER_VOICES)
     if not folder or not Path(folder).is_dir():
         return None
-    models = sorted(Path(folder).glob(f"{lang}*.onnx"))
-    return str(models[0]) if models else None
+    # Piper names its models by locale (pt_BR-faber-medium.onnx); the language alone as well.
+    for prefix in (tts_locale(lang), lang):
+        models = sorted(Path(folder).glob(f"{prefix}*.onnx"))
+        if models:
+            return str(models[0])
+    return None
 
 
 def audio_cache() -> Path:
@@ -79,22 +85,26 @@ def audio_cache() -> Path:
 
 
 def find_voices(languages: Iterable[str]) -> dict[str, Voice]:
-    """A voice per language, or an :class:`InputError` (exit 2) when no engine is installed."""
+    """A voice per language that an engine can speak (a language without one is left out:
+    its cards keep Anki's text-to-speech), or an :class:`InputError` (exit 2) when no
+    engine is installed at all."""
     piper, espeak, lame = shutil.which("piper"), shutil.which("espeak-ng"), shutil.which("lame")
+    if not piper and not espeak:
+        raise InputError(
+            "--audio needs a speech engine, and none is installed",
+            hint="install espeak-ng (e.g. `apt-get install espeak-ng`, `brew install "
+            "espeak-ng`), or piper with a voice model in $" + ENV_PIPER_VOICES + "; "
+            "without --audio the cards still speak with the device's text-to-speech",
+        )
     voices: dict[str, Voice] = {}
     for lang in languages:
         model = _piper_voice(lang) if piper else None
         if piper and model:
             voices[lang] = Voice("piper", piper, model, lame)
-        elif espeak:
-            voices[lang] = Voice("espeak-ng", espeak, ESPEAK_VOICES[lang], lame)
-        else:
-            raise InputError(
-                "--audio needs a speech engine, and none is installed",
-                hint="install espeak-ng (e.g. `apt-get install espeak-ng`, `brew install "
-                "espeak-ng`), or piper with a voice model in $" + ENV_PIPER_VOICES + "; "
-                "without --audio the cards still speak with the device's text-to-speech",
-            )
+            continue
+        code = espeak_voice(lang, espeak_languages(espeak)) if espeak else None
+        if espeak and code:
+            voices[lang] = Voice("espeak-ng", espeak, code, lame)
     return voices
 
 
@@ -129,6 +139,18 @@ class AudioReport:
     made: int = 0
     reused: int = 0
     folder: Path | None = None
+    #: Languages no engine has a voice for: their terms keep Anki's ``{{tts}}`` tag.
+    unvoiced: tuple[str, ...] = ()
+
+    def unvoiced_notice(self) -> str | None:
+        """One line naming the languages without a voice, or ``None``."""
+        if not self.unvoiced:
+            return None
+        named = ", ".join(f"{lang} (tts {tts_locale(lang)})" for lang in self.unvoiced)
+        return (
+            f"No voice for {named}: those terms have no recording and their cards keep "
+            "Anki's text-to-speech tag, which the device speaks if it has the language."
+        )
 
 
 def _run(command: list[str], stdin: bytes = b"") -> None:
@@ -179,7 +201,8 @@ def record_terms(
         for lang, entry in concept.entries.items()
         if languages is None or lang in languages
     )
-    voices = find_voices(sorted({lang for lang, _ in terms}))
+    languages_used = sorted({lang for lang, _ in terms})
+    voices = find_voices(languages_used)
     folder = folder or audio_cache()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -188,9 +211,12 @@ def record_terms(
             f"can't create the audio cache {folder}: {exc.strerror or exc}",
             hint="set $QUIZZER_CACHE to a writable folder",
         ) from exc
-    report = AudioReport(folder=folder)
+    unvoiced = tuple(lang for lang in languages_used if lang not in voices)
+    report = AudioReport(folder=folder, unvoiced=unvoiced)
     missing: list[tuple[str, Voice, Path]] = []
     for lang, text in terms:
+        if lang not in voices:
+            continue
         out = folder / media_name(text, voices[lang])
         if is_recording(out):
             report.reused += 1

@@ -25,22 +25,13 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from quizzer.anki.locales import tts_locale
 from quizzer.anki.model import FIELD_ACRONYM, audio_field, field_name, variants_field
 from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, Side, is_rtl
 
 if TYPE_CHECKING:
     from quizzer.anki.model import Direction, Kind
     from quizzer.concepts.concept import Text
-
-#: The voice Anki's ``{{tts}}`` asks the device for, per language (AnkiDroid, macOS and
-#: Windows map these locale codes to their installed voices).
-TTS_LOCALES: dict[str, str] = {
-    "en": "en_US",
-    "bn": "bn_BD",
-    "ar": "ar_SA",
-    "ru": "ru_RU",
-    "fr": "fr_FR",
-}
 
 #: The badge word per kind, and the sentence that asks for the answer.
 _BADGES: dict[Kind, str] = {"meaning": "Meaning", "term": "Name it", "translate": "Translate"}
@@ -103,11 +94,12 @@ def _chip(lang: str, side: Side) -> str:
 
 
 def speak(lang: str) -> str:
-    """The term's recording if the note has one, else Anki's text-to-speech for ``lang``."""
+    """The term's recording if the note has one, else Anki's text-to-speech for ``lang`` in
+    its locale (:func:`quizzer.anki.locales.tts_locale`: ``es`` → ``es_ES``)."""
     audio, term = audio_field(lang), field_name(lang, "term")
     return (
         f"{{{{#{audio}}}}}{{{{{audio}}}}}{{{{/{audio}}}}}"
-        f"{{{{^{audio}}}}}{{{{tts {TTS_LOCALES[lang]}:{term}}}}}{{{{/{audio}}}}}"
+        f"{{{{^{audio}}}}}{{{{tts {tts_locale(lang)}:{term}}}}}{{{{/{audio}}}}}"
     )
 
 

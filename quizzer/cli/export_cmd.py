@@ -321,6 +321,8 @@ def run_anki(args: argparse.Namespace) -> int:
             f"Audio: {len(audio.files)} term recordings ({audio.made} new, {audio.reused} "
             f"reused from {audio.folder}) in {time.monotonic() - started:.1f} s."
         )
+        if notice := audio.unvoiced_notice():
+            print(notice)
     try:
         with progress_bar(sum(len(deck) for deck in decks)) as on_progress:
             result = export_apkg(

@@ -231,7 +231,8 @@ COLUMN_SURE = 0.5
 
 def language_of_texts(texts: Sequence[str]) -> str | None:
     """The language of ``texts`` (a column of a spreadsheet, say) read together; ``None``
-    when they hold too few letters, or the language they lean to weighs no more than the others likely (:data:`COLUMN_SURE`).
+    when they hold too few letters, or the language they lean to weighs no more than the
+    other likely ones (:data:`COLUMN_SURE`).
 
     The texts are read together: the fast detector names the three likeliest languages of
     their script, and the full one decides among them."""

@@ -16,7 +16,7 @@ from quizzer.library.decks import match_deck
 from quizzer.progress import open_store
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService
-from quizzer.study.selection import STUDY_MODES, StudyChoice, default_pair, fits
+from quizzer.study.selection import STUDY_MODES, StudyChoice, default_pair, fits, reverse
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.textshape import resolve_rtl_mode
 
@@ -46,6 +46,12 @@ def register(subparsers: Subcommands) -> None:
     )
     study.add_argument(
         "--to", metavar="LANG[:SIDE]", help="answer language and side, e.g. en:definition"
+    )
+    study.add_argument(
+        "--both",
+        action="store_true",
+        help="study the reverse direction too, after the first: a concept's reverse new card "
+        "waits until its first direction is known (the ladder_days setting)",
     )
     study.add_argument(
         "--mode", choices=STUDY_MODES, help="quiz mode (default: flip, or the last one)"
@@ -156,7 +162,13 @@ def run_study(args: argparse.Namespace) -> int:
         pair = resolve_pair(args.from_, args.to, last.pair if last else None, deck.languages)
         deck_id = deck.id
         mode = args.mode or (last.mode if last else "flip")
-        choice = StudyChoice(deck_id, pair, mode)
+        if args.both:
+            also: tuple[Pair, ...] = (reverse(pair),)
+        elif args.from_ is None and args.to is None and last is not None and last.pair == pair:
+            also = last.also  # the last choice, whole
+        else:
+            also = ()
+        choice = StudyChoice(deck_id, pair, mode, also)
         service.remember(choice)
     except BaseException:
         service.close()

@@ -44,6 +44,20 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def waiting_words(queue: DueQueue) -> str | None:
+    """``"12 wait for their first direction · 5 siblings tomorrow"``, or ``None``."""
+    parts = []
+    if queue.ladder:
+        n = len(queue.ladder)
+        parts.append(
+            f"{n} wait{'s' if n == 1 else ''} for {'its' if n == 1 else 'their'} first direction"
+        )
+    if queue.siblings:
+        n = len(queue.siblings)
+        parts.append(f"{n} sibling{'' if n == 1 else 's'} tomorrow")
+    return " · ".join(parts) or None
+
+
 class StudyService:
     """Decks, counts, sessions and remembered choices for the screens."""
 
@@ -79,13 +93,17 @@ class StudyService:
         return [listing_of(deck) for deck in self._decks.values()]
 
     def counts_ready(
-        self, deck_id: str, pair: Pair | None = None, now: datetime | None = None
+        self, deck_id: str, pair: Pair | Sequence[Pair] | None = None, now: datetime | None = None
     ) -> bool:
         """Whether :meth:`counts` answers at once (else it first loads a big deck): a small
         or loaded deck, or a big one whose counts in ``pair`` were kept and hold ``now``."""
         shelf = self._decks
         if not isinstance(shelf, DeckShelf) or shelf.ready(deck_id):
             return True
+        if pair is not None and not isinstance(pair, Pair):
+            if len(pair) != 1:
+                return False  # several directions: counted from the loaded deck
+            pair = pair[0]
         kept = self._kept_counts(deck_id, pair, now or utcnow()) if pair is not None else None
         return kept is not None
 
@@ -128,10 +146,18 @@ class StudyService:
             f"tomorrow (or raise the limit: quizzer settings --set new_per_day={limit * 2})."
         )
 
-    def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
-        """(new, due) cards of ``deck_id`` in direction ``pair`` available now (a big deck's
-        from :mod:`quizzer.services.deck_counts` while they hold, kept there when counted)."""
+    def counts(
+        self, deck_id: str, pair: Pair | Sequence[Pair], now: datetime | None = None
+    ) -> tuple[int, int]:
+        """(new, due) cards of ``deck_id`` in direction ``pair`` (or directions) available now
+        (a big deck's from :mod:`quizzer.services.deck_counts` while they hold, kept there
+        when counted)."""
         now = now or utcnow()
+        if not isinstance(pair, Pair):
+            if len(pair) != 1:
+                queue = self.due_cards(deck_id, pair, now)
+                return len(queue.new), len(queue.learning) + len(queue.review)
+            pair = pair[0]
         kept = self._kept_counts(deck_id, pair, now)
         if kept is not None:
             return kept
@@ -140,10 +166,17 @@ class StudyService:
             self._kept.keep(deck_id, pair, now, queue)
         return len(queue.new), len(queue.learning) + len(queue.review)
 
-    def due_cards(self, deck_id: str, pair: Pair, now: datetime) -> DueQueue:
+    def due_cards(self, deck_id: str, pair: Pair | Sequence[Pair], now: datetime) -> DueQueue:
         """The store's due queue of ``deck_id`` in direction ``pair``, over the deck's cards
-        as the shelf keeps them (a big deck's are not compared text by text each time)."""
+        as the shelf keeps them (a big deck's are not compared text by text each time).
+
+        Several directions (in the order picked) are queued together by the store, with
+        the direction ladder (:func:`quizzer.scheduling.queue.due_queue_of_facts`)."""
         deck, shelf = self.deck(deck_id), self._decks
+        if not isinstance(pair, Pair):
+            if len(pair) != 1:
+                return self.store.due_cards(deck, pair, now)
+            pair = pair[0]
         if not isinstance(shelf, DeckShelf):
             return self.store.due_cards(deck, [pair], now)
         # A big deck's queue kept with its counts, while they hold (the same function of
@@ -165,6 +198,14 @@ class StudyService:
         if self._kept is not None:
             self._kept.note(deck_id, pair, now, queue)
         return queue
+
+    def waiting_note(
+        self, deck_id: str, pairs: Sequence[Pair], now: datetime | None = None
+    ) -> str | None:
+        """How many cards wait and why (``None`` when none do): new cards of a later
+        direction waiting for their first one, and siblings held until tomorrow."""
+        queue = self.due_cards(deck_id, pairs, now or utcnow())
+        return waiting_words(queue)
 
     def lapses(self, card: CardKey) -> int | None:
         """How often ``card`` lapsed (``None`` if it has no state yet)."""

@@ -15,19 +15,22 @@ repository, :class:`SyncthingCarrier` lets two real Syncthing daemons do it.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import shutil
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
 from quizzer.cards.card import CardKey, Pair
+from quizzer.cli.main import main
 from quizzer.concepts.deck import Deck
 from quizzer.progress import Store, open_store
 from quizzer.scheduling.answer import Answer
@@ -106,6 +109,26 @@ class Device:
         finally:
             os.environ.clear()
             os.environ.update(saved)
+
+    def run(self, *args: str) -> tuple[int, str]:
+        """Run ``quizzer ARGS --db STORE`` as this device in this process: its exit code and
+        output (a traceback, if one escaped, is in the output and the code is -1)."""
+        saved = dict(os.environ)
+        os.environ.update(self.env())
+        out = io.StringIO()
+        try:
+            with self.footprint(), redirect_stdout(out), redirect_stderr(out):
+                try:
+                    code = main([*args, "--db", str(self.store_path)])
+                except SystemExit as exc:  # argparse only
+                    code = int(exc.code or 0)
+                except Exception:
+                    code = -1
+                    out.write(traceback.format_exc())
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        return code, out.getvalue()
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Run ``quizzer ARGS --db STORE`` as this device in a child process."""

@@ -31,6 +31,7 @@ HELP_LEFT: Rows = (
     ("Tab", "next picker"),
     ("f", "go to the direction pickers"),
     ("x", "swap prompt and answer"),
+    ("b", "its reverse too, after it"),
     ("m", "next mode"),
     ("s", "statistics"),
     ("Summary", ""),

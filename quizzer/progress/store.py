@@ -782,7 +782,12 @@ def check_store_path(path: Path) -> Path:
     anything is written there.
     """
     if path.is_dir():
-        if store_exists(path) or not any(path.iterdir()):
+        # Empty, or holding only what making a store writes first (another process may be
+        # making it at this moment: its marker's temp file, the devices folder).
+        names = [entry.name for entry in path.iterdir()]
+        if store_exists(path) or all(
+            name == layout.DEVICES or name.startswith(f".{layout.MARKER_NAME}.") for name in names
+        ):
             return path
         raise StoreError(
             "not a quizzer progress store (a folder without quizzer-store.json)",

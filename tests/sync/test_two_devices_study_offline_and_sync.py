@@ -100,7 +100,6 @@ def test_offline_answers_on_two_devices_meet_as_their_union(
     print(f"{carrier.name}: 30 answers synced in {first:.2f} s, 40 offline ones in {second:.2f} s")
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_two_devices_that_each_began_the_store_before_their_first_sync(
     carrier: Carrier, tmp_path: Path
 ) -> None:
@@ -108,6 +107,9 @@ def test_two_devices_that_each_began_the_store_before_their_first_sync(
     each makes the store; after the sync both hold both devices' answers. Only the store's
     marker may have been written on both sides (a sync engine may keep a conflict copy of it);
     no device's files are."""
+    if carrier.name == "git":
+        # Each side's marker names its own store id: git stops at the add/add conflict.
+        pytest.xfail("two markers made offline conflict in git; the marker must be one")
     laptop, desktop = two_devices(carrier, tmp_path)
     carrier.offline()
     acknowledged = []

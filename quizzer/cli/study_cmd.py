@@ -9,7 +9,7 @@ from typing import Literal
 
 from quizzer.cards.card import Pair
 from quizzer.cli.subcommands import Subcommands
-from quizzer.concepts.languages import LANGUAGES, Side
+from quizzer.concepts.languages import LanguageTagError, Side, check_language
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
 from quizzer.library.decks import match_deck
@@ -41,8 +41,8 @@ def register(subparsers: Subcommands) -> None:
         "--from",
         dest="from_",
         metavar="LANG[:SIDE]",
-        help=f"prompt language and side, e.g. ru or ru:term ({', '.join(LANGUAGES)}; "
-        "side term or definition)",
+        help="prompt language and side, e.g. ru or ru:term (a language tag such as es, "
+        "pt-BR; side term or definition)",
     )
     study.add_argument(
         "--to", metavar="LANG[:SIDE]", help="answer language and side, e.g. en:definition"
@@ -84,11 +84,10 @@ def parse_side(value: str, option: str, default_side: Side) -> tuple[str, Side]:
     """``"ru"`` → ``("ru", default_side)``; ``"ru:definition"`` (or ``ru:def``, ``ru:d``) →
     ``("ru", "definition")``."""
     lang, colon, text = value.partition(":")
-    lang = lang.strip().lower()
-    if lang not in LANGUAGES:
-        raise InputError(
-            f"{option}: unknown language {lang!r}", hint=f"use one of {', '.join(LANGUAGES)}"
-        )
+    try:
+        lang = check_language(lang)
+    except LanguageTagError as exc:
+        raise InputError(f"{option}: {exc.problem}", hint=exc.hint) from None
     if not colon:
         return lang, default_side
     try:

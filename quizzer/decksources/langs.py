@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import langcodes
 
 from quizzer.concepts.languages import check_language
-from quizzer.glossary.language_id import LanguageIdError, tag_entries
+from quizzer.glossary.language_id import language_of_texts
 
 #: Texts of a column pooled to tell its language: enough for any detector, bounded in time.
 SAMPLE_TEXTS = 200
@@ -56,10 +56,4 @@ def language_of(name: str) -> str | None:
 def column_language(texts: Sequence[str]) -> str | None:
     """The language of a column's texts taken together, or ``None`` when they don't tell."""
     sample = [text for text in texts if text][:SAMPLE_TEXTS]
-    if not sample:
-        return None
-    try:
-        (lang,) = tag_entries([("\n".join(sample), "", 1)])
-    except LanguageIdError:
-        return None
-    return valid_tag(lang)
+    return language_of_texts(sample)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.scheduling.queue import DueQueue
@@ -119,12 +119,12 @@ class StudyService:
         deck = self.deck(deck_id)
         for lang in dict.fromkeys((pair.prompt_lang, pair.answer_lang)):
             if not any(lang in concept.entries for concept in deck.concepts):
-                return f"This deck has no {LANGUAGE_NAMES.get(lang, lang)} text."
+                return f"This deck has no {language_name(lang)} text."
         both = any(has_card(concept, pair) for concept in deck.concepts)
         if both:
             return None
-        prompt = f"{LANGUAGE_NAMES.get(pair.prompt_lang, pair.prompt_lang)} {pair.prompt_side}"
-        answer = f"{LANGUAGE_NAMES.get(pair.answer_lang, pair.answer_lang)} {pair.answer_side}"
+        prompt = f"{language_name(pair.prompt_lang)} {pair.prompt_side}"
+        answer = f"{language_name(pair.answer_lang)} {pair.answer_side}"
         return f"No concept in this deck has both the {prompt} and the {answer}."
 
     def new_limit_note(self, deck_id: str, pair: Pair, now: datetime | None = None) -> str | None:

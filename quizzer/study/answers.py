@@ -56,7 +56,7 @@ from rapidfuzz.distance import Levenshtein
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.concept import Concept
-from quizzer.concepts.languages import Side
+from quizzer.concepts.languages import Side, script_of
 from quizzer.concepts.normalize import compact, comparison_key
 from quizzer.scheduling.grades import Grade
 from quizzer.study.answer_diff import DiffSegment, char_diff
@@ -75,8 +75,13 @@ TRANSLIT_THRESHOLD = 75.0
 #: An answer taking longer than this (milliseconds) is graded Hard, not Good.
 SLOW_MS = 20_000
 
-#: Languages whose learners may type a Latin transliteration instead of the script.
-TRANSLITERATED_LANGUAGES = frozenset({"bn", "ar", "ru"})
+
+def transliterated(lang: str) -> bool:
+    """Whether learners of ``lang`` may type a Latin transliteration instead of its script:
+    every language not written in Latin letters (anyascii spells any script)."""
+    script = script_of(lang)
+    return script is not None and script != "Latn"
+
 
 NOTE_NEAR = "near"
 """A near miss (a typo or a transliteration): passed, graded Hard, not spelled right."""
@@ -322,7 +327,7 @@ def check_answer(
             char_diff(typed, best.text, lang),
         )
 
-    if lang in TRANSLITERATED_LANGUAGES and is_latin_answer(typed):
+    if transliterated(lang) and is_latin_answer(typed):
         native = [f for f in forms if has_letters_outside_latin(f.text)]
         translit = [(transliteration_similarity(typed, f.text), f) for f in native]
         if translit:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import language_name
 from quizzer.scheduling.grades import MODES
 
 #: What a learner can choose on the home screen and with ``--mode``: the quiz modes,
@@ -47,8 +47,8 @@ class StudyChoice:
         """``"Russian term → English definition"`` (``… (then reverse)`` with its reverse)."""
         p = self.pair
         label = (
-            f"{LANGUAGE_NAMES[p.prompt_lang]} {p.prompt_side} → "
-            f"{LANGUAGE_NAMES[p.answer_lang]} {p.answer_side}"
+            f"{language_name(p.prompt_lang)} {p.prompt_side} → "
+            f"{language_name(p.answer_lang)} {p.answer_side}"
         )
         if self.also == (reverse(p),):
             return label + " (then reverse)"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar, cast
 
 from textual import events
@@ -15,7 +15,13 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES, Side
+from quizzer.concepts.languages import (
+    SIDES,
+    Side,
+    language_name,
+    native_name,
+    order_languages,
+)
 from quizzer.study.selection import (
     STUDY_MODES,
     StudyChoice,
@@ -33,12 +39,12 @@ from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 
-def _lang_options() -> list[tuple[str, str]]:
-    """Language names for the pickers, with their native names (the pickers shape them
-    like every other text, when drawn)."""
+def _lang_options(languages: Iterable[str]) -> list[tuple[str, str]]:
+    """The decks' languages for the pickers, named in English and in themselves (the
+    pickers shape them like every other text, when drawn)."""
     out = []
-    for code in LANGUAGES:
-        name, native = LANGUAGE_NAMES[code], NATIVE_NAMES[code]
+    for code in languages:
+        name, native = language_name(code), native_name(code)
         out.append((name if native == name else f"{name} · {native}", code))
     return out
 
@@ -87,6 +93,13 @@ class HomeScreen(QuizzerScreen[None]):
         min-width: 0;
     }
     HomeScreen.-narrow #choice-panel {
+        width: 1fr;
+    }
+    /* From 120 columns (HomeScreen.on_resize): the deck list stops at two thirds */
+    HomeScreen.-wide #deck-panel {
+        width: 2fr;
+    }
+    HomeScreen.-wide #choice-panel {
         width: 1fr;
     }
     .section {
@@ -175,7 +188,10 @@ class HomeScreen(QuizzerScreen[None]):
         # list focused, filled and highlighted.
         last = self._initial_choice()
         pair = last.pair
-        langs = _lang_options()
+        # The languages of every deck (and the remembered direction's, should no deck
+        # have them any more), in the order the decks give them.
+        present = [lang for deck_langs in self._languages.values() for lang in deck_langs]
+        langs = _lang_options(order_languages((*present, pair.prompt_lang, pair.answer_lang)))
         # Static, not Label: the same text, without Label's style variants to parse at start-up.
         yield Static("quizzer · choose a deck, a direction and a mode", id="home-title")
         with Horizontal(id="home-body"):
@@ -214,10 +230,15 @@ class HomeScreen(QuizzerScreen[None]):
 
     #: Narrower than this, the deck list and the pickers share the width.
     NARROW = 80
+    #: From this wide, the pickers' column takes a third of the width (the deck list's
+    #: counts are short: a 44-column picker column beside a 116-column list looked lopsided).
+    WIDE = 120
 
     def on_resize(self, event: events.Resize) -> None:
-        """Below :attr:`NARROW` columns the pickers' column gives up its fixed width."""
+        """Below :attr:`NARROW` columns the pickers' column gives up its fixed width; from
+        :attr:`WIDE` on it takes a third."""
         self.set_class(event.size.width < self.NARROW, "-narrow")
+        self.set_class(event.size.width >= self.WIDE, "-wide")
 
     def on_mount(self) -> None:
         """Focus the deck list at once, so keys typed early reach it."""

@@ -19,7 +19,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import language_name
 from quizzer.services.study import utcnow
 from quizzer.study.match import (
     LEFT_KEYS,
@@ -46,8 +46,8 @@ def clock(seconds: float) -> str:
 
 def _direction(pair: Pair) -> str:
     return (
-        f"{LANGUAGE_NAMES.get(pair.prompt_lang, pair.prompt_lang)} {pair.prompt_side} ↔ "
-        f"{LANGUAGE_NAMES.get(pair.answer_lang, pair.answer_lang)} {pair.answer_side}"
+        f"{language_name(pair.prompt_lang)} {pair.prompt_side} ↔ "
+        f"{language_name(pair.answer_lang)} {pair.answer_side}"
     )
 
 

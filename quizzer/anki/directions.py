@@ -17,7 +17,6 @@ from quizzer.anki.ids import stable_id62
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.languages import LANGUAGES, Side
 
-
 Kind = Literal["meaning", "term", "translate"]
 #: Card kinds, in template order.
 KINDS: tuple[Kind, ...] = ("meaning", "term", "translate")

@@ -312,7 +312,6 @@ def _file_of(template: Template, which: str) -> str:
     return next(n for n in sorted(names) if n.endswith(suffix) and not n.endswith("device.json"))
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 @pytest.mark.parametrize("what", list(VALUES))
 def test_bad_values_inside_files_that_verify(template: Template, tmp_path: Path, what: str) -> None:
     """Reported (doctor --check is not ok), skipped, and nothing else lost; an event can't

@@ -235,7 +235,12 @@ class GitCarrier:
     name: str = "git"
 
     def __post_init__(self) -> None:
+        # The learner makes the repository once (one commit), then clones it on each machine.
         self._git(self.root, "init", "-q", "--bare", "-b", "main", str(self.root / "remote.git"))
+        self._git(self.root, "clone", "-q", str(self.root / "remote.git"), "git-seed")
+        seed = self.root / "git-seed"
+        self._git(seed, "commit", "-q", "--allow-empty", "-m", "the synced folder")
+        self._git(seed, "push", "-q", "origin", "HEAD:main")
         for side in ("a", "b"):
             self._git(self.root, "clone", "-q", str(self.root / "remote.git"), f"git-{side}")
 
@@ -268,11 +273,9 @@ class GitCarrier:
         self._git(where, "add", "-A")
         if self._git(where, "status", "--porcelain"):
             self._git(where, "commit", "-q", "-m", f"study on {side}")
-        if self._git(where, "ls-remote", "origin", "main"):
-            # A merge, not a rebase: what a learner's `git pull` does by default.
-            self._git(where, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
-        if self._git(where, "rev-parse", "--verify", "-q", "HEAD"):
-            self._git(where, "push", "-q", "origin", "HEAD:main")
+        # A merge, not a rebase: what a learner's `git pull` does by default.
+        self._git(where, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+        self._git(where, "push", "-q", "origin", "HEAD:main")
 
     def sync(self) -> float:
         """a pushes, b merges and pushes, a pulls."""

@@ -95,6 +95,13 @@ class HomeScreen(QuizzerScreen[None]):
     HomeScreen.-narrow #choice-panel {
         width: 1fr;
     }
+    /* From 120 columns (HomeScreen.on_resize): the deck list stops at two thirds */
+    HomeScreen.-wide #deck-panel {
+        width: 2fr;
+    }
+    HomeScreen.-wide #choice-panel {
+        width: 1fr;
+    }
     .section {
         margin: 1 0 0 0;
         color: $text-muted;
@@ -223,10 +230,15 @@ class HomeScreen(QuizzerScreen[None]):
 
     #: Narrower than this, the deck list and the pickers share the width.
     NARROW = 80
+    #: From this wide, the pickers' column takes a third of the width (the deck list's
+    #: counts are short: a 44-column picker column beside a 116-column list looked lopsided).
+    WIDE = 120
 
     def on_resize(self, event: events.Resize) -> None:
-        """Below :attr:`NARROW` columns the pickers' column gives up its fixed width."""
+        """Below :attr:`NARROW` columns the pickers' column gives up its fixed width; from
+        :attr:`WIDE` on it takes a third."""
         self.set_class(event.size.width < self.NARROW, "-narrow")
+        self.set_class(event.size.width >= self.WIDE, "-wide")
 
     def on_mount(self) -> None:
         """Focus the deck list at once, so keys typed early reach it."""

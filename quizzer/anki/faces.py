@@ -163,8 +163,8 @@ def _context(exclude: Sequence[str], languages: Sequence[str]) -> str:
             f"{{{{#{term}}}}}"
             f'<div class="ctx" {_attrs(lang)}>'
             f'<span class="ctx-lang">{html.escape(native_name(lang))}</span> '
-            f'<span class="ctx-term">{{{{{term}}}}}</span>'
-            f'{{{{#{definition}}}}}<span class="ctx-def">{{{{{definition}}}}}</span>'
+            f'<span class="ctx-term" {_attrs(lang)}>{{{{{term}}}}}</span>'
+            f'{{{{#{definition}}}}}<span class="ctx-def" {_attrs(lang)}>{{{{{definition}}}}}</span>'
             f"{{{{/{definition}}}}}"
             f"</div>"
             f"{{{{/{term}}}}}"

@@ -35,6 +35,7 @@ def ordered_languages(languages: Iterable[str]) -> tuple[str, ...]:
     """``languages`` without repeats, in note type order (:func:`language_order`)."""
     return tuple(sorted(set(languages), key=language_order))
 
+
 Kind = Literal["meaning", "term", "translate"]
 #: Card kinds, in template order.
 KINDS: tuple[Kind, ...] = ("meaning", "term", "translate")

@@ -80,3 +80,20 @@ def test_quizzer_show_draws_every_mark(deck_id: str) -> None:
 def _asked(done: str, screen: str) -> bool:
     """Whether ``screen`` asks the card whose progress reads ``done`` (the answer not shown)."""
     return done in screen and "Again" not in screen
+
+
+def test_arabic_typed_in_the_terminal_shows_joined_right_to_left_with_its_marks(
+    tmp_path: Path,
+) -> None:
+    args = ["study", "quantization", "--from", "en:term", "--to", "ar:term", "--mode", "typed"]
+    typed = "تحسّن مسبقًا"
+    with tmux_pane(100, 30) as pane:
+        pane.run([*args, "--rtl", "app"], {"QUIZZER_DB": str(tmp_path / "db")})
+        pane.wait_for(lambda t: "type the answer" in t, "the typed field")
+        pane.type_text(typed)  # as the terminal sends it: letters and marks one by one
+        screen = pane.wait_for(lambda t: display_text(typed) in t, "the typed text, shaped")
+    field = next(line for line in screen.splitlines() if display_text(typed) in line)
+    assert Counter(arabic_marks(field)) == Counter(arabic_marks(typed))
+    # Right-aligned in the field: only the field's padding and edge after it.
+    assert field.rstrip(" ▎▕▏│┃").endswith(display_text(typed)), field
+    assert typed not in screen  # never drawn in typing order

@@ -18,7 +18,8 @@ from tests.ui_support import choice, make_app, reviews, texts_of
 
 
 def _field_line(field: ScriptInput) -> str:
-    return field.render_line(0).text
+    """The cells of the field's line that are on screen."""
+    return field.render_line(0).crop(0, field.scrollable_content_region.width).text
 
 
 async def _type(pilot: Pilot[Any], field: ScriptInput, text: str) -> None:

@@ -42,14 +42,15 @@ class ScriptInput(Input):
         """Textual's line, or for right-to-left text the shaped line (:meth:`visual_runs`)."""
         if y != 0 or not self.shaped():
             return super().render_line(y)
-        width = self.scrollable_content_region.width + 1
+        # The cells the field shows (Textual's line is one longer, for a cursor past the end).
+        width = self.scrollable_content_region.width
         segments = [Segment(text, style) for text, style in self.visual_runs()]
         strip = Strip(segments)
         if base_direction(self.value) == "R":
             # Right-aligned; a line wider than the field keeps its left end, where typing goes.
             over = strip.cell_length - width
             strip = strip.crop(over) if over > 0 else Strip([Segment(" " * -over), *segments])
-        strip = strip.crop(0, width).extend_cell_length(width)
+        strip = strip.crop(0, width).extend_cell_length(width + 1)
         return strip.apply_style(self.rich_style)
 
     def visual_runs(self) -> list[tuple[str, Style]]:

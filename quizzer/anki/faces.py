@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from quizzer.anki.locales import tts_locale
 from quizzer.anki.directions import FIRST_LANGUAGES
+from quizzer.anki.locales import tts_locale
 from quizzer.anki.model import (
     FIELD_ACRONYM,
     audio_field,

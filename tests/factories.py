@@ -7,7 +7,6 @@ from pathlib import Path
 
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck, loads
-from quizzer.concepts.languages import LANGUAGES
 
 DECKS = Path(__file__).resolve().parents[1] / "decks"
 AUTHORED = Provenance("authored")
@@ -27,8 +26,9 @@ def entry(term: str, definition: str) -> Entry:
 def concept(
     deck: str, cid: str, texts: dict[str, tuple[str, str]], acronym: str | None = None
 ) -> Concept:
-    """A concept from ``{lang: (term, definition)}``, all texts authored, languages in order."""
-    entries = {lang: entry(*texts[lang]) for lang in LANGUAGES if lang in texts}
+    """A concept from ``{lang: (term, definition)}``, all texts authored, languages in the
+    order given."""
+    entries = {lang: entry(*pair) for lang, pair in texts.items()}
     return Concept(id=cid, deck=deck, acronym=acronym, entries=entries)
 
 

@@ -37,7 +37,7 @@ import time
 import urllib.parse
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -415,9 +415,20 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-#: Called as ``resolve(guid, note_type, field_values, template_ord)`` for each card of a
-#: note quizzer did not export: the quizzer card id it is, or ``None``.
-CardResolver = Callable[[str, NoteType, tuple[str, ...], int], "str | None"]
+class CardResolver(Protocol):
+    """What ``read_package`` asks about notes quizzer did not export (see the module
+    docstring): whether a GUID is one it knows (only those notes' fields are kept), and
+    the quizzer card id of a card of such a note (``None``: none)."""
+
+    def knows(self, guid: str) -> bool:
+        """Whether the note with this GUID may be one of quizzer's concepts."""
+        ...
+
+    def card(
+        self, guid: str, note_type: NoteType, values: tuple[str, ...], ord_: int
+    ) -> str | None:
+        """The quizzer card id of card ``ord_`` of the note (fields ``values``), or ``None``."""
+        ...
 
 
 def _resolved_card(
@@ -430,7 +441,7 @@ def _resolved_card(
         return None
     guid, mid, values = note
     note_type = types.get(mid)
-    return resolve(guid, note_type, values, ord_) if note_type is not None else None
+    return resolve.card(guid, note_type, values, ord_) if note_type is not None else None
 
 
 def _read(
@@ -446,12 +457,13 @@ def _read(
         uid = from_field(str(flds).split("\x1f", 1)[0])
         if guid == note_guid(uid):
             uid_of[nid] = (mid, uid)
-        elif resolve is not None and _is_int(mid):
+        elif resolve is not None and _is_int(mid) and resolve.knows(str(guid)):
             others[nid] = (str(guid), mid, tuple(str(flds).split("\x1f")))
         else:
             history.foreign_notes += 1
     types = note_types(conn) if others else None
     resolved_notes: set[int] = set()
+    unknown = history.foreign_notes
     card_of: dict[int, str] = {}
     for cid, nid, ord_, queue in conn.execute("SELECT id, nid, ord, queue FROM cards"):
         note = uid_of.get(nid)
@@ -473,7 +485,7 @@ def _read(
         if queue == QUEUE_SUSPENDED:
             history.suspended.add(card_id)
     history.imported_notes = len(resolved_notes)
-    history.foreign_notes += len(others) - len(resolved_notes)
+    history.foreign_notes = unknown + len(others) - len(resolved_notes)
     query = "SELECT id, cid, ease, time, type, ivl FROM revlog ORDER BY id"
     for rid, cid, ease, time_ms, kind, ivl in conn.execute(query):
         if not (_is_int(rid) and 0 < rid < _LAST_ROW_ID):

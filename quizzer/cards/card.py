@@ -12,15 +12,16 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from typing import TYPE_CHECKING
 
-from quizzer.concepts.languages import LANGUAGES, SIDES, Side
+from quizzer.concepts.languages import SIDES, Side, is_language
 
 if TYPE_CHECKING:
     from quizzer.concepts.concept import Concept
 
 
+_TAG = r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*"  # the shape of a BCP 47 tag
 _CARD_RE = re.compile(
-    r"^(?P<uid>[a-z0-9-]+/[a-z0-9-]+)\|(?P<pl>[a-z]{2}):(?P<ps>term|definition)"
-    r">(?P<al>[a-z]{2}):(?P<as>term|definition)$"
+    rf"^(?P<uid>[a-z0-9-]+/[a-z0-9-]+)\|(?P<pl>{_TAG}):(?P<ps>term|definition)"
+    rf">(?P<al>{_TAG}):(?P<as>term|definition)$"
 )
 
 
@@ -35,7 +36,7 @@ class Pair:
 
     def __post_init__(self) -> None:
         for lang in (self.prompt_lang, self.answer_lang):
-            if lang not in LANGUAGES:
+            if not is_language(lang):
                 raise ValueError(f"unknown language {lang!r}")
         for side in (self.prompt_side, self.answer_side):
             if side not in SIDES:

@@ -22,7 +22,7 @@ from quizzer.cli.output import print_json
 from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.concepts.languages import CONCEPT_FIELDS, SIDES, check_language
 from quizzer.errors import shown
 from quizzer.library.decks import match_deck, read_deck
 from quizzer.library.summary import DeckSummary, library_summaries, validated_tables
@@ -221,15 +221,18 @@ def plain_lines(
     yield f"{name}  ({deck_id}, {count} concepts)\n"
     # Labels made once and no call for the plain shape: a 50,000-concept deck is 150,000
     # lines, and per-line work is most of `quizzer show big | less`.
-    labels = [(lang, [(side, f"  {lang} {side:<10} ") for side in SIDES]) for lang in LANGUAGES]
+    labels: dict[str, list[tuple[str, str]]] = {}  # by the deck file's key of a language
     plain = shape is str
     for concept in concepts:
         acronym = concept.get("acronym")
         yield f"\n{concept['id']}  {acronym}\n" if acronym else f"\n{concept['id']}\n"
-        for lang, sides in labels:
-            entry = concept.get(lang)
-            if entry is None:
+        for key, entry in concept.items():
+            if key in CONCEPT_FIELDS:
                 continue
+            sides = labels.get(key)
+            if sides is None:
+                lang = check_language(key)
+                sides = labels[key] = [(side, f"  {lang} {side:<10} ") for side in SIDES]
             for side, label in sides:
                 record = entry[side]
                 text = record["text"] if plain else shape(record["text"])

@@ -29,7 +29,7 @@ from quizzer.anki.model import KINDS
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import LanguageTagError, check_language, order_languages
 from quizzer.errors import InputError, shown
 from quizzer.library.decks import find_deck, load_library
 from quizzer.scheduling.card_state import CardState
@@ -79,7 +79,7 @@ def register(subparsers: Subcommands) -> None:
         action="append",
         default=[],
         metavar="FROM:TO",
-        help=f"a language pair such as en:bn (repeatable; languages: {', '.join(LANGUAGES)}; "
+        help="a language pair such as en:bn (repeatable; BCP 47 language tags; "
         "with --kinds alone: every pair of the deck's languages)",
     )
     anki.add_argument(
@@ -143,13 +143,16 @@ def parse_kinds(text: str) -> tuple[str, ...]:
 def parse_pair(text: str) -> tuple[str, str]:
     """``"en:bn"`` → ``("en", "bn")``; anything else is an :class:`InputError`."""
     parts = text.split(":")
-    hint = f"write FROM:TO with language codes, e.g. en:bn (languages: {', '.join(LANGUAGES)})"
+    hint = "write FROM:TO with language tags, e.g. en:bn or es:pt-BR"
     if len(parts) != 2 or not all(parts):
         raise InputError(f"--pair {text!r} is not FROM:TO", hint=hint)
+    langs = []
     for lang in parts:
-        if lang not in LANGUAGES:
-            raise InputError(f"--pair {text!r}: unknown language {lang!r}", hint=hint)
-    return parts[0], parts[1]
+        try:
+            langs.append(check_language(lang))
+        except LanguageTagError as exc:
+            raise InputError(f"--pair {text!r}: unknown language {lang!r}", hint=exc.hint) from None
+    return langs[0], langs[1]
 
 
 def select_decks(names: Sequence[str], decks_dir: str | None = None) -> list[Deck]:
@@ -201,14 +204,15 @@ def plan_directions(
 ) -> tuple[dict[str, tuple[Direction, ...]], Learner | None]:
     """Per deck id, the directions to export (see the command's description), and what
     the learner's store says when there is one (settings for the preset, studied cards)."""
-    present = {lang for deck in decks for lang in deck.languages}
+    present = order_languages(lang for deck in decks for lang in deck.languages)
     pairs = [parse_pair(text) for text in args.pair]
     if pairs:
-        missing = sorted({lang for pair in pairs for lang in pair} - present, key=LANGUAGES.index)
+        wanted = order_languages(lang for pair in pairs for lang in pair)
+        missing = [lang for lang in wanted if lang not in present]
         if missing:
             raise InputError(
                 f"no exported deck has {', '.join(missing)}",
-                hint=f"the decks have: {', '.join(lang for lang in LANGUAGES if lang in present)}",
+                hint=f"the decks have: {', '.join(present)}",
             )
     learner = read_learner(args.db)
     plan: dict[str, tuple[Direction, ...]] = {}

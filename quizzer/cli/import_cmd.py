@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from operator import attrgetter
 from pathlib import Path
 
 from rich.text import Text
@@ -22,7 +21,7 @@ from quizzer.cli.import_report import (
 from quizzer.cli.output import print_json
 from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError, shown
 from quizzer.fsutil import read_regular_file
 from quizzer.glossary.alignment_report import UNSURE_BELOW
@@ -52,9 +51,9 @@ def register(subparsers: Subcommands) -> None:
     )
     p.add_argument(
         "--lang",
-        metavar="CODE",
-        choices=LANGUAGES,
-        help=f"language of every entry ({', '.join(LANGUAGES)}) instead of detecting it",
+        metavar="TAG",
+        help="the language of every entry, as a BCP 47 tag (es, pt-BR, zh-Hans, fa…), "
+        "instead of detecting it",
     )
     p.add_argument(
         "--into",
@@ -137,6 +136,22 @@ def cmd_import(args: argparse.Namespace) -> int:
                 "created_folder": str(result.path.parent)
                 if result.new_folder and result.written
                 else None,
+                "languages": {
+                    source.file: [
+                        {
+                            "lang": found.lang,
+                            "entries": found.entries,
+                            "confidence": round(found.confidence, 2),
+                        }
+                        for found in source.languages
+                    ]
+                    for source in result.files
+                },
+                "language_notes": [
+                    {"file": source.file, "line": line, "note": note}
+                    for source in result.files
+                    for line, note in source.language_notes
+                ],
                 "alignment": report.to_dict(),
             }
         )
@@ -144,12 +159,15 @@ def cmd_import(args: argparse.Namespace) -> int:
             write_report(report, args.report)
         return 0
     console = text_console()
-    langs: dict[str, set[str]] = {}
-    for file, lang in dict.fromkeys(map(attrgetter("entry.file", "entry.lang"), report.matches())):
-        langs.setdefault(file, set()).add(lang)
-    for file, found in langs.items():
-        codes = " ".join(lang for lang in LANGUAGES if lang in found)
-        console.print(Text(f"{shown(file)}: {codes}", style="dim"))
+    for source in result.files:
+        found = ", ".join(
+            f"{lang.lang} ({language_name(lang.lang)}, {lang.entries} entries, "
+            f"{lang.confidence:.0%} sure)"
+            for lang in source.languages
+        )
+        console.print(Text(f"{shown(source.file)}: {found}", style="dim"))
+        for line, note in source.language_notes:
+            console.print(Text(f"  {shown(source.file)}:{line}: {shown(note)}", style="yellow"))
     print_report(console, report, verbose=args.verbose, report_file=args.report)
     for note in report.notes:
         console.print(Text(f"note: {shown(note)}", style="yellow"))

@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "undo": "quizzer.cli.store_cmd",
     "leeches": "quizzer.cli.store_cmd",
     "settings": "quizzer.cli.settings_cmd",
+    "devices": "quizzer.cli.devices_cmd",
 }
 
 #: The commands that open the quiz: a long-running process, unlike the others.

@@ -145,6 +145,13 @@ SETTINGS: tuple[Setting, ...] = (
         "one card per concept per study day (on/off)",
         _show_bool,
     ),
+    Setting(
+        "ladder_days",
+        "ladder_days",
+        _int,
+        "a reverse direction's new card waits until its first direction is this stable, "
+        "days (0: off)",
+    ),
     Setting("leech_threshold", "leech_threshold", _int, "lapses that make a card a leech"),
     Setting("leech_every", "leech_every", _int, "then a leech again every this many lapses"),
     Setting("leech_action", "leech_action", _choice("suspend", "flag"), "what happens to a leech"),

@@ -9,14 +9,14 @@ from typing import Literal
 
 from quizzer.cards.card import Pair
 from quizzer.cli.subcommands import Subcommands
-from quizzer.concepts.languages import LANGUAGES, Side
+from quizzer.concepts.languages import LanguageTagError, Side, check_language
 from quizzer.concepts.languages import parse_side as parse_side_name
 from quizzer.errors import InputError
 from quizzer.library.decks import match_deck
 from quizzer.progress import open_store
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService
-from quizzer.study.selection import STUDY_MODES, StudyChoice, default_pair, fits
+from quizzer.study.selection import STUDY_MODES, StudyChoice, default_pair, fits, reverse
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.textshape import resolve_rtl_mode
 
@@ -36,16 +36,26 @@ def register(subparsers: Subcommands) -> None:
         description="Start a study session straight away. Missing options come from your "
         "last choice on the home screen.",
     )
-    study.add_argument("deck", nargs="?", help="deck id or name (default: the last one studied)")
+    study.add_argument(
+        "deck",
+        nargs="*",
+        help="deck ids or names, one or several studied together (default: the last studied)",
+    )
     study.add_argument(
         "--from",
         dest="from_",
         metavar="LANG[:SIDE]",
-        help=f"prompt language and side, e.g. ru or ru:term ({', '.join(LANGUAGES)}; "
-        "side term or definition)",
+        help="prompt language and side, e.g. ru or ru:term (a language tag such as es, "
+        "pt-BR; side term or definition)",
     )
     study.add_argument(
         "--to", metavar="LANG[:SIDE]", help="answer language and side, e.g. en:definition"
+    )
+    study.add_argument(
+        "--both",
+        action="store_true",
+        help="study the reverse direction too, after the first: a concept's reverse new card "
+        "waits until its first direction is known (the ladder_days setting)",
     )
     study.add_argument(
         "--mode", choices=STUDY_MODES, help="quiz mode (default: flip, or the last one)"
@@ -78,11 +88,10 @@ def parse_side(value: str, option: str, default_side: Side) -> tuple[str, Side]:
     """``"ru"`` → ``("ru", default_side)``; ``"ru:definition"`` (or ``ru:def``, ``ru:d``) →
     ``("ru", "definition")``."""
     lang, colon, text = value.partition(":")
-    lang = lang.strip().lower()
-    if lang not in LANGUAGES:
-        raise InputError(
-            f"{option}: unknown language {lang!r}", hint=f"use one of {', '.join(LANGUAGES)}"
-        )
+    try:
+        lang = check_language(lang)
+    except LanguageTagError as exc:
+        raise InputError(f"{option}: {exc.problem}", hint=exc.hint) from None
     if not colon:
         return lang, default_side
     try:
@@ -151,13 +160,22 @@ def run_study(args: argparse.Namespace) -> int:
         last = service.last_choice()
         decks = service.listings()
         if args.deck:
-            deck = match_deck(decks, args.deck)
+            chosen = list(dict.fromkeys(match_deck(decks, name).id for name in args.deck))
+            deck = next(d for d in decks if d.id == chosen[0])
+            more = tuple(chosen[1:])
         else:
             deck = next((d for d in decks if last and d.id == last.deck), decks[0])
+            more = last.more_decks if last and last.deck == deck.id else ()
         pair = resolve_pair(args.from_, args.to, last.pair if last else None, deck.languages)
         deck_id = deck.id
         mode = args.mode or (last.mode if last else "flip")
-        choice = StudyChoice(deck_id, pair, mode)
+        if args.both:
+            also: tuple[Pair, ...] = (reverse(pair),)
+        elif args.from_ is None and args.to is None and last is not None and last.pair == pair:
+            also = last.also  # the last choice, whole
+        else:
+            also = ()
+        choice = StudyChoice(deck_id, pair, mode, also, more)
         service.remember(choice)
     except BaseException:
         service.close()

@@ -12,7 +12,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from quizzer.concepts.languages import LANGUAGES, SIDES, Side
+from quizzer.concepts.languages import (
+    CONCEPT_FIELDS,
+    SIDES,
+    LanguageTagError,
+    Side,
+    check_language,
+    deck_key,
+)
 from quizzer.concepts.textrules import MAX_TEXT_CHARS, describe, forbidden_char
 from quizzer.errors import SourceError
 
@@ -172,12 +179,10 @@ class EntryTable(Mapping[str, Entry]):
         return entry.side(side).text if entry else None
 
 
-_CONCEPT_FIELDS = frozenset({"id", "acronym", *LANGUAGES})
-
-
 @dataclass(frozen=True, slots=True)
 class Concept:
-    """One concept with its texts per language (ISO 639-1 code → :class:`Entry`)."""
+    """One concept with its texts per language (BCP 47 tag → :class:`Entry`, in the order
+    the deck file or the import gives them)."""
 
     id: str
     deck: str
@@ -191,15 +196,15 @@ class Concept:
 
     @property
     def languages(self) -> tuple[str, ...]:
-        """Languages this concept has, in canonical order."""
-        return tuple(lang for lang in LANGUAGES if lang in self.entries)
+        """Languages this concept has, in the order of its entries."""
+        return tuple(self.entries)
 
     @property
     def label(self) -> str:
         """A short name for lists and tables: the acronym, else a term, else the id.
 
         The English term when there is one (the decks' common language), else the term
-        of the first language the concept has (canonical order), so a Russian-only deck
+        of the first language the concept has, so a Russian-only deck
         lists «Адаптеры», not ``adaptery``.
         """
         if self.acronym:
@@ -219,17 +224,16 @@ class Concept:
         return entry.side(side).text if entry else None
 
     def texts(self) -> Iterator[tuple[str, Side, Text]]:
-        """Every (language, side, text) the concept holds, in canonical order."""
+        """Every (language, side, text) the concept holds, in the order of its entries."""
         for lang in self.languages:
             for side in SIDES:
                 yield lang, side, self.entries[lang].side(side)
 
     def with_entry(self, lang: str, entry: Entry) -> Concept:
-        """A copy with ``lang``'s entry replaced or added."""
+        """A copy with ``lang``'s entry replaced in place, or added after the others."""
         entries = dict(self.entries)
         entries[lang] = entry
-        ordered = {code: entries[code] for code in LANGUAGES if code in entries}
-        return replace(self, entries=ordered)
+        return replace(self, entries=entries)
 
     def to_dict(self) -> dict[str, Any]:
         """Serialise in the deck file's layout (the deck id is implied by the file)."""
@@ -238,7 +242,10 @@ class Concept:
             out["acronym"] = self.acronym
         for lang in self.languages:
             entry = self.entries[lang]
-            out[lang] = {"term": entry.term.to_dict(), "definition": entry.definition.to_dict()}
+            out[deck_key(lang)] = {
+                "term": entry.term.to_dict(),
+                "definition": entry.definition.to_dict(),
+            }
         return out
 
     @classmethod
@@ -250,32 +257,46 @@ class Concept:
         cid = data.get("id")
         if not isinstance(cid, str) or not SLUG_RE.match(cid):
             raise RecordError("id", "missing, or not a slug like 'lora' (a-z, 0-9, hyphens)")
-        if not _CONCEPT_FIELDS.issuperset(data):
-            name = sorted(set(data) - _CONCEPT_FIELDS)[0]
-            raise RecordError(
-                f"{cid}.{name}", f"unknown field (languages are {', '.join(LANGUAGES)})"
-            )
         acronym = data.get("acronym")
         if acronym is not None and (not isinstance(acronym, str) or not acronym.strip()):
             raise RecordError(f"{cid}.acronym", "must be a non-empty string")
         check_plain(acronym, f"{cid}.acronym")
         entries: dict[str, Entry] = {}
-        for lang in LANGUAGES:
-            if lang not in data:
+        for key in data:
+            if key in CONCEPT_FIELDS:
                 continue
-            table = data[lang]
+            lang = _language_of_key(cid, key)
+            if lang in entries:
+                raise RecordError(f"{cid}.{key}", f"a second table for {lang}")
+            table = data[key]
+            key_path = f"{cid}.{key}"
             if type(table) is not dict and not isinstance(table, Mapping):
-                raise RecordError(f"{cid}.{lang}", "must be a table with term and definition")
+                raise RecordError(key_path, "must be a table with term and definition")
             for side in SIDES:
                 if side not in table:
-                    raise RecordError(f"{cid}.{lang}.{side}", "missing")
+                    raise RecordError(f"{key_path}.{side}", "missing")
             if len(table) != len(SIDES):  # both sides are there: anything more is extra
                 extra = set(table) - set(SIDES)
-                raise RecordError(f"{cid}.{lang}.{sorted(extra)[0]}", "unknown field")
+                raise RecordError(f"{key_path}.{sorted(extra)[0]}", "unknown field")
             entries[lang] = Entry(
-                term=Text.from_dict(table["term"], f"{cid}.{lang}.term"),
-                definition=Text.from_dict(table["definition"], f"{cid}.{lang}.definition"),
+                term=Text.from_dict(table["term"], f"{key_path}.term"),
+                definition=Text.from_dict(table["definition"], f"{key_path}.definition"),
             )
         if not entries:
-            raise RecordError(cid, "has no language table (en, bn, ar, ru or fr)")
+            raise RecordError(cid, "has no language table (such as en, es or pt-BR)")
         return cls(id=cid, deck=deck, acronym=acronym, entries=entries)
+
+
+def _language_of_key(cid: str, key: str) -> str:
+    """The language whose table a concept's ``key`` names (its BCP 47 tag, or ``ind`` for
+    Indonesian, see :func:`~quizzer.concepts.languages.deck_key`)."""
+    try:
+        lang = check_language(key)
+    except LanguageTagError as exc:
+        raise RecordError(
+            f"{cid}.{key}",
+            f"unknown field: not id, acronym or a language tag ({exc.hint})",
+        ) from None
+    if deck_key(lang) != key:
+        raise RecordError(f"{cid}.{key}", f"write this language's key as {deck_key(lang)}")
+    return lang

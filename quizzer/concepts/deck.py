@@ -30,7 +30,7 @@ from typing import Any
 import tomli_w
 
 from quizzer.concepts.concept import SLUG_RE, SOURCE_KINDS, Concept, RecordError, check_plain
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import order_languages
 from quizzer.errors import SourceError
 
 FORMAT_VERSION = 1
@@ -77,11 +77,8 @@ class Deck:
 
     @property
     def languages(self) -> tuple[str, ...]:
-        """Languages any concept of the deck has, in canonical order."""
-        present: set[str] = set()
-        for concept in self.concepts:
-            present.update(concept.entries)
-        return tuple(lang for lang in LANGUAGES if lang in present)
+        """Languages any concept of the deck has, in the order they first come."""
+        return order_languages(lang for concept in self.concepts for lang in concept.entries)
 
     def source_counts(self) -> dict[str, int]:
         """How many texts are seed, authored and corrected."""

@@ -19,7 +19,7 @@ from json.encoder import encode_basestring  # the C escaper json.dumps uses
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts.concept import Concept, Text
 from quizzer.concepts.deck import FORMAT_VERSION, HEADER, Deck
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import deck_key
 
 # The characters a TOML basic string must escape (tab is allowed as is).
 _ESCAPE_RE = re.compile('[\\x00-\\x08\\x0a-\\x1f\\x7f"\\\\]')
@@ -109,14 +109,12 @@ def _render(deck: Deck, quote: Quote) -> str:
             add(f"\n[[concepts]]\nid = {quote(concept.id)}\nacronym = {quote(acronym)}\n")
         else:
             add(f"\n[[concepts]]\nid = {quote(concept.id)}\n")
-        entries = concept.entries
-        for lang in LANGUAGES:  # canonical order, as Concept.languages gives it
-            entry = entries.get(lang)
-            if entry is not None:
-                add(
-                    f"\n[concepts.{lang}.term]\n{_text_block(entry.term, quote)}"
-                    f"\n[concepts.{lang}.definition]\n{_text_block(entry.definition, quote)}"
-                )
+        for lang, entry in concept.entries.items():  # in order, as Concept.languages
+            key = deck_key(lang)
+            add(
+                f"\n[concepts.{key}.term]\n{_text_block(entry.term, quote)}"
+                f"\n[concepts.{key}.definition]\n{_text_block(entry.definition, quote)}"
+            )
     return "".join(out)
 
 

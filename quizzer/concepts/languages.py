@@ -59,21 +59,33 @@ def check_language(tag: str) -> str:
         standard = langcodes.standardize_tag(text)
         if langcodes.Language.get(standard).language not in (None, "und"):
             return standard
-    hint = _hint_for(tag.strip())
-    raise LanguageTagError(tag, f"{tag!r} is not a language tag (BCP 47)", hint)
+    found = language_named(tag)
+    hint = (
+        f"did you mean {found} ({language_name(found)})? write a tag such as {_EXAMPLES}"
+        if found
+        else f"write a BCP 47 tag such as {_EXAMPLES}"
+    )
+    raise LanguageTagError(tag, f"unknown language {tag!r} (not a BCP 47 language tag)", hint)
 
 
-def _hint_for(text: str) -> str:
-    """What to write instead of ``text``: the tag of the language it names, if it names one."""
-    if text and len(text) <= 60:
-        try:
-            found = langcodes.find(text)
-        except LookupError:
-            found = None
-        if found is not None and found.language not in (None, "und"):
-            code = found.to_tag()
-            return f"did you mean {code} ({found.display_name()})? write a tag such as {_EXAMPLES}"
-    return f"write a BCP 47 tag such as {_EXAMPLES}"
+def language_named(name: str) -> str | None:
+    """The tag of the language ``name`` names, in English or in itself (``Spanish``,
+    ``español``, ``Deutsch``, ``Brazilian Portuguese``), or ``None``. The whole text must be
+    the name: langcodes also matches a longer text that starts with one (``English audio``),
+    which names a field, not a language."""
+    text = " ".join(name.split())
+    if not text or len(text) > 60:
+        return None
+    try:
+        found = langcodes.find(text)
+    except LookupError:
+        return None
+    if found.language in (None, "und"):
+        return None
+    names = (found.display_name("en"), found.autonym())
+    if len(text.split()) > max(len(str(known).split()) for known in names):
+        return None
+    return str(found.to_tag())
 
 
 def is_language(tag: str) -> bool:
@@ -142,6 +154,20 @@ def sorted_languages(tags: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(set(tags)))
 
 
+#: The names a concept's table in a deck file has besides its languages' tables.
+CONCEPT_FIELDS: frozenset[str] = frozenset({"id", "acronym"})
+
+
+@functools.lru_cache(maxsize=1024)
+def deck_key(tag: str) -> str:
+    """The key of ``tag``'s table in a deck file: the tag, except where it is also the name
+    of a concept's field: Indonesian (``id``) is written by its ISO 639-3 code ``ind``,
+    which :func:`check_language` reads back as ``id``."""
+    if tag in CONCEPT_FIELDS and is_language(tag):
+        return str(langcodes.Language.get(tag).to_alpha3())
+    return tag
+
+
 def parse_side(text: str) -> Side:
     """The side ``text`` names: ``term`` or ``definition``, or any prefix of one (``t``,
     ``def``), in any case — as the header abbreviates them. Raises ``ValueError`` otherwise."""
@@ -152,7 +178,9 @@ def parse_side(text: str) -> Side:
     return found[0]
 
 
-# The five languages of the bundled decks, as the modules not yet moved to any tag list them.
+# The Anki note type's fields, named after the bundled decks' five languages: Anki knows a
+# note type's fields by name, so these names stay as collections already hold them until
+# the export has a note type per language set. Nothing else lists languages.
 LANGUAGES: tuple[str, ...] = ("en", "bn", "ar", "ru", "fr")
 LANGUAGE_NAMES: dict[str, str] = {
     "en": "English",

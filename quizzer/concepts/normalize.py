@@ -1,23 +1,16 @@
 """Per-language normalisation of answers, so a typed answer compares fairly with the expected text.
 
-Every language gets NFC, case folding, digits folded to ASCII, punctuation and
-whitespace collapsed to single spaces, and invisible format characters removed.
-On top of that:
+Every language gets Unicode normalisation (NFC, or NFKC where its row folds widths),
+case folding, digits folded to ASCII, punctuation and whitespace collapsed to single
+spaces, and invisible format characters removed (ZWJ, LRM/RLM, soft hyphen; ZWNJ only
+where it just picks a glyph's shape: Bengali, Hindi, Arabic). What a language adds on top
+(optional marks, letters typed alike, Turkish case, accents accepted or a near miss) is
+its row in :mod:`quizzer.concepts.answer_rules`; a language without a row gets nothing
+more, so no two different spellings are ever taken for one.
 
-* **Arabic**: tashkeel (harakat U+064B–U+065F, superscript alef U+0670, Quranic
-  marks) and tatweel U+0640 are dropped; alef forms أ إ آ ٱ become ا; hamza on a
-  carrier ؤ → و, ئ → ي; ta marbuta ة → ه; alif maqsura ى → ي; Persian-keyboard
-  ک/ی → ك/ي.
-* **Russian**: ё → е.
-* **Bengali**: NFC only. Its virama (্) and nukta (়) are letters' spelling and are
-  never removed; ZWJ/ZWNJ only choose a glyph shape (র‍্য vs র্য), so they are
-  ignored, except that ত্ + ZWJ is the old encoding of khanda ta ৎ.
-* **French** (and any Latin letters): accents are kept by default;
-  ``accents=False`` drops the marks on *Latin* letters only (and spells œ/æ out)
-  so the caller can accept an answer whose accents differ and still say so.
-
-We never strip all combining marks: that would delete Bengali vowel signs and
-virama and turn Russian й into и.
+We never strip all combining marks: that would delete Bengali and Hindi vowel signs and
+viramas and turn Russian й into и. Accents are dropped (``accents=False``) only on Latin
+letters and only for a language whose row says how differing accents are judged.
 """
 
 from __future__ import annotations
@@ -25,42 +18,16 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-#: Arabic marks removed for comparison: harakat, hamza/madda marks, superscript
-#: alef and the Quranic annotation signs.
-_ARABIC_MARKS = frozenset(
-    [chr(c) for c in range(0x0610, 0x061B)]
-    + [chr(c) for c in range(0x064B, 0x0660)]
-    + ["\u0670"]
-    + [chr(c) for c in range(0x06D6, 0x06DD)]
-    + [chr(c) for c in range(0x06DF, 0x06E5)]
-    + [chr(c) for c in range(0x06E7, 0x06E9)]
-    + [chr(c) for c in range(0x06EA, 0x06EE)]
-)
-TATWEEL = "\u0640"
-
-_ARABIC_LETTERS = str.maketrans(
-    {
-        "\u0623": "\u0627",  # أ → ا
-        "\u0625": "\u0627",  # إ → ا
-        "\u0622": "\u0627",  # آ → ا
-        "\u0671": "\u0627",  # ٱ (wasla) → ا
-        "\u0672": "\u0627",  # ٲ → ا
-        "\u0673": "\u0627",  # ٳ → ا
-        "\u0624": "\u0648",  # ؤ → و
-        "\u0626": "\u064a",  # ئ → ي
-        "\u0629": "\u0647",  # ة → ه
-        "\u0649": "\u064a",  # ى → ي
-        "\u06cc": "\u064a",  # Persian ی → ي
-        "\u06a9": "\u0643",  # Persian ک → ك
-    }
-)
+from quizzer.concepts.answer_rules import ZWNJ, AnswerRules, rules_for, translation
 
 BENGALI_VIRAMA = "\u09cd"
 BENGALI_NUKTA = "\u09bc"
 ZWJ = "\u200d"
-ZWNJ = "\u200c"
-_KHANDA_TA_OLD = "\u09a4\u09cd\u200d"  # ত্‍ : Unicode 4.0 spelling of ৎ
+_KHANDA_TA_OLD = "\u09a4\u09cd\u200d"  # ত্‍ : the Unicode 4.0 spelling of ৎ
 _KHANDA_TA = "\u09ce"
+
+#: The canonical combining class of a virama (Bengali hasant, Devanagari halant…).
+_VIRAMA = 9
 
 _LATIN_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae", "ß": "ss"})
 
@@ -92,38 +59,30 @@ def strip_latin_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out)).translate(_LATIN_LIGATURES)
 
 
-def _arabic(text: str) -> str:
-    text = "".join(ch for ch in text if ch not in _ARABIC_MARKS and ch != TATWEEL)
-    return text.translate(_ARABIC_LETTERS)
-
-
-def _russian(text: str) -> str:
-    return text.replace("ё", "е")
-
-
-def _bengali(text: str) -> str:
-    return text.replace(_KHANDA_TA_OLD, _KHANDA_TA)
-
-
-_LANGUAGE_RULES = {"ru": _russian}
+def _case_fold(text: str, rules: AnswerRules) -> str:
+    if rules.turkic_case:
+        # Turkish and Azerbaijani pair I with ı and İ with i (Unicode SpecialCasing).
+        text = text.replace("I", "ı").replace("İ", "i")
+    return text.casefold()
 
 
 def normalize(text: str, lang: str, *, accents: bool = True) -> str:
-    """The comparison key of ``text`` written in ``lang`` (an ISO 639-1 code).
+    """The comparison key of ``text`` written in ``lang`` (a BCP 47 tag).
 
-    Two answers are "the same" when their keys are equal. With ``accents=False``
-    accents on Latin letters are dropped too (French accents are optional).
-    Unknown languages get the rules common to all. Pure and idempotent.
+    Two answers are "the same" when their keys are equal. With ``accents=False``,
+    accents on Latin letters are dropped too, for a language whose row judges differing
+    accents (accepted or a near miss); for any other the key is the same. Pure and
+    idempotent.
     """
-    text = unicodedata.normalize("NFC", text).casefold()
-    rule = _LANGUAGE_RULES.get(lang)
-    if rule is not None:
-        text = rule(text)
-    # These two only touch their own script, so they also cover a quoted word
-    # of Arabic or Bengali inside another language's text.
-    if lang == "ar" or any("\u0600" <= ch <= "\u06ff" for ch in text):
-        text = _arabic(text)
-    text = _bengali(text)
+    rules = rules_for(lang)
+    text = unicodedata.normalize("NFKC" if rules.width_folding else "NFC", text)
+    text = _case_fold(text, rules)
+    table = translation(rules)
+    if table:
+        text = text.translate(table)
+    # The old encoding of Bengali khanda ta: the same letter, in any text that quotes it.
+    text = text.replace(_KHANDA_TA_OLD, _KHANDA_TA)
+    kept = rules.kept_format
     out: list[str] = []
     pending_space = False
     for ch in text:
@@ -131,7 +90,7 @@ def normalize(text: str, lang: str, *, accents: bool = True) -> str:
         if _is_separator(ch):
             pending_space = bool(out)
             continue
-        if cat == "Cf":  # ZWJ, ZWNJ, LRM/RLM, BOM, soft hyphen: invisible, not spelling
+        if cat == "Cf" and ch not in kept:  # invisible: shapes the text, isn't spelling
             continue
         if cat == "Nd":
             ch = str(unicodedata.digit(ch))
@@ -140,7 +99,7 @@ def normalize(text: str, lang: str, *, accents: bool = True) -> str:
             pending_space = False
         out.append(ch)
     key = unicodedata.normalize("NFC", "".join(out))
-    if not accents:
+    if not accents and rules.accents is not None:
         key = strip_latin_accents(key)
     return key
 
@@ -171,11 +130,13 @@ def accents_differ(typed: str, expected: str, lang: str) -> bool:
 
 
 def graphemes(text: str) -> list[str]:
-    """Split ``text`` into user-perceived characters, good enough for our five scripts.
+    """Split ``text`` into user-perceived characters, good enough for the scripts of
+    Europe, the Arabic script and the Indic ones.
 
-    A cluster is a base character with its combining marks and joiners; after a
-    virama (Bengali hasant) the next letter joins the same cluster, so conjuncts
-    like «প্যা» or «র‍্যা» stay whole and a diff never cuts a vowel sign off its letter.
+    A cluster is a base character with its combining marks and joiners; after a virama
+    (Bengali hasant, Devanagari halant: any mark of combining class 9) the next letter
+    joins the same cluster, so conjuncts like «প্যা», «র‍্যা» or «क्ष» stay whole and a
+    diff never cuts a vowel sign off its letter.
     """
     # Lists of characters, joined at the end: a long run of marks stays linear.
     clusters: list[list[str]] = []
@@ -186,7 +147,7 @@ def graphemes(text: str) -> list[str]:
             joins = (
                 unicodedata.category(ch)[0] == "M"
                 or ch in (ZWJ, ZWNJ)
-                or (last in (ZWJ, BENGALI_VIRAMA) and letter)
+                or ((last == ZWJ or unicodedata.combining(last) == _VIRAMA) and letter)
             )
             if last == ZWNJ and letter:
                 joins = False  # ZWNJ explicitly breaks a conjunct

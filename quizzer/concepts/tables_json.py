@@ -16,7 +16,7 @@ from json.encoder import encode_basestring  # the C escaper json.dumps uses (no 
 
 from quizzer.concepts.concept import Text
 from quizzer.concepts.deck import FORMAT_VERSION, Deck
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import deck_key
 
 _q = encode_basestring
 
@@ -69,14 +69,11 @@ def _render(deck: Deck) -> str:
         first = False
         if concept.acronym:
             item += f',"acronym":{_q(concept.acronym)}'
-        entries = concept.entries
-        for lang in LANGUAGES:  # canonical order, as Concept.to_dict writes them
-            entry = entries.get(lang)
-            if entry is not None:
-                item += (
-                    f',"{lang}":{{"term":{_text(entry.term)},'
-                    f'"definition":{_text(entry.definition)}}}'
-                )
+        for lang, entry in concept.entries.items():  # in order, as Concept.to_dict writes them
+            item += (
+                f',"{deck_key(lang)}":{{"term":{_text(entry.term)},'
+                f'"definition":{_text(entry.definition)}}}'
+            )
         add(item + "}")
     out.append("]}")
     return "".join(out)

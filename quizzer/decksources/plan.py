@@ -10,7 +10,6 @@ from quizzer.decksources.columns import Column, column_from_name, resolve
 from quizzer.decksources.langs import column_language
 from quizzer.decksources.table import DeckSourceError, Row
 
-
 #: Columns left out named in the report; more are counted.
 MAX_NAMED = 6
 

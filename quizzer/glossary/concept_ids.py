@@ -10,16 +10,33 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import script_of
 from quizzer.concepts.term_parts import paren_parts
 from quizzer.glossary.slot import Slot
 from quizzer.glossary.slug import slugify, slugify_many
 
-#: The languages each rule tries, in order: a Latin term (English and French first), then a
-#: Latin name in parentheses (canonical order), then a transliteration (Russian, Bengali and
-#: Arabic first).
-_LATIN_ORDER = tuple(dict.fromkeys(("en", "fr", *LANGUAGES)))
-_TRANSLITERATION_ORDER = tuple(dict.fromkeys(("ru", "bn", "ar", *LANGUAGES)))
+#: How faithfully a transliteration spells a script, best first: alphabets (every vowel
+#: written), then abugidas and the rest, then abjads (short vowels left out), then Latin
+#: (a Latin term is taken as it is before any transliteration is tried).
+_TRANSLITERATION_RANK: dict[str, int] = {
+    "Cyrl": 0, "Grek": 0, "Armn": 0, "Geor": 0,
+    "Arab": 2, "Aran": 2, "Hebr": 2, "Syrc": 2,
+    "Latn": 3,
+}  # fmt: skip
+
+
+def _latin_script(lang: str) -> bool:
+    return script_of(lang) == "Latn"
+
+
+def _english_first(langs: Sequence[str]) -> list[str]:
+    """``langs`` with English first: the decks' common language names concepts best."""
+    return sorted(langs, key=lambda lang: lang != "en")
+
+
+def _transliteration_order(langs: Sequence[str]) -> list[str]:
+    """``langs`` by how faithfully their script transliterates (stable within a rank)."""
+    return sorted(langs, key=lambda lang: _TRANSLITERATION_RANK.get(script_of(lang) or "", 1))
 
 
 def new_concept_ids(slots: Sequence[Slot], taken: set[str]) -> list[str]:
@@ -77,27 +94,27 @@ def _from_terms(slot: Slot) -> str:
     parts: dict[str, tuple[str, tuple[str, ...]]] = {}
     for lang, entry in entries.items():
         parts[lang] = _split(entry.term.text)
-    for lang in _LATIN_ORDER:
-        if lang in parts:
-            head = parts[lang][0]
-            if lang in ("en", "fr") or _mostly_latin(head):
-                base = slugify(head)
-                if base:
-                    return base
-    # A Latin name in parentheses ("Адаптация (Low-Rank Adaptation)") reads
-    # better than a transliteration of the head.
-    for lang in LANGUAGES:
-        if lang in parts:
-            for part in parts[lang][1]:
-                if _mostly_latin(part):
-                    base = slugify(part)
-                    if base:
-                        return base
-    for lang in _TRANSLITERATION_ORDER:
-        if lang in parts:
-            base = slugify(parts[lang][0])
+    # A term in a Latin-script language (English first), then any mostly Latin term.
+    order = _english_first(list(parts))
+    latin_first = [lang for lang in order if _latin_script(lang)]
+    for lang in [*latin_first, *(lang for lang in order if lang not in latin_first)]:
+        head = parts[lang][0]
+        if _latin_script(lang) or _mostly_latin(head):
+            base = slugify(head)
             if base:
                 return base
+    # A Latin name in parentheses ("Адаптация (Low-Rank Adaptation)") reads
+    # better than a transliteration of the head.
+    for lang in order:
+        for part in parts[lang][1]:
+            if _mostly_latin(part):
+                base = slugify(part)
+                if base:
+                    return base
+    for lang in _transliteration_order(order):
+        base = slugify(parts[lang][0])
+        if base:
+            return base
     return ""
 
 
@@ -116,7 +133,7 @@ def _from_term(lang: str, term: str) -> str:
 def _from_split(lang: str, head: str, alternatives: tuple[str, ...], base: str) -> str:
     """:func:`_from_term` of a term split into ``head`` (whose slug is ``base``) and the
     ``alternatives`` of its parenthesis."""
-    latin = lang in ("en", "fr") or _mostly_latin(head)
+    latin = _latin_script(lang) or _mostly_latin(head)
     if latin and base:
         return base
     for part in alternatives:

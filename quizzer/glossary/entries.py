@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from quizzer.concepts.term_parts import acronym_of
 from quizzer.errors import SourceError
+from quizzer.glossary.language_id import FileLanguage
 
 
 class AlignError(SourceError):
@@ -42,8 +43,13 @@ class SourceEntry:
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """One glossary file's entries (file is the bare name recorded in provenance)."""
+    """One glossary file's entries (file is the bare name recorded in provenance), and its
+    languages as identification found them."""
 
     file: str
     title: str
     entries: tuple[SourceEntry, ...]
+    #: The file's languages with their entry counts and confidence, in order.
+    languages: tuple[FileLanguage, ...] = ()
+    #: (term line, note) for entries whose language couldn't be told.
+    language_notes: tuple[tuple[int, str], ...] = ()

@@ -1,206 +1,215 @@
-"""Which language a glossary entry is written in.
+"""Which language each glossary entry is written in: the script first, then a detector.
 
-Deterministic and fast (a 50,000-entry glossary is tagged in about a second):
-
-* the writing system decides first — Bengali script → ``bn``, Arabic script →
-  ``ar``, Cyrillic → ``ru`` — with checks for the other languages sharing those
-  scripts (Persian/Urdu letters, Assamese letters, Ukrainian/Serbian/Bulgarian…);
-* Latin text is scored against small profiles of function words and letters
-  (French, English, Spanish, German, …), mainly on the *definition*, because a
-  term like ``GPTQ`` or ``Scale Factor`` is language-neutral or English even in
-  a French glossary.
-
-An entry we can't place in one of quizzer's languages is reported, never
-silently filed under one of ours; the adapter then suggests ``--lang CODE``.
-A statistical detector (lingua) was considered and left out: restricted to a few
-languages it always answers with one of them, it needs a 1 s model load, and it
-measured ~250 µs per French definition here against ~35 µs for this module.
-
-The tables are their own modules: :mod:`~quizzer.glossary.scripts` (letters per
-writing system) and :mod:`~quizzer.glossary.function_words` (words and letters that
-tell languages of one script apart).
+* The script of an entry's letters (term and definition together) decides when only one
+  language lingua knows is written in it: Bengali script is Bengali, Hangul Korean, kana
+  Japanese, Greek Greek.
+* Within a script shared by several languages (Latin, Cyrillic, Arabic, Devanagari, Han)
+  lingua decides, restricted to the languages that script allows
+  (:mod:`quizzer.glossary.language_id_detector`), over term and definition together: a
+  term alone is often an acronym or an English loan (``GPTQ``, ``Scale Factor``) in any
+  glossary, and the definition carries the sentence.
+* A file is surveyed first: a sample of its entries, each read by a fast detector over
+  every candidate of their script, gives the languages the file holds (each with at
+  least a sixth of the sample); then each entry is decided among those few at full
+  accuracy. A file in one language is therefore never split by a detector's slips on
+  short entries, and a mixed file (French entries in a Bengali glossary) is still tagged
+  entry by entry.
+* An entry that can't be told (no letters, or a script lingua doesn't know) takes the
+  majority of its file, and the report says so with a note; when nothing in the file can
+  be told, the import stops and asks for ``--lang TAG``, which overrides detection.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES
+import quizzer.glossary.language_id_detector as detector
+from quizzer.concepts.languages import LanguageTagError, check_language, language_name
 from quizzer.errors import SourceError
-from quizzer.glossary.function_words import (
-    BULGARIAN_WORDS,
-    RUSSIAN_WORDS,
-    WORD_RE,
-    latin_scores,
-)
-from quizzer.glossary.scripts import SCRIPT_NAMES, dominant_script
+from quizzer.glossary.scripts import SCRIPT_NAMES, entry_script
 
-#: Names of languages we may detect but don't teach, for messages.
-OTHER_LANGUAGE_NAMES: dict[str, str] = {
-    "fa": "Persian",
-    "ur": "Urdu",
-    "as": "Assamese",
-    "hi": "Hindi (or another Devanagari language)",
-    "uk": "Ukrainian",
-    "be": "Belarusian",
-    "bg": "Bulgarian",
-    "sr": "Serbian",
-    "mk": "Macedonian",
-    "kk": "Kazakh",
-    "es": "Spanish",
-    "de": "German",
-    "it": "Italian",
-    "pt": "Portuguese",
-    "nl": "Dutch",
-    "pl": "Polish",
-    "tr": "Turkish",
-    "sv": "Swedish",
-}
-
-# Arabic-script letters Persian and Urdu use where Arabic doesn't (peh, tcheh, jeh, gaf,
-# farsi yeh, keheh) versus letters of Arabic spelling Persian avoids (yeh, alef maksura,
-# kaf, teh marbuta).
-_PERSIAN_LETTERS = frozenset("پچژگیک")
-_URDU_LETTERS = frozenset("ٹڈڑںےھ")
-_ARABIC_LETTERS = frozenset("يىكة")
-_CYRILLIC_MARKERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("uk", frozenset("іїєґІЇЄҐ")),
-    ("be", frozenset("ўЎ")),
-    ("sr", frozenset("ђјљњћџЂЈЉЊЋЏ")),
-    ("mk", frozenset("ѓќѕЃЌЅ")),
-    ("kk", frozenset("қғүұңөһәҚҒҮҰҢӨҺӘ")),
-)
-
-_RUSSIAN_ONLY = frozenset("ыэёЫЭЁ")
-
-
-@dataclass(frozen=True, slots=True)
-class Guess:
-    """What :func:`identify` concluded about one text.
-
-    ``lang`` is an ISO 639-1 code — possibly one quizzer doesn't teach, such as
-    ``fa`` — or ``None`` when the text gives too little evidence. ``script`` is an
-    ISO 15924 code of the dominant writing system (``None`` without letters).
-    """
-
-    lang: str | None
-    script: str | None
-    reason: str
-
-    @property
-    def supported(self) -> bool:
-        """Whether ``lang`` is one of quizzer's languages."""
-        return self.lang in LANGUAGES
-
-
-# The usual verdicts, made once (a guess is a frozen value; 50,000 entries need no copies).
-_BENGALI = Guess("bn", "Beng", "Bengali script")
-_ARABIC = Guess("ar", "Arab", "Arabic script")
-_RUSSIAN = Guess("ru", "Cyrl", "Cyrillic script")
-
-
-def language_name(code: str) -> str:
-    """A readable name for a language code, ours or not."""
-    return LANGUAGE_NAMES.get(code) or OTHER_LANGUAGE_NAMES.get(code, code)
-
-
-def _arabic_script_language(text: str) -> Guess:
-    persian = sum(text.count(ch) for ch in _PERSIAN_LETTERS)
-    urdu = sum(text.count(ch) for ch in _URDU_LETTERS)
-    arabic = sum(text.count(ch) for ch in _ARABIC_LETTERS)
-    if urdu >= 2 and urdu + persian > arabic:
-        return Guess("ur", "Arab", "Arabic script with Urdu letters (ٹ ڈ ڑ ں ے)")
-    if persian > arabic:
-        return Guess("fa", "Arab", "Arabic script with Persian letters (پ چ ژ گ ی ک)")
-    return _ARABIC
-
-
-def _cyrillic_language(text: str) -> Guess:
-    for code, letters in _CYRILLIC_MARKERS:
-        if not letters.isdisjoint(text):
-            return Guess(code, "Cyrl", f"Cyrillic with {language_name(code)} letters")
-    if _RUSSIAN_ONLY.isdisjoint(text):
-        words = [w.lower() for w in WORD_RE.findall(text)]
-        bg = sum(1 for w in words if w in BULGARIAN_WORDS)
-        ru = sum(1 for w in words if w in RUSSIAN_WORDS)
-        if bg >= 2 and bg > ru:
-            return Guess("bg", "Cyrl", "Cyrillic without ы/э/ё, with Bulgarian function words")
-    return _RUSSIAN
-
-
-def _latin_language(text: str) -> Guess:
-    scores = latin_scores(text)
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    (best, top), (_second, runner) = ranked[0], ranked[1]
-    # About two function words (or equivalent letters) and a clear lead; otherwise undecided.
-    if top >= 1.5 and top >= 1.5 * runner + 0.5:
-        return Guess(best, "Latn", f"Latin script, {language_name(best)} function words")
-    return Guess(None, "Latn", "Latin script, too few function words to tell the language")
-
-
-def identify_text(text: str) -> Guess:
-    """Guess the language of one text (a definition or a term)."""
-    script = dominant_script(text)
-    if script is None:
-        return Guess(None, None, "no letters")
-    if script == "Beng":
-        if "ৰ" in text or "ৱ" in text:  # Assamese letters (substring searches: fast)
-            return Guess("as", "Beng", "Bengali script with Assamese letters (ৰ ৱ)")
-        return _BENGALI
-    if script == "Arab":
-        return _arabic_script_language(text)
-    if script == "Cyrl":
-        return _cyrillic_language(text)
-    if script == "Latn":
-        return _latin_language(text)
-    if script == "Deva":
-        return Guess("hi", "Deva", "Devanagari script")
-    return Guess(None, script, f"{SCRIPT_NAMES.get(script, script)} script")
-
-
-def identify(term: str, definition: str) -> Guess:
-    """Guess an entry's language, mainly from its definition.
-
-    The definition is the longer, sentence-like text; a term is often an acronym or
-    an English loan (``GPTQ``, ``Scale Factor``) in any glossary. The term decides
-    only when the definition is undecided, and for Latin text the two are pooled.
-    """
-    guess = identify_text(definition)
-    if guess.lang is not None:
-        return guess
-    if guess.script == "Latn" or guess.script is None:
-        pooled = identify_text(f"{definition} {term}")
-        if pooled.lang is not None:
-            return pooled
-    if guess.script is None:
-        return identify_text(term)
-    return guess
-
-
-def _refusal(guess: Guess) -> str | None:
-    """Why an entry so guessed can't be imported (``None``: it can, or the guess is undecided)."""
-    if guess.lang is not None and not guess.supported:
-        return (
-            f"this entry looks {language_name(guess.lang)} ({guess.reason}), "
-            "not one of quizzer's languages"
-        )
-    if guess.lang is None and guess.script not in (None, "Latn"):
-        return f"this entry is in {guess.reason}, not one of quizzer's languages"
-    return None
+#: Entries of one script surveyed to find the languages a file holds (evenly spread).
+SURVEY_SIZE = 300
+#: An entry decided among several languages with less confidence than this can't be told:
+#: it takes the majority of the entries in its script (Indonesian and Malay, Spanish and
+#: Galician share most of their words; a short entry can lean either way).
+SURE = 0.75
+#: A language holds at least this share of the surveyed entries of its script to be one of
+#: the file's languages.
+SURVEY_SHARE = 1 / 6
 
 
 class LanguageIdError(SourceError):
-    """An entry's language is not one of quizzer's, or can't be told; ``line`` is 1-based."""
+    """An entry's language can't be told, or ``--lang`` is not a language; ``line`` is
+    1-based."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileLanguage:
+    """One language of a file: how many entries have it and their mean confidence (0–1)."""
+
+    lang: str
+    entries: int
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class Tagging:
+    """The language of each entry of a file, how sure each is, and notes on entries that
+    took the file's majority."""
+
+    langs: tuple[str, ...]
+    confidences: tuple[float, ...]
+    #: (term line, what happened): entries that couldn't be told.
+    notes: tuple[tuple[int, str], ...] = ()
+
+    def languages(self) -> tuple[FileLanguage, ...]:
+        """The file's languages in the order they first come, with counts and confidence."""
+        totals: dict[str, list[float]] = {}
+        for lang, confidence in zip(self.langs, self.confidences, strict=True):
+            totals.setdefault(lang, []).append(confidence)
+        return tuple(
+            FileLanguage(lang, len(values), sum(values) / len(values))
+            for lang, values in totals.items()
+        )
 
 
 def _hint() -> str:
-    codes = ", ".join(LANGUAGES)
-    return (
-        f"if the file is in one of quizzer's languages ({codes}), say which with "
-        "--lang CODE (e.g. --lang fr); other languages can't be imported yet"
-    )
+    return "say which language the file is in with --lang TAG (a BCP 47 tag: es, pt-BR, fa…)"
+
+
+def _forced(forced: str, count: int) -> Tagging:
+    try:
+        lang = check_language(forced)
+    except LanguageTagError as exc:
+        raise LanguageIdError(f"--lang: {exc.problem}", None, exc.hint) from None
+    return Tagging((lang,) * count, (1.0,) * count)
+
+
+def _survey(
+    texts: Sequence[str], indices: list[int], tags: tuple[str, ...]
+) -> tuple[tuple[str, ...], Counter[str], int]:
+    """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted), the
+    votes of the sample, and its size."""
+    step = max(1, len(indices) // SURVEY_SIZE)
+    sample = indices[::step][:SURVEY_SIZE]
+    votes = Counter(v for v in detector.survey([texts[i] for i in sample], tags) if v)
+    least = max(1, math.ceil(len(sample) * SURVEY_SHARE))
+    found = tuple(sorted(lang for lang, count in votes.items() if count >= least))
+    return found, votes, len(sample)
+
+
+def tag_file(
+    entries: Sequence[tuple[str, str, int]],
+    forced: str | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> Tagging:
+    """The language of each ``(term, definition, line)``; all ``forced`` when given.
+
+    Raises :class:`LanguageIdError` when ``forced`` is not a valid tag, or when no entry
+    of the file can be told. ``progress(done, total)`` is called now and then.
+    """
+    total = len(entries)
+    if forced is not None:
+        return _forced(forced, total)
+    texts = [f"{term}\n{definition}" for term, definition, _line in entries]
+    langs: list[str | None] = [None] * total
+    confidences = [0.0] * total
+    why: dict[int, str] = {}
+    leaning: dict[int, str] = {}  # what an entry not told for sure leans to
+    by_script: dict[str | None, list[int]] = {}
+    for i, text in enumerate(texts):
+        by_script.setdefault(entry_script(text), []).append(i)
+    done, step = 0, max(1, total // 100)
+
+    def tick(count: int) -> None:
+        nonlocal done
+        before, done = done, done + count
+        if progress is not None and (done // step != before // step or done == total):
+            progress(done, total)
+
+    for script, indices in by_script.items():
+        tags = detector.candidates(script) if script else ()
+        if not tags:
+            reason = (
+                f"{SCRIPT_NAMES.get(script, script)} script, which the detector doesn't know"
+                if script
+                else "no letters"
+            )
+            why.update(dict.fromkeys(indices, reason))
+            tick(len(indices))
+            continue
+        found, votes, surveyed = (
+            (tags, Counter(), 0) if len(tags) == 1 else _survey(texts, indices, tags)
+        )
+        if len(found) == 1:
+            # One language in this script: every entry in it has it, as sure as the survey.
+            share = votes[found[0]] / surveyed if surveyed else 1.0
+            for i in indices:
+                langs[i], confidences[i] = found[0], share
+            tick(len(indices))
+            continue
+        if not found:
+            why.update(dict.fromkeys(indices, "the detector found no language in the sample"))
+            tick(len(indices))
+            continue
+        for i in indices:
+            lang, confidence = detector.decide(texts[i], found)
+            if lang is None:
+                why[i] = "too little text to go on"
+            elif confidence < SURE:
+                why[i] = f"{language_name(lang)} at only {confidence:.0%}"
+                leaning[i] = lang
+                lang = None
+            langs[i], confidences[i] = lang, confidence
+            tick(1)
+    return _fill(entries, langs, confidences, why, leaning, by_script)
+
+
+def _fill(
+    entries: Sequence[tuple[str, str, int]],
+    langs: list[str | None],
+    confidences: list[float],
+    why: dict[int, str],
+    leaning: dict[int, str],
+    by_script: dict[str | None, list[int]],
+) -> Tagging:
+    """Entries that couldn't be told take the majority of the told entries in their script
+    (else of what its entries lean to, else of the whole file), each with a note unless it
+    leaned that way anyway."""
+    if not why:
+        return Tagging(tuple(lang or "" for lang in langs), tuple(confidences))
+    told = Counter(lang for lang in langs if lang) or Counter(leaning.values())
+    if not told:
+        first = min(why)
+        raise LanguageIdError(
+            f"can't tell this entry's language ({why[first]})", entries[first][2], _hint()
+        )
+    majority = told.most_common(1)[0][0]
+    notes: list[tuple[int, str]] = []
+    for indices in by_script.values():
+        in_script = Counter(langs[i] for i in indices if langs[i]) or Counter(
+            leaning[i] for i in indices if i in leaning
+        )
+        chosen = in_script.most_common(1)[0][0] if in_script else majority
+        for i in indices:
+            if i in why:
+                langs[i] = chosen
+                if leaning.get(i) == chosen:
+                    continue
+                notes.append(
+                    (
+                        entries[i][2],
+                        f"can't tell this entry's language ({why[i]}): took "
+                        f"{chosen} ({language_name(chosen)}), the file's majority",
+                    )
+                )
+    notes.sort()
+    return Tagging(tuple(lang or majority for lang in langs), tuple(confidences), tuple(notes))
 
 
 def tag_entries(
@@ -209,48 +218,34 @@ def tag_entries(
     *,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[str]:
-    """The language of each ``(term, definition, line)``; all ``forced`` when given.
+    """The language of each ``(term, definition, line)`` (see :func:`tag_file`)."""
+    return list(tag_file(entries, forced, progress=progress).langs)
 
-    An entry whose Latin text is undecided takes the language most of the file's
-    decided Latin entries have. Raises :class:`LanguageIdError` for an entry in a
-    language quizzer doesn't teach, or when nothing decides. ``progress(done, total)``
-    is called now and then, for a progress bar.
-    """
-    if forced is not None:
-        if forced not in LANGUAGES:
-            raise LanguageIdError(
-                f"unknown language {forced!r}", None, f"--lang takes one of {', '.join(LANGUAGES)}"
-            )
-        return [forced] * len(entries)
-    if progress is None:
-        guesses = [identify(term, definition) for term, definition, _line in entries]
-    else:
-        guesses = []
-        total = len(entries)
-        step = max(1, total // 100)
-        for done, (term, definition, _line) in enumerate(entries, start=1):
-            guesses.append(identify(term, definition))
-            if done % step == 0 or done == total:
-                progress(done, total)
-    # The few distinct guesses (most entries share one of the usual verdicts) are checked
-    # first; only when one is refused are the entries looked at, to name the first's line.
-    distinct = {id(guess): guess for guess in guesses}.values()
-    if any(_refusal(guess) for guess in distinct):
-        for guess, (_term, _definition, line) in zip(guesses, entries, strict=True):
-            refusal = _refusal(guess)
-            if refusal:
-                raise LanguageIdError(refusal, line, _hint())
-    latin = Counter(g.lang for g in guesses if g.script == "Latn" and g.lang)
-    fallback = latin.most_common(1)[0][0] if latin else None
-    if fallback is not None or all(guess.lang for guess in distinct):
-        default = fallback or ""  # ("": never taken, every guess has a language then)
-        return [guess.lang or default for guess in guesses]
-    langs: list[str] = []
-    for guess, (_term, _definition, line) in zip(guesses, entries, strict=True):
-        lang = guess.lang or fallback
-        if lang is None:
-            raise LanguageIdError(
-                "can't tell this entry's language (too little text to go on)", line, _hint()
-            )
-        langs.append(lang)
-    return langs
+
+#: Letters a column's texts need in all before their language is told: a few words alone
+#: ("perro", "gato") are as likely Italian as Spanish to any detector.
+COLUMN_LETTERS = 20
+#: A column's language must weigh more than the other likely ones together.
+COLUMN_SURE = 0.5
+
+
+def language_of_texts(texts: Sequence[str]) -> str | None:
+    """The language of ``texts`` (a column of a spreadsheet, say) read together; ``None``
+    when they hold too few letters, or the language they lean to weighs no more than the
+    other likely ones (:data:`COLUMN_SURE`).
+
+    The texts are read together: the fast detector names the three likeliest languages of
+    their script, and the full one decides among them."""
+    if sum(ch.isalpha() for text in texts for ch in text) < COLUMN_LETTERS:
+        return None
+    # The texts pooled: a column of single words says little word by word.
+    pooled = "\n".join(texts)
+    script = entry_script(pooled)
+    tags = detector.candidates(script) if script else ()
+    if len(tags) <= 1:
+        return tags[0] if tags else None
+    likely = detector.shortlist(pooled, tags)
+    if len(likely) <= 1:
+        return likely[0] if likely else None
+    lang, confidence = detector.decide(pooled, likely)
+    return lang if confidence > COLUMN_SURE else None

@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 
 from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import order_languages
 from quizzer.glossary.alignment_report import AlignmentReport, ConceptReport, Match
 from quizzer.glossary.concept_ids import new_concept_ids
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
@@ -42,6 +42,8 @@ class Aligner:
         self.moved: list[tuple[str, int, str, Slot, Slot]] = []
         # File name → slot per entry position, for position alignment.
         self.sequences: dict[str, list[Slot]] = {}
+        # The deck's languages in order: the existing deck's, then each file's as it comes.
+        self.languages: tuple[str, ...] = existing.languages if existing is not None else ()
         if existing is not None:
             for concept in existing.concepts:
                 slot = Slot(concept.id, concept.acronym, dict(concept.entries), concept)
@@ -76,6 +78,7 @@ class Aligner:
         import into no deck, where every new concept is a sure one)."""
         entries = source.entries
         n = len(entries)
+        self.languages = order_languages((*self.languages, *(e.lang for e in entries)))
         before = len(self.slots)  # the slots this file finds (it appends its new ones)
         chosen: list[tuple[Slot, str, float] | None] = [None] * n
         claimed: set[int] = set()
@@ -158,13 +161,12 @@ class Aligner:
 
         # 6. new concepts
         pending = [i for i in range(n) if chosen[i] is None]
+        # The languages an open slot lacks: an entry in one of them might have belonged there.
         open_langs = (
             {
                 lang
-                for s in self.slots
-                if id(s) not in claimed
-                for lang in LANGUAGES
-                if lang not in s.entries
+                for lang in {entries[i].lang for i in pending}
+                if any(id(s) not in claimed and lang not in s.entries for s in self.slots)
             }
             if pending and not first
             else set()
@@ -369,7 +371,7 @@ class Aligner:
         for slot in self.slots:
             ordered = slot.entries
             if len(ordered) > 1:
-                ordered = {lang: ordered[lang] for lang in LANGUAGES if lang in ordered}
+                ordered = {lang: ordered[lang] for lang in self.languages if lang in ordered}
             original = slot.original
             if original is None:
                 status = "new"

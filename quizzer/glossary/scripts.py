@@ -1,9 +1,8 @@
 """Which writing system a text is in: letters counted per script (ISO 15924 codes).
 
 The script decides most of language identification (:mod:`quizzer.glossary.language_id`):
-Bengali script is Bengali (or Assamese), Arabic script Arabic (or Persian, Urdu),
-Cyrillic Russian (or a neighbour). Digits, punctuation and Arabic harakat carry no
-language and are not counted.
+it narrows the languages a detector weighs (Arabic script to Arabic, Persian, Urdu…).
+Digits, punctuation and Arabic harakat carry no language and are not counted.
 """
 
 from __future__ import annotations
@@ -35,6 +34,15 @@ _SCRIPTS: tuple[tuple[str, str], ...] = (
     ("Geor", "\u10a0-\u10ff"),
     ("Armn", "\u0530-\u058f"),
     ("Ethi", "\u1200-\u137f"),
+    ("Syrc", "\u0700-\u074f"),
+    ("Thaa", "\u0780-\u07bf"),
+    ("Nkoo", "\u07c0-\u07ff"),
+    ("Orya", "\u0b00-\u0b7f"),
+    ("Sinh", "\u0d80-\u0dff"),
+    ("Laoo", "\u0e80-\u0eff"),
+    ("Tibt", "\u0f00-\u0fff"),
+    ("Mymr", "\u1000-\u109f"),
+    ("Khmr", "\u1780-\u17ff"),
 )
 # Signs that aren't letters (Bengali/Arabic/Devanagari digits, danda, Arabic harakat
 # and punctuation) would otherwise count as script evidence; they are excluded.
@@ -109,14 +117,6 @@ def _letter_script(ch: str) -> str:
     return _SPAN_SCRIPT[bisect.bisect_right(_SPAN_STARTS, ord(ch)) - 1][1]
 
 
-class DeletingTable(dict[int, "str | None"]):
-    """A ``str.translate`` table that deletes every character it doesn't list (the letter
-    table of :mod:`quizzer.glossary.function_words` keeps only the letters it weighs)."""
-
-    def __missing__(self, key: int) -> None:
-        return None
-
-
 SCRIPT_NAMES: dict[str, str] = {
     "Beng": "Bengali",
     "Arab": "Arabic",
@@ -138,6 +138,15 @@ SCRIPT_NAMES: dict[str, str] = {
     "Geor": "Georgian",
     "Armn": "Armenian",
     "Ethi": "Ethiopic",
+    "Syrc": "Syriac",
+    "Thaa": "Thaana",
+    "Nkoo": "N'Ko",
+    "Orya": "Odia",
+    "Sinh": "Sinhala",
+    "Laoo": "Lao",
+    "Tibt": "Tibetan",
+    "Mymr": "Myanmar",
+    "Khmr": "Khmer",
 }
 
 
@@ -237,3 +246,15 @@ def dominant_script(text: str) -> str | None:
         if most >= left:
             break
     return best
+
+
+def entry_script(text: str) -> str | None:
+    """The script that tells ``text``'s language: its :func:`dominant_script`, except that
+    Han characters with any kana among them are Japanese (``Kana``), and with any Hangul
+    Korean (``Hang``): Japanese and Korean write many words in Han characters."""
+    script = dominant_script(text)
+    if script == "Hani":
+        for name in ("Kana", "Hang"):
+            if run_re(name).search(text):
+                return name
+    return script

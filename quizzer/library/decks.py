@@ -12,7 +12,7 @@ from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter
 from quizzer.concepts.concept import Concept, Entry, EntryTable, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
-from quizzer.concepts.languages import LANGUAGES, Side
+from quizzer.concepts.languages import CONCEPT_FIELDS, Side, check_language, deck_key
 from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
@@ -124,9 +124,11 @@ def deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
             deck=deck_id,
             acronym=item.get("acronym"),
             entries={
-                lang: Entry(_valid_text(item[lang]["term"]), _valid_text(item[lang]["definition"]))
-                for lang in LANGUAGES
-                if lang in item
+                check_language(key): Entry(
+                    _valid_text(table["term"]), _valid_text(table["definition"])
+                )
+                for key, table in item.items()
+                if key not in CONCEPT_FIELDS
             },
         )
         for item in tables["concepts"]
@@ -148,18 +150,21 @@ class LazyEntries(EntryTable):
         self._built: dict[str, Entry] = {}
 
     def _table(self, lang: str) -> Any:
-        table = self._item.get(lang)
+        key = deck_key(lang)
+        if key in CONCEPT_FIELDS:
+            return None
+        table = self._item.get(key)
         if table is not None and type(table) is not dict:
             # Two threads decoding one table at once decode equal ones: either may stay.
-            table = self._item[lang] = deckcache.decode_field(table)
+            table = self._item[key] = deckcache.decode_field(table)
         return table
 
     def __getitem__(self, lang: str) -> Entry:
         entry = self._built.get(lang)
         if entry is None:
-            if lang not in LANGUAGES or lang not in self._item:
-                raise KeyError(lang)  # the concept has no text in ``lang``
             table = self._table(lang)
+            if table is None:
+                raise KeyError(lang)  # the concept has no text in ``lang``
             entry = Entry(_valid_text(table["term"]), _valid_text(table["definition"]))
             # Two threads building one entry at once build equal ones: either may stay.
             self._built[lang] = entry
@@ -170,17 +175,22 @@ class LazyEntries(EntryTable):
         entry = self._built.get(lang)
         if entry is not None:
             return entry.side(side).text
-        table = self._table(lang) if lang in LANGUAGES else None
+        table = self._table(lang)
         return table[side]["text"] if table is not None else None
 
     def __contains__(self, lang: object) -> bool:
-        return lang in LANGUAGES and lang in self._item
+        if not isinstance(lang, str):
+            return False
+        key = deck_key(lang)
+        return key not in CONCEPT_FIELDS and key in self._item
 
     def __iter__(self) -> Iterator[str]:
-        return (lang for lang in LANGUAGES if lang in self._item)
+        # The deck file's keys are valid and standard (checked when it was read): a key is
+        # its language's tag, but for ``ind`` (Indonesian, ``id``).
+        return (check_language(key) for key in self._item if key not in CONCEPT_FIELDS)
 
     def __len__(self) -> int:
-        return sum(lang in self._item for lang in LANGUAGES)
+        return sum(key not in CONCEPT_FIELDS for key in self._item)
 
     def __repr__(self) -> str:
         return repr(dict(self.items()))

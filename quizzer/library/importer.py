@@ -13,7 +13,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -23,14 +23,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from quizzer.concepts import tables_json
 from quizzer.concepts.concept import SLUG_RE
 from quizzer.concepts.deck import Deck, DeckFormatError, check_name
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import LanguageTagError, check_language
 from quizzer.concepts.textrules import describe, forbidden_char
 from quizzer.errors import InputError
 from quizzer.fsutil import read_regular_file, remove_stale_temps
 from quizzer.glossary.align import align
 from quizzer.glossary.alignment_report import AlignmentReport
 from quizzer.glossary.entries import AlignError, SourceEntry, SourceFile
-from quizzer.glossary.language_id import LanguageIdError, tag_entries
+from quizzer.glossary.language_id import LanguageIdError, tag_file
 from quizzer.glossary.mapping import MappingError, mapping_lines
 from quizzer.glossary.mapping import parse_mapping as _parse_mapping
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
@@ -64,6 +64,9 @@ class ImportResult:
     written: bool  # the file was written (False for a dry run or no change)
     #: The deck folder did not exist: writing created it (a dry run would have).
     new_folder: bool = False
+    #: Each file read, with its languages (count and confidence) and notes on entries whose
+    #: language couldn't be told, in the order given.
+    files: tuple[SourceFile, ...] = ()
 
 
 def read_glossary(
@@ -81,7 +84,7 @@ def read_glossary(
         text = decode(data)
         with _progress(path.name, len(data), show_progress) as (reading, tagging):
             glossary = parse(text, progress=reading)
-            langs = tag_entries(
+            tags = tag_file(
                 [(e.term, e.definition, e.term_line) for e in glossary.entries],
                 forced=lang,
                 progress=tagging,
@@ -91,9 +94,9 @@ def read_glossary(
     name = path.name  # a property that splits the path: once, not per entry
     entries = tuple(
         SourceEntry(name, e.index, code, e.term, e.definition, e.term_line, e.definition_line)
-        for e, code in zip(glossary.entries, langs, strict=True)
+        for e, code in zip(glossary.entries, tags.langs, strict=True)
     )
-    return SourceFile(file=name, title=glossary.title, entries=entries)
+    return SourceFile(name, glossary.title, entries, tags.languages(), tags.notes)
 
 
 Tick = Callable[[int, int], None]
@@ -233,11 +236,11 @@ def _import(
 ) -> ImportResult:
     if not paths:
         raise InputError("no glossary files given", hint="quizzer import FILE...")
-    if lang is not None and lang not in LANGUAGES:
-        raise InputError(
-            f"unknown language {lang!r} for --lang",
-            hint=f"--lang takes one of {', '.join(LANGUAGES)}",
-        )
+    if lang is not None:
+        try:
+            lang = check_language(lang)
+        except LanguageTagError as exc:
+            raise InputError(f"--lang: {exc.problem}", hint=exc.hint) from None
     if show_progress is None:
         show_progress = sys.stderr.isatty()
     files = [Path(p) for p in paths]
@@ -351,6 +354,8 @@ def _import_into(
         changed=changed,
         written=written,
         new_folder=new_folder,
+        # (without their entries: the deck holds the texts now)
+        files=tuple(replace(source, entries=()) for source in sources),
     )
 
 

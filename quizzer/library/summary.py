@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
 from quizzer.errors import InputError
 from quizzer.library import cache as deckcache
 from quizzer.library.decks import (
@@ -61,9 +60,7 @@ class DeckSummary:
 
 def summarise(deck: Deck, path: Path, bundled: bool) -> DeckSummary:
     """The summary of a loaded deck."""
-    complete = tuple(
-        lang for lang in LANGUAGES if deck.concepts and all(lang in c.entries for c in deck)
-    )
+    complete = tuple(lang for lang in deck.languages if all(lang in c.entries for c in deck))
     return DeckSummary(
         id=deck.id,
         name=deck.name,

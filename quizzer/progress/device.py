@@ -131,6 +131,17 @@ def local_identity(name: str | None = None) -> tuple[Identity, bool]:
     return Identity(device, claim, shown), True
 
 
+def current_device() -> str | None:
+    """This machine's device id if it has one already (made by an earlier open), without
+    making one: for read-only commands."""
+    name = requested_name()
+    record = _read_small(_state_file(name))
+    if record is None or record.get("host") != _host():
+        return name
+    found = record.get("device")
+    return found if isinstance(found, str) else name
+
+
 def _save_identity(name: str | None, identity: Identity) -> None:
     path = _state_file(name)
     try:

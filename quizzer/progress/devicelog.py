@@ -206,6 +206,10 @@ def _read_month(
                 result.damage.append(problem)
             result.damage.extend(Problem(log, d.line, d.reason) for d in parsed.damage)
             result.events.extend(parsed.events)
+            if month in files.sealed:
+                # Both: a seal cut short before the log went. Whatever the sealed file holds
+                # that the log doesn't comes back as a copy would (ids drop the repeats).
+                _add_missing(files, month, result)
             return parsed.end, skip + len(parsed.events), parsed.events
     events, problem = read_sealed(files.sealed[month])
     if problem:
@@ -217,6 +221,13 @@ def _read_month(
         skip = 0
     result.events.extend(events[skip:])
     return 0, len(events), events[skip:]
+
+
+def _add_missing(files: _Folder, month: str, result: ReadResult) -> None:
+    whole = _read_log(files.logs[month], 0, 0)[0].events
+    known = {event["id"] for event in whole}
+    sealed, _ = read_sealed(files.sealed[month])
+    result.copies.extend(event for event in sealed if event["id"] not in known)
 
 
 def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
@@ -301,6 +312,11 @@ def _read_copies(files: _Folder, month: str, copies: list[Path], result: ReadRes
                 result.copies.append(event)
 
 
+def _seq_of(event: Event) -> int:
+    seq = event.get("seq")
+    return seq if isinstance(seq, int) else 0
+
+
 def _write_sealed(path: Path, month: str, device: str, events: list[Event]) -> None:
     """Seal ``events`` into the TinyDB file ``path``: a temp file, fsynced, renamed."""
     temp = path.with_name(f".{path.name}{_SEALING}")
@@ -334,6 +350,7 @@ class DeviceLog:
         self.owner = owner
         self._fd: int | None = None
         self._month = ""
+        self._floor = ""
         self._size = 0
         self.last_seq = min_seq
         try:
@@ -363,13 +380,20 @@ class DeviceLog:
         current = layout.month_of(int(now.timestamp() * 1000))
         newest = months[-1] if months else ""
         for month in months:
-            if month < max(current, newest) and month in files.logs:
+            # A month with a sealed file is closed for good; the others before the newest (or
+            # before this month) are sealed now.
+            if month in files.logs and (month < max(current, newest) or month in files.sealed):
                 self._seal(files, month)
-        if newest and newest in files.logs and newest >= current:
+        files = _scan(self.folder)
+        if newest in files.logs and newest not in files.sealed:
             self._open_log(newest)
+            self._floor = newest
         elif newest:
             events, _ = read_sealed(layout.sealed_path(self.folder, newest))
             self._see(events)
+            # Never append to a sealed month, even when the clock says it is that month (a
+            # clock set back, answers given "in" the past): the next month's log takes them.
+            self._floor = layout.next_month(newest)
 
     def _see(self, events: list[Event]) -> None:
         seqs = [event["seq"] for event in events if isinstance(event.get("seq"), int)]
@@ -394,11 +418,20 @@ class DeviceLog:
         parsed = eventlines.parse(_read_bytes(log))
         sealed = layout.sealed_path(self.folder, month)
         done, problem = read_sealed(sealed)
-        if problem is not None or month not in files.sealed or len(done) < len(parsed.events):
-            _write_sealed(sealed, month, self.owner, parsed.events)
-            done = parsed.events
+        if problem is not None:
+            # A damaged sealed file is not ours to overwrite: both stay (readers take the
+            # log), and the month stays closed.
+            self._see(parsed.events)
+            return
+        known = {event["id"] for event in done}
+        extra = [event for event in parsed.events if event["id"] not in known]
+        if extra or month not in files.sealed:
+            union = done + extra
+            union.sort(key=_seq_of)
+            _write_sealed(sealed, month, self.owner, union)
+            done = union
         self._see(done)
-        # Only now, with the sealed file on disk, may the log go.
+        # Only now, with every event of the log in the sealed file on disk, may the log go.
         log.unlink()
         fsync_dir(self.folder)
 
@@ -411,7 +444,8 @@ class DeviceLog:
             seq += 1
             if event.get("seq") != seq:
                 raise ValueError(f"event {event.get('id')!r} should have seq {seq}")
-        month = max(layout.month_of(int(now.astimezone(UTC).timestamp() * 1000)), self._month)
+        month = layout.month_of(int(now.astimezone(UTC).timestamp() * 1000))
+        month = max(month, self._month, self._floor)
         data = eventlines.encode_all(events)
         try:
             if month != self._month or self._fd is None:

@@ -85,6 +85,12 @@ def month_of(at_ms: int) -> str:
     return datetime.fromtimestamp(at_ms / 1000, UTC).strftime("%Y-%m")
 
 
+def next_month(month: str) -> str:
+    """The ``YYYY-MM`` after ``month``."""
+    year, number = int(month[:4]), int(month[5:7])
+    return f"{year + number // 12:04d}-{number % 12 + 1:02d}"
+
+
 def log_path(folder: Path, month: str) -> Path:
     """The open log of ``month`` in a device folder."""
     return folder / f"{month}{LOG_SUFFIX}"

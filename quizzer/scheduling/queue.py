@@ -1,4 +1,5 @@
-"""What to study now in a deck: the due queue, new-card order, sibling burying, daily limits.
+"""What to study now in a deck: the due queue, new-card order, sibling burying, the direction
+ladder, daily limits.
 
 Pure: ``now`` (UTC), the learner's time zone and the settings are arguments.
 """
@@ -30,6 +31,10 @@ class DueQueue:
     cards due today (limited); ``new``: cards to introduce (limited).
     ``next_learning_due`` is when the next learning card not yet due comes back.
     ``new_left``/``reviews_left`` are what today's limits still allow.
+    ``buried``: cards buried until a later moment (by hand, or for a sibling answered today).
+    ``siblings``: cards held until the next study day because a card of the same concept is
+    answered or served today. ``ladder``: new cards of a later direction waiting for the
+    concept's card in an earlier direction to be known (:func:`due_queue_of_facts`).
     """
 
     learning: tuple[CardKey, ...] = ()
@@ -39,6 +44,8 @@ class DueQueue:
     new_left: int = 0
     reviews_left: int = 0
     buried: tuple[CardKey, ...] = field(default=())
+    siblings: tuple[CardKey, ...] = field(default=())
+    ladder: tuple[CardKey, ...] = field(default=())
 
     @property
     def cards(self) -> tuple[CardKey, ...]:
@@ -64,6 +71,9 @@ class QueueFacts(NamedTuple):
     last_review: datetime | None
     suspended: bool
     buried_until: datetime | None
+    #: FSRS stability in days (``None``: not read; the direction ladder then estimates it
+    #: from the interval, :func:`stability_of`).
+    stability: float | None = None
 
 
 def facts_of(state: CardState) -> QueueFacts:
@@ -75,7 +85,24 @@ def facts_of(state: CardState) -> QueueFacts:
         state.card.last_review,
         state.suspended,
         state.buried_until,
+        state.card.stability,
     )
+
+
+def stability_of(facts: QueueFacts, settings: SchedulerSettings) -> float | None:
+    """A review card's stability in days: its own when the facts hold it, else the one its
+    interval implies (FSRS-6 gives a review card the interval in which its recall falls to
+    the desired retention: at 0.9, the stability itself; within the fuzz and day rounding).
+    ``None`` for a card not in review or never answered."""
+    if not facts.review or facts.last_review is None:
+        return None
+    if facts.stability is not None:
+        return facts.stability
+    interval = (facts.due - facts.last_review).total_seconds() / 86400
+    decay = -settings.parameters[20]
+    factor: float = 0.9 ** (1 / decay) - 1
+    spread: float = settings.desired_retention ** (1 / decay) - 1
+    return interval * factor / spread
 
 
 def due_queue(
@@ -97,6 +124,12 @@ def due_queue(
     concept's other cards wait until the next study day (the answered card
     itself keeps its learning steps). ``today`` holds the deck's answers so far
     today, counted against the daily limits.
+
+    The direction ladder (``ladder_days`` above 0): when the candidates hold several
+    directions, their order is the order in which each direction first appears among the
+    candidates (the order the learner picked them). A concept's new card in a later direction
+    waits until its cards in every earlier direction are known: in review with a stability
+    of at least ``ladder_days`` (a suspended earlier card holds nothing back).
     """
     facts = {card_id: facts_of(state) for card_id, state in states.items()}
     return due_queue_of_facts(candidates, facts, now, tz, settings, today)
@@ -133,15 +166,26 @@ def due_queue_of_facts(
     review: list[tuple[datetime, str, CardKey]] = []
     new: list[tuple[str, CardKey]] = []
     buried: list[CardKey] = []
+    siblings: list[CardKey] = []
+    waiting: list[CardKey] = []
     next_learning: datetime | None = None
-    for key, card_id in zip(candidates, ids or [k.id for k in candidates], strict=True):
+    ids = ids or [k.id for k in candidates]
+    earlier = _earlier_directions(candidates, ids) if settings.ladder_days > 0 else None
+    for key, card_id in zip(candidates, ids, strict=True):
         st = facts.get(card_id)
         if st is not None and st.suspended:
             continue
+        fresh = st is None or st.new
+        # The ladder's wait outlasts a sibling's day: it is the reason given.
+        if fresh and earlier and not _ladder_open(earlier.get(card_id, ()), facts, settings):
+            waiting.append(key)
+            continue
         kept = keeper.get(key.concept_uid) if keeper else None
-        if (kept is not None and kept[1] != card_id) or (
-            st is not None and st.buried_until is not None and st.buried_until > now
-        ):
+        if kept is not None and kept[1] != card_id:
+            buried.append(key)
+            siblings.append(key)
+            continue
+        if st is not None and st.buried_until is not None and st.buried_until > now:
             buried.append(key)
             continue
         if st is None or st.new:
@@ -167,9 +211,9 @@ def due_queue_of_facts(
     if settings.bury_siblings:
         # One card per concept per study day: its siblings would be buried after it anyway.
         seen: set[str] = set()
-        learn_keys = _first_per_concept(learn_keys, seen)
-        review_keys = _first_per_concept(review_keys, seen)
-        new_keys = _first_per_concept(new_keys, seen)
+        learn_keys = _first_per_concept(learn_keys, seen, siblings)
+        review_keys = _first_per_concept(review_keys, seen, siblings)
+        new_keys = _first_per_concept(new_keys, seen, siblings)
     return DueQueue(
         learning=tuple(learn_keys),
         review=tuple(review_keys[:reviews_left]),
@@ -178,16 +222,59 @@ def due_queue_of_facts(
         new_left=new_left,
         reviews_left=reviews_left,
         buried=tuple(buried),
+        siblings=tuple(siblings),
+        ladder=tuple(waiting),
     )
 
 
-def _first_per_concept(keys: list[CardKey], seen: set[str]) -> list[CardKey]:
+def _first_per_concept(keys: list[CardKey], seen: set[str], held: list[CardKey]) -> list[CardKey]:
     out: list[CardKey] = []
     for key in keys:
         if key.concept_uid not in seen:
             seen.add(key.concept_uid)
             out.append(key)
+        else:
+            held.append(key)
     return out
+
+
+def _earlier_directions(
+    candidates: Sequence[CardKey], ids: Sequence[str]
+) -> dict[str, tuple[str, ...]]:
+    """For each candidate of a later direction, its concept's candidates (ids) in the
+    earlier directions; empty when the candidates hold one direction."""
+    rank: dict[object, int] = {}
+    for key in candidates:
+        rank.setdefault(key.pair, len(rank))
+    if len(rank) < 2:
+        return {}
+    rungs: dict[str, list[tuple[int, str]]] = {}
+    for key, card_id in zip(candidates, ids, strict=True):
+        rungs.setdefault(key.concept_uid, []).append((rank[key.pair], card_id))
+    out: dict[str, tuple[str, ...]] = {}
+    for cards in rungs.values():
+        if len(cards) > 1:
+            for r, card_id in cards:
+                below = tuple(other for r2, other in cards if r2 < r)
+                if below:
+                    out[card_id] = below
+    return out
+
+
+def _ladder_open(
+    earlier: Sequence[str], facts: Mapping[str, QueueFacts], settings: SchedulerSettings
+) -> bool:
+    """Whether every card of ``earlier`` is known (or suspended): the next rung may start."""
+    for card_id in earlier:
+        st = facts.get(card_id)
+        if st is None:
+            return False
+        if st.suspended:
+            continue
+        stability = stability_of(st, settings)
+        if stability is None or stability < settings.ladder_days:
+            return False
+    return True
 
 
 def bury_until(now: datetime, tz: tzinfo, settings: SchedulerSettings) -> datetime:

@@ -35,6 +35,9 @@ class SchedulerSettings:
     reviews_per_day: int = 200
     new_order: NewOrder = "deck"
     bury_siblings: bool = True
+    #: A later direction's new card of a concept waits until the concept's cards in the
+    #: earlier directions studied with it have at least this stability, in days (0: off).
+    ladder_days: int = 7
     leech_threshold: int = 8
     leech_every: int = 4
     leech_action: LeechAction = "suspend"
@@ -55,6 +58,7 @@ class SchedulerSettings:
             ("day_start_hour", 0),
             ("new_per_day", 0),
             ("reviews_per_day", 0),
+            ("ladder_days", 0),
             ("maximum_interval_days", 1),
             ("leech_threshold", 1),
             ("leech_every", 1),

@@ -269,27 +269,40 @@ def import_deck_source(
     )
 
 
-def card_resolver(user_dir: Path | str | None = None) -> CardResolver:
+class LibraryResolver:
     """For ``quizzer merge``: the quizzer card an Anki card of an imported note is.
 
     The note's concept is the user deck's concept whose id ends with its GUID's tag; the
     card's question and answer fields are found among that concept's texts. The library
-    is read the first time a card asks.
+    is read the first time a note asks.
     """
-    index: dict[str, list[Concept]] | None = None
 
-    def resolve(guid: str, note_type: NoteType, values: tuple[str, ...], ord_: int) -> str | None:
-        nonlocal index
-        if index is None:
-            index = defaultdict(list)
-            for item in load_library(user_dir):
+    def __init__(self, user_dir: Path | str | None = None) -> None:
+        self._user_dir = user_dir
+        self._index: dict[str, list[Concept]] | None = None
+
+    def _concepts(self, guid: str) -> list[Concept]:
+        if self._index is None:
+            index: dict[str, list[Concept]] = defaultdict(list)
+            for item in load_library(self._user_dir):
                 if item.bundled:
                     continue
                 for concept in item.deck.concepts:
                     tag = tag_of(concept.id)
                     if tag is not None:
                         index[tag].append(concept)
-        for concept in index.get(guid_tag(guid), []):
+            self._index = index
+        return self._index.get(guid_tag(guid), [])
+
+    def knows(self, guid: str) -> bool:
+        """Whether a user deck holds a concept imported from the note with this GUID."""
+        return bool(self._concepts(guid))
+
+    def card(
+        self, guid: str, note_type: NoteType, values: tuple[str, ...], ord_: int
+    ) -> str | None:
+        """The quizzer card id of card ``ord_`` of the note, or ``None``."""
+        for concept in self._concepts(guid):
             direction = card_direction(concept, note_type, values, ord_)
             if direction is not None:
                 try:
@@ -298,4 +311,7 @@ def card_resolver(user_dir: Path | str | None = None) -> CardResolver:
                     return None
         return None
 
-    return resolve
+
+def card_resolver(user_dir: Path | str | None = None) -> CardResolver:
+    """The resolver ``quizzer merge`` gives :func:`~quizzer.anki.package_reader.read_package`."""
+    return LibraryResolver(user_dir)

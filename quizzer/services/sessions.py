@@ -8,6 +8,7 @@ pushed; the home screen, which only counts cards, never needs the study engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -29,15 +30,17 @@ if TYPE_CHECKING:
 
 
 class StoreScheduler:
-    """The core ``Scheduler`` protocol on the progress store, for one deck and one pair.
+    """The core ``Scheduler`` protocol on the progress store, for one deck and one pair (or
+    several, ``pairs``, in the order picked).
 
     Answers and buries go to the store, durably; undo is the store's own.
     """
 
-    def __init__(self, store: Store, deck: Deck, pair: Pair) -> None:
+    def __init__(self, store: Store, deck: Deck, pair: Pair, pairs: Sequence[Pair] = ()) -> None:
         self.store = store
         self.deck = deck
         self.pair = pair
+        self.pairs: tuple[Pair, ...] = tuple(pairs) or (pair,)
         #: Called with (card, suspended) when an answer makes ``card`` a leech.
         self.on_leech: Callable[[CardKey, bool], None] | None = None
         #: What :meth:`undo` took back last: the store's Review or Bury.
@@ -52,7 +55,7 @@ class StoreScheduler:
     def due_queue(self, now: datetime) -> DueQueue:
         """The due queue at ``now``: learning, review and new cards (daily limits applied)."""
         if self._queue is None or self._queue[0] != now:
-            due = self.cards or (lambda at: self.store.due_cards(self.deck, [self.pair], at))
+            due = self.cards or (lambda at: self.store.due_cards(self.deck, self.pairs, at))
             self._queue = (now, due(now))
         return self._queue[1]
 
@@ -88,18 +91,21 @@ class StoreScheduler:
         return "Taken back."
 
     def next_due(self, now: datetime) -> datetime | None:
-        """The earliest due time after ``now`` among this deck's cards for the pair.
+        """The earliest due time after ``now`` among this deck's cards for the pairs.
 
         Looks up the deck's cards one by one (O(deck)), not every card in the store.
         """
-        states = (self.store.card(CardKey(c.uid, self.pair)) for c in self.deck.concepts)
+        states = (
+            self.store.card(CardKey(c.uid, pair)) for c in self.deck.concepts for pair in self.pairs
+        )
         return next_due((s for s in states if s is not None), now)
 
 
 def store_scheduler(service: StudyService, choice: StudyChoice) -> StoreScheduler:
     """A store-backed scheduler for ``choice``, serving the service's due cards."""
-    scheduler = StoreScheduler(service.store, service.deck(choice.deck), choice.pair)
-    scheduler.cards = lambda now: service.due_cards(choice.deck, choice.pair, now)
+    deck = service.deck_for(choice)
+    scheduler = StoreScheduler(service.store, deck, choice.pair, choice.pairs)
+    scheduler.cards = lambda now: service.queue_for(choice, now)
     return scheduler
 
 
@@ -117,7 +123,7 @@ def start_flow(
     """
     scheduler = store_scheduler(service, choice)
     scheduler.on_leech = on_leech
-    deck = service.deck(choice.deck)
+    deck = scheduler.deck
     if choice.mode == "learn":
         # Learn mode's modules (its multiple choice and typed-answer matching, with
         # rapidfuzz) are imported when a learn session starts: a flip session's first
@@ -125,9 +131,13 @@ def start_flow(
         from quizzer.study.flow_learn import LearnFlow
         from quizzer.study.learn_plan import learn_rounds
 
-        queue = service.due_cards(choice.deck, choice.pair, now)
+        queue = service.queue_for(choice, now)
+        # A round asks one direction: the first picked that has new cards today (a later
+        # one's come once the ladder lets them, in a later session).
+        pair = next((p for p in choice.pairs if any(k.pair == p for k in queue.new)), choice.pair)
+        queue = replace(queue, new=tuple(k for k in queue.new if k.pair == pair))
         rounds = learn_rounds(queue, deck.concepts)
-        return LearnFlow(rounds, deck.concepts, choice.pair, service.rng, scheduler)
+        return LearnFlow(rounds, deck.concepts, pair, service.rng, scheduler)
 
     stage: Any = choice.mode
     # The queue tells learning from due cards, for the header's counts.

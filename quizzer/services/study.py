@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.scheduling.queue import DueQueue
@@ -42,6 +42,20 @@ if TYPE_CHECKING:
 def utcnow() -> datetime:
     """The wall clock, in UTC (the UI is where time is read; the core takes it as input)."""
     return datetime.now(UTC)
+
+
+def waiting_words(queue: DueQueue) -> str | None:
+    """``"12 wait for their first direction · 5 siblings tomorrow"``, or ``None``."""
+    parts = []
+    if queue.ladder:
+        n = len(queue.ladder)
+        parts.append(
+            f"{n} wait{'s' if n == 1 else ''} for {'its' if n == 1 else 'their'} first direction"
+        )
+    if queue.siblings:
+        n = len(queue.siblings)
+        parts.append(f"{n} sibling{'' if n == 1 else 's'} tomorrow")
+    return " · ".join(parts) or None
 
 
 class StudyService:
@@ -79,13 +93,17 @@ class StudyService:
         return [listing_of(deck) for deck in self._decks.values()]
 
     def counts_ready(
-        self, deck_id: str, pair: Pair | None = None, now: datetime | None = None
+        self, deck_id: str, pair: Pair | Sequence[Pair] | None = None, now: datetime | None = None
     ) -> bool:
         """Whether :meth:`counts` answers at once (else it first loads a big deck): a small
         or loaded deck, or a big one whose counts in ``pair`` were kept and hold ``now``."""
         shelf = self._decks
         if not isinstance(shelf, DeckShelf) or shelf.ready(deck_id):
             return True
+        if pair is not None and not isinstance(pair, Pair):
+            if len(pair) != 1:
+                return False  # several directions: counted from the loaded deck
+            pair = pair[0]
         kept = self._kept_counts(deck_id, pair, now or utcnow()) if pair is not None else None
         return kept is not None
 
@@ -101,12 +119,12 @@ class StudyService:
         deck = self.deck(deck_id)
         for lang in dict.fromkeys((pair.prompt_lang, pair.answer_lang)):
             if not any(lang in concept.entries for concept in deck.concepts):
-                return f"This deck has no {LANGUAGE_NAMES.get(lang, lang)} text."
+                return f"This deck has no {language_name(lang)} text."
         both = any(has_card(concept, pair) for concept in deck.concepts)
         if both:
             return None
-        prompt = f"{LANGUAGE_NAMES.get(pair.prompt_lang, pair.prompt_lang)} {pair.prompt_side}"
-        answer = f"{LANGUAGE_NAMES.get(pair.answer_lang, pair.answer_lang)} {pair.answer_side}"
+        prompt = f"{language_name(pair.prompt_lang)} {pair.prompt_side}"
+        answer = f"{language_name(pair.answer_lang)} {pair.answer_side}"
         return f"No concept in this deck has both the {prompt} and the {answer}."
 
     def new_limit_note(self, deck_id: str, pair: Pair, now: datetime | None = None) -> str | None:
@@ -128,10 +146,18 @@ class StudyService:
             f"tomorrow (or raise the limit: quizzer settings --set new_per_day={limit * 2})."
         )
 
-    def counts(self, deck_id: str, pair: Pair, now: datetime | None = None) -> tuple[int, int]:
-        """(new, due) cards of ``deck_id`` in direction ``pair`` available now (a big deck's
-        from :mod:`quizzer.services.deck_counts` while they hold, kept there when counted)."""
+    def counts(
+        self, deck_id: str, pair: Pair | Sequence[Pair], now: datetime | None = None
+    ) -> tuple[int, int]:
+        """(new, due) cards of ``deck_id`` in direction ``pair`` (or directions) available now
+        (a big deck's from :mod:`quizzer.services.deck_counts` while they hold, kept there
+        when counted)."""
         now = now or utcnow()
+        if not isinstance(pair, Pair):
+            if len(pair) != 1:
+                queue = self.due_cards(deck_id, pair, now)
+                return len(queue.new), len(queue.learning) + len(queue.review)
+            pair = pair[0]
         kept = self._kept_counts(deck_id, pair, now)
         if kept is not None:
             return kept
@@ -140,10 +166,17 @@ class StudyService:
             self._kept.keep(deck_id, pair, now, queue)
         return len(queue.new), len(queue.learning) + len(queue.review)
 
-    def due_cards(self, deck_id: str, pair: Pair, now: datetime) -> DueQueue:
+    def due_cards(self, deck_id: str, pair: Pair | Sequence[Pair], now: datetime) -> DueQueue:
         """The store's due queue of ``deck_id`` in direction ``pair``, over the deck's cards
-        as the shelf keeps them (a big deck's are not compared text by text each time)."""
+        as the shelf keeps them (a big deck's are not compared text by text each time).
+
+        Several directions (in the order picked) are queued together by the store, with
+        the direction ladder (:func:`quizzer.scheduling.queue.due_queue_of_facts`)."""
         deck, shelf = self.deck(deck_id), self._decks
+        if not isinstance(pair, Pair):
+            if len(pair) != 1:
+                return self.store.due_cards(deck, pair, now)
+            pair = pair[0]
         if not isinstance(shelf, DeckShelf):
             return self.store.due_cards(deck, [pair], now)
         # A big deck's queue kept with its counts, while they hold (the same function of
@@ -165,6 +198,48 @@ class StudyService:
         if self._kept is not None:
             self._kept.note(deck_id, pair, now, queue)
         return queue
+
+    def waiting_note(
+        self, deck_id: str, pairs: Sequence[Pair], now: datetime | None = None
+    ) -> str | None:
+        """How many cards wait and why (``None`` when none do): new cards of a later
+        direction waiting for their first one, and siblings held until tomorrow."""
+        queue = self.due_cards(deck_id, pairs, now or utcnow())
+        return waiting_words(queue)
+
+    def deck_for(self, choice: StudyChoice) -> Deck:
+        """The deck ``choice`` studies: its deck, or its decks as one (their concepts in
+        order, each keeping its own deck's ids, so its cards and progress are its deck's)."""
+        if not choice.more_decks:
+            return self.deck(choice.deck)
+        decks = [self.deck(deck_id) for deck_id in choice.decks]
+        return Deck(
+            id="+".join(choice.decks),
+            name=" + ".join(deck.name for deck in decks),
+            concepts=tuple(concept for deck in decks for concept in deck.concepts),
+        )
+
+    def queue_for(self, choice: StudyChoice, now: datetime) -> DueQueue:
+        """The due queue of ``choice``: each deck's (its own daily limits), one after another."""
+        queues = [self.due_cards(deck_id, choice.pairs, now) for deck_id in choice.decks]
+        if len(queues) == 1:
+            return queues[0]
+        learning_due = [q.next_learning_due for q in queues if q.next_learning_due is not None]
+        return DueQueue(
+            learning=tuple(k for q in queues for k in q.learning),
+            review=tuple(k for q in queues for k in q.review),
+            new=tuple(k for q in queues for k in q.new),
+            next_learning_due=min(learning_due, default=None),
+            new_left=sum(q.new_left for q in queues),
+            reviews_left=sum(q.reviews_left for q in queues),
+            buried=tuple(k for q in queues for k in q.buried),
+            siblings=tuple(k for q in queues for k in q.siblings),
+            ladder=tuple(k for q in queues for k in q.ladder),
+        )
+
+    def waiting_for(self, choice: StudyChoice, now: datetime | None = None) -> str | None:
+        """:meth:`waiting_note` over every deck of ``choice``."""
+        return waiting_words(self.queue_for(choice, now or utcnow()))
 
     def lapses(self, card: CardKey) -> int | None:
         """How often ``card`` lapsed (``None`` if it has no state yet)."""

@@ -19,6 +19,7 @@ from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 
 from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import order_languages
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.activity import per_day, streak_on, today_on
@@ -252,7 +253,7 @@ def stats_of(
         retention=digest.retention,
         heatmap=digest.heatmap,
         forecast=digest.forecast,
-        mastery_languages=digest.mastery_languages,
+        mastery_languages=_in_deck_order(digest.mastery_languages, shown_decks),
         mastery=tuple(MasteryRow(uid, dict(digest.mastery.get(uid, empty))) for uid in order),
         hardest=digest.hardest,
         languages=digest.languages,
@@ -262,3 +263,12 @@ def stats_of(
         sources=digest.sources,
         concept_names={c.uid: c.label for d in shown_decks for c in d.concepts},
     )
+
+
+def _in_deck_order(languages: Sequence[str], decks: Sequence[Deck]) -> tuple[str, ...]:
+    """``languages`` in the order the decks list them; any the decks lack after, by tag."""
+    order = {
+        lang: i
+        for i, lang in enumerate(order_languages(lang for deck in decks for lang in deck.languages))
+    }
+    return tuple(sorted(languages, key=lambda lang: (order.get(lang, len(order)), lang)))

@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGES
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
@@ -97,7 +96,7 @@ def _summaries(
     for pair, counts in pairs.items():
         grouped[group(pair)].append(counts)
     out = []
-    for g in sorted(grouped, key=_group_order):
+    for g in sorted(grouped, key=_group_order):  # by tag: languages come as a set here
         parts = grouped[g]
         reviews = sum(c.reviews for c in parts)
         passed = sum(c.passed for c in parts)
@@ -127,9 +126,8 @@ def by_pair(pair: Pair) -> str:
     return f"{pair.prompt_lang}>{pair.answer_lang}"
 
 
-def _group_order(key: str) -> tuple[int, ...]:
-    parts = key.split(">")
-    return tuple(LANGUAGES.index(p) if p in LANGUAGES else len(LANGUAGES) for p in parts)
+def _group_order(key: str) -> tuple[str, ...]:
+    return tuple(key.split(">"))
 
 
 def language_summaries(

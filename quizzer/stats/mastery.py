@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
-from quizzer.concepts.languages import LANGUAGES
+from quizzer.concepts.languages import sorted_languages
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.scheduler import elapsed_study_days
 from quizzer.scheduling.studyday import DEFAULT_DAY_START_HOUR
@@ -51,7 +51,7 @@ def mastery(
     ``card_recall`` is :func:`recalls` of ``cards`` when already counted.
     Rows follow ``concept_uids`` (concepts never studied get empty rows), then any
     other concept seen in ``cards`` in sorted order. Returns (languages, rows),
-    the languages being those with at least one studied card, in canonical order.
+    the languages being those with at least one studied card, sorted by tag.
     """
     cards = list(cards)
     if card_recall is None:
@@ -78,7 +78,7 @@ def mastery_of(
         else:
             vals.append(r)
     used = {lang for row in sums.values() for lang in row}
-    langs = tuple(lang for lang in LANGUAGES if lang in used)
+    langs = sorted_languages(used)
     order = list(dict.fromkeys(concept_uids))
     order += sorted(set(sums) - set(order))
     empty: dict[str, list[float]] = {}

@@ -13,14 +13,11 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
-from quizzer.concepts.languages import Side
+from quizzer.concepts.languages import Side, script_of
 from quizzer.concepts.normalize import compact, comparison_key, normalize
 from quizzer.concepts.term_parts import looks_like_acronym, paren_parts
 
 FormKind = Literal["full", "term", "acronym", "part"]
-
-#: Languages written in Latin letters, where the concept's acronym is itself an answer.
-_LATIN_LANGUAGES = frozenset({"en", "fr"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +74,8 @@ def answer_forms(
             forms.append(AnswerForm(part, "acronym" if is_acronym else "part"))
     if acronym:
         words = normalize(expected, lang).split()
-        if lang in _LATIN_LANGUAGES or normalize(acronym, lang) in words:
+        # In a language written in Latin letters the concept's acronym is itself an answer.
+        if script_of(lang) == "Latn" or normalize(acronym, lang) in words:
             forms.append(AnswerForm(acronym.strip(), "acronym"))
     unique: list[AnswerForm] = []
     seen: set[str] = set()

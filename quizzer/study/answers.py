@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -55,9 +55,10 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from quizzer.cards.card import Pair
+from quizzer.concepts.answer_rules import rules_for
 from quizzer.concepts.concept import Concept
-from quizzer.concepts.languages import Side
-from quizzer.concepts.normalize import compact, comparison_key
+from quizzer.concepts.languages import Side, script_of
+from quizzer.concepts.normalize import compact, comparison_key, graphemes
 from quizzer.scheduling.grades import Grade
 from quizzer.study.answer_diff import DiffSegment, char_diff
 from quizzer.study.answer_forms import FormKind, answer_forms
@@ -75,8 +76,13 @@ TRANSLIT_THRESHOLD = 75.0
 #: An answer taking longer than this (milliseconds) is graded Hard, not Good.
 SLOW_MS = 20_000
 
-#: Languages whose learners may type a Latin transliteration instead of the script.
-TRANSLITERATED_LANGUAGES = frozenset({"bn", "ar", "ru"})
+
+def transliterated(lang: str) -> bool:
+    """Whether learners of ``lang`` may type a Latin transliteration instead of its script:
+    every language not written in Latin letters (anyascii spells any script)."""
+    script = script_of(lang)
+    return script is not None and script != "Latn"
+
 
 NOTE_NEAR = "near"
 """A near miss (a typo or a transliteration): passed, graded Hard, not spelled right."""
@@ -173,22 +179,52 @@ class AnswerCheck:
         )
 
 
-def _similarity(typed_key: str, form_key: str) -> float:
+def _similarity(typed_key: str, form_key: str, lang: str) -> float:
     if not typed_key or not form_key:
         return 0.0
+    if rules_for(lang).clusters:
+        # A vowel sign or a virama conjunct is one unit of spelling: a slip in one
+        # cluster costs one, however many code points it holds.
+        return _cluster_similarity(typed_key, form_key)
     score = max(
         fuzz.ratio(typed_key, form_key),
         fuzz.token_sort_ratio(typed_key, form_key),
         fuzz.ratio(compact(typed_key), compact(form_key)),
     )
+    return _capped(score, typed_key, form_key)
+
+
+def _cluster_similarity(typed_key: str, form_key: str) -> float:
+    typed_clusters = graphemes(compact(typed_key))
+    form_clusters = graphemes(compact(form_key))
+    score = max(
+        fuzz.ratio(typed_key, form_key),
+        fuzz.ratio(typed_clusters, form_clusters),
+    )
+    # One cluster off (a vowel sign, a conjunct typed as two letters) is one slip.
+    slip = Levenshtein.distance(typed_clusters, form_clusters) <= 1 or (
+        Levenshtein.distance(compact(typed_key), compact(form_key)) <= 1
+    )
+    if slip and len(form_clusters) >= 3:
+        score = max(score, NEAR_THRESHOLD)
+    return _capped(score, typed_key, form_key, typed_clusters, form_clusters)
+
+
+def _capped(
+    score: float,
+    typed_key: str,
+    form_key: str,
+    typed_units: Sequence[str] | None = None,
+    form_units: Sequence[str] | None = None,
+) -> float:
+    """``score`` with the rules of a near miss that don't depend on the measure."""
     # "8-bit" for "4-bit" is another concept, not a typo.
     if re.findall(r"\d+", typed_key) != re.findall(r"\d+", form_key):
         return min(float(score), 60.0)
     # One slip in a short word ("PEFF" for "PEFT") is a near miss, whatever the ratio.
-    if (
-        len(compact(form_key)) >= 3
-        and Levenshtein.distance(compact(typed_key), compact(form_key)) <= 1
-    ):
+    typed_units = typed_units if typed_units is not None else compact(typed_key)
+    form_units = form_units if form_units is not None else compact(form_key)
+    if len(form_units) >= 3 and Levenshtein.distance(typed_units, form_units) <= 1:
         score = max(score, NEAR_THRESHOLD)
     return float(score)
 
@@ -203,7 +239,7 @@ def _closest_other(
             key = comparison_key(form.text, lang, accents=False)
             if compact(key) == compact(typed_loose):
                 return 100.0, text
-            score = _similarity(typed_loose, key)
+            score = _similarity(typed_loose, key, lang)
             if score > best[0]:
                 best = (score, text)
     return best
@@ -278,16 +314,24 @@ def check_answer(
             notes = _KIND_NOTES[form.kind]
             verdict = Verdict.ACCEPTED if notes else Verdict.EXACT
             return AnswerCheck(verdict, typed, expected_nfc, form.text, notes, 100.0)
+    # Accents differ: accepted, or a near miss, as the language's row says.
+    accepted = rules_for(lang).accents == "accepted"
     for form in ranked:
         if compact(comparison_key(form.text, lang, accents=False)) == compact(typed_loose):
-            notes = (NOTE_ACCENTS, *_KIND_NOTES[form.kind])
+            if accepted:
+                notes = (NOTE_ACCENTS, *_KIND_NOTES[form.kind])
+                verdict, score = Verdict.ACCEPTED, 100.0
+            else:
+                notes = (NOTE_NEAR, NOTE_ACCENTS, *_KIND_NOTES[form.kind])
+                verdict = Verdict.NEAR
+                score = _similarity(typed_strict, comparison_key(form.text, lang), lang)
             return AnswerCheck(
-                Verdict.ACCEPTED,
+                verdict,
                 typed,
                 expected_nfc,
                 form.text,
                 notes,
-                100.0,
+                score,
                 char_diff(typed, form.text, lang),
             )
 
@@ -295,7 +339,11 @@ def check_answer(
         return AnswerCheck(Verdict.WRONG, typed, expected_nfc, ranked[0].text, (NOTE_PROMPT,), 0.0)
 
     scored = [
-        (_similarity(typed_loose, comparison_key(form.text, lang, accents=False)), index, form)
+        (
+            _similarity(typed_loose, comparison_key(form.text, lang, accents=False), lang),
+            index,
+            form,
+        )
         for index, form in enumerate(forms)
     ]
     best_score, _, best = max(scored, key=lambda item: (item[0], -item[1]))
@@ -322,7 +370,7 @@ def check_answer(
             char_diff(typed, best.text, lang),
         )
 
-    if lang in TRANSLITERATED_LANGUAGES and is_latin_answer(typed):
+    if transliterated(lang) and is_latin_answer(typed):
         native = [f for f in forms if has_letters_outside_latin(f.text)]
         translit = [(transliteration_similarity(typed, f.text), f) for f in native]
         if translit:

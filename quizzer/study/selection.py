@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import language_name
 from quizzer.scheduling.grades import MODES
 
 #: What a learner can choose on the home screen and with ``--mode``: the quiz modes,
@@ -20,36 +20,75 @@ SETTINGS_KEY = "ui.last_choice"
 
 @dataclass(frozen=True, slots=True)
 class StudyChoice:
-    """A deck id, a :class:`Pair` and a mode (flip, choice, typed, learn or match)."""
+    """A deck id, a :class:`Pair` and a mode (flip, choice, typed, learn or match).
+
+    ``also``: further directions studied with ``pair``, in the order picked; a concept's new
+    card in a later one waits for its earlier ones (the direction ladder of the due queue).
+    ``more_decks``: further decks studied with ``deck`` in one session.
+    """
 
     deck: str
     pair: Pair
     mode: str = "flip"
+    also: tuple[Pair, ...] = ()
+    more_decks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.mode not in STUDY_MODES:
             raise ValueError(f"mode must be one of {', '.join(STUDY_MODES)}, not {self.mode!r}")
+        if len(set(self.pairs)) != len(self.pairs):
+            raise ValueError("a direction is chosen twice")
+        if len(set(self.decks)) != len(self.decks):
+            raise ValueError("a deck is chosen twice")
+
+    @property
+    def decks(self) -> tuple[str, ...]:
+        """Every deck chosen, the first first."""
+        return (self.deck, *self.more_decks)
+
+    @property
+    def pairs(self) -> tuple[Pair, ...]:
+        """Every direction chosen, the first first."""
+        return (self.pair, *self.also)
 
     @property
     def pair_label(self) -> str:
-        """``"Russian term → English definition"``."""
+        """``"Russian term → English definition"`` (``… (then reverse)`` with its reverse)."""
         p = self.pair
-        return (
-            f"{LANGUAGE_NAMES[p.prompt_lang]} {p.prompt_side} → "
-            f"{LANGUAGE_NAMES[p.answer_lang]} {p.answer_side}"
+        label = (
+            f"{language_name(p.prompt_lang)} {p.prompt_side} → "
+            f"{language_name(p.answer_lang)} {p.answer_side}"
         )
+        if self.also == (reverse(p),):
+            return label + " (then reverse)"
+        if self.also:
+            return label + f" (+{len(self.also)} directions)"
+        return label
 
     def to_dict(self) -> dict[str, Any]:
         """For the store's settings."""
-        return {"deck": self.deck, "pair": self.pair.code, "mode": self.mode}
+        out: dict[str, Any] = {"deck": self.deck, "pair": self.pair.code, "mode": self.mode}
+        if self.also:
+            out["also"] = [p.code for p in self.also]
+        if self.more_decks:
+            out["more_decks"] = list(self.more_decks)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> StudyChoice | None:
         """Inverse of :meth:`to_dict`; ``None`` for anything unreadable (an old or edited file)."""
         try:
-            return cls(str(data["deck"]), Pair.parse(str(data["pair"])), str(data["mode"]))
-        except (KeyError, TypeError, ValueError):
+            also = tuple(Pair.parse(str(code)) for code in data.get("also", ()))
+            more = tuple(str(deck) for deck in data.get("more_decks", ()))
+            pair = Pair.parse(str(data["pair"]))
+            return cls(str(data["deck"]), pair, str(data["mode"]), also, more)
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
+
+
+def reverse(pair: Pair) -> Pair:
+    """``pair`` the other way round: its answer becomes the prompt."""
+    return Pair(pair.answer_lang, pair.answer_side, pair.prompt_lang, pair.prompt_side)
 
 
 def default_pair(languages: Sequence[str] = ()) -> Pair:

@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import language_name
 from quizzer.stats.figures import GroupSummary, SourceCount, Stats
 from quizzer.ui.fitted import Fitted
 from quizzer.ui.stats_charts import forecast_text, heatmap_text
@@ -141,7 +141,7 @@ def mastery_table(stats: Stats, limit: int = MASTERY_ROWS) -> Table:
     t = Table(title=title, padding=(0, 1), min_width=len(title), caption=caption)
     t.add_column(_t("Concept"), overflow="fold", max_width=32)
     for lang in stats.mastery_languages:
-        t.add_column(_t(LANGUAGE_NAMES.get(lang, lang)), justify="right")
+        t.add_column(_t(language_name(lang)), justify="right")
     t.add_column(_t("All"), justify="right")
     for row in stats.mastery[:limit]:
         name = stats.concept_names.get(row.concept_uid, row.concept_uid)
@@ -208,7 +208,7 @@ def _summary_table(
 
 def _pair_label(key: str) -> str:
     a, _, b = key.partition(">")
-    return f"{LANGUAGE_NAMES.get(a, a)} → {LANGUAGE_NAMES.get(b, b)}"
+    return f"{language_name(a)} → {language_name(b)}"
 
 
 def _code_pair(key: str) -> str:
@@ -217,9 +217,7 @@ def _code_pair(key: str) -> str:
 
 def languages_table(stats: Stats) -> Table:
     """Per answer language."""
-    return _summary_table(
-        "By answer language", "Language", stats.languages, lambda k: LANGUAGE_NAMES.get(k, k)
-    )
+    return _summary_table("By answer language", "Language", stats.languages, language_name)
 
 
 def pairs_table(stats: Stats) -> Table:

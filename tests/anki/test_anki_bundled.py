@@ -141,7 +141,8 @@ def test_cli_selects_decks_pairs_and_kinds(tmp_path, monkeypatch, capsys):
     [
         (["--out", "x.txt"], "does not end in .apkg"),
         (["--pair", "en-bn"], "is not FROM:TO"),
-        (["--pair", "en:de"], "unknown language 'de'"),
+        (["--pair", "en:zz"], "unknown language 'zz'"),
+        (["--pair", "en:de"], "no exported deck has de"),
         (["--kinds", "meaning,recall"], "unknown card kind 'recall'"),
         (["--deck", "no-such-deck"], "no deck named 'no-such-deck'"),
         (["--pair", "en:en", "--kinds", "translate"], "no card direction"),

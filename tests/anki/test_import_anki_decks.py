@@ -68,7 +68,8 @@ def _answer(col: Collection, count: int) -> int:
 
 @pytest.fixture(scope="module")
 def anki_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
-    """(the .apkg, the legacy .apkg, answers in its revlog) of Anki's own collection."""
+    """(the .apkg, the legacy .apkg, answers in its revlog) of Anki's own collection; its
+    .colpkg beside them as ``words.colpkg``."""
     tmp = tmp_path_factory.mktemp("anki")
     col = _collection(tmp / "col")
     try:
@@ -77,7 +78,8 @@ def anki_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int
         apkg = export_with_scheduling(col, tmp / "words.apkg")
         legacy = export_with_scheduling(col, tmp / "words-legacy.apkg", legacy=True)
     finally:
-        col.close()
+        # Exporting the whole collection closes it.
+        col.export_collection_package(str(tmp / "words.colpkg"), include_media=False, legacy=False)
     return apkg, legacy, answers
 
 
@@ -114,6 +116,48 @@ def test_legacy_export_gives_the_same_concepts(anki_deck, decks, capsys):
     assert [c.id for c in new] == [c.id for c in old]
     texts = [(c.text("fr", "term"), c.text("en", "term")) for c in new]
     assert texts == [(c.text("fr", "term"), c.text("en", "term")) for c in old]
+
+
+def test_a_colpkg_gives_the_same_concepts_and_its_answers_merge(anki_deck, decks, tmp_path, capsys):
+    apkg, _legacy, answers = anki_deck
+    colpkg = apkg.with_name("words.colpkg")
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    before = (decks / "words.toml").read_bytes()
+    code, out, _err = _import(capsys, str(colpkg), "--deck", "words")
+    assert code == 0 and "0 new, 4 updated" in out  # the same notes; only the file name differs
+    assert [c.id for c in read_deck(decks / "words.toml")] == [
+        c.id for c in read_deck_bytes(before, tmp_path)
+    ]
+    db = tmp_path / "store" / "progress.json"
+    assert main(["merge", str(colpkg), "--db", str(db)]) == 0
+    assert f"added {answers} answers" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not a zip", "empty"])
+def test_a_damaged_package_is_refused_and_nothing_is_written(
+    anki_deck, decks, tmp_path, capsys, damage
+):
+    apkg, _legacy, _answers = anki_deck
+    data = apkg.read_bytes()
+    bad = tmp_path / "bad.apkg"
+    bad.write_bytes(
+        {
+            "truncated": data[: len(data) // 2],
+            "not a zip": b"PK\x03\x04" + b"x" * 100,
+            "empty": b"",
+        }[damage]
+    )
+    code, _out, err = _import(capsys, str(bad), "--deck", "words")
+    assert code == 2
+    assert "bad.apkg" in err and "Traceback" not in err
+    assert not list(decks.iterdir())
+
+
+def read_deck_bytes(raw: bytes, folder: Path):
+    path = folder / "copy" / "words.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(raw)
+    return read_deck(path)
 
 
 def test_reimporting_changes_nothing(anki_deck, decks, capsys):

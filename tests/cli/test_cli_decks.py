@@ -213,20 +213,28 @@ def test_mapping_file_fixes_an_unsure_alignment(
     assert shown["one"]["languages"]["ru"]["term"] == "Один"
 
 
-def test_other_language_stops_with_lang_hint_then_lang_imports(
+def test_a_persian_glossary_imports_as_persian_and_lang_overrides_or_is_refused(
     decks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     persian = write(
         tmp_path / "fa.txt",
         "واژه‌نامه\nهوش مصنوعی\nلورا\nروشی برای کاهش حافظه که پارامترها را تقسیم می‌کند.\n",
     )
-    code, _out, err = cli(capsys, "import", str(persian))
-    assert code == 2
-    assert f"{persian}:3:" in err and "Persian" in err and "--lang CODE" in err
-    assert snapshot(decks) == {}
-    code, _out, err = cli(capsys, "import", str(persian), "--lang", "ar", "--deck", "farsi")
+    code, out, err = cli(capsys, "import", str(persian), "--deck", "farsi")
     assert code == 0, err
-    assert (decks / "farsi.toml").exists()
+    assert "fa.txt: fa (Persian, 1 entries" in out
+    shown = json.loads(cli(capsys, "show", "farsi", "--json")[1])
+    assert list(shown[0]["languages"]) == ["fa"]
+
+    code, _out, err = cli(capsys, "import", str(persian), "--lang", "farsi", "--deck", "other")
+    assert code == 2
+    assert "unknown language 'farsi'" in err and "did you mean fa (Persian)?" in err
+    assert not (decks / "other.toml").exists()
+
+    code, _out, err = cli(capsys, "import", str(persian), "--lang", "prs", "--deck", "dari")
+    assert code == 0, err
+    shown = json.loads(cli(capsys, "show", "dari", "--json")[1])
+    assert list(shown[0]["languages"]) == ["fa-AF"]  # Dari, in its standard form
 
 
 def test_bundled_deck_id_is_refused(decks: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -261,3 +261,32 @@ def test_a_folder_that_does_not_exist_reads_as_empty(tmp_path: Path) -> None:
     result = read_since(tmp_path / "nothing")
     assert result.events == [] and result.mark == Mark()
     assert layout.device_folders(tmp_path) == []
+
+
+def test_answers_timed_in_a_sealed_month_go_to_the_next_and_are_kept(tmp_path: Path) -> None:
+    december = _write(tmp_path, 3)
+    DeviceLog(tmp_path, "d", JAN).close()  # December sealed
+    late = _write(tmp_path, 2, DEC)  # a clock set back, or answers given "in" December
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["2026-12.json", "2027-01.log"]
+    assert read_since(tmp_path).events == december + late
+    for now in (DEC, JAN, FEB):
+        DeviceLog(tmp_path, "d", now).close()
+        assert _ids(read_since(tmp_path).events) == ["d-1", "d-2", "d-3", "d-4", "d-5"]
+
+
+def test_a_log_beside_its_sealed_month_with_more_events_loses_none(tmp_path: Path) -> None:
+    _write(tmp_path, 3)
+    saved = tmp_path / "saved.log"
+    saved.write_bytes((tmp_path / "2026-12.log").read_bytes())
+    DeviceLog(tmp_path, "d", JAN).close()
+    # A log of the sealed month that holds one more event (as an older writer could leave).
+    extra = {"id": "d-4", "dev": "d", "seq": 4, "at": 5, "op": "answer"}
+    (tmp_path / "2026-12.log").write_bytes(saved.read_bytes() + eventlines.encode(extra))
+    saved.unlink()
+    seen = read_since(tmp_path)
+    assert _ids(seen.events + seen.copies) == ["d-1", "d-2", "d-3", "d-4"]
+    log = DeviceLog(tmp_path, "d", JAN)
+    assert log.next_seq == 5
+    log.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["2026-12.json"]
+    assert _ids(read_since(tmp_path).events) == ["d-1", "d-2", "d-3", "d-4"]

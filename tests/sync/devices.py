@@ -15,19 +15,22 @@ repository, :class:`SyncthingCarrier` lets two real Syncthing daemons do it.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import shutil
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
 from quizzer.cards.card import CardKey, Pair
+from quizzer.cli.main import main
 from quizzer.concepts.deck import Deck
 from quizzer.progress import Store, open_store
 from quizzer.scheduling.answer import Answer
@@ -106,6 +109,26 @@ class Device:
         finally:
             os.environ.clear()
             os.environ.update(saved)
+
+    def run(self, *args: str) -> tuple[int, str]:
+        """Run ``quizzer ARGS --db STORE`` as this device in this process: its exit code and
+        output (a traceback, if one escaped, is in the output and the code is -1)."""
+        saved = dict(os.environ)
+        os.environ.update(self.env())
+        out = io.StringIO()
+        try:
+            with self.footprint(), redirect_stdout(out), redirect_stderr(out):
+                try:
+                    code = main([*args, "--db", str(self.store_path)])
+                except SystemExit as exc:  # argparse only
+                    code = int(exc.code or 0)
+                except Exception:
+                    code = -1
+                    out.write(traceback.format_exc())
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        return code, out.getvalue()
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Run ``quizzer ARGS --db STORE`` as this device in a child process."""
@@ -212,7 +235,12 @@ class GitCarrier:
     name: str = "git"
 
     def __post_init__(self) -> None:
+        # The learner makes the repository once (one commit), then clones it on each machine.
         self._git(self.root, "init", "-q", "--bare", "-b", "main", str(self.root / "remote.git"))
+        self._git(self.root, "clone", "-q", str(self.root / "remote.git"), "git-seed")
+        seed = self.root / "git-seed"
+        self._git(seed, "commit", "-q", "--allow-empty", "-m", "the synced folder")
+        self._git(seed, "push", "-q", "origin", "HEAD:main")
         for side in ("a", "b"):
             self._git(self.root, "clone", "-q", str(self.root / "remote.git"), f"git-{side}")
 
@@ -245,11 +273,9 @@ class GitCarrier:
         self._git(where, "add", "-A")
         if self._git(where, "status", "--porcelain"):
             self._git(where, "commit", "-q", "-m", f"study on {side}")
-        if self._git(where, "ls-remote", "origin", "main"):
-            # A merge, not a rebase: what a learner's `git pull` does by default.
-            self._git(where, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
-        if self._git(where, "rev-parse", "--verify", "-q", "HEAD"):
-            self._git(where, "push", "-q", "origin", "HEAD:main")
+        # A merge, not a rebase: what a learner's `git pull` does by default.
+        self._git(where, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")
+        self._git(where, "push", "-q", "origin", "HEAD:main")
 
     def sync(self) -> float:
         """a pushes, b merges and pushes, a pulls."""

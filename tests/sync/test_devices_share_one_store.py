@@ -5,7 +5,7 @@ does for files only one side changes). Settings are last-writer-wins per setting
 undo takes back only its own device's answers; a conflict copy a sync engine leaves
 beside a log is never counted twice; two processes of different devices record into one
 folder at the same moment and both succeed; a device folder copied to a second machine
-is not written by that machine.
+is not written by that machine (one that already holds a claim on the device's name).
 """
 
 from __future__ import annotations
@@ -226,7 +226,10 @@ def test_a_device_folder_copied_to_a_second_machine_is_not_written_there(tmp_pat
         mine = [answer(store, card, 3, moment(i)) for i, card in enumerate(CARDS[:5])]
     assert (laptop.store_path / "quizzer-store.json").is_file(), "not the folder layout"
     carrier.sync()
-    # Another machine that calls itself "laptop" too (its own local state: another claim).
+    # Another machine that calls itself "laptop" too and has studied as "laptop" before (a
+    # store of its own): its claim on the name is not the one in the copied folder.
+    with Device("laptop", tmp_path / "twin", tmp_path / "twin-own" / "progress").open() as store:
+        answer(store, CARDS[0], 3, moment(0))
     twin = Device("laptop", tmp_path / "twin", carrier.folder("b") / "progress")
     with twin.open() as store:
         theirs = [answer(store, card, 2, moment(10 + i)) for i, card in enumerate(CARDS[5:10])]

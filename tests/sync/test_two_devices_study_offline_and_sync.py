@@ -101,3 +101,34 @@ def test_offline_answers_on_two_devices_meet_as_their_union(
     # Each device wrote only its own files (the store's marker: the device that made it).
     assert not laptop.written & desktop.written, sorted(laptop.written & desktop.written)
     print(f"{carrier.name}: 30 answers synced in {first:.2f} s, 40 offline ones in {second:.2f} s")
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET)
+def test_two_devices_that_each_began_the_store_before_their_first_sync(
+    carrier: Carrier, tmp_path: Path
+) -> None:
+    """Both machines open the (still empty) synced folder and study before it ever synced:
+    each makes the store; after the sync both hold both devices' answers. Only the store's
+    marker may have been written on both sides (a sync engine may keep a conflict copy of it);
+    no device's files are."""
+    laptop, desktop = two_devices(carrier, tmp_path)
+    carrier.offline()
+    acknowledged = []
+    for device, cards, offset in ((laptop, CARDS[:12], 0.0), (desktop, CARDS[6:18], 0.5)):
+        with device.open() as store:
+            for i, card in enumerate(cards):
+                acknowledged.append(answer(store, card, grade_of(i), moment(2 * i + offset)))
+    assert (laptop.store_path / "quizzer-store.json").is_file(), "not the folder layout"
+    carrier.online()
+    carrier.sync()
+    seen = []
+    for device in (laptop, desktop):
+        with device.open() as store:
+            ids = [r.id for r in store.reviews()]
+            assert sorted(ids) == sorted(acknowledged), device.name
+            seen.append((ids, states(store)))
+    assert seen[0] == seen[1]
+    carrier.sync()
+    for side in ("a", "b"):
+        assert all("quizzer-store" in name for name in leftovers(carrier.folder(side)))
+    assert laptop.written & desktop.written <= {"quizzer-store.json"}

@@ -28,6 +28,13 @@ def test_column_names_and_the_columns_option() -> None:
     assert column_from_name("fr:def") == Column("fr", "definition")
     assert column_from_name("English") == Column("en")
     assert column_from_name("Front") is None
+    # Names of languages, in English or in themselves; not field names that start with one,
+    # nor "Pinyin" (a Chinese deck's romanisation, and the name of a language of Cameroon).
+    assert column_from_name("español") == Column("es")
+    assert column_from_name("Bengali definition") == Column("bn", "definition")
+    assert column_from_name("pt-br") == Column("pt-BR")
+    assert column_from_name("English audio") is None
+    assert column_from_name("Pinyin") is None
     assert parse_columns("fr:term, en:t ,-") == [Column("fr", "term"), Column("en", "term"), None]
     assert resolve([Column("en"), Column("en"), Column("fr")]) == [
         ("en", "term"),

@@ -174,8 +174,14 @@ def test_duplicate_concept_ids(tmp_path: Path) -> None:
 
 
 def test_unknown_language_field(tmp_path: Path) -> None:
-    err = _broken(tmp_path, GOOD.replace("[concepts.bn.term]", "[concepts.de.term]", 1))
-    assert "lora.de" in str(err) and "unknown field" in str(err)
+    err = _broken(tmp_path, GOOD.replace("[concepts.bn.term]", "[concepts.xx.term]", 1))
+    assert "lora.xx" in str(err) and "unknown field" in str(err)
+    assert "not id, acronym or a language tag" in str(err)
+
+
+def test_a_language_key_not_in_standard_form_is_refused_with_the_form(tmp_path: Path) -> None:
+    err = _broken(tmp_path, GOOD.replace("[concepts.bn.", "[concepts.BN."))
+    assert "write this language's key as bn" in str(err)
 
 
 def test_bad_toml_names_the_line(tmp_path: Path) -> None:

@@ -6,11 +6,11 @@ import unicodedata
 
 import pytest
 
+from quizzer.concepts.answer_rules import ZWNJ
 from quizzer.concepts.normalize import (
     BENGALI_NUKTA,
     BENGALI_VIRAMA,
     ZWJ,
-    ZWNJ,
     accents_differ,
     compact,
     graphemes,

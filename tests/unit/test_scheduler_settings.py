@@ -33,6 +33,7 @@ def test_the_defaults_are_the_readmes() -> None:
         "reviews_per_day": 200,
         "new_order": "deck",
         "bury_siblings": True,
+        "ladder_days": 7,
         "leech_threshold": 8,
         "leech_every": 4,
         "leech_action": "suspend",

@@ -24,6 +24,7 @@ EN_AR = Pair("en", "term", "ar", "term")
 DECK = "training-efficiency"
 CONCEPTS = [f"{DECK}/c{i:02d}" for i in range(30)]
 S = SchedulerSettings(fuzz=False)
+NO_LADDER = SchedulerSettings(fuzz=False, ladder_days=0)
 
 
 def key(i: int, pair: Pair = RU_BN) -> CardKey:
@@ -220,39 +221,44 @@ def test_learning_card_waits_for_its_step() -> None:
 
 
 def test_sibling_burying_until_next_study_day() -> None:
+    # Without the direction ladder (which would hold b, a new card of a later direction,
+    # until a is known: tests/unit/test_direction_ladder.py), siblings alone.
     a, b, c = key(0, RU_BN), key(0, EN_AR), key(1, RU_BN)
     cands = [a, b, c]
     # Before any answer, one card per concept is offered.
-    q = due_queue(cands, {}, NOW, UTC, S)
+    q = due_queue(cands, {}, NOW, UTC, NO_LADDER)
     assert q.new == (a, c)
-    st = answer(CardState.new(a, NOW), 1, NOW, S).state
+    st = answer(CardState.new(a, NOW), 1, NOW, NO_LADDER).state
     states = {a.id: st}
-    q = due_queue(cands, states, NOW + timedelta(minutes=2), UTC, S)
+    q = due_queue(cands, states, NOW + timedelta(minutes=2), UTC, NO_LADDER)
     assert q.learning == (a,)  # the answered card keeps its learning steps
     assert b in q.buried and b not in q.cards
     assert q.new == (c,)
     # Still buried at 03:59 the next (calendar) day, back at 04:00.
-    assert b in due_queue(cands, states, datetime(2026, 3, 11, 3, 59, tzinfo=UTC), UTC, S).buried
-    nxt = due_queue(cands, states, datetime(2026, 3, 11, 4, 0, tzinfo=UTC), UTC, S)
+    assert (
+        b
+        in due_queue(cands, states, datetime(2026, 3, 11, 3, 59, tzinfo=UTC), UTC, NO_LADDER).buried
+    )
+    nxt = due_queue(cands, states, datetime(2026, 3, 11, 4, 0, tzinfo=UTC), UTC, NO_LADDER)
     assert nxt.buried == ()
     # A new study day: nothing is buried; the concept offers its due learning card, and its new
     # sibling b waits behind it (one card per concept per day), c is new as before.
     assert nxt.learning == (a,) and nxt.review == () and nxt.new == (c,)
     assert b not in nxt.cards
     # Graduated (Easy) to a review due later that study day: a review, and still b waits.
-    graduated = answer(st, 4, NOW + timedelta(minutes=2), S).state
+    graduated = answer(st, 4, NOW + timedelta(minutes=2), NO_LADDER).state
     morning = datetime(2026, 3, 11, 4, 0, tzinfo=UTC)
-    later = due_queue(cands, {a.id: graduated}, morning, UTC, S)
+    later = due_queue(cands, {a.id: graduated}, morning, UTC, NO_LADDER)
     assert later.learning == () and later.review == (a,) and later.new == (c,)
     # Without sibling burying, b is offered beside it.
-    unburied = SchedulerSettings(fuzz=False, bury_siblings=False)
+    unburied = SchedulerSettings(fuzz=False, bury_siblings=False, ladder_days=0)
     assert due_queue(cands, {a.id: graduated}, morning, UTC, unburied).new == (b, c)
     # A card answered today in a pair not being studied buries the concept's cards too.
-    other = due_queue([b, c], states, NOW + timedelta(minutes=2), UTC, S)
+    other = due_queue([b, c], states, NOW + timedelta(minutes=2), UTC, NO_LADDER)
     assert other.buried == (b,) and other.new == (c,)
-    off = SchedulerSettings(fuzz=False, bury_siblings=False)
+    off = SchedulerSettings(fuzz=False, bury_siblings=False, ladder_days=0)
     assert b in due_queue(cands, states, NOW + timedelta(minutes=2), UTC, off).new
-    assert bury_until(NOW, UTC, S) == datetime(2026, 3, 11, 4, tzinfo=UTC)
+    assert bury_until(NOW, UTC, NO_LADDER) == datetime(2026, 3, 11, 4, tzinfo=UTC)
 
 
 def test_manual_bury_and_suspend() -> None:

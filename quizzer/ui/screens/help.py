@@ -31,6 +31,8 @@ HELP_LEFT: Rows = (
     ("Tab", "next picker"),
     ("f", "go to the direction pickers"),
     ("x", "swap prompt and answer"),
+    ("b", "its reverse too, after it"),
+    ("Space", "mark decks to study together"),
     ("m", "next mode"),
     ("s", "statistics"),
     ("Summary", ""),

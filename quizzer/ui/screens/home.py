@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar, cast
 
 from textual import events
@@ -15,13 +15,20 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, SIDES, Side
+from quizzer.concepts.languages import (
+    SIDES,
+    Side,
+    language_name,
+    native_name,
+    order_languages,
+)
 from quizzer.study.selection import (
     STUDY_MODES,
     StudyChoice,
     default_pair,
     fits,
     has_languages,
+    reverse,
     typing_long_answers,
 )
 from quizzer.ui.screens.base import QuizzerScreen
@@ -32,12 +39,12 @@ from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 
-def _lang_options() -> list[tuple[str, str]]:
-    """Language names for the pickers, with their native names (the pickers shape them
-    like every other text, when drawn)."""
+def _lang_options(languages: Iterable[str]) -> list[tuple[str, str]]:
+    """The decks' languages for the pickers, named in English and in themselves (the
+    pickers shape them like every other text, when drawn)."""
     out = []
-    for code in LANGUAGES:
-        name, native = LANGUAGE_NAMES[code], NATIVE_NAMES[code]
+    for code in languages:
+        name, native = language_name(code), native_name(code)
         out.append((name if native == name else f"{name} · {native}", code))
     return out
 
@@ -88,6 +95,13 @@ class HomeScreen(QuizzerScreen[None]):
     HomeScreen.-narrow #choice-panel {
         width: 1fr;
     }
+    /* From 120 columns (HomeScreen.on_resize): the deck list stops at two thirds */
+    HomeScreen.-wide #deck-panel {
+        width: 2fr;
+    }
+    HomeScreen.-wide #choice-panel {
+        width: 1fr;
+    }
     .section {
         margin: 1 0 0 0;
         color: $text-muted;
@@ -113,6 +127,11 @@ class HomeScreen(QuizzerScreen[None]):
         color: $error;
         height: auto;
     }
+    #waiting {
+        width: 1fr;
+        color: $text-muted;
+        height: auto;
+    }
     #start {
         margin: 1 0 0 0;
         width: 1fr;
@@ -126,6 +145,8 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("m", "cycle_mode", "Mode"),
         Binding("c", "choice_mode", "Choice mode"),
         Binding("x", "swap", "Swap"),
+        Binding("b", "both", "Both ways", show=False),
+        Binding("space", "mark", "Mark deck", show=False),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
@@ -136,8 +157,13 @@ class HomeScreen(QuizzerScreen[None]):
         super().__init__()
         #: Big decks whose loading failed in the counting worker.
         self._uncountable: set[str] = set()
-        #: The direction the deck list's counts are for.
+        #: The direction the deck list's counts are for, and every direction counted.
         self._counted_for: Pair | None = None
+        self._counted_pairs: tuple[Pair, ...] | None = None
+        #: Whether the reverse direction is studied too, after the first (``b``).
+        self._both = False
+        #: Decks marked with Space to study together, in the order marked.
+        self._marked: list[str] = []
         #: Whether the screen was shown before (its first resume is its first show).
         self._resumed = False
         #: Whether a session pushed from here is running.
@@ -155,6 +181,9 @@ class HomeScreen(QuizzerScreen[None]):
         langs = self._languages.get(last.deck, ())
         if not fits(last.pair, langs):
             last = StudyChoice(last.deck, default_pair(langs), last.mode)
+        self._both = last.also == (reverse(last.pair),)
+        if last.more_decks and all(d in self._decks for d in last.decks):
+            self._marked = list(last.decks)
         return last
 
     def compose(self) -> ComposeResult:
@@ -164,14 +193,18 @@ class HomeScreen(QuizzerScreen[None]):
         # list focused, filled and highlighted.
         last = self._initial_choice()
         pair = last.pair
-        langs = _lang_options()
+        # The languages of every deck (and the remembered direction's, should no deck
+        # have them any more), in the order the decks give them.
+        present = [lang for deck_langs in self._languages.values() for lang in deck_langs]
+        langs = _lang_options(order_languages((*present, pair.prompt_lang, pair.answer_lang)))
         # Static, not Label: the same text, without Label's style variants to parse at start-up.
         yield Static("quizzer · choose a deck, a direction and a mode", id="home-title")
         with Horizontal(id="home-body"):
             with Vertical(id="deck-panel"):
                 yield Static("Decks", classes="section")
                 initial = self._decks.index(last.deck) if last.deck in self._decks else None
-                yield DeckList(*self._deck_options(pair), initial=initial, id="decks")
+                options = self._deck_options(self._pairs_of(pair))
+                yield DeckList(*options, initial=initial, id="decks")
             with Vertical(id="choice-panel"):
                 yield Static("Prompt", classes="section")
                 with Horizontal(classes="select-row"):
@@ -190,6 +223,9 @@ class HomeScreen(QuizzerScreen[None]):
                     classes="-long" if typing_long_answers(last.pair, last.mode) else "",
                 )
                 yield Static("", id="pair-error", markup=False)
+                waiting = Static(self._waiting_text(last.deck), id="waiting", markup=False)
+                waiting.display = bool(waiting.content)
+                yield waiting
                 yield LineButton("Start (Enter · ^s)", id="start")
         yield QuizFooter()
 
@@ -199,10 +235,15 @@ class HomeScreen(QuizzerScreen[None]):
 
     #: Narrower than this, the deck list and the pickers share the width.
     NARROW = 80
+    #: From this wide, the pickers' column takes a third of the width (the deck list's
+    #: counts are short: a 44-column picker column beside a 116-column list looked lopsided).
+    WIDE = 120
 
     def on_resize(self, event: events.Resize) -> None:
-        """Below :attr:`NARROW` columns the pickers' column gives up its fixed width."""
+        """Below :attr:`NARROW` columns the pickers' column gives up its fixed width; from
+        :attr:`WIDE` on it takes a third."""
         self.set_class(event.size.width < self.NARROW, "-narrow")
+        self.set_class(event.size.width >= self.WIDE, "-wide")
 
     def on_mount(self) -> None:
         """Focus the deck list at once, so keys typed early reach it."""
@@ -235,21 +276,61 @@ class HomeScreen(QuizzerScreen[None]):
         if pair is None or decks.highlighted is None or not self._decks:
             return None
         mode = str(self.query_one("#mode", Picker).value)
-        return StudyChoice(self._decks[decks.highlighted], pair, mode)
+        also = (reverse(pair),) if self._both else ()
+        if len(self._marked) > 1:
+            first, *more = self._marked
+            return StudyChoice(first, pair, mode, also, tuple(more))
+        return StudyChoice(self._decks[decks.highlighted], pair, mode, also)
 
-    def _deck_options(self, pair: Pair | None) -> list[Option]:
+    def _pairs_of(self, pair: Pair | None) -> tuple[Pair, ...] | None:
+        """The directions studied for ``pair``: with its reverse after it when both are."""
+        if pair is None:
+            return None
+        return (pair, reverse(pair)) if self._both else (pair,)
+
+    def _waiting_text(self, deck_id: str) -> str:
+        """What the highlighted deck holds back and why, when its counts are at hand:
+        ``"Both ways · 12 wait for their first direction · 5 siblings tomorrow"``."""
+        pairs = self._counted_pairs
+        parts = [f"{len(self._marked)} decks together"] if len(self._marked) > 1 else []
+        if self._both:
+            parts.append("Both ways: the reverse once the first is known")
+        ready = (
+            pairs is not None
+            and deck_id in self._decks
+            and deck_id not in self._uncountable
+            and self.service.counts_ready(deck_id, pairs)
+        )
+        note = self.service.waiting_note(deck_id, pairs) if ready and pairs else None
+        if note:
+            parts = parts[:1] if len(self._marked) > 1 else []
+            parts += ["Both ways", note] if self._both else [note]
+        return " · ".join(parts)
+
+    def _show_waiting(self) -> None:
+        decks = self.query_one("#decks", OptionList)
+        deck = self._decks[decks.highlighted] if decks.highlighted is not None else ""
+        text = self._waiting_text(deck)
+        line = self.query_one("#waiting", Static)
+        line.update(text)
+        line.display = bool(text)
+
+    def _deck_options(self, pairs: tuple[Pair, ...] | None) -> list[Option]:
         service = self.service
-        self._counted_for = pair
+        self._counted_pairs = pairs
+        self._counted_for = pair = pairs[0] if pairs else None
         options = []
         waiting = []
         for deck in service.listings():
             name = display_text(deck.name, self.rtl_mode)
+            if deck.id in self._marked:
+                name = f"✓ {name}"
             line = Content(name)
             if pair is not None and deck.id in self._uncountable:
                 line = Content.assemble(
                     Content(name), "\n", (f"{deck.concepts} concepts · can't be read", "$error")
                 )
-            elif pair is not None and not service.counts_ready(deck.id, pair):
+            elif pairs is not None and not service.counts_ready(deck.id, pairs):
                 # A big deck is loaded and counted off the UI thread: the screen shows now.
                 waiting.append(deck.id)
                 line = Content.assemble(
@@ -257,8 +338,8 @@ class HomeScreen(QuizzerScreen[None]):
                     "\n",
                     (f"{deck.concepts} concepts · counting…", "$text-muted"),
                 )
-            elif pair is not None:
-                new, due = service.counts(deck.id, pair)
+            elif pairs is not None:
+                new, due = service.counts(deck.id, pairs)
                 line = Content.assemble(
                     Content(name),
                     "\n",
@@ -268,23 +349,23 @@ class HomeScreen(QuizzerScreen[None]):
                     (f"{due} due", "$text-success" if due else "$text-muted"),
                 )
             options.append(Option(line, id=deck.id))
-        if waiting and pair is not None:
+        if waiting and pairs is not None:
             # After the paint: the loading thread holds the GIL most of the time, and
             # started at once it slowed the first paint by seconds.
             self.call_after_refresh(
                 self.run_worker,
-                lambda: self._load_for_counts(waiting, pair),
+                lambda: self._load_for_counts(waiting, pairs),
                 thread=True,
                 group="deck-counts",
                 exclusive=True,
             )
         return options
 
-    def _load_for_counts(self, deck_ids: list[str], pair: Pair) -> None:
+    def _load_for_counts(self, deck_ids: list[str], pairs: tuple[Pair, ...]) -> None:
         """Load big decks (in a worker thread), then recount the list on the UI thread."""
         try:
             for deck_id in deck_ids:
-                self.service.counts(deck_id, pair)
+                self.service.counts(deck_id, pairs)
         except Exception as exc:  # the file changed or went away since it was listed
             self._uncountable.update(deck_ids)
             with contextlib.suppress(RuntimeError):  # the app may be closing
@@ -299,12 +380,13 @@ class HomeScreen(QuizzerScreen[None]):
         decks = self.query_one("#decks", OptionList)
         keep = decks.highlighted
         decks.clear_options()
-        decks.add_options(self._deck_options(self.current_pair()))
+        decks.add_options(self._deck_options(self._pairs_of(self.current_pair())))
         if keep is not None and self._decks:
             decks.highlighted = min(keep, len(self._decks) - 1)
         elif self._decks:
             decks.highlighted = 0
         self._show_mode_help()  # the direction may have changed (swap, another deck)
+        self._show_waiting()
 
     #: What the mode help says when the answers to type are definitions.
     LONG_ANSWERS = "The answers are definitions, long to type on one line: c for choice mode."
@@ -332,13 +414,14 @@ class HomeScreen(QuizzerScreen[None]):
         pair = self.current_pair()  # shows or clears the "same text" message
         # Prompt = answer is a step on the way (set the prompt's side, then the answer's):
         # keep what the learner picked and the last counts, and wait for the next change.
-        if pair is not None and pair != self._counted_for:
+        if pair is not None and self._pairs_of(pair) != self._counted_pairs:
             self._refresh_decks()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """A deck without the chosen languages (a French-only one) gets a direction it has."""
         if event.option_list.id != "decks" or not self._decks:
             return
+        self._show_waiting()
         langs = self._languages.get(self._decks[event.option_index], ())
         chosen = [str(self.query_one(f"#{n}", Picker).value) for n in ("from-lang", "to-lang")]
         if has_languages(langs, chosen):
@@ -394,6 +477,23 @@ class HomeScreen(QuizzerScreen[None]):
             selects["from-lang"].value = targets["to-lang"].value
             selects["from-side"].value = targets["to-side"].value
             targets["to-lang"].value, targets["to-side"].value = values
+        self._refresh_decks()
+
+    def action_both(self) -> None:
+        """Study the reverse direction too (after the first), or stop doing so."""
+        self._both = not self._both
+        self._refresh_decks()
+
+    def action_mark(self) -> None:
+        """Mark the highlighted deck to study with the other marked ones (or unmark it)."""
+        decks = self.query_one("#decks", OptionList)
+        if decks.highlighted is None or not self._decks:
+            return
+        deck_id = self._decks[decks.highlighted]
+        if deck_id in self._marked:
+            self._marked.remove(deck_id)
+        else:
+            self._marked.append(deck_id)
         self._refresh_decks()
 
     def action_cycle_mode(self) -> None:

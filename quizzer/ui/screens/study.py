@@ -11,6 +11,7 @@ every answer the moment it is given. Each mode's answer widgets are a panel
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import ClassVar, cast
 
 from textual.app import ComposeResult
@@ -23,7 +24,7 @@ from quizzer.scheduling.grades import Grade
 from quizzer.services.sessions import intervals, start_flow
 from quizzer.services.study import utcnow
 from quizzer.study.flow import StudyFlow, card_texts
-from quizzer.study.selection import StudyChoice
+from quizzer.study.selection import StudyChoice, reverse
 from quizzer.study.session import MAX_ANSWER_MS
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.store_errors import stops_on_store_error
@@ -77,6 +78,7 @@ class StudyScreen(QuizzerScreen[None]):
         self._quit_warned = False
         self._ended = False
         self._nothing_due = False
+        self._deck: Deck | None = None
 
     # -- what is shown -------------------------------------------------------
 
@@ -101,7 +103,9 @@ class StudyScreen(QuizzerScreen[None]):
     @property
     def deck(self) -> Deck:
         """The deck being studied."""
-        return self.service.deck(self.choice.deck)
+        if self._deck is None:
+            self._deck = self.service.deck_for(self.choice)
+        return self._deck
 
     @property
     def card(self) -> CardKey | None:
@@ -110,9 +114,14 @@ class StudyScreen(QuizzerScreen[None]):
 
     def _where(self) -> tuple[str, str]:
         """(deck name, ``en def → en term · mode``) for the header."""
-        p = self.choice.pair
+        # With several directions, the one of the card on screen (a flow's card, not yet
+        # the screen's while the flow starts).
+        card = self.flow.card if self.flow is not None and len(self.choice.pairs) > 1 else None
+        p = card.pair if card is not None else self.choice.pair
         short = {"term": "term", "definition": "def"}
         pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
+        if len(self.choice.pairs) > 1:
+            pair += " (+rev)" if self.choice.also == (reverse(self.choice.pair),) else " (+more)"
         return display_text(self.deck.name, self.rtl_mode), f"{pair} · {self.choice.mode}"
 
     def _stage(self) -> str | None:
@@ -335,6 +344,9 @@ class StudyScreen(QuizzerScreen[None]):
         now = utcnow()
         s = self._flow.summary(now, time.monotonic() - self._started)
         summary = SessionSummary.of(s, self._where()[0], self.choice)
+        waiting = self.service.waiting_for(self.choice, now)
+        if waiting:
+            summary = replace(summary, waiting=waiting)
         reason = self.service.why_empty(self.choice) if self._nothing_due else None
         self.replace_with(
             SummaryScreen(

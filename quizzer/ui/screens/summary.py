@@ -40,6 +40,8 @@ class SessionSummary:
     #: Every answer given (more than ``studied`` when a card came back); ``correct`` is
     #: out of these. ``None``: one answer per item studied.
     answers: int | None = None
+    #: What waits and why: ``"12 wait for their first direction · 5 siblings tomorrow"``.
+    waiting: str = ""
 
     @property
     def answered(self) -> int:
@@ -127,6 +129,9 @@ class SummaryScreen(QuizzerScreen[None]):
     #summary-note {
         margin: 1 0 0 0;
     }
+    #summary-waiting {
+        margin: 1 0 0 0;
+    }
     #summary-hint {
         margin: 1 0 0 0;
     }
@@ -184,6 +189,10 @@ class SummaryScreen(QuizzerScreen[None]):
             yield Static(body, id="summary-figures")
             if s.note:
                 yield Static(Content.styled(s.note, "$text-warning"), id="summary-note")
+            if s.waiting:
+                yield Static(
+                    Content.styled(f"Waiting: {s.waiting}", "$text-muted"), id="summary-waiting"
+                )
             hint = (
                 "Enter: home · s: statistics · q: quit"
                 if self.from_home

@@ -11,13 +11,13 @@ from textual.geometry import Size
 from textual.style import Style
 from textual.widgets import Label, Rule
 
-from quizzer.concepts.languages import LANGUAGE_NAMES
+from quizzer.concepts.languages import language_name
 from quizzer.ui.widgets.script_text import ScriptText
 
 
 def side_label(lang: str, side: str) -> str:
     """``"Bengali term"`` — what a text is."""
-    return f"{LANGUAGE_NAMES.get(lang, lang)} {side}"
+    return f"{language_name(lang)} {side}"
 
 
 class CaptionedText(ScriptText):

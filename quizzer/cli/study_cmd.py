@@ -36,7 +36,11 @@ def register(subparsers: Subcommands) -> None:
         description="Start a study session straight away. Missing options come from your "
         "last choice on the home screen.",
     )
-    study.add_argument("deck", nargs="?", help="deck id or name (default: the last one studied)")
+    study.add_argument(
+        "deck",
+        nargs="*",
+        help="deck ids or names, one or several studied together (default: the last studied)",
+    )
     study.add_argument(
         "--from",
         dest="from_",
@@ -156,9 +160,12 @@ def run_study(args: argparse.Namespace) -> int:
         last = service.last_choice()
         decks = service.listings()
         if args.deck:
-            deck = match_deck(decks, args.deck)
+            chosen = list(dict.fromkeys(match_deck(decks, name).id for name in args.deck))
+            deck = next(d for d in decks if d.id == chosen[0])
+            more = tuple(chosen[1:])
         else:
             deck = next((d for d in decks if last and d.id == last.deck), decks[0])
+            more = last.more_decks if last and last.deck == deck.id else ()
         pair = resolve_pair(args.from_, args.to, last.pair if last else None, deck.languages)
         deck_id = deck.id
         mode = args.mode or (last.mode if last else "flip")
@@ -168,7 +175,7 @@ def run_study(args: argparse.Namespace) -> int:
             also = last.also  # the last choice, whole
         else:
             also = ()
-        choice = StudyChoice(deck_id, pair, mode, also)
+        choice = StudyChoice(deck_id, pair, mode, also, more)
         service.remember(choice)
     except BaseException:
         service.close()

@@ -103,8 +103,9 @@ class StoreScheduler:
 
 def store_scheduler(service: StudyService, choice: StudyChoice) -> StoreScheduler:
     """A store-backed scheduler for ``choice``, serving the service's due cards."""
-    scheduler = StoreScheduler(service.store, service.deck(choice.deck), choice.pair, choice.pairs)
-    scheduler.cards = lambda now: service.due_cards(choice.deck, choice.pairs, now)
+    deck = service.deck_for(choice)
+    scheduler = StoreScheduler(service.store, deck, choice.pair, choice.pairs)
+    scheduler.cards = lambda now: service.queue_for(choice, now)
     return scheduler
 
 
@@ -122,7 +123,7 @@ def start_flow(
     """
     scheduler = store_scheduler(service, choice)
     scheduler.on_leech = on_leech
-    deck = service.deck(choice.deck)
+    deck = scheduler.deck
     if choice.mode == "learn":
         # Learn mode's modules (its multiple choice and typed-answer matching, with
         # rapidfuzz) are imported when a learn session starts: a flip session's first
@@ -130,7 +131,7 @@ def start_flow(
         from quizzer.study.flow_learn import LearnFlow
         from quizzer.study.learn_plan import learn_rounds
 
-        queue = service.due_cards(choice.deck, choice.pairs, now)
+        queue = service.queue_for(choice, now)
         # A round asks one direction: the first picked that has new cards today (a later
         # one's come once the ladder lets them, in a later session).
         pair = next((p for p in choice.pairs if any(k.pair == p for k in queue.new)), choice.pair)

@@ -207,6 +207,40 @@ class StudyService:
         queue = self.due_cards(deck_id, pairs, now or utcnow())
         return waiting_words(queue)
 
+    def deck_for(self, choice: StudyChoice) -> Deck:
+        """The deck ``choice`` studies: its deck, or its decks as one (their concepts in
+        order, each keeping its own deck's ids, so its cards and progress are its deck's)."""
+        if not choice.more_decks:
+            return self.deck(choice.deck)
+        decks = [self.deck(deck_id) for deck_id in choice.decks]
+        return Deck(
+            id="+".join(choice.decks),
+            name=" + ".join(deck.name for deck in decks),
+            concepts=tuple(concept for deck in decks for concept in deck.concepts),
+        )
+
+    def queue_for(self, choice: StudyChoice, now: datetime) -> DueQueue:
+        """The due queue of ``choice``: each deck's (its own daily limits), one after another."""
+        queues = [self.due_cards(deck_id, choice.pairs, now) for deck_id in choice.decks]
+        if len(queues) == 1:
+            return queues[0]
+        learning_due = [q.next_learning_due for q in queues if q.next_learning_due is not None]
+        return DueQueue(
+            learning=tuple(k for q in queues for k in q.learning),
+            review=tuple(k for q in queues for k in q.review),
+            new=tuple(k for q in queues for k in q.new),
+            next_learning_due=min(learning_due, default=None),
+            new_left=sum(q.new_left for q in queues),
+            reviews_left=sum(q.reviews_left for q in queues),
+            buried=tuple(k for q in queues for k in q.buried),
+            siblings=tuple(k for q in queues for k in q.siblings),
+            ladder=tuple(k for q in queues for k in q.ladder),
+        )
+
+    def waiting_for(self, choice: StudyChoice, now: datetime | None = None) -> str | None:
+        """:meth:`waiting_note` over every deck of ``choice``."""
+        return waiting_words(self.queue_for(choice, now or utcnow()))
+
     def lapses(self, card: CardKey) -> int | None:
         """How often ``card`` lapsed (``None`` if it has no state yet)."""
         state = self.store.card(card)

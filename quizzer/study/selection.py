@@ -24,18 +24,27 @@ class StudyChoice:
 
     ``also``: further directions studied with ``pair``, in the order picked; a concept's new
     card in a later one waits for its earlier ones (the direction ladder of the due queue).
+    ``more_decks``: further decks studied with ``deck`` in one session.
     """
 
     deck: str
     pair: Pair
     mode: str = "flip"
     also: tuple[Pair, ...] = ()
+    more_decks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.mode not in STUDY_MODES:
             raise ValueError(f"mode must be one of {', '.join(STUDY_MODES)}, not {self.mode!r}")
         if len(set(self.pairs)) != len(self.pairs):
             raise ValueError("a direction is chosen twice")
+        if len(set(self.decks)) != len(self.decks):
+            raise ValueError("a deck is chosen twice")
+
+    @property
+    def decks(self) -> tuple[str, ...]:
+        """Every deck chosen, the first first."""
+        return (self.deck, *self.more_decks)
 
     @property
     def pairs(self) -> tuple[Pair, ...]:
@@ -61,6 +70,8 @@ class StudyChoice:
         out: dict[str, Any] = {"deck": self.deck, "pair": self.pair.code, "mode": self.mode}
         if self.also:
             out["also"] = [p.code for p in self.also]
+        if self.more_decks:
+            out["more_decks"] = list(self.more_decks)
         return out
 
     @classmethod
@@ -68,7 +79,9 @@ class StudyChoice:
         """Inverse of :meth:`to_dict`; ``None`` for anything unreadable (an old or edited file)."""
         try:
             also = tuple(Pair.parse(str(code)) for code in data.get("also", ()))
-            return cls(str(data["deck"]), Pair.parse(str(data["pair"])), str(data["mode"]), also)
+            more = tuple(str(deck) for deck in data.get("more_decks", ()))
+            pair = Pair.parse(str(data["pair"]))
+            return cls(str(data["deck"]), pair, str(data["mode"]), also, more)
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 

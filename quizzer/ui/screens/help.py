@@ -32,6 +32,7 @@ HELP_LEFT: Rows = (
     ("f", "go to the direction pickers"),
     ("x", "swap prompt and answer"),
     ("b", "its reverse too, after it"),
+    ("Space", "mark decks to study together"),
     ("m", "next mode"),
     ("s", "statistics"),
     ("Summary", ""),

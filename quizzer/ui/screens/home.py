@@ -146,6 +146,7 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("c", "choice_mode", "Choice mode"),
         Binding("x", "swap", "Swap"),
         Binding("b", "both", "Both ways", show=False),
+        Binding("space", "mark", "Mark deck", show=False),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
@@ -161,6 +162,8 @@ class HomeScreen(QuizzerScreen[None]):
         self._counted_pairs: tuple[Pair, ...] | None = None
         #: Whether the reverse direction is studied too, after the first (``b``).
         self._both = False
+        #: Decks marked with Space to study together, in the order marked.
+        self._marked: list[str] = []
         #: Whether the screen was shown before (its first resume is its first show).
         self._resumed = False
         #: Whether a session pushed from here is running.
@@ -179,6 +182,8 @@ class HomeScreen(QuizzerScreen[None]):
         if not fits(last.pair, langs):
             last = StudyChoice(last.deck, default_pair(langs), last.mode)
         self._both = last.also == (reverse(last.pair),)
+        if last.more_decks and all(d in self._decks for d in last.decks):
+            self._marked = list(last.decks)
         return last
 
     def compose(self) -> ComposeResult:
@@ -272,6 +277,9 @@ class HomeScreen(QuizzerScreen[None]):
             return None
         mode = str(self.query_one("#mode", Picker).value)
         also = (reverse(pair),) if self._both else ()
+        if len(self._marked) > 1:
+            first, *more = self._marked
+            return StudyChoice(first, pair, mode, also, tuple(more))
         return StudyChoice(self._decks[decks.highlighted], pair, mode, also)
 
     def _pairs_of(self, pair: Pair | None) -> tuple[Pair, ...] | None:
@@ -284,7 +292,9 @@ class HomeScreen(QuizzerScreen[None]):
         """What the highlighted deck holds back and why, when its counts are at hand:
         ``"Both ways · 12 wait for their first direction · 5 siblings tomorrow"``."""
         pairs = self._counted_pairs
-        parts = ["Both ways: the reverse once the first is known"] if self._both else []
+        parts = [f"{len(self._marked)} decks together"] if len(self._marked) > 1 else []
+        if self._both:
+            parts.append("Both ways: the reverse once the first is known")
         ready = (
             pairs is not None
             and deck_id in self._decks
@@ -293,7 +303,8 @@ class HomeScreen(QuizzerScreen[None]):
         )
         note = self.service.waiting_note(deck_id, pairs) if ready and pairs else None
         if note:
-            parts = ["Both ways", note] if self._both else [note]
+            parts = parts[:1] if len(self._marked) > 1 else []
+            parts += ["Both ways", note] if self._both else [note]
         return " · ".join(parts)
 
     def _show_waiting(self) -> None:
@@ -312,6 +323,8 @@ class HomeScreen(QuizzerScreen[None]):
         waiting = []
         for deck in service.listings():
             name = display_text(deck.name, self.rtl_mode)
+            if deck.id in self._marked:
+                name = f"✓ {name}"
             line = Content(name)
             if pair is not None and deck.id in self._uncountable:
                 line = Content.assemble(
@@ -469,6 +482,18 @@ class HomeScreen(QuizzerScreen[None]):
     def action_both(self) -> None:
         """Study the reverse direction too (after the first), or stop doing so."""
         self._both = not self._both
+        self._refresh_decks()
+
+    def action_mark(self) -> None:
+        """Mark the highlighted deck to study with the other marked ones (or unmark it)."""
+        decks = self.query_one("#decks", OptionList)
+        if decks.highlighted is None or not self._decks:
+            return
+        deck_id = self._decks[decks.highlighted]
+        if deck_id in self._marked:
+            self._marked.remove(deck_id)
+        else:
+            self._marked.append(deck_id)
         self._refresh_decks()
 
     def action_cycle_mode(self) -> None:

@@ -110,14 +110,14 @@ class MatchScreen(QuizzerScreen[None]):
     def compose(self) -> ComposeResult:
         """Compose the title, the status line, the two columns of tiles and the footer."""
         choice = self.choice
-        deck = self.service.deck(choice.deck)
+        deck = self.service.deck_for(choice)
         pairs = match_pairs(deck.concepts, choice.pair, self.service.rng)
         name = display_text(deck.name, self.rtl_mode)
         yield Static(f"Match · {name} · {_direction(choice.pair)}", id="match-title", markup=False)
         yield Static("", id="match-status", markup=False)
         if len(pairs) >= MIN_PAIRS:
             self.game = MatchGame.deal(pairs, self.service.rng, utcnow())
-            self.best = self.service.best_match_seconds(choice.deck, choice.pair)
+            self.best = self.service.best_match_seconds(deck.id, choice.pair)
             long = choice.pair.answer_side == "definition"
             with Horizontal(id="match-board"):
                 with Vertical(id="match-left", classes="-beside-long" if long else ""):
@@ -204,7 +204,8 @@ class MatchScreen(QuizzerScreen[None]):
         seconds = game.seconds(game.ended)
         if self.clock_timer is not None:
             self.clock_timer.stop()
-        self.previous_best = self.service.finish_match(self.choice.deck, self.choice.pair, seconds)
+        deck_id = "+".join(self.choice.decks)
+        self.previous_best = self.service.finish_match(deck_id, self.choice.pair, seconds)
         was = self.previous_best
         self.best = seconds if was is None else min(seconds, was)
 

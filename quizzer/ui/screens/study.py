@@ -78,6 +78,7 @@ class StudyScreen(QuizzerScreen[None]):
         self._quit_warned = False
         self._ended = False
         self._nothing_due = False
+        self._deck: Deck | None = None
 
     # -- what is shown -------------------------------------------------------
 
@@ -102,7 +103,9 @@ class StudyScreen(QuizzerScreen[None]):
     @property
     def deck(self) -> Deck:
         """The deck being studied."""
-        return self.service.deck(self.choice.deck)
+        if self._deck is None:
+            self._deck = self.service.deck_for(self.choice)
+        return self._deck
 
     @property
     def card(self) -> CardKey | None:
@@ -341,7 +344,7 @@ class StudyScreen(QuizzerScreen[None]):
         now = utcnow()
         s = self._flow.summary(now, time.monotonic() - self._started)
         summary = SessionSummary.of(s, self._where()[0], self.choice)
-        waiting = self.service.waiting_note(self.choice.deck, self.choice.pairs, now)
+        waiting = self.service.waiting_for(self.choice, now)
         if waiting:
             summary = replace(summary, waiting=waiting)
         reason = self.service.why_empty(self.choice) if self._nothing_due else None

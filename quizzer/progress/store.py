@@ -786,7 +786,8 @@ def check_store_path(path: Path) -> Path:
         # making it at this moment: its marker's temp file, the devices folder).
         names = [entry.name for entry in path.iterdir()]
         if store_exists(path) or all(
-            name == layout.DEVICES or (name.startswith(".") and layout.MARKER_NAME in name) for name in names
+            name == layout.DEVICES or (name.startswith(".") and layout.MARKER_NAME in name)
+            for name in names
         ):
             return path
         raise StoreError(

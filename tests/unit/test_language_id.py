@@ -101,3 +101,13 @@ def test_japanese_kanji_with_kana_is_japanese_and_han_alone_is_chinese() -> None
         ("量化", "降低权重的数值精度，使模型占用更少内存。", 5),
     ]
     assert tag_entries(entries) == ["ja", "zh"]
+
+
+def test_a_long_file_alternating_two_languages_is_surveyed_whole() -> None:
+    # More entries than the survey samples: a sample striding over the file by an even
+    # step saw only one of the two languages and tagged every entry with it.
+    spanish = _entries(WRITTEN / "es.txt")
+    german = _entries(WRITTEN / "de.txt")
+    entries = [(spanish if i % 2 else german)[i % 30] for i in range(800)]
+    langs = tag_entries(entries)
+    assert langs == ["es" if i % 2 else "de" for i in range(800)]

@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "undo": "quizzer.cli.store_cmd",
     "leeches": "quizzer.cli.store_cmd",
     "settings": "quizzer.cli.settings_cmd",
+    "cards": "quizzer.cli.cards_cmd",
     "devices": "quizzer.cli.devices_cmd",
 }
 

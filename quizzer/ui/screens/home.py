@@ -147,6 +147,7 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("x", "swap", "Swap"),
         Binding("b", "both", "Both ways", show=False),
         Binding("space", "mark", "Mark deck", show=False),
+        Binding("slash", "cards", "Cards", key_display="/", show=False),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
@@ -520,6 +521,13 @@ class HomeScreen(QuizzerScreen[None]):
         """Open the statistics screen."""
         choice = self.current_choice()
         self.quizzer.open_stats(choice.deck if choice else None)
+
+    def action_cards(self) -> None:
+        """Open the card browser on the highlighted (or marked) decks."""
+        from quizzer.ui.screens.cards import CardsScreen
+
+        choice = self.current_choice()
+        self.app.push_screen(CardsScreen(choice.deck if choice else None))
 
     def action_help(self) -> None:
         """Show the keys."""

@@ -1,0 +1,109 @@
+"""`quizzer cards`: find cards by any of their texts, see each one's status and answers,
+suspend or bring one back (see --help)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.text import Text
+
+from quizzer.cards.card import CardKey, Pair
+from quizzer.cli.console import text_console
+from quizzer.cli.output import print_json
+from quizzer.cli.subcommands import Subcommands
+from quizzer.errors import InputError
+from quizzer.library.decks import match_deck
+from quizzer.progress import open_store
+from quizzer.services.cards import find_cards, history, set_suspended
+from quizzer.services.library import open_shelf
+from quizzer.services.study import StudyService, utcnow
+from quizzer.study.browse import STATUSES
+
+
+def register(subparsers: Subcommands) -> None:
+    """Add ``cards`` to the CLI."""
+    p = subparsers.add_parser(
+        "cards",
+        help="find cards by any of their texts; each one's status and answers; suspend one",
+        description="List the cards of a deck (or every deck) whose concept has a text holding "
+        "--search, compared as answers are (case, accents, punctuation and spacing aside, in "
+        "each text's own language): every direction you studied, and the direction you chose "
+        "last for a concept never studied. --json adds each card's answers (time, grade, mode, "
+        "device, duration).",
+    )
+    p.add_argument("deck", nargs="*", help="deck ids or names (default: every deck)")
+    p.add_argument("--search", metavar="TEXT", default="", help="a text in any language")
+    p.add_argument("--direction", metavar="PAIR", help="only this direction, e.g. en:term>bn:term")
+    p.add_argument("--state", choices=STATUSES, help="only cards in this state")
+    p.add_argument("--json", action="store_true", help="JSON, with each card's answers")
+    p.add_argument("--suspend", metavar="CARD_ID", action="append", default=[], help="suspend it")
+    p.add_argument(
+        "--unsuspend", metavar="CARD_ID", action="append", default=[], help="bring it back"
+    )
+    p.add_argument("--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or user dir)")
+    p.add_argument("--decks", metavar="DIR", help=argparse.SUPPRESS)
+    p.set_defaults(func=run_cards)
+
+
+def _card(text: str) -> CardKey:
+    try:
+        return CardKey.parse(text.strip())
+    except ValueError:
+        raise InputError(
+            f"not a card id: {text!r}",
+            hint="a card id is deck/concept|lang:side>lang:side, as `quizzer cards` lists them",
+        ) from None
+
+
+def _pair(text: str | None) -> Pair | None:
+    if text is None:
+        return None
+    try:
+        return Pair.parse(text.strip())
+    except ValueError:
+        raise InputError(
+            f"--direction {text!r} is not a direction",
+            hint="write it as prompt>answer with a language and side each: en:term>bn:term",
+        ) from None
+
+
+def run_cards(args: argparse.Namespace) -> int:
+    """List (or suspend, or bring back) cards."""
+    pair = _pair(args.direction)
+    suspend = [_card(text) for text in args.suspend]
+    resume = [_card(text) for text in args.unsuspend]
+    shelf = open_shelf(args.decks)
+    listings = shelf.listings()
+    deck_ids = [match_deck(listings, name).id for name in args.deck] or [d.id for d in listings]
+    with open_store(args.db) as store:
+        service = StudyService(store, shelf)
+        now = utcnow()
+        for key, flag in [(k, True) for k in suspend] + [(k, False) for k in resume]:
+            set_suspended(service, key, flag, now)
+            print(f"{'suspended' if flag else 'back in study'}: {key.id}")
+        if suspend or resume:
+            return 0
+        rows = find_cards(service, deck_ids, now, search=args.search, pair=pair, status=args.state)
+        if args.json:
+            print_json(
+                {
+                    "cards": [
+                        row.to_dict()
+                        | {"history": [a.to_dict() for a in history(service, row.card)]}
+                        for row in rows
+                    ]
+                }
+            )
+            return 0
+        console = text_console()
+        for row in rows:
+            p = row.card.pair
+            prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
+            answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+            line = Text.assemble(
+                (row.card.id, "bold"), "  ", (row.status, "cyan"), "\n  ", prompt, " → ", answer
+            )
+            console.print(line)
+        if not rows:
+            print("no card found" + (f" holding {args.search!r}" if args.search else ""))
+    return 0

@@ -1,0 +1,210 @@
+"""The card browser: search every text of every card (in any language, compared as answers
+are), filter by deck and status, see a card's answers, suspend or bring one back.
+
+Typing in the search field filters as you type; Enter or ↓ moves to the cards, ``/`` back to
+the search; Ctrl+S suspends or brings back the highlighted card; Ctrl+O cycles the status
+filter, Ctrl+N the deck; Esc goes back."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from quizzer.services.cards import CardRow, find_cards, history, set_suspended
+from quizzer.services.study import utcnow
+from quizzer.study.browse import STATUSES
+from quizzer.ui.screens.base import QuizzerScreen
+from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.quiz_footer import QuizFooter
+
+GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+#: The most cards listed at once (a search narrows them).
+LIMIT = 500
+
+
+class CardsScreen(QuizzerScreen[None]):
+    """Find cards, read their history, suspend or bring them back."""
+
+    DEFAULT_CSS = """
+    CardsScreen #cards-title {
+        width: 1fr;
+        padding: 0 1;
+        background: $panel;
+        text-style: bold;
+    }
+    CardsScreen #cards-search {
+        margin: 0 0;
+    }
+    CardsScreen #cards-filters {
+        color: $text-muted;
+        padding: 0 1;
+    }
+    CardsScreen #cards-list {
+        height: 1fr;
+        min-height: 4;
+    }
+    CardsScreen #cards-detail {
+        height: auto;
+        max-height: 45%;
+        padding: 0 1;
+        overflow-y: auto;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", key_display="Esc"),
+        Binding("slash", "focus_search", "Search", key_display="/"),
+        Binding("ctrl+s", "suspend", "Suspend", key_display="^s"),
+        Binding("ctrl+n", "cycle_deck", "Deck", key_display="^n"),
+        Binding("ctrl+o", "cycle_status", "State", key_display="^o"),
+    ]
+
+    def __init__(self, deck: str | None = None, search: str = "") -> None:
+        super().__init__()
+        self._first_deck = deck
+        self._search = search
+        self._status: str | None = None
+        self._deck_index = -1  # every deck
+        self.rows: list[CardRow] = []
+
+    def compose(self) -> ComposeResult:
+        """The title, the search field, the filters line, the cards and the detail pane."""
+        yield Static("Cards · search every text, in any language", id="cards-title")
+        yield Input(self._search, placeholder="search a text (any language)", id="cards-search")
+        yield Static("", id="cards-filters", markup=False)
+        yield OptionList(id="cards-list")
+        with Vertical(id="cards-detail"):
+            yield Static("", id="cards-history", markup=False)
+        yield QuizFooter()
+
+    def on_mount(self) -> None:
+        """List the cards (of the deck it was opened on); the search field has the focus."""
+        every = self._every_deck()
+        if self._first_deck in every:
+            self._deck_index = every.index(self._first_deck)
+        self._refresh()
+        self.set_focus(self.query_one("#cards-search", Input))
+
+    # -- the list --------------------------------------------------------------
+
+    def _every_deck(self) -> list[str]:
+        return [d.id for d in self.service.listings()]
+
+    def _decks(self) -> list[str]:
+        every = self._every_deck()
+        if 0 <= self._deck_index < len(every):
+            return [every[self._deck_index]]
+        return every
+
+    def _refresh(self) -> None:
+        search = self.query_one("#cards-search", Input).value
+        self.rows = find_cards(
+            self.service, self._decks(), utcnow(), search=search, status=self._status
+        )
+        shown = self.rows[:LIMIT]
+        cards = self.query_one("#cards-list", OptionList)
+        keep = cards.highlighted
+        cards.clear_options()
+        cards.add_options([Option(self._line(row), id=row.card.id) for row in shown])
+        if shown:
+            cards.highlighted = min(keep or 0, len(shown) - 1)
+        decks = self._decks()
+        where = decks[0] if len(decks) == 1 else "every deck"
+        more = f" (first {LIMIT})" if len(self.rows) > LIMIT else ""
+        self.query_one("#cards-filters", Static).update(
+            f"{len(self.rows)} card{'' if len(self.rows) == 1 else 's'}{more} · {where} · "
+            f"state: {self._status or 'any'}"
+        )
+        self._show_detail()
+
+    def _line(self, row: CardRow) -> Content:
+        p = row.card.pair
+        prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
+        answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        mode = self.rtl_mode
+        return Content.assemble(
+            (f"{row.status:<9} ", "$text-muted"),
+            (f"{p.prompt_lang}→{p.answer_lang} ", "$text-accent"),
+            Content(display_text(prompt, mode)),
+            " → ",
+            Content(display_text(answer, mode)),
+        )
+
+    def _current(self) -> CardRow | None:
+        cards = self.query_one("#cards-list", OptionList)
+        index = cards.highlighted
+        if index is None or not 0 <= index < min(len(self.rows), LIMIT):
+            return None
+        return self.rows[index]
+
+    def _show_detail(self) -> None:
+        row = self._current()
+        detail = self.query_one("#cards-history", Static)
+        if row is None:
+            detail.update("No card holds that text." if self.rows == [] else "")
+            return
+        lines = [f"{row.card.id}", f"{row.status} · reps {row.reps} · lapses {row.lapses}"]
+        if row.due is not None:
+            lines[-1] += f" · due {row.due.astimezone():%Y-%m-%d %H:%M}"
+        answers = history(self.service, row.card)
+        if not answers:
+            lines.append("No answer yet.")
+        for a in answers[-8:]:
+            lines.append(
+                f"{a.at.astimezone():%Y-%m-%d %H:%M}  {GRADES.get(a.grade, a.grade):<5} "
+                f"{a.mode:<6} {a.duration_ms / 1000:>5.1f}s  {a.device}"
+            )
+        detail.update("\n".join(lines))
+
+    # -- events and actions ----------------------------------------------------
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Filter as the learner types."""
+        event.stop()
+        self._refresh()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the search field moves to the cards."""
+        event.stop()
+        self.set_focus(self.query_one("#cards-list", OptionList))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Show the highlighted card's history."""
+        event.stop()
+        self._show_detail()
+
+    def action_focus_search(self) -> None:
+        """Move to the search field."""
+        self.set_focus(self.query_one("#cards-search", Input))
+
+    def action_back(self) -> None:
+        """Back to the screen before."""
+        self.app.pop_screen()
+
+    def action_suspend(self) -> None:
+        """Suspend the highlighted card, or bring it back."""
+        row = self._current()
+        if row is None:
+            return
+        back = row.status == "suspended"
+        set_suspended(self.service, row.card, not back, utcnow())
+        self.notify(f"{'Back in study' if back else 'Suspended'}: {row.card.id}")
+        self._refresh()
+
+    def action_cycle_status(self) -> None:
+        """Next status filter: any, new, learning, due, review, leech, suspended."""
+        order: list[str | None] = [None, *STATUSES]
+        self._status = order[(order.index(self._status) + 1) % len(order)]
+        self._refresh()
+
+    def action_cycle_deck(self) -> None:
+        """Next deck filter: every deck, then each deck."""
+        every = self._every_deck()
+        self._deck_index = self._deck_index + 1 if self._deck_index + 1 < len(every) else -1
+        self._refresh()

@@ -219,6 +219,10 @@ def _case(
 ) -> None:
     shutil.copytree(template.root, case)
     laptop, desktop = _devices(case)
+    # The copy is another folder (its cache is its own): the laptop reads it once, as it
+    # had read the store before the damage.
+    with laptop.open() as store:
+        store.reviews()
     before = {n: (case / "store" / n).read_bytes() for n in files_of(case / "store")}
     target = case / name
     damaged = damage(target.read_bytes())

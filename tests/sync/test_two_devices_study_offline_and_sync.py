@@ -107,9 +107,6 @@ def test_two_devices_that_each_began_the_store_before_their_first_sync(
     each makes the store; after the sync both hold both devices' answers. Only the store's
     marker may have been written on both sides (a sync engine may keep a conflict copy of it);
     no device's files are."""
-    if carrier.name == "git":
-        # Each side's marker names its own store id: git stops at the add/add conflict.
-        pytest.xfail("two markers made offline conflict in git; the marker must be one")
     laptop, desktop = two_devices(carrier, tmp_path)
     carrier.offline()
     acknowledged = []
@@ -133,7 +130,6 @@ def test_two_devices_that_each_began_the_store_before_their_first_sync(
     assert laptop.written & desktop.written <= {"quizzer-store.json"}
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_two_devices_study_at_once_while_syncthing_carries_their_logs(
     syncthing_pair: syncthing.Pair, tmp_path: Path
 ) -> None:

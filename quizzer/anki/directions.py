@@ -15,7 +15,26 @@ from typing import Literal
 
 from quizzer.anki.ids import stable_id62
 from quizzer.cards.card import CardKey, Pair
-from quizzer.concepts.languages import LANGUAGES, Side
+from quizzer.concepts.languages import Side, is_language
+
+#: The languages of quizzer's first note type, in the order its templates and fields have
+#: had since: a note type's languages are ordered these first, then the others by tag, so
+#: the templates of an exported note type keep their ordinals.
+FIRST_LANGUAGES: tuple[str, ...] = ("en", "bn", "ar", "ru", "fr")
+
+
+def language_order(lang: str) -> tuple[int, str]:
+    """Sort key of a language among a note type's: :data:`FIRST_LANGUAGES` first, in their
+    order, then any other by its tag."""
+    if lang in FIRST_LANGUAGES:
+        return (FIRST_LANGUAGES.index(lang), "")
+    return (len(FIRST_LANGUAGES), lang)
+
+
+def ordered_languages(languages: Iterable[str]) -> tuple[str, ...]:
+    """``languages`` without repeats, in note type order (:func:`language_order`)."""
+    return tuple(sorted(set(languages), key=language_order))
+
 
 Kind = Literal["meaning", "term", "translate"]
 #: Card kinds, in template order.
@@ -41,8 +60,8 @@ class Direction:
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind {self.kind!r} (known: {', '.join(KINDS)})")
         for lang in (self.source, self.target):
-            if lang not in LANGUAGES:
-                raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
+            if not is_language(lang):
+                raise ValueError(f"unknown language {lang!r} (not a BCP 47 language tag)")
         if self.kind == "translate" and self.source == self.target:
             raise ValueError("translate needs two different languages")
 
@@ -82,16 +101,13 @@ class Direction:
         return stable_id62("template", self.kind, self.source, self.target)
 
     @property
-    def sort_key(self) -> tuple[int, int, int]:
+    def sort_key(self) -> tuple[int, tuple[int, str], tuple[int, str]]:
         """Canonical template order: kind, then source and target in language order."""
-        return (
-            KINDS.index(self.kind),
-            LANGUAGES.index(self.source),
-            LANGUAGES.index(self.target),
-        )
+        return (KINDS.index(self.kind), language_order(self.source), language_order(self.target))
 
 
-_NAME_RE = re.compile(r"^(meaning|term|translate) ([a-z]{2,3})→([a-z]{2,3})$")
+_TAG = r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*"
+_NAME_RE = re.compile(rf"^(meaning|term|translate) ({_TAG})→({_TAG})$")
 
 
 def parse_template_name(name: str) -> Direction:
@@ -106,8 +122,7 @@ def parse_template_name(name: str) -> Direction:
 def every_direction(languages: Iterable[str]) -> tuple[Direction, ...]:
     """Every kind between every ordered pair of the languages (a language with itself
     too, for meaning and term), in canonical order: the templates of a note type."""
-    wanted = set(languages)
-    present = [lang for lang in LANGUAGES if lang in wanted]
+    present = ordered_languages(languages)
     return tuple(
         Direction(kind, source, target)
         for kind in KINDS
@@ -144,7 +159,7 @@ def default_directions(languages: Iterable[str]) -> tuple[Direction, ...]:
     "GPTQ", still gets): 9 for the five languages. Without English the first
     language present stands in for it; a deck of one language gets its
     term → definition and definition → term cards."""
-    present = [lang for lang in LANGUAGES if lang in set(languages)]
+    present = ordered_languages(languages)
     if not present:
         return ()
     if len(present) == 1:

@@ -23,11 +23,19 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from quizzer.anki.directions import FIRST_LANGUAGES
 from quizzer.anki.locales import tts_locale
-from quizzer.anki.model import FIELD_ACRONYM, audio_field, field_name, variants_field
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, NATIVE_NAMES, Side, is_rtl
+from quizzer.anki.model import (
+    FIELD_ACRONYM,
+    audio_field,
+    field_language,
+    field_name,
+    variants_field,
+)
+from quizzer.concepts.languages import Side, is_rtl, native_name, script_of
 
 if TYPE_CHECKING:
     from quizzer.anki.model import Direction, Kind
@@ -65,7 +73,7 @@ def also_seen(term: Text) -> str | None:
 def label(direction: Direction) -> str:
     """The card's name in words, e.g. ``"Arabic → English · definition"``."""
     prompt_side, answer_side = direction.sides
-    source, target = LANGUAGE_NAMES[direction.source], LANGUAGE_NAMES[direction.target]
+    source, target = field_language(direction.source), field_language(direction.target)
     if direction.source == direction.target:
         return f"{source} · {prompt_side} → {answer_side}"
     return f"{source} → {target} · {answer_side}"
@@ -73,7 +81,7 @@ def label(direction: Direction) -> str:
 
 def question(direction: Direction) -> str:
     """The sentence under the prompt, e.g. ``"Say it in English."``."""
-    return _QUESTIONS[direction.kind].format(lang=LANGUAGE_NAMES[direction.target])
+    return _QUESTIONS[direction.kind].format(lang=field_language(direction.target))
 
 
 def _attrs(lang: str) -> str:
@@ -89,7 +97,7 @@ def _chip(lang: str, side: Side) -> str:
     """Language (in its own name) and side, above a prompt or an answer."""
     return (
         f'<div class="chip"><span class="chip-lang" {_attrs(lang)}>'
-        f"{html.escape(NATIVE_NAMES[lang])}</span> {_en(side)}</div>"
+        f"{html.escape(native_name(lang))}</span> {_en(side)}</div>"
     )
 
 
@@ -154,9 +162,9 @@ def _context(exclude: Sequence[str], languages: Sequence[str]) -> str:
         rows.append(
             f"{{{{#{term}}}}}"
             f'<div class="ctx" {_attrs(lang)}>'
-            f'<span class="ctx-lang">{html.escape(NATIVE_NAMES[lang])}</span> '
-            f'<span class="ctx-term">{{{{{term}}}}}</span>'
-            f'{{{{#{definition}}}}}<span class="ctx-def">{{{{{definition}}}}}</span>'
+            f'<span class="ctx-lang">{html.escape(native_name(lang))}</span> '
+            f'<span class="ctx-term" {_attrs(lang)}>{{{{{term}}}}}</span>'
+            f'{{{{#{definition}}}}}<span class="ctx-def" {_attrs(lang)}>{{{{{definition}}}}}</span>'
             f"{{{{/{definition}}}}}"
             f"</div>"
             f"{{{{/{term}}}}}"
@@ -167,7 +175,7 @@ def _context(exclude: Sequence[str], languages: Sequence[str]) -> str:
     return f'<div class="context">{head}{"".join(rows)}</div>'
 
 
-def back_html(direction: Direction, languages: Sequence[str] = LANGUAGES) -> str:
+def back_html(direction: Direction, languages: Sequence[str] = FIRST_LANGUAGES) -> str:
     """The template back (afmt): the front, the answer and what goes with it."""
     prompt_side, answer_side = direction.sides
     parts = [
@@ -307,3 +315,77 @@ CSS = f"""\
 {_SCRIPT_RULES}
 hr#answer {{ border: none; border-top: 1px solid var(--rule); margin: 0.8em 0; }}
 """
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptFont:
+    """How a script is set on a card: font families (the first one also in Anki's editor),
+    line height, and the size factor on top of the context's (small letters for their em)."""
+
+    families: str
+    line_height: float = 1.5
+    scale: float = 1.0
+
+    @property
+    def editor_font(self) -> str:
+        """The first family, for the field in Anki's editor."""
+        return self.families.split(",")[0].strip().strip('"')
+
+
+#: Fonts per script (ISO 15924), for the languages beyond the first note type's (whose
+#: rules are in :data:`CSS`). Urdu is set in Naskh like Arabic: a Nastaliq font needs
+#: about twice the line height and few devices have one.
+SCRIPT_FONTS: dict[str, ScriptFont] = {
+    "Arab": ScriptFont(
+        '"Noto Naskh Arabic", "Noto Sans Arabic", "Geeza Pro", "Segoe UI", sans-serif', 1.9, 1.2
+    ),
+    "Hebr": ScriptFont('"Noto Sans Hebrew", "Arial Hebrew", "Segoe UI", sans-serif', 1.6, 1.1),
+    "Deva": ScriptFont(
+        '"Noto Sans Devanagari", "Kohinoor Devanagari", "Nirmala UI", "Mangal", sans-serif',
+        1.8,
+        1.1,
+    ),
+    "Beng": ScriptFont('"Noto Sans Bengali", "Kohinoor Bangla", "Vrinda", sans-serif', 1.8, 1.1),
+    "Hans": ScriptFont(
+        '"Noto Sans CJK SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif', 1.6
+    ),
+    "Hant": ScriptFont(
+        '"Noto Sans CJK TC", "Noto Sans TC", "PingFang TC", "Microsoft JhengHei", sans-serif', 1.6
+    ),
+    "Jpan": ScriptFont(
+        '"Noto Sans CJK JP", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Meiryo", sans-serif',
+        1.6,
+    ),
+    "Kore": ScriptFont(
+        '"Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',
+        1.6,
+    ),
+    "Thai": ScriptFont('"Noto Sans Thai", "Thonburi", "Leelawadee UI", sans-serif', 1.8),
+}
+
+
+def script_font(lang: str) -> ScriptFont | None:
+    """The font rules for ``lang``'s script, if it has some of its own."""
+    script = script_of(lang)
+    return SCRIPT_FONTS.get(script) if script else None
+
+
+def css_for(languages: Sequence[str]) -> str:
+    """The note type's CSS: :data:`CSS`, and for each language beyond the first note type's
+    the fonts, line height and size of its script, selected by the ``lang`` attribute every
+    text carries."""
+    rules = [CSS]
+    for lang in languages:
+        font = script_font(lang) if lang not in FIRST_LANGUAGES else None
+        if font is None:
+            continue
+        selector = f'[lang="{html.escape(lang)}"]'
+        rules.append(
+            f"{selector} {{ font-family: {font.families}; line-height: {font.line_height}; }}"
+        )
+        if font.scale != 1.0:
+            rules.append(
+                f".minor {selector}, .ctx{selector}, .also {selector}, .prompt .text{selector}, "
+                f".answer .text{selector} {{ font-size: {font.scale}em; }}"
+            )
+    return "\n".join(rules)

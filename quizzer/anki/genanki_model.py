@@ -11,7 +11,7 @@ from typing import Any
 
 import genanki
 
-from quizzer.anki.faces import CSS, back_html, front_html
+from quizzer.anki.faces import back_html, css_for, front_html, script_font
 from quizzer.anki.ids import stable_id62
 from quizzer.anki.model import (
     BASE,
@@ -24,8 +24,16 @@ from quizzer.anki.model import (
 )
 from quizzer.concepts.languages import is_rtl
 
-#: Editor fonts per script (the cards themselves use :data:`quizzer.anki.faces.CSS`).
+#: Editor fonts of the first note type's languages (the cards use :func:`css_for`); other
+#: languages get their script's (:func:`quizzer.anki.faces.script_font`).
 _FIELD_FONTS = {"bn": "Noto Sans Bengali", "ar": "Noto Naskh Arabic"}
+
+
+def _editor_font(lang: str) -> str | None:
+    if lang in _FIELD_FONTS:
+        return _FIELD_FONTS[lang]
+    font = script_font(lang) if lang not in BASE.languages else None
+    return font.editor_font if font else None
 
 
 def _section(field_: str, inner: str) -> str:
@@ -89,8 +97,8 @@ def _field_spec(note_type: NoteType, index: int) -> dict[str, Any]:
     for lang in note_type.languages:
         if name in (field_name(lang, "term"), field_name(lang, "definition"), variants_field(lang)):
             spec["rtl"] = is_rtl(lang)
-            if lang in _FIELD_FONTS:
-                spec["font"] = _FIELD_FONTS[lang]
+            if font := _editor_font(lang):
+                spec["font"] = font
     return spec
 
 
@@ -101,7 +109,7 @@ def build_model(note_type: NoteType = BASE) -> genanki.Model:
         note_type.name,
         fields=[_field_spec(note_type, i) for i in range(len(note_type.field_names))],
         templates=[template_for(d, note_type) for d in note_type.directions],
-        css=CSS,
+        css=css_for(note_type.languages),
         sort_field_index=note_type.text_index(note_type.languages[0], "term"),
     )
     # genanki would find the requirements by rendering every template once per field

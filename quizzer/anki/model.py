@@ -1,6 +1,6 @@
 """The quizzer note type: one fixed shape per language set, one template per direction.
 
-**Fixed shape.** Every deck whose languages are among quizzer's (en, bn, ar, ru, fr)
+**Fixed shape.** Every deck whose languages are among the bundled decks' (en, bn, ar, ru, fr)
 gets the same note type, :data:`BASE`, in every export whatever ``--pair``,
 ``--kinds`` or ``--deck`` say: the same fields, the same templates in the same order
 (ordinals), the same field and template ids. What an export chooses is which cards
@@ -10,8 +10,8 @@ each note *generates*: every template is wrapped in its own guard field
 renders, so Anki's own card generation (on import, on edit, in Check Database)
 makes the chosen cards and no others, and two exports never disagree about which
 template an ordinal is. A learner can add a card in Anki by typing into its guard
-field. A deck in another set of languages (quizzer will open to any ISO 639
-language) gets a note type of its own, named and numbered by its language set
+field. A deck in another set of languages (any BCP 47 language: ``es``, ``pt-BR``,
+``zh-Hans``) gets a note type of its own, named and numbered by its language set
 (:func:`note_type_for`), rather than growing this one.
 
 **Upgrading.** The note type of quizzer's earlier exports (``"quizzer: AI glossary"``,
@@ -36,6 +36,7 @@ from functools import lru_cache
 
 from quizzer.anki.directions import (
     DEFAULT_MAX_PER_CONCEPT,
+    FIRST_LANGUAGES,
     KIND_SIDES,
     KINDS,
     Direction,
@@ -43,10 +44,11 @@ from quizzer.anki.directions import (
     default_directions,
     directions_for,
     every_direction,
+    ordered_languages,
     parse_template_name,
 )
 from quizzer.anki.ids import stable_id
-from quizzer.concepts.languages import LANGUAGE_NAMES, LANGUAGES, Side
+from quizzer.concepts.languages import Side, language_name
 
 __all__ = [
     "BASE",
@@ -68,6 +70,7 @@ __all__ = [
     "default_directions",
     "directions_for",
     "every_direction",
+    "field_language",
     "field_name",
     "note_type_for",
     "parse_template_name",
@@ -85,19 +88,37 @@ FIELD_SOURCE = "Source"
 GUARD_VALUE = "y"
 
 
+#: The names the first note type's fields have had since its first export. Anki keys a
+#: note's fields by name (and quizzer derives each field's id from it), so they stay as
+#: they are even where CLDR's English name differs (it says "Bangla").
+_FIRST_NAMES: dict[str, str] = {
+    "en": "English",
+    "bn": "Bengali",
+    "ar": "Arabic",
+    "ru": "Russian",
+    "fr": "French",
+}
+
+
+def field_language(lang: str) -> str:
+    """The language's name in field names and card labels: its English name from CLDR
+    (``pt-BR`` → ``Portuguese (Brazil)``), the first note type's names kept as they were."""
+    return _FIRST_NAMES.get(lang) or language_name(lang)
+
+
 def field_name(lang: str, side: Side) -> str:
     """The note field holding ``lang``'s term or definition, e.g. ``"Bengali term"``."""
-    return f"{LANGUAGE_NAMES[lang]} {side}"
+    return f"{field_language(lang)} {side}"
 
 
 def variants_field(lang: str) -> str:
     """The field with variants of ``lang``'s term readers meet, e.g. ``"Arabic also seen"``."""
-    return f"{LANGUAGE_NAMES[lang]} also seen"
+    return f"{field_language(lang)} also seen"
 
 
 def audio_field(lang: str) -> str:
     """The field with the recording of ``lang``'s term (``[sound:…]``), e.g. ``"Arabic audio"``."""
-    return f"{LANGUAGE_NAMES[lang]} audio"
+    return f"{field_language(lang)} audio"
 
 
 def retired_fields(languages: Sequence[str]) -> tuple[str, ...]:
@@ -105,16 +126,16 @@ def retired_fields(languages: Sequence[str]) -> tuple[str, ...]:
     (``Terms differ en-fr``, the old translate guards). They stay, empty, at the end, so
     "Merge note types" upgrades an old collection onto exactly this shape: a field that
     went away would come back from the old note type, and the shapes would differ."""
-    if tuple(languages) != LANGUAGES:
+    if tuple(languages) != FIRST_LANGUAGES:
         return ()
-    return tuple(f"Terms differ {a}-{b}" for a, b in itertools.combinations(LANGUAGES, 2))
+    return tuple(f"Terms differ {a}-{b}" for a, b in itertools.combinations(FIRST_LANGUAGES, 2))
 
 
 @dataclass(frozen=True, slots=True)
 class NoteType:
     """A note type of fixed shape for one set of languages (see the module docstring)."""
 
-    #: The languages, in quizzer's order.
+    #: The languages, in note type order (:func:`quizzer.anki.directions.language_order`).
     languages: tuple[str, ...]
     #: Every template's direction; a template's ordinal is its index here.
     directions: tuple[Direction, ...] = field(init=False)
@@ -170,17 +191,19 @@ def _note_type(languages: tuple[str, ...]) -> NoteType:
     return NoteType(languages)
 
 
-#: The note type of every deck in quizzer's five languages.
-BASE = _note_type(LANGUAGES)
+#: The note type of every deck in the languages of quizzer's bundled decks.
+BASE = _note_type(FIRST_LANGUAGES)
 
 
 def note_type_for(languages: Iterable[str]) -> NoteType:
-    """The note type for a deck in ``languages``: :data:`BASE` when they are all among
-    quizzer's, else (later, for other ISO 639 languages) one of the deck's own set."""
+    """The note type for a deck in ``languages``: :data:`BASE` when they are all among its
+    languages, else one of the deck's own language set (``quizzer: en es`` for a
+    Spanish–English deck), its id derived from the set, so every export of the same set
+    agrees and two sets never share a note type."""
     wanted = set(languages)
     if wanted <= set(BASE.languages):
         return BASE
-    return _note_type(tuple(sorted(wanted)))
+    return _note_type(ordered_languages(wanted))
 
 
 def template_direction(note_type: NoteType | None, template: int | str) -> Direction:

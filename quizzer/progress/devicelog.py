@@ -351,6 +351,7 @@ class DeviceLog:
         self._fd: int | None = None
         self._month = ""
         self._floor = ""
+        self._open_found = False
         self._size = 0
         self.last_seq = min_seq
         try:
@@ -389,16 +390,27 @@ class DeviceLog:
             self._open_log(newest)
             self._floor = newest
         elif newest:
-            events, _ = read_sealed(layout.sealed_path(self.folder, newest))
-            self._see(events)
             # Never append to a sealed month, even when the clock says it is that month (a
             # clock set back, answers given "in" the past): the next month's log takes them.
             self._floor = layout.next_month(newest)
+        # The last number used: from the newest month that holds an event (a month can be
+        # empty: a kill between creating its log and the first write).
+        for month in reversed(files.months):
+            if month == self._month:
+                found = self._open_found
+            elif month in files.sealed:
+                found = self._see(read_sealed(files.sealed[month])[0])
+            else:
+                found = self._see(eventlines.parse(_read_bytes(files.logs[month])).events)
+            if found:
+                break
 
-    def _see(self, events: list[Event]) -> None:
+    def _see(self, events: list[Event]) -> bool:
+        """Count ``events``' numbers as used; whether there were any."""
         seqs = [event["seq"] for event in events if isinstance(event.get("seq"), int)]
         if seqs:
             self.last_seq = max(self.last_seq, *seqs)
+        return bool(seqs)
 
     def _open_log(self, month: str) -> None:
         path = layout.log_path(self.folder, month)
@@ -406,7 +418,7 @@ class DeviceLog:
         self._fd, self._month = fd, month
         data = _read_bytes(path)
         parsed = eventlines.parse(data)
-        self._see(parsed.events)
+        self._open_found = self._see(parsed.events)
         self._size = parsed.end
         if parsed.end < len(data):
             # The torn tail of a killed append: cut it off so the next line starts clean.

@@ -15,6 +15,7 @@ changed on two machines.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import uuid
@@ -46,13 +47,34 @@ DEVICE_RE = re.compile(r"[a-z0-9-]{1,32}")
 MONTH_RE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])")
 
 
+#: The marker's bytes: the same on every machine, so two devices that each made the store
+#: before their first sync wrote the same file (git and Syncthing take identical adds silently).
+MARKER_BYTES = b'{"format":"quizzer-store","version":3}\n'
+#: Where a damaged marker's bytes are kept when it is written again.
+DAMAGED_MARKER = MARKER_NAME + ".damaged"
+
+
 @dataclass(frozen=True, slots=True)
 class StoreMarker:
-    """What ``quizzer-store.json`` says: which store this folder is and since when."""
+    """What ``quizzer-store.json`` says, and the store's id on this machine.
+
+    ``store`` names the store for the caches outside it: the marker's own ``store`` field when
+    an earlier version wrote one, else an id of this folder on this machine (its real path and
+    the marker file's identity), so a store made again at the same path gets new caches.
+    ``damaged``: the marker doesn't read, but the folder holds device folders (it is a store):
+    :func:`create_store` writes it again.
+    """
 
     store: str
-    created: str
+    created: str = ""
     version: int = MARKER_VERSION
+    damaged: bool = False
+
+
+def _local_id(path: Path) -> str:
+    info = os.stat(path)
+    text = f"{os.path.realpath(path)}\0{info.st_dev}\0{info.st_ino}"
+    return str(uuid.UUID(bytes=hashlib.sha256(os.fsencode(text)).digest()[:16]))
 
 
 def marker_path(store: Path) -> Path:
@@ -119,8 +141,10 @@ def device_folders(store: Path) -> list[Path]:
 
 
 def read_marker(store: Path) -> StoreMarker | None:
-    """The marker of ``store``, ``None`` if the folder has none. A marker that isn't one of
-    ours (not JSON, another format, a newer version) is a :class:`StoreError`."""
+    """The marker of ``store``, ``None`` if the folder has none. A marker that doesn't read
+    is :attr:`~StoreMarker.damaged` when the folder holds device folders, else a
+    :class:`StoreError` (a file of that name quizzer didn't write); one of a newer version is
+    a :class:`StoreError`."""
     path = marker_path(store)
     try:
         with open(path, "rb") as fh:
@@ -136,9 +160,11 @@ def read_marker(store: Path) -> StoreMarker | None:
     if (
         not isinstance(value, dict)
         or value.get("format") != MARKER_FORMAT
-        or not isinstance(value.get("store"), str)
+        or isinstance(value.get("version"), bool)
         or not isinstance(value.get("version"), int)
     ):
+        if devices_dir(store).is_dir():
+            return StoreMarker(_local_id(path), damaged=True)
         raise StoreError(
             "this is not a quizzer store marker",
             hint="the folder holds a file of that name quizzer didn't write; give another --db",
@@ -151,35 +177,42 @@ def read_marker(store: Path) -> StoreMarker | None:
             path=path,
         )
     created = value.get("created")
+    own = value.get("store")
     return StoreMarker(
-        value["store"], created if isinstance(created, str) else "", value["version"]
+        own if isinstance(own, str) and own else _local_id(path),
+        created if isinstance(created, str) else "",
+        value["version"],
     )
 
 
 def create_store(store: Path, now: datetime) -> StoreMarker:
     """Make ``store`` a store folder (the folder, its ``devices`` folder and the marker) and
-    return its marker; an existing marker is kept as it is. The marker is written once,
-    atomically (temp file, fsync, rename, fsync of the folder)."""
-    found = read_marker(store)
-    if found is not None:
-        devices_dir(store).mkdir(exist_ok=True)
-        return found
+    return its marker. An existing marker is kept as it is; a damaged one is written again
+    (its bytes kept in ``quizzer-store.json.damaged``). The marker is written whole or not at
+    all, and its bytes are the same on every machine (``now`` is not in them)."""
+    del now  # the marker holds no time: every device's copy must be the same bytes
     try:
+        found = read_marker(store)
+        if found is not None and found.damaged:
+            path = marker_path(store)
+            atomic_write_bytes(store / DAMAGED_MARKER, path.read_bytes())
+            atomic_write_bytes(path, MARKER_BYTES)
+            found = read_marker(store)
+        if found is not None:
+            devices_dir(store).mkdir(exist_ok=True)
+            return found
         store.mkdir(parents=True, exist_ok=True)
-        marker = StoreMarker(str(uuid.uuid4()), now.astimezone(UTC).isoformat(timespec="seconds"))
-        text = {"format": MARKER_FORMAT, "version": marker.version}
-        text |= {"store": marker.store, "created": marker.created}
-        if not create_exclusive(marker_path(store), msgspec.json.encode(text) + b"\n"):
-            # Another device created the store at the same moment: its marker stands.
-            marker = read_marker(store) or marker
+        create_exclusive(marker_path(store), MARKER_BYTES)
         devices_dir(store).mkdir(exist_ok=True)
         fsync_dir(store)
         fsync_dir(store.parent)
+        made = read_marker(store)
     except OSError as error:
         raise StoreError(
             f"can't create the store folder: {error.strerror or error}", path=store
         ) from error
-    return marker
+    assert made is not None
+    return made
 
 
 def create_exclusive(path: Path, data: bytes) -> bool:
@@ -187,8 +220,13 @@ def create_exclusive(path: Path, data: bytes) -> bool:
     a temp file is written and fsynced, then hard-linked to ``path`` (which fails if another
     process made it first) and the folder fsynced. Returns whether this call created it."""
     temp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
-    atomic_write_bytes(temp, data)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.link(temp, path)
     except FileExistsError:
         return False

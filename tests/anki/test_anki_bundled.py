@@ -183,6 +183,9 @@ def test_cli_with_progress_and_no_store_is_a_store_error(tmp_path, monkeypatch, 
 
 def test_default_timestamp_is_now(tmp_path, monkeypatch):
     monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "no-user-decks"))
+    # A store of its own: an export made a second newer than the store's last one (so
+    # Anki updates its notes) would not be "now" after another test's export there.
+    monkeypatch.setenv("QUIZZER_DB", str(tmp_path / "store"))
     out = tmp_path / "now.apkg"
     before = time.time()
     assert main(["export", "anki", "--out", str(out), "--deck", "quantization"]) == 0

@@ -272,12 +272,14 @@ def test_arabic_is_rtl_and_every_text_carries_its_language(tmp_path, deck):
         for lang in ("en", "ru", "fr"):
             row = f'<div class="ctx" dir="ltr" lang="{lang}"><span class="ctx-lang">'
             assert row in answer
-            assert f'<span class="ctx-term">{full.text(lang, "term")}</span>' in answer
+            term = full.text(lang, "term")
+            assert f'<span class="ctx-term" dir="ltr" lang="{lang}">{term}</span>' in answer
         assert 'class="ctx" dir="rtl"' not in answer  # ar is the answer, not context here
         (cid,) = col.find_cards('"Concept:fixture/lora" card:"translate en→ru"')
         answer = col.get_card(cid).answer()
         assert '<div class="ctx" dir="rtl" lang="ar"><span class="ctx-lang">العربية' in answer
-        assert f'<span class="ctx-term">{full.text("ar", "term")}</span>' in answer
+        term = full.text("ar", "term")
+        assert f'<span class="ctx-term" dir="rtl" lang="ar">{term}</span>' in answer
         assert "font-family" in notetype["css"] and '[lang="bn"]' in notetype["css"]
         assert '[lang="ar"]' in notetype["css"]
     finally:

@@ -137,7 +137,8 @@ def test_back_shows_answer_prompt_definition_and_the_other_languages(anki):
     assert _text(adapters, "ar", "definition") in answer  # the prompt's own definition
     assert _text(adapters, "en", "term") in answer
     for lang in ("bn", "ru", "fr"):
-        assert f'<span class="ctx-term">{_text(adapters, lang, "term")}</span>' in answer
+        term = _text(adapters, lang, "term")
+        assert f'<span class="ctx-term" dir="ltr" lang="{lang}">{term}</span>' in answer
     assert 'class="ctx" dir="rtl"' not in answer  # Arabic is the prompt, not context
 
 

@@ -22,12 +22,12 @@ from quizzer.library.decks import read_deck
 from quizzer.progress import open_store
 from tests.anki_support import db_of, export_with_scheduling, fixture_deck
 
-#: Front (French) and back (English) of each note; HTML as a learner's deck has it.
+#: Front (Spanish) and back (English) of each note; HTML as a learner's deck has it.
 WORDS = [
-    ("le chien de la maison", "the dog of the house"),
-    ("<b>un chat</b> noir", "a black cat"),
-    ("la maison &amp; le jardin", "the house and the garden"),
-    ("le livre est sur la table", "the book is on the table"),
+    ("el perro de la casa", "the dog of the house"),
+    ("<b>un gato</b> negro", "a black cat"),
+    ("la casa &amp; el jardín", "the house and the garden"),
+    ("el libro está sobre la mesa", "the book is on the table"),
 ]
 
 
@@ -94,17 +94,17 @@ def test_each_note_becomes_one_concept_with_its_texts(anki_deck, decks, capsys):
     code, out, _err = _import(capsys, str(apkg), "--deck", "words")
     assert code == 0
     assert "read as Anki package (collection.anki21b; 4 notes" in out
-    assert "field 1 (Front): fr term" in out and "field 2 (Back): en term" in out
+    assert "field 1 (Front): es term" in out and "field 2 (Back): en term" in out
     deck = read_deck(decks / "words.toml")
     assert len(deck) == len(WORDS)
     by_english = {c.text("en", "term"): c for c in deck}
     cat = by_english["a black cat"]
     # HTML is reduced to its text: no tag, entities decoded.
-    assert cat.text("fr", "term") == "un chat noir"
-    assert by_english["the house and the garden"].text("fr", "term") == "la maison & le jardin"
+    assert cat.text("es", "term") == "un gato negro"
+    assert by_english["the house and the garden"].text("es", "term") == "la casa & el jardín"
     # One text per language: it is the term and the definition both.
     assert cat.text("en", "definition") == "a black cat"
-    assert cat.entries["fr"].term.source.file == "words.apkg"
+    assert cat.entries["es"].term.source.file == "words.apkg"
 
 
 def test_legacy_export_gives_the_same_concepts(anki_deck, decks, capsys):
@@ -114,8 +114,8 @@ def test_legacy_export_gives_the_same_concepts(anki_deck, decks, capsys):
     new = read_deck(decks / "new-format.toml")
     old = read_deck(decks / "old-format.toml")
     assert [c.id for c in new] == [c.id for c in old]
-    texts = [(c.text("fr", "term"), c.text("en", "term")) for c in new]
-    assert texts == [(c.text("fr", "term"), c.text("en", "term")) for c in old]
+    texts = [(c.text("es", "term"), c.text("en", "term")) for c in new]
+    assert texts == [(c.text("es", "term"), c.text("en", "term")) for c in old]
 
 
 def test_a_colpkg_gives_the_same_concepts_and_its_answers_merge(anki_deck, decks, tmp_path, capsys):
@@ -184,8 +184,8 @@ def test_merge_brings_ankis_answers_onto_the_imported_cards(anki_deck, decks, tm
     uids = {c.uid for c in deck}
     keys = [CardKey.parse(r.card_id) for r in reviews]
     assert {k.concept_uid for k in keys} <= uids
-    # Card 1 asks the front (French) for the back (English); card 2 the reverse.
-    assert {k.pair.code for k in keys} == {"fr:term>en:term", "en:term>fr:term"}
+    # Card 1 asks the front (Spanish) for the back (English); card 2 the reverse.
+    assert {k.pair.code for k in keys} == {"es:term>en:term", "en:term>es:term"}
     # Merging again adds nothing; importing again keeps the cards the answers are on.
     assert main(["merge", str(apkg), "--db", str(db)]) == 0
     assert "added 0 answers" in capsys.readouterr().out
@@ -196,7 +196,7 @@ def test_merge_brings_ankis_answers_onto_the_imported_cards(anki_deck, decks, tm
 def test_a_note_edited_in_anki_updates_its_concept_in_place(decks, tmp_path, capsys):
     col = _collection(tmp_path / "col")
     try:
-        _add_notes(col, WORDS[:2])
+        _add_notes(col, WORDS)
         (tmp_path / "before").mkdir()
         (tmp_path / "after").mkdir()
         first = export_with_scheduling(col, tmp_path / "before" / "words.apkg")
@@ -209,7 +209,7 @@ def test_a_note_edited_in_anki_updates_its_concept_in_place(decks, tmp_path, cap
     assert _import(capsys, str(first), "--deck", "words")[0] == 0
     ids = [c.id for c in read_deck(decks / "words.toml")]
     code, out, _err = _import(capsys, str(second), "--deck", "words")
-    assert code == 0 and "0 new, 1 updated, 1 unchanged" in out
+    assert code == 0 and "0 new, 1 updated, 3 unchanged" in out
     deck = read_deck(decks / "words.toml")
     assert [c.id for c in deck] == ids
     assert deck.concepts[1].text("en", "term") == "a small black cat"
@@ -222,7 +222,7 @@ def test_cloze_notes_are_refused_and_nothing_is_written(decks, tmp_path, capsys)
         cloze = col.models.by_name("Cloze")
         assert cloze is not None
         note = col.new_note(cloze)
-        note["Text"] = "{{c1::le chien}} is the dog"
+        note["Text"] = "{{c1::el perro}} is the dog"
         col.add_note(note, DeckId(1))
         apkg = export_with_scheduling(col, tmp_path / "cloze.apkg")
     finally:

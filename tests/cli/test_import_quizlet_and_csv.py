@@ -14,9 +14,9 @@ from tests.cli_support import run, write
 
 #: A Quizlet export as Quizlet writes it by default: term TAB definition, a row per line.
 QUIZLET = (
-    "le chien de la maison\tthe dog of the house\n"
-    "un chat noir\ta black cat\n"
-    "la maison et le jardin\tthe house and the garden\n"
+    "el perro de la casa\tthe dog of the house\n"
+    "un gato negro\ta black cat\n"
+    "la casa y el jardín\tthe house and the garden\n"
 )
 
 #: What Anki's "Notes in Plain Text" export writes (with GUIDs, HTML kept, tags).
@@ -27,9 +27,9 @@ ANKI_CSV = (
     "#notetype column:2\n"
     "#deck column:3\n"
     "#tags column:6\n"
-    "ab1\tBasic (and reversed card)\tFrench\tle chien de la maison\tthe dog of the house\t\n"
-    "ab2\tBasic (and reversed card)\tFrench\t<b>un chat</b> noir\ta black cat&nbsp;\tanimals\n"
-    'ab3\tBasic (and reversed card)\tFrench\t"la maison, le jardin"\tthe house, the garden\t\n'
+    "ab1\tBasic (and reversed card)\tSpanish\tel perro de la casa\tthe dog of the house\t\n"
+    "ab2\tBasic (and reversed card)\tSpanish\t<b>un gato</b> negro\ta black cat&nbsp;\tanimals\n"
+    'ab3\tBasic (and reversed card)\tSpanish\t"la casa, el jardín"\tthe house, the garden\t\n'
 )
 
 
@@ -38,12 +38,12 @@ def test_a_quizlet_export_imports_as_concepts(decks, tmp_path, capsys):
     code, out, _err = run(capsys, "import", str(source), "--deck", "words")
     assert code == 0
     assert "read as Quizlet export or two-column list (TAB between term and definition" in out
-    assert "column 1: fr term" in out and "column 2: en term" in out
+    assert "column 1: es term" in out and "column 2: en term" in out
     deck = read_deck(decks / "words.toml")
-    assert [c.text("fr", "term") for c in deck] == [
-        "le chien de la maison",
-        "un chat noir",
-        "la maison et le jardin",
+    assert [c.text("es", "term") for c in deck] == [
+        "el perro de la casa",
+        "un gato negro",
+        "la casa y el jardín",
     ]
     assert deck.concepts[1].text("en", "term") == "a black cat"
     assert deck.concepts[1].entries["en"].term.source.line == 2
@@ -57,22 +57,22 @@ def test_a_quizlet_export_imports_as_concepts(decks, tmp_path, capsys):
 @pytest.mark.parametrize(
     ("text", "args", "rows_by"),
     [
-        ("le chien,the dog\nun chat noir,a black cat, a cat\n", (), "comma"),
-        ("le chien\tthe dog;un chat noir\ta black cat;", (), "semicolons"),
-        ("le chien :: the dog\nun chat noir :: a black cat\n", ("--separator", " :: "), "' :: '"),
+        ("el perro,the dog\nun gato negro,a black cat, a cat\n", (), "comma"),
+        ("el perro\tthe dog;un gato negro\ta black cat;", (), "semicolons"),
+        ("el perro :: the dog\nun gato negro :: a black cat\n", ("--separator", " :: "), "' :: '"),
     ],
 )
 def test_quizlet_separators(decks, tmp_path, capsys, text, args, rows_by):
     source = write(tmp_path / "quizlet.txt", text)
     code, out, _err = run(
-        capsys, "import", str(source), "--deck", "words", "--columns", "fr:term,en:term", *args
+        capsys, "import", str(source), "--deck", "words", "--columns", "es:term,en:term", *args
     )
     assert code == 0, out
     assert rows_by in out
     deck = read_deck(decks / "words.toml")
-    assert [(c.text("fr", "term"), c.text("en", "term")) for c in deck][:2] == [
-        ("le chien", "the dog"),
-        ("un chat noir", "a black cat, a cat" if rows_by == "comma" else "a black cat"),
+    assert [(c.text("es", "term"), c.text("en", "term")) for c in deck][:2] == [
+        ("el perro", "the dog"),
+        ("un gato negro", "a black cat, a cat" if rows_by == "comma" else "a black cat"),
     ]
 
 
@@ -85,12 +85,12 @@ def test_an_anki_headed_csv_imports_with_its_guids(decks, tmp_path, capsys):
     assert report["new"] == 3
     deck = read_deck(decks / "words.toml")
     cat = deck.concepts[1]
-    assert cat.text("fr", "term") == "un chat noir"  # HTML reduced to its text
+    assert cat.text("es", "term") == "un gato negro"  # HTML reduced to its text
     assert cat.text("en", "term") == "a black cat"
-    assert deck.concepts[2].text("fr", "term") == "la maison, le jardin"
+    assert deck.concepts[2].text("es", "term") == "la casa, el jardín"
     # Ids carry the GUID: an edited row updates its concept, whatever its text became.
     edited = ANKI_CSV.replace("a black cat&nbsp;", "a small black cat")
-    edited = edited.replace("<b>un chat</b> noir", "un petit chat noir")
+    edited = edited.replace("<b>un gato</b> negro", "un gato negro pequeño")
     write(source, edited)
     code, out, _err = run(capsys, "import", str(source), "--deck", "words")
     assert code == 0 and "0 new, 1 updated, 2 unchanged" in out
@@ -102,16 +102,16 @@ def test_an_anki_headed_csv_imports_with_its_guids(decks, tmp_path, capsys):
 def test_a_header_row_names_the_columns(decks, tmp_path, capsys):
     source = write(
         tmp_path / "table.csv",
-        "term_fr,definition_fr,en\n"
-        "le chien,un animal domestique,the dog\n"
-        "le chat,un petit félin,the cat\n",
+        "term_es,definition_es,en\n"
+        "el perro,un animal doméstico,the dog\n"
+        "el gato,un pequeño felino,the cat\n",
     )
     code, out, _err = run(capsys, "import", str(source), "--deck", "words")
     assert code == 0
     assert "table with a header row" in out
-    assert "column 2 (definition_fr): fr definition (by its name)" in out
+    assert "column 2 (definition_es): es definition (by its name)" in out
     concept = read_deck(decks / "words.toml").concepts[0]
-    assert concept.text("fr", "definition") == "un animal domestique"
+    assert concept.text("es", "definition") == "un animal doméstico"
     assert concept.text("en", "term") == "the dog"
 
 
@@ -119,26 +119,27 @@ def test_a_header_row_names_the_columns(decks, tmp_path, capsys):
     ("text", "args", "message"),
     [
         (
-            "le chien\tthe dog\nun chat noir\ta black cat\tun chat\ttrois\n",
-            ("--columns", "fr:term,en:term,fr:term"),
-            "column 3 is a second fr term",
+            "el perro\tthe dog\nun gato negro\ta black cat\tun gato\ttres\n",
+            ("--columns", "es:term,en:term,es:term"),
+            "column 3 is a second es term",
         ),
         (
-            "le chien\tthe dog\nle chat\t\n",
-            ("--columns", "fr:term,en:term"),
+            "el perro\tthe dog\nel gato\t\n",
+            ("--columns", "es:term,en:term"),
             "bad.txt:2: this row has fewer than two texts",
         ),
         (
-            "#separator:tab\n#html:true\n{{c1::chien}}\tdog\n",
-            ("--columns", "fr:term,en:term"),
+            "#separator:tab\n#html:true\n{{c1::perro}}\tdog\n",
+            ("--columns", "es:term,en:term"),
             "bad.txt:3: this row holds cloze deletions",
         ),
         (
-            "le chien\tthe dog\n",
+            "el perro\tthe dog\n",
             ("--columns", "xx-yy-zz:term,en:term"),
             "--columns: column 1 ('xx-yy-zz:term') names no language",
         ),
         ("a;b\n", ("--separator", ":"), "bad.txt:1: no colon between term and definition"),
+        ("el perro\tthe dog\n", ("--lang", "xx-qq"), "--lang: 'xx-qq' is not a language tag"),
         ("perro\tdog\ngato\tcat\n", (), "can't tell the language of column 1"),
     ],
 )
@@ -168,3 +169,12 @@ def test_a_table_is_imported_on_its_own(decks, tmp_path: Path, capsys):
     glossary = write(tmp_path / "glossary.txt")
     code, _out, err = run(capsys, "import", str(glossary), str(table))
     assert code == 2 and "imported on its own" in err
+
+
+def test_lang_makes_every_column_that_language(decks, tmp_path, capsys):
+    source = write(tmp_path / "english.txt", "photosynthesis\thow plants make sugar from light\n")
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words", "--lang", "en")
+    assert code == 0
+    assert "column 1: en term (by --lang)" in out and "column 2: en definition (by --lang)" in out
+    (concept,) = read_deck(decks / "words.toml").concepts
+    assert concept.text("en", "definition") == "how plants make sugar from light"

@@ -290,3 +290,19 @@ def test_a_log_beside_its_sealed_month_with_more_events_loses_none(tmp_path: Pat
     log.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["2026-12.json"]
     assert _ids(read_since(tmp_path).events) == ["d-1", "d-2", "d-3", "d-4"]
+
+
+def test_numbers_go_on_past_an_empty_newest_month(tmp_path: Path) -> None:
+    _write(tmp_path, 3)
+    DeviceLog(tmp_path, "d", JAN).close()
+    (tmp_path / "2027-01.log").write_bytes(b"")  # a kill between creating the log and writing
+    log = DeviceLog(tmp_path, "d", FEB)  # seals the empty January
+    assert log.next_seq == 4
+    log.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["2026-12.json", "2027-01.json"]
+    for now in (FEB, datetime(2027, 3, 1, tzinfo=UTC)):
+        (tmp_path / f"{now:%Y-%m}.log").write_bytes(b"")
+        log = DeviceLog(tmp_path, "d", now)
+        assert log.next_seq == 4
+        log.close()
+    assert _ids(_write(tmp_path, 1, datetime(2027, 4, 1, tzinfo=UTC))) == ["d-4"]

@@ -97,6 +97,11 @@ def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
         if column is None:
             out.append(None)
             continue
+        if valid_tag(column.lang) != column.lang:
+            raise DeckSourceError(
+                f"column {number}: {column.lang!r} is not a language tag (BCP 47)",
+                hint="say what each column holds, e.g. --columns es:term,en:term",
+            )
         sides = taken.setdefault(column.lang, [])
         side = column.side
         if side is None:

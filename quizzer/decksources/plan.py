@@ -35,6 +35,7 @@ def plan_columns(
     *,
     candidates: Sequence[bool] | None = None,
     noun: str = "column",
+    given_by: str = "--columns",
 ) -> ColumnPlan:
     """What each column holds: from ``option`` (``--columns``), else the names the file gives,
     else the language told from the column's texts. ``candidates`` (per column) leaves out
@@ -53,7 +54,7 @@ def plan_columns(
                 hint=f"give one LANG:SIDE (or -) per {noun}, in order",
             )
         columns = [*option, *([None] * (width - len(option)))]
-        how = ["--columns"] * width
+        how = [given_by] * width
     else:
         named = [column_from_name(name) for name in names]
         if sum(column is not None for column in named) >= 2:

@@ -30,6 +30,7 @@ from quizzer.decksources.anki_notes import NoteType, card_direction, note_rows, 
 from quizzer.decksources.build import BuildReport, build_deck, guid_tag, tag_of
 from quizzer.decksources.columns import Column, parse_columns
 from quizzer.decksources.delimited import read_table
+from quizzer.decksources.langs import valid_tag
 from quizzer.decksources.plan import ColumnPlan, plan_columns
 from quizzer.decksources.table import DeckSourceError, Row
 from quizzer.errors import InputError, SourceError
@@ -124,8 +125,19 @@ def _option(columns: str | None, lang: str | None, width: int) -> list[Column | 
     if columns is not None:
         return parse_columns(columns)
     if lang is not None:
-        return [Column(lang)] * width
+        tag = valid_tag(lang)
+        if tag is None:
+            raise DeckSourceError(
+                f"--lang: {lang!r} is not a language tag (BCP 47)",
+                hint="write a tag such as es, pt-BR, zh-Hans or fa, or say what each column "
+                "holds with --columns es:term,en:term",
+            )
+        return [Column(tag)] * width
     return None
+
+
+def _given_by(columns: str | None) -> str:
+    return "--columns" if columns is not None else "--lang"
 
 
 def _read_table(path: Path, separator: str | None, columns: str | None, lang: str | None) -> _Parts:
@@ -140,7 +152,12 @@ def _read_table(path: Path, separator: str | None, columns: str | None, lang: st
             "every line",
             hint="give --separator, or import it as a glossary",
         )
-    plan = plan_columns(table.rows, table.names, _option(columns, lang, table.width))
+    plan = plan_columns(
+        table.rows,
+        table.names,
+        _option(columns, lang, table.width),
+        given_by=_given_by(columns),
+    )
     return _Parts(table.format, [(table.rows, plan)], table.deck, list(plan.described))
 
 
@@ -169,6 +186,7 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
             _option(columns, lang, len(note_type.fields)),
             candidates=[name in shown for name in note_type.fields],
             noun="field",
+            given_by=_given_by(columns),
         )
         groups.append((rows, plan))
         described.extend(f"{note_type.name}: {line}" for line in plan.described)

@@ -139,6 +139,7 @@ def test_a_header_row_names_the_columns(decks, tmp_path, capsys):
             "--columns: column 1 ('xx-yy-zz:term') names no language",
         ),
         ("a;b\n", ("--separator", ":"), "bad.txt:1: no colon between term and definition"),
+        ("el perro\tthe dog\n", ("--lang", "xx-qq"), "--lang: 'xx-qq' is not a language tag"),
         ("perro\tdog\ngato\tcat\n", (), "can't tell the language of column 1"),
     ],
 )
@@ -168,3 +169,12 @@ def test_a_table_is_imported_on_its_own(decks, tmp_path: Path, capsys):
     glossary = write(tmp_path / "glossary.txt")
     code, _out, err = run(capsys, "import", str(glossary), str(table))
     assert code == 2 and "imported on its own" in err
+
+
+def test_lang_makes_every_column_that_language(decks, tmp_path, capsys):
+    source = write(tmp_path / "english.txt", "photosynthesis\thow plants make sugar from light\n")
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words", "--lang", "en")
+    assert code == 0
+    assert "column 1: en term (by --lang)" in out and "column 2: en definition (by --lang)" in out
+    (concept,) = read_deck(decks / "words.toml").concepts
+    assert concept.text("en", "definition") == "how plants make sugar from light"

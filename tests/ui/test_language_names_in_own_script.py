@@ -1,0 +1,51 @@
+"""Where the app names a language for the learner to pick, it names it in its own script
+too, drawn as it reads: Persian and Urdu joined and right to left, Hindi, Japanese and
+Chinese as written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quizzer.library.decks import read_deck
+from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.picker import Picker, PickerList
+from tests.factories import bundled
+from tests.ui_support import make_app
+
+DECK = Path(__file__).resolve().parents[1] / "e2e" / "decks" / "scripts-test.toml"
+
+NATIVE = {
+    "fa": ("Persian", "فارسی"),
+    "ur": ("Urdu", "اردو"),
+    "hi": ("Hindi", "हिन्दी"),
+    "ja": ("Japanese", "日本語"),
+    "zh": ("Chinese", "中文"),
+    "ar": ("Arabic", "العربية"),
+    "ru": ("Russian", "Русский"),
+}
+
+
+@pytest.mark.parametrize("size", [(60, 20), (100, 30)])
+async def test_the_language_pickers_name_each_language_in_its_own_script(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    decks = [bundled("quantization"), read_deck(DECK)]
+    app = make_app(tmp_path / "p.json", decks=decks)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        picker = pilot.app.screen.query_one("#from-lang", Picker)
+        picker.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        listed = pilot.app.screen.query_one(PickerList)
+        shown = {
+            str(listed.get_option_at_index(i).id): str(listed.get_option_at_index(i).prompt)
+            for i in range(listed.option_count)
+        }
+        for lang, (english, native) in NATIVE.items():
+            # Drawn shaped: Arabic-script names joined and in visual order.
+            assert shown[lang] == display_text(f"{english} · {native}"), shown[lang]
+        assert shown["en"] == "English"  # named once where both names are the same
+        await pilot.press("escape")

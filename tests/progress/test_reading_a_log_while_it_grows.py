@@ -19,7 +19,8 @@ log = DeviceLog(Path(sys.argv[1]), "w", now)
 for n in range(int(sys.argv[2])):
     seq = log.next_seq
     typed = "কোয়ান্টাইজেশন " * (seq % 40)  # lines of many lengths, some over a page
-    log.append([{"id": f"w-{seq}", "dev": "w", "seq": seq, "at": seq, "op": "answer", "typed": typed}], now)
+    event = {"id": f"w-{seq}", "dev": "w", "seq": seq, "at": seq, "op": "answer"}
+    log.append([event | {"typed": typed}], now)
 log.close()
 """
 

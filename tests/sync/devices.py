@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -27,7 +28,7 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
@@ -140,6 +141,13 @@ class Device:
                 text=True,
                 timeout=120,
             )
+
+
+def listing(device: Device) -> dict[str, dict[str, Any]]:
+    """``quizzer devices --json`` as this device: each listed device by its id."""
+    result = device.cli("devices", "--json")
+    assert result.returncode == 0, result.stderr
+    return {entry["device"]: entry for entry in json.loads(result.stdout)}
 
 
 def answer(store: Store, card: CardKey, grade: Grade, at: datetime) -> str:

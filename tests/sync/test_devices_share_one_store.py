@@ -24,6 +24,7 @@ from tests.sync.devices import (
     Device,
     answer,
     grade_of,
+    listing,
     moment,
     states,
     two_devices,
@@ -68,6 +69,13 @@ def test_settings_are_last_writer_wins_per_setting(tmp_path: Path) -> None:
     carrier.sync()
     assert _settings(laptop) == _settings(desktop)
     assert _settings(desktop)["new_per_day"] == 14
+    # `quizzer devices` says which device set what is in force.
+    for device in (laptop, desktop):
+        by_name = {d["name"]: d["settings"] for d in listing(device).values()}
+        assert by_name == {
+            "laptop": {"leech_threshold": 5, "new_per_day": 14},
+            "desktop": {"reviews_per_day": 99},
+        }
     assert not laptop.written & desktop.written, sorted(laptop.written & desktop.written)
 
 
@@ -156,6 +164,10 @@ def test_a_conflict_copy_beside_a_log_is_not_counted_twice(tmp_path: Path) -> No
         assert [r.id for r in store.reviews()] == before[0]
     # The copies are not ours: neither removed nor renamed nor changed.
     assert {path: path.read_bytes() for path in planted if path.is_file()} == planted_bytes
+    # `quizzer devices` tells of them, and counts every answer once.
+    listed = listing(laptop)
+    assert {d["name"]: d["answers"] for d in listed.values()} == {"laptop": 10, "desktop": 10}
+    assert all(d["conflict_copies"] for d in listed.values())
 
 
 #: A child process: one device records answers as soon as the parent says go.

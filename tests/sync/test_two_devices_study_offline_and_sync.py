@@ -26,6 +26,7 @@ from tests.sync.devices import (
     due_queue,
     grade_of,
     leftovers,
+    listing,
     moment,
     states,
     two_devices,
@@ -100,6 +101,11 @@ def test_offline_answers_on_two_devices_meet_as_their_union(
         assert leftovers(carrier.folder(side)) == [], f"{carrier.name} made conflict copies"
     # Each device wrote only its own files (the store's marker: the device that made it).
     assert not laptop.written & desktop.written, sorted(laptop.written & desktop.written)
+    # `quizzer devices` on either side: both devices, their answers, their logs verify.
+    for device in (laptop, desktop):
+        listed = listing(device)
+        assert {d["name"]: d["answers"] for d in listed.values()} == {"laptop": 50, "desktop": 20}
+        assert all(d["verifies"] and not d["conflict_copies"] for d in listed.values())
     print(f"{carrier.name}: 30 answers synced in {first:.2f} s, 40 offline ones in {second:.2f} s")
 
 

@@ -57,7 +57,6 @@ def test_offline_answers_on_two_devices_meet_as_their_union(
     print(f"{carrier.name}: 30 answers synced in {first:.2f} s, 40 offline ones in {second:.2f} s")
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_devices_told_apart_by_their_name_alone(tmp_path: Path) -> None:
     """The same with one local state and cache folder for both devices, as a script on one
     machine has: only ``$QUIZZER_DEVICE`` tells them apart."""

@@ -231,7 +231,9 @@ def test_audio_records_each_language_espeak_speaks(
         import_package(col, out)
         (nid,) = col.find_notes("")
         note = col.get_note(nid)
-        names = [f["name"] for f in col.models.get(note.mid)["flds"]]
+        model = col.models.get(note.mid)
+        assert model is not None
+        names = [f["name"] for f in model["flds"]]
         audio = next(name for name in names if name.startswith(field) and name.endswith("audio"))
         assert note[audio].startswith("[sound:quizzer-")
     finally:

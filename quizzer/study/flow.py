@@ -36,6 +36,9 @@ Stage = Literal["flip", "choice", "typed"]
 def card_texts(deck: Deck, card: CardKey) -> tuple[Concept, str, str]:
     """(concept, prompt text, answer text) of ``card`` in ``deck``."""
     concept = deck.get(card.concept_id)
+    if concept is None or concept.uid != card.concept_uid:
+        # Several decks studied as one: two may use the same concept id.
+        concept = next((c for c in deck.concepts if c.uid == card.concept_uid), None)
     assert concept is not None
     p = card.pair
     prompt = concept.text(p.prompt_lang, p.prompt_side) or ""

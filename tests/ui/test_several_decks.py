@@ -13,15 +13,25 @@ from textual.widgets import Static
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
+from quizzer.concepts.deck import Deck
 from quizzer.progress import open_store
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
-from tests.factories import ru_bn_deck
-from tests.ui_support import card_of, make_app, reviews
+from tests.factories import concept, ru_bn_deck
+from tests.ui_support import card_of, make_app, reviews, texts_of
 
-A, B = ru_bn_deck("alpha", 3), ru_bn_deck("beta", 2)
+A = ru_bn_deck("alpha", 3)
+# The same concept ids as alpha's (c0, c1), other texts.
+B = Deck(
+    id="beta",
+    name="Beta",
+    concepts=tuple(
+        concept("beta", f"c{i}", {"ru": (f"бета {i}", "б"), "bn": (f"বিটা {i}", "ব")})
+        for i in range(2)
+    ),
+)
 PAIR = Pair("ru", "term", "bn", "term")
 
 
@@ -44,6 +54,11 @@ async def test_decks_marked_on_home_are_studied_together(
         shown: list[CardKey] = []
         while isinstance(app.screen, StudyScreen) and len(shown) < 20:
             shown.append(card_of(app.screen))
+            # Both decks use the ids c0, c1…: each card shows its own deck's texts.
+            _concept, prompt, _answer = texts_of(app.screen)
+            deck = A if shown[-1].deck == "alpha" else B
+            concept = next(c for c in deck.concepts if c.uid == shown[-1].concept_uid)
+            assert prompt == concept.text("ru", "term")
             await pilot.press("space", "4")
             await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)

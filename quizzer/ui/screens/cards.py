@@ -3,7 +3,7 @@ are), filter by deck and status, see a card's answers, suspend or bring one back
 
 Typing in the search field filters as you type; Enter or ↓ moves to the cards, ``/`` back to
 the search; Ctrl+S suspends or brings back the highlighted card; Ctrl+O cycles the status
-filter, Ctrl+N the deck; Esc goes back."""
+filter, Ctrl+N the deck; Ctrl+L speaks the prompt (espeak-ng); Esc goes back."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizzer.services.cards import CardRow, find_cards, history, set_suspended
+from quizzer.services.speech import speak
 from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
 from quizzer.ui.screens.base import QuizzerScreen
@@ -63,6 +64,7 @@ class CardsScreen(QuizzerScreen[None]):
         Binding("ctrl+s", "suspend", "Suspend", key_display="^s"),
         Binding("ctrl+n", "cycle_deck", "Deck", key_display="^n"),
         Binding("ctrl+o", "cycle_status", "State", key_display="^o"),
+        Binding("ctrl+l", "hear", "Hear", key_display="^l", show=False),
     ]
 
     def __init__(self, deck: str | None = None, search: str = "") -> None:
@@ -196,6 +198,16 @@ class CardsScreen(QuizzerScreen[None]):
         set_suspended(self.service, row.card, not back, utcnow())
         self.notify(f"{'Back in study' if back else 'Suspended'}: {row.card.id}")
         self._refresh()
+
+    def action_hear(self) -> None:
+        """Speak the highlighted card's prompt in its language."""
+        row = self._current()
+        if row is None:
+            return
+        p = row.card.pair
+        problem = speak(row.concept.text(p.prompt_lang, p.prompt_side) or "", p.prompt_lang)
+        if problem is not None:
+            self.notify(problem, severity="warning")
 
     def action_cycle_status(self) -> None:
         """Next status filter: any, new, learning, due, review, leech, suspended."""

@@ -43,6 +43,7 @@ HELP_RIGHT: Rows = (
     ("Study", ""),
     ("u", "undo the last answer or bury"),
     ("b", "bury the card until tomorrow"),
+    ("^l", "hear it (espeak-ng)"),
     ("flip", ""),
     ("Space", "show the answer, then Good"),
     ("1–4", "Again · Hard · Good · Easy"),
@@ -55,9 +56,8 @@ HELP_RIGHT: Rows = (
     ("r", "I was right (near misses)"),
     ("^z ^b", "undo · bury while typing"),
     ("learn", ""),
-    ("", "~7 concepts a round: choice"),
-    ("", "until right, then typed;"),
-    ("", "misses come back soon"),
+    ("", "~7 new a round: choice, then"),
+    ("", "typed; misses come back soon"),
     ("u b", "undo · bury, as above"),
 )
 

@@ -22,6 +22,7 @@ from quizzer.cards.card import CardKey
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.grades import Grade
 from quizzer.services.sessions import intervals, start_flow
+from quizzer.services.speech import speak
 from quizzer.services.study import utcnow
 from quizzer.study.flow import StudyFlow, card_texts
 from quizzer.study.selection import StudyChoice, reverse
@@ -62,6 +63,8 @@ class StudyScreen(QuizzerScreen[None]):
         Binding("ctrl+b", "bury_anyway", "Bury", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", show=False),
+        # Ctrl+L: a letter would be part of a typed answer.
+        Binding("ctrl+l", "hear", "Hear", key_display="^l", show=False),
         Binding("escape", "end", "End", key_display="Esc"),
         Binding("q", "end", "End", show=False),
     ]
@@ -306,6 +309,19 @@ class StudyScreen(QuizzerScreen[None]):
         if message is not None:
             self.notify(message)
             self._show()
+
+    def action_hear(self) -> None:
+        """Speak the prompt (before the answer is shown) or the answer, in its language."""
+        card = self.card
+        if card is None:
+            return
+        _concept, prompt, answer = card_texts(self.deck, card)
+        p = card.pair
+        asked = self.phase == "question"
+        text, lang = (prompt, p.prompt_lang) if asked else (answer, p.answer_lang)
+        problem = speak(text, lang)
+        if problem is not None:
+            self.notify(problem, severity="warning")
 
     def action_help(self) -> None:
         """Show the keys."""

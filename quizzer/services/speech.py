@@ -11,7 +11,6 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from quizzer.anki.locales import espeak_languages, espeak_voice
 from quizzer.concepts.languages import language_name
 
 #: The longest text spoken (a definition runs to a few hundred characters).
@@ -24,6 +23,10 @@ def _espeak() -> tuple[str, tuple[str, ...]] | None:
     program = shutil.which("espeak-ng")
     if program is None:
         return None
+    # The voice table lives in the Anki package, whose __init__ loads genanki: imported only
+    # when the learner first asks to hear a card, so a study session starts without it.
+    from quizzer.anki.locales import espeak_languages
+
     try:
         return program, espeak_languages(program)
     except (OSError, subprocess.SubprocessError):
@@ -36,6 +39,8 @@ def voice_for(lang: str) -> tuple[str, str] | None:
     if found is None:
         return None
     program, available = found
+    from quizzer.anki.locales import espeak_voice  # loaded by _espeak already
+
     voice = espeak_voice(lang, available)
     return None if voice is None else (program, voice)
 

@@ -23,8 +23,8 @@ def _espeak() -> tuple[str, tuple[str, ...]] | None:
     program = shutil.which("espeak-ng")
     if program is None:
         return None
-    # The voice table lives in the Anki package, whose __init__ loads genanki: imported only
-    # when the learner first asks to hear a card, so a study session starts without it.
+    # Imported here: the study screen imports this module, and Anki's code waits until a
+    # card is spoken (the first card shows without it).
     from quizzer.anki.locales import espeak_languages
 
     try:
@@ -39,7 +39,7 @@ def voice_for(lang: str) -> tuple[str, str] | None:
     if found is None:
         return None
     program, available = found
-    from quizzer.anki.locales import espeak_voice  # loaded by _espeak already
+    from quizzer.anki.locales import espeak_voice
 
     voice = espeak_voice(lang, available)
     return None if voice is None else (program, voice)

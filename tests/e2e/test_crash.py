@@ -35,7 +35,6 @@ from quizzer.cli.main import main
 from quizzer.progress import open_store
 from quizzer.scheduling.card_state import CardState
 
-NOT_YET = "the per-device store is not switched over yet"
 KILLS = 200
 #: The first child's first answers; child ``k`` starts ``k`` months later.
 START = datetime(2026, 3, 10, 12, tzinfo=UTC)
@@ -157,7 +156,6 @@ def _doctor_check(db: Path) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_answer(tmp_path: Path) -> None:
     db = tmp_path / "progress"

@@ -19,13 +19,11 @@ import pytest
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
 
-NOT_YET = "the per-device store is not switched over yet"
 PAIR = Pair("ru", "term", "bn", "definition")
 CARDS = [CardKey(f"crash/c{i}", PAIR) for i in range(8)]
 JANUARY = datetime(2026, 1, 5, 9, tzinfo=UTC)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 @pytest.mark.parametrize("cache", ["kept", "deleted"])
 def test_an_empty_month_left_by_a_crash_does_not_restart_the_numbering(
     tmp_path: Path, cache: str

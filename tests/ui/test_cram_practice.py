@@ -11,14 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.widgets import Static
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import open_store
+from quizzer.services.stats import stats_from_store
+from quizzer.stats.figures import SourceCount
 from quizzer.study.selection import StudyChoice
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
 from quizzer.ui.screens.summary import SummaryScreen
+from quizzer.ui.stats_render import sources_table
 from tests.factories import ru_bn_deck
 from tests.ui_support import card_of, make_app
 
@@ -73,6 +77,14 @@ async def test_cram_logs_practice_and_changes_no_card(
         practice = store.practice()
         assert [p.mode for p in practice] == ["cram"] * 5
         assert [p.grade for p in practice] == [1, 3, 3, 3, 3]
+        # The statistics show them as practice, apart from the three scheduled answers.
+        stats = stats_from_store(store, [DECK])
+        assert stats.total_reviews == 3
+        assert stats.practice == (SourceCount("cram", 5, 5, 4),)
+        assert stats.to_dict()["practice"] == {"cram": {"answers": 5, "recent": 5, "passed": 4}}
+        console = Console(width=100, record=True)
+        console.print(sources_table(stats))
+        assert "Practice: cram" in console.export_text()
 
 
 async def test_cram_failed_serves_todays_failures_and_undo_takes_practice_back(

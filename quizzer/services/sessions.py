@@ -20,7 +20,7 @@ from quizzer.scheduling.queue import DueQueue, next_due
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.scheduler import format_interval
 from quizzer.services.study import StudyService, utcnow
-from quizzer.study.flow import CardKind, SessionFlow, StudyFlow, queue_kinds
+from quizzer.study.flow import SessionFlow, StudyFlow, queue_kinds
 from quizzer.study.selection import StudyChoice
 from quizzer.study.session import Session
 
@@ -191,9 +191,8 @@ def start_flow(
         cram = CramScheduler(service.store, service.cram_cards(choice, now))
         asked: Any = "flip" if choice.mode in ("learn", "match") else choice.mode
         session = Session.start(cram, now, asked)
-        # Practice has no new, learning or due cards: the header counts them as reviews.
-        practice: dict[str, CardKind] = dict.fromkeys((k.id for k in cram.cards), "review")
-        return SessionFlow(session, deck, asked, service.rng, cram.undone_message, kinds=practice)
+        # No kinds: practice has no new, learning or due cards, only done and left.
+        return SessionFlow(session, deck, asked, service.rng, cram.undone_message)
     scheduler = store_scheduler(service, choice)
     scheduler.on_leech = on_leech
     deck = scheduler.deck

@@ -199,7 +199,7 @@ class SummaryScreen(QuizzerScreen[None]):
             yield Static(body, id="summary-figures")
             if s.note:
                 yield Static(Content.styled(s.note, "$text-warning"), id="summary-note")
-            if s.practice:
+            if s.practice and s.studied:
                 yield Static(
                     Content.styled("Practice: your answers are kept as practice.", "$text-muted"),
                     id="summary-practice",

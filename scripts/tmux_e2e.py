@@ -225,7 +225,12 @@ def check_bengali(db: Path) -> None:
     )
     wait_for(lambda t: "English term" in t, "the Bengali card")
     keys("Space")
-    text = wait_for(lambda t: "Bengali definition" in t, "the Bengali answer")
+    sys.path.insert(0, str(ROOT))
+    from quizzer.concepts.languages import language_name
+
+    # The card names the language as CLDR does in English ("Bangla").
+    label = f"{language_name('bn')} definition"
+    text = wait_for(lambda t: label in t, "the Bengali answer")
     rows = border_columns(text, wcwidth)
     bengali = [r for r in rows if any("\u0980" <= ch <= "\u09ff" for ch in r[2])]
     if not bengali:

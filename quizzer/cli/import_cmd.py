@@ -36,13 +36,22 @@ def register(subparsers: Subcommands) -> None:
     """Add ``import`` and ``validate`` to the CLI."""
     p = subparsers.add_parser(
         "import",
-        help="import glossary files into a user deck",
+        help="import glossaries, Anki packages, Quizlet exports or CSV/TSV into a user deck",
         description="Import glossaries (line 1 title, line 2 subtitle, then term and "
         "definition lines) into ONE user deck. Several files in different languages are "
         "aligned into the same concepts: by acronym, and by position when the files are "
-        "parallel. Importing again is idempotent; an edited file updates texts and keeps ids.",
+        "parallel. Importing again is idempotent; an edited file updates texts and keeps ids. "
+        "An Anki package (.apkg, .colpkg), a Quizlet export or a CSV/TSV table (plain, with "
+        "Anki's #header lines, or with a header row naming languages) is told by its content "
+        "and gives one concept per note or row; the report says which format it read.",
     )
-    p.add_argument("files", nargs="+", metavar="FILE", type=Path, help="glossary text files")
+    p.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        type=Path,
+        help="glossary text files, or one Anki package, Quizlet export or table",
+    )
     p.add_argument(
         "--deck",
         metavar="NAME",

@@ -276,13 +276,23 @@ def _reshaper(ligatures: bool) -> _Reshaper:
     return reshaper
 
 
+#: Letters the reshaper has no forms for that decompose (canonically) into a letter it
+#: shapes and a mark: Urdu's heh goal with hamza above (ۂ, the izafat of نقطۂ نظر).
+_DECOMPOSE = str.maketrans({"\u06c2": "\u06c1\u0654"})
+
+
+def _decomposed(text: str) -> str:
+    return text.translate(_DECOMPOSE)
+
+
 def reshape(text: str, *, ligatures: bool = True) -> str:
     """Arabic-script letters of ``text`` in their joined presentation forms, marks kept.
 
     Text without Arabic-script letters (Hebrew, Thaana…) comes back unchanged: those
     scripts don't join, and their points are combining marks that stay where they are.
+    ۂ is shaped as ہ with its hamza (the same text, decomposed), not left unjoined.
     """
-    return _reshaper(ligatures).reshape(text)
+    return _reshaper(ligatures).reshape(_decomposed(text))
 
 
 def shape_line(line: str, base_dir: Literal["L", "R"] | None = None) -> str:
@@ -369,6 +379,7 @@ def shape_runs(
     through shaping (letter for letter: no ligatures, marks kept) and bidi
     reordering, so a diff can colour single Arabic letters.
     """
+    runs = [(_decomposed(text), style) for text, style in runs]
     logical = "".join(text for text, _ in runs)
     if not has_rtl(logical):
         return [run for run in runs if run[0]]

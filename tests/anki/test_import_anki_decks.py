@@ -9,6 +9,8 @@ nothing.
 
 from __future__ import annotations
 
+import sqlite3
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -250,3 +252,31 @@ def test_quizzers_own_notes_come_back_as_the_concepts_they_were(decks, tmp_path,
         for lang, side, text in before.texts():
             # Line breaks become spaces; everything else, markup-like text included, is kept.
             assert back.text(lang, side) == " ".join(text.text.split())
+
+
+@pytest.mark.parametrize(
+    "models",
+    [
+        "{not json",
+        '{"1": {"name": "Basic", "flds": [{"name": "Front"}], "tmpls": []}}',
+        '{"1": {"name": "Basic", "flds": "x", "tmpls": [{"ord": "a"}]}}',
+        "[1, 2, 3]",
+    ],
+)
+def test_a_package_with_damaged_note_types_is_refused(anki_deck, decks, tmp_path, capsys, models):
+    _apkg, legacy, _answers = anki_deck
+    folder = tmp_path / "unpacked"
+    with zipfile.ZipFile(legacy) as archive:
+        archive.extractall(folder)
+    conn = sqlite3.connect(folder / "collection.anki21")
+    with conn:
+        conn.execute("UPDATE col SET models = ?", (models,))
+    conn.close()
+    bad = tmp_path / "bad.apkg"
+    with zipfile.ZipFile(bad, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.iterdir()):
+            archive.write(path, path.name)
+    code, _out, err = _import(capsys, str(bad), "--deck", "words")
+    assert code == 2
+    assert "bad.apkg" in err and "damaged Anki package" in err and "Traceback" not in err
+    assert not list(decks.iterdir())

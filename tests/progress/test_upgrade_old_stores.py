@@ -149,3 +149,23 @@ def test_a_damaged_journal_line_is_reported_and_the_rest_arrives(tmp_path: Path)
     done = upgrade.upgrade(store, NOW)
     assert any("progress.json.journal:2: a damaged journal line" in s for s in done.skipped)
     assert "unreadable" in done.notice
+
+
+def test_an_old_quizzer_still_writing_the_store_stops_the_upgrade(tmp_path: Path) -> None:
+    import fcntl
+    import os
+
+    store = _copy(tmp_path, "schema4")
+    before = _hashes(store.parent)
+    lock = store.with_name("progress.json.lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with pytest.raises(StoreError, match="another quizzer is writing this store"):
+            upgrade.upgrade(store, NOW)
+    finally:
+        os.close(fd)
+    after = _hashes(store.parent)
+    assert after == before | {"progress.json.lock": after["progress.json.lock"]}
+    assert not upgrade.migrating_path(store).exists()
+    assert upgrade.upgrade(store, NOW).answers == 27

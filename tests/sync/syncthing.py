@@ -187,7 +187,9 @@ class Daemon:
             return "(no log)"
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
-    def rest(self, method: str, endpoint: str, body: Any = None, **query: str) -> Any:
+    def rest(
+        self, method: str, endpoint: str, body: Any = None, timeout: float = TIMEOUT, **query: str
+    ) -> Any:
         """Call the REST API: ``method`` on ``/rest/endpoint?query``; the decoded JSON answer."""
         url = f"http://127.0.0.1:{self.gui_port}/rest/{endpoint}"
         if query:
@@ -197,7 +199,7 @@ class Daemon:
         request.add_header("X-API-Key", self.apikey)
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             raw = response.read()
         return json.loads(raw) if raw.strip() else None
 
@@ -207,7 +209,8 @@ class Daemon:
             if self.process is not None and self.process.poll() is not None:
                 raise SyncthingError(f"{self.name} exited:\n{self.log_tail()}")
             try:
-                if self.rest("GET", "system/ping") == {"ping": "pong"}:
+                # A short wait: what answers on the port may not be this daemon (taken).
+                if self.rest("GET", "system/ping", timeout=2) == {"ping": "pong"}:
                     return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
@@ -320,31 +323,46 @@ class Pair:
                 _tick(deadline, f"{daemon.name}'s folder did not change state", daemon)
 
 
-@contextmanager
-def syncthing_pair(root: Path) -> Iterator[Pair]:
-    """Two connected daemons with homes under ``root``, sharing ``root/a`` and ``root/b``.
-
-    Both are stopped when the block ends, whatever happens in it.
-    """
+def _start(root: Path, attempt: int, stack: ExitStack) -> Pair:
+    """Make, configure and start both daemons (stopped when ``stack`` closes); connected."""
     start = time.monotonic()
-    a = Daemon("a", root / "home-a", root / "a")
-    b = Daemon("b", root / "home-b", root / "b")
+    a = Daemon("a", root / f"home-a{attempt}", root / "a")
+    b = Daemon("b", root / f"home-b{attempt}", root / "b")
     for daemon in (a, b):
         daemon.generate()
     a.configure(b)
     b.configure(a)
-    with ExitStack() as stack:
-        # Both are told to stop before either is waited for: they shut down side by side.
-        for daemon in (a, b):
-            stack.callback(daemon.stop)
-        for daemon in (a, b):
-            stack.callback(daemon.terminate)
-        for daemon in (a, b):
-            daemon.start()
-        deadline = start + TIMEOUT
-        for daemon in (a, b):
-            daemon.wait_ready(deadline)
-        pair = Pair(a, b)
-        pair.wait_connected(deadline)
-        pair.startup_s = time.monotonic() - start
-        yield pair
+    # Both are told to stop before either is waited for: they shut down side by side.
+    for daemon in (a, b):
+        stack.callback(daemon.stop)
+    for daemon in (a, b):
+        stack.callback(daemon.terminate)
+    for daemon in (a, b):
+        daemon.start()
+    deadline = start + TIMEOUT
+    for daemon in (a, b):
+        daemon.wait_ready(deadline)
+    pair = Pair(a, b)
+    pair.wait_connected(deadline)
+    pair.startup_s = time.monotonic() - start
+    return pair
+
+
+@contextmanager
+def syncthing_pair(root: Path) -> Iterator[Pair]:
+    """Two connected daemons with homes under ``root``, sharing ``root/a`` and ``root/b``.
+
+    Both are stopped when the block ends, whatever happens in it. A port picked free can be
+    taken by another process before the daemon binds it (tests run in parallel): a start
+    that fails is tried once more with new ports, then the failure stands.
+    """
+    for attempt in (1, 2):
+        with ExitStack() as stack:
+            try:
+                pair = _start(root, attempt, stack)
+            except SyncthingError:
+                if attempt == 2:
+                    raise
+                continue
+            yield pair
+            return

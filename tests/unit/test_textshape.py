@@ -246,3 +246,11 @@ def test_wrapping_keeps_clusters_whole_and_lines_within_width(lang: str, width: 
 def test_conjuncts_are_one_cluster() -> None:
     assert clusters("क्षत्रिय") == ["क्ष", "त्रि", "य"]
     assert clusters("স্ত্রী") == ["স্ত্রী"]
+
+
+def test_urdu_heh_with_hamza_is_joined_with_its_hamza() -> None:
+    # نقطۂ نظر: the reshaper has no forms for ۂ; decomposed (ہ and hamza above) it joins.
+    shaped = display_text("نقطۂ")
+    assert "\u06c2" not in shaped and "\u0654" in shaped
+    assert shaped[0] == "\ufba7"  # heh goal, final form (the word ends on it, leftmost)
+    assert shaped[2] == "\ufec4"  # the tah before it medial: joined to it

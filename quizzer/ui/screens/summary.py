@@ -131,6 +131,9 @@ class SummaryScreen(QuizzerScreen[None]):
     #summary-note {
         margin: 1 0 0 0;
     }
+    #summary-practice {
+        margin: 1 0 0 0;
+    }
     #summary-waiting {
         margin: 1 0 0 0;
     }

@@ -86,6 +86,11 @@ class StudyService:
         """One deck by id (``KeyError`` if unknown)."""
         return self._decks[deck_id]
 
+    @property
+    def shelf(self) -> DeckShelf | None:
+        """The deck library the decks come from (``None``: decks given in code)."""
+        return self._decks if isinstance(self._decks, DeckShelf) else None
+
     def listings(self) -> list[DeckListing]:
         """Every deck's id, name, size and languages, without loading a deck's concepts."""
         if isinstance(self._decks, DeckShelf):

@@ -66,6 +66,11 @@ def render(report: MergeReport) -> list[str]:
     if report.suspended:
         done = "to suspend" if report.dry_run else "suspended"
         lines.append(f"{report.suspended} cards suspended there, {done} here")
+    if report.imported_notes:
+        lines.append(
+            f"{report.imported_notes} notes found in your decks by their GUID "
+            "(imported with quizzer import): their answers are on those concepts' cards"
+        )
     if report.foreign_notes or report.foreign_answers:
         lines.append(
             f"{report.foreign_notes} notes quizzer didn't export, {report.foreign_answers} "

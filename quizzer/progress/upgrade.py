@@ -292,11 +292,10 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
             return
         out.append(event)
 
-    def when(review: dict[str, Any]) -> tuple[int, str]:
-        return (_ms(review.get("reviewed_at")) or 0, str(review.get("id")))
-
-    for review in sorted(old.reviews.values(), key=when):
-        body: dict[str, Any] = {"at": _ms(review.get("reviewed_at")), "op": "answer"}
+    timed = [(_ms(review.get("reviewed_at")), review) for review in old.reviews.values()]
+    timed.sort(key=lambda pair: (pair[0] or 0, str(pair[1].get("id"))))
+    for at, review in timed:
+        body: dict[str, Any] = {"at": at, "op": "answer"}
         body |= {"card": review.get("card_id"), "grade": review.get("grade")}
         body |= {"mode": review.get("mode"), "ms": review.get("duration_ms", 0)}
         for name, key in (("typed", "typed"), ("correct", "correct")):

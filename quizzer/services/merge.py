@@ -82,6 +82,8 @@ class MergeReport:
     #: Notes of the package quizzer didn't export, and the answers on them (never touched).
     foreign_notes: int = 0
     foreign_answers: int = 0
+    #: Notes quizzer didn't export that `quizzer import` made concepts of (found by GUID).
+    imported_notes: int = 0
     #: Anki rows that are no answer (rescheduled by hand).
     manual_rows: int = 0
     #: Answers undone here since the copy was made (left out, so they stay undone).
@@ -215,6 +217,7 @@ class _Merge:
     def from_anki(self, history: AnkiHistory) -> _Batch:
         """The batch an Anki package brings (its quizzer cards' new answers, suspensions)."""
         self.report.foreign_notes = history.foreign_notes
+        self.report.imported_notes = history.imported_notes
         self.report.foreign_answers = history.foreign_rows
         self.report.manual_rows = history.manual_rows
         new, self.report.known = anki_reviews(history, self.store.reviews(), self.store.tz)

@@ -180,6 +180,8 @@ def test_merge_brings_ankis_answers_onto_the_imported_cards(anki_deck, decks, tm
     assert main(["merge", str(apkg), "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert f"added {answers} answers" in out
+    assert "4 notes found in your decks by their GUID" in out
+    assert "didn't export" not in out
     with open_store(db, read_only=True) as store:
         reviews = store.reviews()
     assert len(reviews) == answers

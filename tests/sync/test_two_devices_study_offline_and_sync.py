@@ -20,6 +20,7 @@ from tests.sync.devices import (
     CARDS,
     Carrier,
     CopyCarrier,
+    Device,
     GitCarrier,
     SyncthingCarrier,
     answer,
@@ -55,6 +56,24 @@ def test_offline_answers_on_two_devices_meet_as_their_union(
     carrier: Carrier, tmp_path: Path
 ) -> None:
     laptop, desktop = two_devices(carrier, tmp_path)
+    first, second = _study_offline_and_sync(carrier, laptop, desktop)
+    print(f"{carrier.name}: 30 answers synced in {first:.2f} s, 40 offline ones in {second:.2f} s")
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET)
+def test_devices_told_apart_by_their_name_alone(tmp_path: Path) -> None:
+    """The same with one local state and cache folder for both devices, as a script on one
+    machine has: only ``$QUIZZER_DEVICE`` tells them apart."""
+    carrier = CopyCarrier(tmp_path)
+    laptop = Device("laptop", tmp_path / "machine", carrier.folder("a") / "progress")
+    desktop = Device("desktop", tmp_path / "machine", carrier.folder("b") / "progress")
+    _study_offline_and_sync(carrier, laptop, desktop)
+
+
+def _study_offline_and_sync(
+    carrier: Carrier, laptop: Device, desktop: Device
+) -> tuple[float, float]:
+    """The scenario of the module docstring; the seconds the first and the second sync took."""
     acknowledged: list[str] = []
 
     # Online: the laptop answers all 30 cards, the desktop gets them.
@@ -106,7 +125,7 @@ def test_offline_answers_on_two_devices_meet_as_their_union(
         listed = listing(device)
         assert {d["name"]: d["answers"] for d in listed.values()} == {"laptop": 50, "desktop": 20}
         assert all(d["verifies"] and not d["conflict_copies"] for d in listed.values())
-    print(f"{carrier.name}: 30 answers synced in {first:.2f} s, 40 offline ones in {second:.2f} s")
+    return first, second
 
 
 @pytest.mark.xfail(strict=True, reason=NOT_YET)

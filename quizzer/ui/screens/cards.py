@@ -19,7 +19,6 @@ from textual.widgets.option_list import Option
 
 from quizzer.errors import QuizzerError
 from quizzer.services.cards import CardRow, edit_text, find_cards, history, set_suspended
-from quizzer.services.speech import speak
 from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
 from quizzer.ui.screens.base import QuizzerScreen
@@ -248,6 +247,9 @@ class CardsScreen(QuizzerScreen[None]):
 
     def action_hear(self) -> None:
         """Speak the highlighted card's prompt in its language."""
+        # espeak-ng's voices are the Anki export's: its modules load only when asked.
+        from quizzer.services.speech import speak
+
         row = self._current()
         if row is None:
             return

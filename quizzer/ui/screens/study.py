@@ -22,7 +22,6 @@ from quizzer.cards.card import CardKey
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.grades import Grade
 from quizzer.services.sessions import intervals, start_flow
-from quizzer.services.speech import speak
 from quizzer.services.study import utcnow
 from quizzer.study.cram import describe
 from quizzer.study.flow import StudyFlow, card_texts
@@ -317,6 +316,9 @@ class StudyScreen(QuizzerScreen[None]):
 
     def action_hear(self) -> None:
         """Speak the prompt (before the answer is shown) or the answer, in its language."""
+        # espeak-ng's voices are the Anki export's: its modules load only when asked.
+        from quizzer.services.speech import speak
+
         card = self.card
         if card is None:
             return

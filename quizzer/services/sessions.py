@@ -112,6 +112,9 @@ class CramScheduler:
         self.store = store
         self.cards = list(cards)
         self._answered = 0
+        #: For each practice answer: whether the store's undo stack took it (its depth grew).
+        self._undoable: list[bool] = []
+        self._kept = False
 
     def due(self, now: datetime) -> Sequence[CardKey]:
         """Every card of the practice, in order."""
@@ -120,7 +123,9 @@ class CramScheduler:
     def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """Log ``grade`` as practice; the review says when the card comes back (Again: in a
         minute, within the session), else that it is done."""
+        before = self.store.undo_depth
         self.store.record_practice(card, grade, now, answer, "cram")
+        self._undoable.append(self.store.undo_depth > before)
         self._answered += 1
         return Review(
             id=f"practice-{self._answered}",
@@ -139,11 +144,17 @@ class CramScheduler:
         """Nothing: practice changes no schedule (the session moves on all the same)."""
 
     def undo(self) -> None:
-        """Take back the last practice answer."""
-        self.store.undo()
+        """Take back the last practice answer. Only when the store's undo stack holds it:
+        an undo there would otherwise take back the last *scheduled* answer, changing a
+        card's schedule, which practice never does."""
+        self._kept = not (self._undoable.pop() if self._undoable else False)
+        if not self._kept:
+            self.store.undo()
 
     def undone_message(self) -> str:
         """What :meth:`undo` took back, for the learner."""
+        if self._kept:
+            return "Asked again; this store keeps the practice answer in its log."
         return "Practice answer taken back."
 
     def next_due(self, now: datetime) -> datetime | None:

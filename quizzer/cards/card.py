@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from typing import TYPE_CHECKING
 
-from quizzer.concepts.languages import SIDES, Side, is_language
+from quizzer.concepts.languages import SIDES, TAG_SHAPE, Side
 
 if TYPE_CHECKING:
     from quizzer.concepts.concept import Concept
 
 
-_TAG = r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*"  # the shape of a BCP 47 tag
+_TAG = TAG_SHAPE.pattern.strip("^$")
 _CARD_RE = re.compile(
     rf"^(?P<uid>[a-z0-9-]+/[a-z0-9-]+)\|(?P<pl>{_TAG}):(?P<ps>term|definition)"
     rf">(?P<al>{_TAG}):(?P<as>term|definition)$"
@@ -36,7 +36,10 @@ class Pair:
 
     def __post_init__(self) -> None:
         for lang in (self.prompt_lang, self.answer_lang):
-            if not is_language(lang):
+            # The shape only: tags are checked where they come in (commands, deck files,
+            # imports), and a card's come from those; a lookup per card would cost the
+            # start-up the tag tables' load.
+            if not TAG_SHAPE.match(lang):
                 raise ValueError(f"unknown language {lang!r}")
         for side in (self.prompt_side, self.answer_side):
             if side not in SIDES:

@@ -6,14 +6,15 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
+import quizzer.progress.doctor as doctor
 from quizzer.cards.card import CardKey
 from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError, StoreError, shown
 from quizzer.library.decks import find_deck
 from quizzer.paths import default_db_path
-from quizzer.progress import Bury, doctor, open_store
-from quizzer.progress.doctor_findings import Report
-from quizzer.progress.files import check_store_path, require_store, store_exists
+from quizzer.progress import Bury, open_store
+from quizzer.progress.doctor import Report
+from quizzer.progress.store import check_store_path, require_store, store_exists
 from quizzer.scheduling.grades import GRADE_NAMES
 
 
@@ -26,9 +27,10 @@ def register(subparsers: Subcommands) -> None:
     """Add this module's sub-commands to the CLI."""
     p = subparsers.add_parser(
         "doctor",
-        help="check the progress store and repair it from the journal or backup",
-        description="Check the progress store (snapshot, journal, backup) and repair what is "
-        "wrong. Damaged files are kept next to the store, never deleted.",
+        help="verify every device's log, report damage and losses, rebuild the card states",
+        description="Verify every device's log in the store folder and report damaged lines, "
+        "events that can't be replayed and answers that are gone; repair a damaged marker "
+        "and rebuild this device's card states from the logs. No log is ever rewritten.",
     )
     p.add_argument("--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or user dir)")
     p.add_argument("--check", action="store_true", help="only report, change nothing")
@@ -65,12 +67,7 @@ def register(subparsers: Subcommands) -> None:
 
 
 def _ok_line(report: Report) -> str:
-    pending = (
-        f", {report.pending} change(s) in the journal since the last compaction"
-        if report.pending
-        else ""
-    )
-    return f"{report.path}: ok ({report.cards} cards{pending})"
+    return f"{report.path}: ok ({report.cards} cards, {report.devices} device(s))"
 
 
 def run_doctor(args: argparse.Namespace) -> int:
@@ -80,11 +77,6 @@ def run_doctor(args: argparse.Namespace) -> int:
         print(f"{shown(path)}: no progress store here (nothing to check)")
         return 3
     found = doctor.check(path)
-    if found.writer is not None:
-        print(
-            f"{path}: a writer is active: {found.writer.describe()}; this is what the store "
-            "holds now (its journal included), its session may add to it"
-        )
     for note in found.notes:
         print(f"note: {note}")
     if found.healthy:
@@ -92,6 +84,8 @@ def run_doctor(args: argparse.Namespace) -> int:
         return 0
     for problem in found.problems:
         print(f"problem: {problem}")
+    for loss in found.losses:
+        print(f"lost: {loss}")
     if args.check:
         print(f"run `quizzer doctor --db {shown(path)}` to repair")
         return 3

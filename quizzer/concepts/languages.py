@@ -11,10 +11,10 @@ the same language always has the same key in deck files, card ids and the progre
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
+from types import ModuleType
 from typing import Literal
-
-import langcodes
 
 Side = Literal["term", "definition"]
 SIDES: tuple[Side, ...] = ("term", "definition")
@@ -34,6 +34,32 @@ RTL_SCRIPTS: frozenset[str] = frozenset(
 )  # fmt: skip
 
 _EXAMPLES = "es, pt-BR, zh-Hans, sr-Latn, fa, hi"
+
+#: The shape of a BCP 47 tag (letters, digits and hyphens in subtags of 1–8), for values
+#: that come from data already checked (card ids, deck keys): shape only, no lookup.
+TAG_SHAPE = re.compile(r"^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$")
+
+
+@functools.cache
+def _langcodes() -> ModuleType:
+    """langcodes, imported when a tag is first checked or named: its tables take a tenth
+    of a second to load, which the home screen's first paint doesn't pay (the names it
+    shows come from the deck summaries, see :func:`remember_names`)."""
+    import langcodes
+
+    return langcodes
+
+
+#: Names already known, by tag: (English, native). Filled as names are asked for, and by
+#: the deck library from its cached summaries (:func:`remember_names`).
+_NAMES: dict[str, tuple[str, str]] = {}
+
+
+def remember_names(names: Mapping[str, tuple[str, str]]) -> None:
+    """Take ``names`` (tag → English name, native name), as :func:`language_name` and
+    :func:`native_name` would give them, from a cache kept beside the decks."""
+    for tag, pair in names.items():
+        _NAMES.setdefault(tag, pair)
 
 
 class LanguageTagError(ValueError):
@@ -55,10 +81,11 @@ def check_language(tag: str) -> str:
     ``tag`` names when it is a language's name (``Spanish`` → ``es``), else examples.
     """
     text = tag.strip().replace("_", "-")
+    langcodes = _langcodes()
     if text and langcodes.tag_is_valid(text):
         standard = langcodes.standardize_tag(text)
         if langcodes.Language.get(standard).language not in (None, "und"):
-            return standard
+            return str(standard)
     found = language_named(tag)
     hint = (
         f"did you mean {found} ({language_name(found)})? write a tag such as {_EXAMPLES}"
@@ -77,7 +104,7 @@ def language_named(name: str) -> str | None:
     if not text or len(text) > 60:
         return None
     try:
-        found = langcodes.find(text)
+        found = _langcodes().find(text)
     except LookupError:
         return None
     if found.language in (None, "und"):
@@ -97,23 +124,28 @@ def is_language(tag: str) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=4096)
 def language_name(tag: str) -> str:
     """The language's name in English, from CLDR (``pt-BR`` → ``Portuguese (Brazil)``); an
     invalid tag is returned as it is, so messages about bad input can still name it."""
-    if not is_language(tag):
-        return tag
-    return str(langcodes.Language.get(tag).display_name("en"))
+    return _names(tag)[0]
 
 
-@functools.lru_cache(maxsize=4096)
 def native_name(tag: str) -> str:
     """The language's name in itself (its autonym, ``fa`` → ``فارسی``), first letter capital
     as in a heading or a menu (CLDR gives the form used inside a sentence: ``español``)."""
+    return _names(tag)[1]
+
+
+def _names(tag: str) -> tuple[str, str]:
+    known = _NAMES.get(tag)
+    if known is not None:
+        return known
     if not is_language(tag):
-        return tag
-    name = str(langcodes.Language.get(tag).autonym())
-    return name[:1].upper() + name[1:]
+        return tag, tag
+    language = _langcodes().Language.get(tag)
+    native = str(language.autonym())
+    known = _NAMES[tag] = (str(language.display_name("en")), native[:1].upper() + native[1:])
+    return known
 
 
 @functools.lru_cache(maxsize=4096)
@@ -123,7 +155,7 @@ def script_of(tag: str) -> str | None:
     ``None`` for an invalid tag."""
     if not is_language(tag):
         return None
-    language = langcodes.Language.get(tag)
+    language = _langcodes().Language.get(tag)
     script = language.script or language.maximize().script
     return str(script) if script else None
 
@@ -158,14 +190,23 @@ def sorted_languages(tags: Iterable[str]) -> tuple[str, ...]:
 CONCEPT_FIELDS: frozenset[str] = frozenset({"id", "acronym"})
 
 
-@functools.lru_cache(maxsize=1024)
+#: The deck-file key of a language whose tag is also the name of a concept's field: its
+#: ISO 639-3 code, which :func:`check_language` reads back as the tag (a test checks both
+#: against langcodes). Indonesian (``id``) is the one such language.
+_FIELD_LANGUAGE_KEYS: dict[str, str] = {"id": "ind"}
+_FIELD_LANGUAGE_TAGS: dict[str, str] = {key: tag for tag, key in _FIELD_LANGUAGE_KEYS.items()}
+
+
 def deck_key(tag: str) -> str:
     """The key of ``tag``'s table in a deck file: the tag, except where it is also the name
-    of a concept's field: Indonesian (``id``) is written by its ISO 639-3 code ``ind``,
-    which :func:`check_language` reads back as ``id``."""
-    if tag in CONCEPT_FIELDS and is_language(tag):
-        return str(langcodes.Language.get(tag).to_alpha3())
-    return tag
+    of a concept's field: Indonesian (``id``) is written by its ISO 639-3 code ``ind``."""
+    return _FIELD_LANGUAGE_KEYS.get(tag, tag)
+
+
+def tag_of_key(key: str) -> str:
+    """The language of a deck file's key already checked (the inverse of :func:`deck_key`;
+    no lookup: for tables that validated when the file was read)."""
+    return _FIELD_LANGUAGE_TAGS.get(key, key)
 
 
 def parse_side(text: str) -> Side:

@@ -59,13 +59,16 @@ class Note:
     number: int
 
 
-def field_refs(template: str) -> list[str]:
+def field_refs(template: str, *, typed: bool = True) -> list[str]:
     """The fields a template shows, in order: ``{{Front}}``, ``{{text:Back}}``,
-    ``{{tts es_ES:Front}}``, ``{{type:Back}}`` name one; conditionals and special names don't."""
+    ``{{tts es_ES:Front}}``, ``{{type:Back}}`` name one; conditionals and special names don't.
+    ``typed=False`` leaves out ``{{type:…}}`` (on a question, the box the answer is typed in)."""
     out: list[str] = []
     for found in _REF_RE.finditer(template):
         inner = found.group(1).strip()
         if not inner or inner[0] in "#^/!":
+            continue
+        if not typed and inner.startswith("type:"):
             continue
         name = inner.rsplit(":", 1)[-1].strip()
         if name and name not in _SPECIAL and name not in out:
@@ -75,7 +78,7 @@ def field_refs(template: str) -> list[str]:
 
 def template_of(ord_: int, name: str, question: str, answer: str) -> Template:
     """A :class:`Template` from its question and answer formats."""
-    front = tuple(field_refs(question))
+    front = tuple(field_refs(question, typed=False))
     back = tuple(ref for ref in field_refs(answer) if ref not in front)
     return Template(ord_, name, front, back)
 

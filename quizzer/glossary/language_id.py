@@ -210,9 +210,9 @@ def _fill(
     majority = told.most_common(1)[0][0]
     notes: list[tuple[int, str]] = []
     for indices in by_script.values():
-        in_script = Counter(langs[i] for i in indices if langs[i]) or Counter(
-            leaning[i] for i in indices if i in leaning
-        )
+        in_script: Counter[str] = Counter(
+            lang for i in indices if (lang := langs[i]) is not None
+        ) or Counter(leaning[i] for i in indices if i in leaning)
         chosen = in_script.most_common(1)[0][0] if in_script else majority
         for i in indices:
             if i in why:

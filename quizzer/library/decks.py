@@ -12,7 +12,7 @@ from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter
 from quizzer.concepts.concept import Concept, Entry, EntryTable, Provenance, Text
 from quizzer.concepts.deck import Deck, DeckFormatError
-from quizzer.concepts.languages import CONCEPT_FIELDS, Side, check_language, deck_key
+from quizzer.concepts.languages import CONCEPT_FIELDS, Side, deck_key, tag_of_key
 from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
@@ -125,9 +125,7 @@ def deck_from_valid_tables(tables: Mapping[str, Any]) -> Deck:
             deck=deck_id,
             acronym=item.get("acronym"),
             entries={
-                check_language(key): Entry(
-                    _valid_text(table["term"]), _valid_text(table["definition"])
-                )
+                tag_of_key(key): Entry(_valid_text(table["term"]), _valid_text(table["definition"]))
                 for key, table in item.items()
                 if key not in CONCEPT_FIELDS
             },
@@ -188,7 +186,7 @@ class LazyEntries(EntryTable):
     def __iter__(self) -> Iterator[str]:
         # The deck file's keys are valid and standard (checked when it was read): a key is
         # its language's tag, but for ``ind`` (Indonesian, ``id``).
-        return (check_language(key) for key in self._item if key not in CONCEPT_FIELDS)
+        return (tag_of_key(key) for key in self._item if key not in CONCEPT_FIELDS)
 
     def __len__(self) -> int:
         return sum(key not in CONCEPT_FIELDS for key in self._item)

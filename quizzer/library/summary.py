@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import language_name, native_name, remember_names
 from quizzer.errors import InputError
 from quizzer.library import cache as deckcache
 from quizzer.library.decks import (
@@ -42,6 +43,9 @@ class DeckSummary:
     sources: dict[str, int]
     path: Path
     bundled: bool
+    #: Each language's name in English and in itself, kept with the summary so the deck
+    #: list and the pickers name languages without loading the tag tables.
+    names: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False)
     #: The :func:`~quizzer.library.cache.digest` of the file's bytes when the summary was
     #: read ("" if unknown): the key of its cached, validated tables.
     key: str = field(default="", compare=False)
@@ -55,6 +59,7 @@ class DeckSummary:
             "languages": list(self.languages),
             "complete_languages": list(self.complete_languages),
             "sources": dict(self.sources),
+            "names": {tag: list(pair) for tag, pair in self.names.items()},
         }
 
 
@@ -70,6 +75,7 @@ def summarise(deck: Deck, path: Path, bundled: bool) -> DeckSummary:
         sources=deck.source_counts(),
         path=path,
         bundled=bundled,
+        names={lang: (language_name(lang), native_name(lang)) for lang in deck.languages},
     )
 
 
@@ -84,9 +90,14 @@ def _from_cache(data: dict[str, Any], path: Path, bundled: bool) -> DeckSummary 
             sources={str(k): int(v) for k, v in dict(data["sources"]).items()},
             path=path,
             bundled=bundled,
+            names={
+                str(tag): (str(english), str(native))
+                for tag, (english, native) in dict(data["names"]).items()
+            },
         )
     except (KeyError, TypeError, ValueError):
-        return None  # a damaged entry: rebuilt from the deck file
+        return None  # a damaged entry, or one from before names: rebuilt from the deck file
+    remember_names(summary.names)
     return summary
 
 

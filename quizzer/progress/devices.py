@@ -64,7 +64,8 @@ class DeviceInfo:
 @dataclass(slots=True)
 class _Seen:
     info: DeviceInfo
-    answers: set[str] = field(default_factory=set)
+    #: Each answer's id: its replay key and review id.
+    answers: dict[str, tuple[events.Key, str]] = field(default_factory=dict)
     undone: set[str] = field(default_factory=set)
     settings: dict[str, tuple[events.Key, Any]] = field(default_factory=dict)
 
@@ -83,14 +84,14 @@ def _read(folder: Path, seen: _Seen) -> None:
         known.add(raw["id"])
         try:
             event = events.from_dict(raw)
-            if event.dev != folder.name.removesuffix(layout.MERGED_SUFFIX):
+            if event.dev != folder.name:
                 raise events.BadEvent(f"written by {event.dev!r}, not by this folder's device")
         except events.BadEvent as error:
             info.problems.append(f"{folder.name}: event {str(raw.get('id'))[:60]!r}: {error}")
             continue
         last = max(last, event.at)
         if isinstance(event, events.Answer):
-            seen.answers.add(event.id)
+            seen.answers[event.id] = (event.key, event.review_id)
         elif isinstance(event, events.Undo):
             if not event.target.startswith(f"{event.dev}-"):
                 info.problems.append(f"{folder.name}: undo {event.id} aims at another device")
@@ -115,11 +116,19 @@ def list_devices(
         info = DeviceInfo(folder.name, name, merged=merged, this=folder.name == this)
         one = _Seen(info)
         _read(folder, one)
-        info.answers = len(one.answers - one.undone)
         info.verifies = not info.problems
         if marks is not None:
             info.behind = len(devicelog.read_since(folder, marks.get(folder.name)).events)
         seen.append(one)
+    # An answer counts once by its review id (the same old store merged on two devices brings
+    # the same answers twice): the first in replay order counts, where it is; undone ones don't.
+    first: dict[str, tuple[events.Key, DeviceInfo]] = {}
+    for one in seen:
+        for answer_id, (when, review) in one.answers.items():
+            if answer_id not in one.undone and (review not in first or when < first[review][0]):
+                first[review] = (when, one.info)
+    for _when, counted in first.values():
+        counted.answers += 1
     winners: dict[str, tuple[events.Key, Any, DeviceInfo]] = {}
     for one in seen:
         for key, (order, value) in one.settings.items():

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from quizzer.progress.journal_events import BuryData
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 
@@ -21,25 +20,6 @@ class Bury:
     card_id: str
     buried_at: datetime
     until: datetime
-
-    def to_dict(self) -> BuryData:
-        """JSON-ready form (ISO 8601 UTC times), as kept in the journal and the undo stack."""
-        return {
-            "id": self.id,
-            "card_id": self.card_id,
-            "at": self.buried_at.isoformat(),
-            "until": self.until.isoformat(),
-        }
-
-    @classmethod
-    def from_dict(cls, data: BuryData) -> Bury:
-        """Inverse of :meth:`to_dict`."""
-        return cls(
-            id=data["id"],
-            card_id=data["card_id"],
-            buried_at=datetime.fromisoformat(data["at"]),
-            until=datetime.fromisoformat(data["until"]),
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ event, and deleting every cache file loses nothing. Rows are turned into
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,9 @@ _LIMIT = 2**31  # a cache is ours: the limit only guards against a stray huge fi
 
 
 def cache_path(store_uuid: str, device: str) -> Path:
-    """Where the cache of ``device``'s view of the store ``store_uuid`` lives."""
+    """Where the cache of ``device``'s view of the store ``store_uuid`` lives. A copy of the
+    store folder shares it: a copy that has fewer events than the cache saw is told as
+    losses (a backup put back has lost what came after it), and then replayed whole."""
     return paths.cache_dir() / "stores" / store_uuid / device / "states.json"
 
 
@@ -147,7 +150,9 @@ def load(path: Path) -> Cache | None:
     """The cache at ``path``; ``None`` when there is none or it can't be used."""
     try:
         with open(path, "rb") as fh:
-            data = msgspec.json.decode(fh.read(_LIMIT))
+            if os.fstat(fh.fileno()).st_size > _LIMIT:
+                return None
+            data = msgspec.json.decode(fh.read())
         meta = data["meta"]["1"]
         if meta.get("version") != VERSION:
             return None

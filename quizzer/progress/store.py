@@ -1,135 +1,446 @@
-"""The progress store: card states, the full review log and settings, safe against crashes.
+"""The progress store of several devices: each device's events in its own folder, card states
+derived from all of them.
 
-Files next to the store path ``P`` (default ``progress.json``):
+A store is a folder (``docs/devices.md``): every device appends its answers, undos, buries,
+suspensions and settings changes to its own log (:mod:`quizzer.progress.devicelog`, one
+checksummed line each, flushed to disk before :meth:`Store.record` returns) and reads every
+other device's. Card states are the replay of the union (:mod:`quizzer.progress.derive`);
+the cache (:mod:`quizzer.progress.statecache`, outside the folder) keeps the states and how
+far each log was read, so opening reads only what is new.
 
-``P``
-    the snapshot, a TinyDB document (tables ``meta``, ``settings``, ``cards``)
-    written only atomically (see :mod:`quizzer.progress.snapshot`). ``meta.gen``
-    is the journal generation whose events it has absorbed up to
-    ``meta.journal_offset``.
-``P.log/YYYY-MM.json``
-    the full review log, one TinyDB database per calendar month (UTC), table
-    ``reviews`` (see :mod:`quizzer.progress.reviewlog`); written only by compaction,
-    sealed (count, generation, CRC-32) and listed in the snapshot's manifest
-    ``meta.months`` (see :mod:`quizzer.progress.monthfile`), mirrored as ``….json.bak``.
-``P.journal``
-    the append-only journal (see :mod:`quizzer.progress.journal`): a header line
-    naming its generation, then every answer, bury, undo and settings change since
-    the last compaction, one fsynced line each.
-``P.bak``, ``P.journal.prev``
-    the previous snapshot and the previous journal generation (hard links).
-``P.cards.idx``
-    the card index, a cache: where each card's record sits in the snapshot, so opening
-    parses only the cards it touches (see :mod:`quizzer.progress.cardindex`).
-``P.lock``
-    held while a process writes the store; names that process and marks the journal's
-    acknowledged end (see :meth:`~quizzer.progress.lock.StoreLock.mark`).
-
-Recording an answer appends one line and fsyncs it — no rewrite of anything,
-so its cost doesn't grow with the collection. Compaction (on close, or on
-open when the tail is long) runs in this order, each file written atomically:
-
-1. fold the journal's answers (minus undone ones) into the month files they
-   belong to, keyed by review id — idempotent, so redoing it changes nothing;
-2. write the snapshot with the next generation (it now absorbs the journal);
-3. start a new journal holding only the header of that generation.
-
-A kill between 1 and 2 leaves the old snapshot and journal (the answers are in
-both the months and the journal; reading the log dedupes by id). A kill
-between 2 and 3 leaves a journal of an older generation than the snapshot:
-opening recognises it as absorbed and skips it.
-
-The code is split by what it holds: :mod:`quizzer.progress.files` (file names),
-:mod:`quizzer.progress.state` (the in-memory :class:`~quizzer.progress.state.State` and
-how journal events change it), :mod:`quizzer.progress.journal_events` (the journal events and
-undo entries, as typed dicts), :mod:`quizzer.progress.outcomes` (:class:`Bury`,
-:class:`RecordOutcome`), :mod:`quizzer.progress.history` (reading the review log),
-:mod:`quizzer.progress.opening` (opening, the lock, appending, closing),
-:mod:`quizzer.progress.generations` (whether the journal is live, absorbed or damaged),
-:mod:`quizzer.progress.monthfile` (sealed month files, the manifest),
-:mod:`quizzer.progress.values` (every value read back checked),
-:mod:`quizzer.progress.compaction`, :mod:`quizzer.progress.reading` (card states, due
-cards, previews, the log) and :mod:`quizzer.progress.writing` (answers, buries, undo,
-suspension, settings); this module puts them together as :class:`Store` and holds
-:func:`open_store`.
+Opening with ``read_only=True`` takes no lock, claims no device and writes nothing in the
+store folder (the cache outside it is still kept up to date).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
-from collections.abc import Sequence
-from datetime import tzinfo
+import threading
+from collections import defaultdict
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-import quizzer.progress.cardindex as cardindex
+import quizzer.progress.derive as derive
+import quizzer.progress.device as device
+import quizzer.progress.devicelog as devicelog
+import quizzer.progress.devices as devices
+import quizzer.progress.events as ev
+import quizzer.progress.layout as layout
+import quizzer.progress.statecache as statecache
+import quizzer.progress.upgrade as upgrade
+from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.errors import StoreError
-from quizzer.paths import default_db_path
-from quizzer.progress.cardtable import CardTable, LazyCards
-from quizzer.progress.files import stats_path
-from quizzer.progress.writing import WritingStore
+from quizzer.progress.localtz import LocalTimezone
+from quizzer.progress.outcomes import Bury, RecordOutcome
+from quizzer.scheduling import scheduler as scheduling
+from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.grades import Grade
+from quizzer.scheduling.limits import TodayCounts, count_today
+from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts, facts_of
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 if TYPE_CHECKING:
-    from quizzer.progress.merging import ProgressCallback
+    from tinydb import TinyDB
+
+    from quizzer.concepts.deck import Deck
     from quizzer.stats.tally import Tally
 
+#: Answer times the scheduler can work with: intervals up to a century must still be dates.
+_EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
+#: Called as ``on_progress(done, total)`` while a merge writes.
+ProgressCallback = Callable[[int, int], None]
 
-class Store(WritingStore):
+
+def card_key(card: CardKey | str) -> CardKey:
+    """``card`` as a :class:`CardKey` (a card id string is parsed)."""
+    return card if isinstance(card, CardKey) else CardKey.parse(card)
+
+
+def _answer_time(now: datetime) -> datetime:
+    """``now`` in UTC; ``ValueError`` for a naive time or one no schedule can follow."""
+    if not isinstance(now, datetime):
+        raise ValueError(f"now must be a datetime, got {type(now).__name__}")
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be a timezone-aware datetime (UTC)")
+    if not _EARLIEST <= now < _LATEST:
+        raise ValueError(f"now must lie between 1970 and 9000, got {now.isoformat()}")
+    return now.astimezone(UTC)
+
+
+def _check_grade(grade: object) -> None:
+    if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
+        raise ValueError(f"grade must be the whole number 1, 2, 3 or 4, got {grade!r:.40}")
+
+
+@dataclass(slots=True)
+class _Folder:
+    """What was read of one device folder."""
+
+    mark: devicelog.Mark
+    answers: int = 0
+    last_at: int | None = None
+    events: int = 0
+    seq: int = 0
+    damaged: bool = False
+
+    def count(self, event: ev.AnyEvent) -> None:
+        """Count ``event`` in (once)."""
+        self.events += 1
+        self.seq = max(self.seq, event.seq)
+        if isinstance(event, ev.Answer):
+            self.answers += 1
+        self.last_at = max(self.last_at or 0, event.at)
+
+
+class Store:
     """An open progress store. Use :func:`open_store`; close it (or use ``with``).
 
-    ``tz`` is the learner's time zone for study days (default: the system's
-    local zone, DST-aware); ``rng`` draws interval fuzz.
-
-    It adds to the layers below it the work that reaches above them: migrating an old
-    store as it opens, replaying the log after a settings change, and keeping the
-    statistics caches tied to the files a compaction rewrites.
+    ``tz`` is the learner's time zone for study days (default: the system's local zone,
+    DST-aware). ``rng`` is accepted for callers that pass one: fuzz is drawn from each
+    answer's id, so that every device replays the same dates.
     """
 
-    def _upgrade(self, held: list[dict[str, Any]], version: int) -> dict[str, Any]:
-        # Imported here: only a store of an older schema is migrated, once.
-        import quizzer.progress.migrate as migrate
+    def __init__(
+        self,
+        path: Path,
+        *,
+        read_only: bool = False,
+        tz: tzinfo | None = None,
+        rng: random.Random | None = None,
+        now: datetime | None = None,
+    ) -> None:
+        self.path = path
+        self.read_only = read_only
+        self.tz: tzinfo = tz or LocalTimezone()
+        self.rng = rng
+        self._mutex = threading.RLock()
+        self.notice: str | None = None
+        self.last_outcome: RecordOutcome | None = None
+        #: Damaged lines and files found (their events skipped).
+        self.damage: list[devicelog.Problem] = []
+        #: Events that were read before and are gone now (a log cut short, a month deleted).
+        self.losses: list[str] = []
+        self._closed = False
+        self._changed = False
+        self._claimed: device.ClaimedDevice | None = None
+        self._log: devicelog.DeviceLog | None = None
+        now = datetime.now(UTC) if now is None else _answer_time(now)
+        if read_only and path.is_file():
+            self._open_old(now)  # an old store read as it is (a merge's source, say)
+            return
+        if not read_only and upgrade.needs_upgrade(path):
+            self.notice = upgrade.upgrade(path, now).notice
+        try:
+            marker = layout.read_marker(path) if read_only else layout.create_store(path, now)
+            self.store_id = marker.store if marker else ""
+        except StoreError as exc:
+            if not layout.devices_dir(path).is_dir():
+                raise
+            # The answers are in the device folders, not in the marker: go on without it.
+            self.store_id = "damaged-" + hashlib.blake2b(bytes(path.resolve())).hexdigest()[:16]
+            self.notice = f"{exc.message}; run `quizzer doctor` to repair it"
+        if read_only:
+            self.device = device.local_identity(device.requested_name())[0].device
+        else:
+            self._claimed = device.claim_device(path, now)
+            self.device = self._claimed.device
+            self.notice = self._claimed.notice or self.notice
+        self.cache_path = (
+            statecache.cache_path(self.store_id, self.device) if self.store_id else None
+        )
+        try:
+            self._open(now)
+        except BaseException:
+            self._release()
+            raise
 
-        problem = migrate.signature_problem(self.path, version)
-        if problem:
+    # Opening: the cache, then each folder's events past its mark.
+
+    def _open(self, now: datetime) -> None:
+        cache = statecache.load(self.cache_path) if self.cache_path else None
+        #: Whether every event of every folder is in memory (else: the cache's states).
+        self._whole = cache is None
+        if cache is not None:
+            self.losses = list(cache.losses)
+            self._start(cache)
+            new = self._read(cache.marks, self._replay.events)
+            if self.losses != cache.losses:
+                cache = None  # events the cache holds are gone: replay what is left
+            elif self._replay.needs_history(new):
+                self._load_history(new)
+            else:
+                self._replay.add(sorted(new, key=_key))
+            self._changed = bool(new)
+        if cache is None:
+            self._start(None)
+            self._replay.add(sorted(self._read({}), key=_key))
+            self._whole = self._changed = True
+        self._cache_recent = cache.recent if cache else []
+
+    def _open_old(self, now: datetime) -> None:
+        """Read an old single-writer store's answers into memory (nothing written)."""
+        self.device, self.store_id, self.cache_path = "", "", None
+        self._start(None)
+        self._whole = True
+        self._cache_recent = []
+        try:
+            old = upgrade.read_old_store(self.path.parent, self.path.name)
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"can't read the old store: {exc}", path=self.path) from exc
+        lines, _ = upgrade.to_events(old, "old", now)
+        found = [e for e in (self._event(line, "") for line in lines) if e is not None]
+        self._replay.add(sorted(found, key=_key))
+
+    def _start(self, cache: statecache.Cache | None) -> None:
+        states = statecache.CachedStates(cache.rows) if cache else None
+        self._replay = derive.Replay(
+            self.tz,
+            states=states,
+            last_keys=cache.last_keys() if cache else None,
+        )
+        self._folders: dict[str, _Folder] = {}
+        self._bad: list[derive.Problem] = []
+        if cache is not None:
+            settings = [self._event(data, "") for data in cache.settings]
+            self._replay.add([e for e in settings if e is not None], stepped=True)
+            for event_id, dev, reason in cache.bad:
+                self._report(derive.Problem(event_id, dev, reason))
+            for name, mark in cache.marks.items():
+                answers, last_at, events, seq = cache.counts.get(name, (0, None, 0, 0))
+                self._folders[name] = _Folder(mark, answers, last_at, events, seq)
+
+    def _read(
+        self, marks: dict[str, devicelog.Mark], counted: Container[str] = ()
+    ) -> list[ev.AnyEvent]:
+        """The events of every device folder past ``marks``; the new marks kept, and the
+        answers not ``counted`` yet counted."""
+        found: list[ev.AnyEvent] = []
+        for folder in layout.device_folders(self.path):
+            name = folder.name
+            result = devicelog.read_since(folder, marks.get(name))
+            known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
+            known.mark = result.mark
+            self.damage.extend(d for d in result.damage if d not in self.damage)
+            known.damaged = known.damaged or bool(result.damage)
+            for loss in result.losses:
+                message = f"{loss.path}: {loss.message}"
+                if message not in self.losses:
+                    self.losses.append(message)
+            for data in [*result.events, *result.copies]:
+                event = self._event(data, name)
+                if event is not None:
+                    found.append(event)
+                    if event.id not in counted:
+                        known.count(event)
+        return found
+
+    def _event(self, data: dict[str, Any], folder: str) -> ev.AnyEvent | None:
+        """The event of a line, or ``None`` (reported) when it can't be replayed."""
+        try:
+            event = ev.from_dict(data)
+        except ev.BadEvent as exc:
+            where = str(data.get("id"))[:80] if isinstance(data, dict) else "?"
+            self._report(derive.Problem(where, folder, str(exc)))
+            return None
+        if folder and event.dev != folder:
+            self._report(derive.Problem(event.id, folder, f"written in {folder}'s folder"))
+            return None
+        return event
+
+    def _report(self, problem: derive.Problem) -> None:
+        if problem not in self._bad:
+            self._bad.append(problem)
+
+    def _load_history(self, new: Sequence[ev.AnyEvent]) -> None:
+        """Read every folder whole: the events the cache's states include join the card
+        histories (without being replayed again); ``new`` and whatever came after the marks
+        are then replayed on top."""
+        marks = {name: known.mark for name, known in self._folders.items()}
+        for known in self._folders.values():
+            known.answers, known.last_at, known.events, known.seq = 0, None, 0, 0
+        everything = self._read({})
+        later: set[str] = set()
+        for folder in layout.device_folders(self.path):
+            result = devicelog.read_since(folder, marks.get(folder.name))
+            later.update(str(data.get("id")) for data in [*result.events, *result.copies])
+        taken = self._replay.events
+        later.update(event.id for event in new)
+        old = [e for e in everything if e.id not in later]
+        newer = [e for e in everything if e.id in later and e.id not in taken]
+        self._replay.add(sorted(old, key=_key), stepped=True)
+        self._replay.add(sorted([*new, *newer], key=_key))
+        self._whole = True
+
+    def _replay_seq(self, dev: str) -> int:
+        """The highest sequence number of ``dev`` seen (its log may have been set back)."""
+        known = self._folders.get(dev)
+        return known.seq if known else 0
+
+    # Writing.
+
+    def _check_writable(self) -> devicelog.DeviceLog:
+        if self._closed:
+            raise StoreError("the progress store is closed", path=self.path)
+        if self._claimed is None:
             raise StoreError(
-                f"progress store is damaged ({problem})",
-                hint=f"run `quizzer doctor --db {self.path}` to rebuild it from the backup",
+                "the progress store was opened read-only",
+                hint="open it without read_only to change it",
                 path=self.path,
             )
-        if self.read_only:
-            return super()._upgrade(held, version)
-        return migrate.migrate(self.path, held, version, self.tz)
+        if self._log is None:
+            # Opened at the first write: a session that changes nothing writes nothing.
+            seq = self._replay_seq(self.device)
+            self._log = devicelog.DeviceLog(
+                self._claimed.folder, self.device, datetime.now(UTC), min_seq=seq
+            )
+        return self._log
+
+    def _write(self, build: Iterable[dict[str, Any]], now: datetime) -> list[ev.AnyEvent]:
+        """Number, write (durably) and replay new events of this device."""
+        log = self._check_writable()
+        seq = log.next_seq
+        made: list[ev.AnyEvent] = []
+        for fields in build:
+            data = {"id": ev.event_id(self.device, seq), "dev": self.device, "seq": seq}
+            data |= {"at": fields.pop("at", ev.to_ms(now))} | fields
+            made.append(ev.from_dict(data))
+            seq += 1
+        if self._replay.needs_history(made):
+            self._load_history([])
+        log.append([event.to_dict() for event in made], now)
+        self._replay.add(made)
+        known = self._folders.setdefault(self.device, _Folder(devicelog.Mark()))
+        for event in made:
+            known.count(event)
+        self._changed = True
+        return made
+
+    def record(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
+    ) -> Review:
+        """Schedule ``card`` by the answer ``grade`` (1-4) and log it; durable when it returns.
+
+        Returns the logged :class:`Review` (its time whole milliseconds, as the log keeps it);
+        :attr:`last_outcome` also says whether the answer made the card a leech.
+        """
+        return self.record_outcome(card, grade, now, answer).review
+
+    def record_outcome(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None = None
+    ) -> RecordOutcome:
+        """Like :meth:`record`, returning a :class:`RecordOutcome` (review, new state, leech)."""
+        key = card_key(card)
+        _check_grade(grade)
+        now = _answer_time(now)
+        if answer is not None and not isinstance(answer, Answer):
+            raise ValueError(f"answer must be an Answer, got {type(answer).__name__}")
+        answer = answer or Answer()
+        # The review's own checks, with their messages (a mode, a duration that can't be).
+        Review("-", key.id, now, grade, answer.mode, answer.duration_ms)
+        fields: dict[str, Any] = {"op": "answer", "card": key.id, "grade": grade}
+        fields |= {"mode": answer.mode, "ms": int(answer.duration_ms)}
+        fields |= {"typed": answer.typed, "correct": answer.correct}
+        fields |= {"over": answer.overridden or None}
+        fields |= {"params": ev.settings_digest(self.settings)}
+        with self._mutex:
+            (event,) = self._write([_plain(fields)], now)
+            review = self._replay.review(event.id)
+            assert review is not None
+            state = self._replay.states[key.id]
+            leech = event.id in self._replay.leeched
+            outcome = RecordOutcome(review, state.copy(), leech, leech and state.suspended)
+            self.last_outcome = outcome
+            return outcome
+
+    def record_practice(
+        self, card: CardKey | str, grade: Grade, now: datetime, answer: Answer | None, mode: str
+    ) -> None:
+        """Log an answer given in a mode that changes no schedule (``cram``, ``match``)."""
+        key = card_key(card)
+        _check_grade(grade)
+        now = _answer_time(now)
+        ms = int(answer.duration_ms) if answer is not None else 0
+        fields = {"op": "practice", "card": key.id, "grade": grade, "mode": mode, "ms": ms}
+        with self._mutex:
+            self._write([fields], now)
+
+    def undo(self) -> Review | Bury | None:
+        """Take back this device's last answer or bury (never another device's, nor one
+        migrated or merged); returns what was taken back, ``None`` when there is nothing."""
+        with self._mutex:
+            self._check_writable()
+            target = self._undoable()
+            if target is None:
+                return None
+            taken: Review | Bury | None
+            if isinstance(target, ev.Answer):
+                taken = self._replay.review(target.id)
+            else:
+                assert isinstance(target, ev.Bury)
+                taken = Bury(target.id, target.card, target.when, ev.from_ms(target.until))
+            self._write([{"op": "undo", "target": target.id}], datetime.now(UTC))
+            return taken
+
+    def _own_undoable(self) -> list[ev.Answer | ev.Bury]:
+        events = self._replay.events
+        undone = self._replay.undone
+        return [
+            e
+            for e in events.values()
+            if e.dev == self.device
+            and isinstance(e, ev.Answer | ev.Bury)
+            and e.id not in undone
+            and not (isinstance(e, ev.Answer) and e.review is not None)
+        ]
+
+    def _undoable(self) -> ev.Answer | ev.Bury | None:
+        mine = self._own_undoable()
+        if not mine and self._folders.get(self.device, _Folder(devicelog.Mark())).mark.count:
+            self._load_history([])  # this device's earlier events, read whole
+            mine = self._own_undoable()
+        return max(mine, key=_seq) if mine else None
+
+    @property
+    def undo_depth(self) -> int:
+        """How many answers and buries :meth:`undo` can still take back."""
+        return len(self._own_undoable())
+
+    def bury(self, card: CardKey | str, now: datetime) -> Bury:
+        """Hide ``card`` until the next study day starts (``day_start_hour`` in ``tz``).
+
+        Durable like an answer and on the same undo stack; answering the card ends it."""
+        key = card_key(card)
+        now = _answer_time(now)
+        until = bury_until(now, self.tz, self.settings)
+        with self._mutex:
+            fields = {"op": "bury", "card": key.id, "until": ev.to_ms(until)}
+            (event,) = self._write([fields], now)
+        return Bury(event.id, key.id, event.when, ev.from_ms(ev.to_ms(until)))
+
+    def set_suspended(self, card: CardKey | str, suspended: bool, now: datetime) -> CardState:
+        """Suspend a card (never due) or bring it back; clears its leech flag when resumed."""
+        key = card_key(card)
+        now = _answer_time(now)
+        with self._mutex:
+            self._write([{"op": "suspend" if suspended else "unsuspend", "card": key.id}], now)
+            return self._replay.states[key.id].copy()
 
     def set_settings(self, settings: SchedulerSettings) -> None:
-        """Change the scheduling settings (durably, like an answer); card states are
-        recomputed from the log when the change affects them (:mod:`.doctor_replay`)."""
-        # Imported here: the replay (the doctor's) is heavy and a settings change is rare.
-        from quizzer.progress.doctor_replay import settings_changed
-
+        """Change the scheduling settings (durably, like an answer). Answers already given
+        keep the settings they were given under; later ones follow these."""
         with self._mutex:
-            before = self.settings
-            super().set_settings(settings)
-            settings_changed(self, before)
-
-    def _before_compaction(self) -> bool:
-        # The statistics caches are tied to the files a compaction rewrites; without one
-        # (statistics never shown) their code is not even imported.
-        if self._live_tally is None and not stats_path(self.path).exists():
-            return False
-        import quizzer.progress.aggregates as aggregates
-
-        aggregates.before_compaction(self)
-        return True
-
-    def _after_compaction(self) -> None:
-        import quizzer.progress.aggregates as aggregates
-        import quizzer.progress.figurecache as figurecache
-
-        figurecache.after_compaction(self)
-        aggregates.after_compaction(self)
+            before = self.settings.to_dict()
+            values = {k: v for k, v in settings.to_dict().items() if before.get(k) != v}
+            if values:
+                self._write([{"op": "settings", "values": values}], datetime.now(UTC))
 
     def merge_batch(
         self,
@@ -137,42 +448,382 @@ class Store(WritingStore):
         states: Sequence[CardState],
         on_progress: ProgressCallback | None = None,
     ) -> None:
-        """Add answers given elsewhere and set the cards they change, all or nothing.
+        """Add answers given elsewhere (their review ids and due dates kept: Anki's answers
+        keep the intervals Anki gave) and the suspensions of ``states``, as events of this
+        device's merged folder, written in one flushed append."""
+        now = datetime.now(UTC)
+        with self._mutex:
+            self._check_writable()
+            assert self._claimed is not None
+            name = f"{self.device}{layout.MERGED_SUFFIX}"
+            log = devicelog.DeviceLog(
+                self._claimed.merged_folder, name, now, min_seq=self._replay_seq(name)
+            )
+            try:
+                made = self._merged_events(name, log.next_seq, reviews, states, now)
+                if on_progress is not None:
+                    on_progress(0, len(made))
+                if made:
+                    if self._replay.needs_history(made):
+                        self._load_history([])
+                    log.append([event.to_dict() for event in made], now)
+                    self._replay.add(sorted(made, key=_key))
+                    known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
+                    for event in made:
+                        known.count(event)
+                    self._changed = True
+                if on_progress is not None:
+                    on_progress(len(made), len(made))
+            finally:
+                log.close()
 
-        See :mod:`quizzer.progress.merging` (``quizzer merge``).
+    def _merged_events(
+        self,
+        name: str,
+        seq: int,
+        reviews: Sequence[Review],
+        states: Sequence[CardState],
+        now: datetime,
+    ) -> list[ev.AnyEvent]:
+        out: list[ev.AnyEvent] = []
+        rows: list[dict[str, Any]] = []
+        for review in reviews:
+            fields: dict[str, Any] = {"op": "answer", "card": review.card_id}
+            fields |= {"at": ev.to_ms(review.reviewed_at), "grade": review.grade}
+            fields |= {"mode": review.mode, "ms": review.duration_ms, "review": review.id}
+            fields |= {"typed": review.typed, "correct": review.correct}
+            fields |= {"over": review.overridden or None}
+            if review.due is not None:
+                fields["due"] = ev.to_ms(review.due)
+            if review.mode == "anki":
+                fields["anki"] = {"interval_days": review.interval_days}
+            rows.append(_plain(fields))
+        current = self._replay.states
+        for state in states:
+            have = current.get(state.card_id)
+            if state.suspended and not (have is not None and have.suspended):
+                rows.append({"op": "suspend", "card": state.card_id})
+        for fields in rows:
+            data = {"id": ev.event_id(name, seq), "dev": name, "seq": seq}
+            data |= {"at": fields.pop("at", ev.to_ms(now))} | fields
+            out.append(ev.from_dict(data))
+            seq += 1
+        return out
+
+    # Reading.
+
+    @property
+    def settings(self) -> SchedulerSettings:
+        """The scheduling settings in force (last writer wins per setting)."""
+        return self._replay.settings
+
+    def tz_at(self, now: datetime) -> tzinfo:
+        """The time zone study days are counted in (kept for callers that pass a moment)."""
+        return self.tz
+
+    def card(self, card: CardKey | str) -> CardState | None:
+        """A card's state (a copy), ``None`` if it was never studied."""
+        state = self._replay.states.get(card_key(card).id)
+        return state.copy() if state else None
+
+    def cards(self) -> Iterator[CardState]:
+        """Every studied card's state (copies)."""
+        states = self._replay.states
+        for card_id in list(states):
+            yield states[card_id].copy()
+
+    def __len__(self) -> int:
+        return len(self._replay.states)
+
+    def _recent_entries(self) -> list[list[Any]]:
+        """``[review id, card, at (ms), phase]`` of the answers of the last days."""
+        replay = self._replay
+        out: list[list[Any]] = [[rid, *item] for rid, item in replay.recent.items()]
+        undone = {
+            e.review_id
+            for e in (replay.events.get(t) for t in replay.undone)
+            if isinstance(e, ev.Answer)
+        }
+        for entry in self._cache_recent:
+            rid, card = entry[0], entry[1]
+            fresh = entry[2] >= replay.recent_floor and not replay.rebuilt(card)
+            if fresh and rid not in replay.recent and rid not in undone:
+                out.append(entry)
+        newest: int = max((int(entry[2]) for entry in out), default=0)
+        return [entry for entry in out if entry[2] >= newest - derive.RECENT_MS]
+
+    def _recent(self) -> Iterator[tuple[str, datetime, Any]]:
+        for _, card, at, phase in self._recent_entries():
+            yield card, ev.from_ms(at), phase
+
+    def today(self, deck: str, now: datetime) -> TodayCounts:
+        """Answers given in ``deck`` during the study day of ``now``."""
+        return count_today(self._recent(), deck, now, self.tz, self.settings)
+
+    def due_cards(
+        self,
+        deck: Deck,
+        pairs: Iterable[Pair],
+        now: datetime,
+        candidates: Sequence[CardKey] | None = None,
+    ) -> DueQueue:
+        """What to study now in ``deck`` for the given directions, honouring limits and burying.
+
+        Cards exist for every concept that has both texts of a pair, and they differ
+        (:func:`quizzer.cards.card.has_card`); those never studied count as new.
+        ``candidates`` are those cards in deck order when the caller knows them.
         """
-        # Imported here: only `quizzer merge` and the doctor add batches, not the quiz.
-        from quizzer.progress.merging import append_batch
+        pairs = list(pairs)
+        if candidates is None:
+            candidates = [
+                CardKey(concept.uid, pair)
+                for concept in deck.concepts
+                for pair in pairs
+                if has_card(concept, pair)
+            ]
+        ids = [key.id for key in candidates]
+        states = self._replay.states
+        facts: dict[str, QueueFacts] = {}
+        for card_id in (*ids, *(entry[0] for entry in self._recent())):
+            if card_id not in facts and card_id in states:
+                facts[card_id] = facts_of(states[card_id])
+        today = self.today(deck.id, now)
+        return due_queue_of_facts(candidates, facts, now, self.tz, self.settings, today, ids)
 
-        append_batch(self, reviews, states, on_progress)
+    def preview(self, card: CardKey | str, now: datetime) -> dict[int, timedelta]:
+        """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""
+        key = card_key(card)
+        state = self._replay.states.get(key.id) or CardState.new(key, now)
+        return scheduling.preview(state, now, self.settings, tz=self.tz)
+
+    def reviews(self, card: CardKey | str | None = None) -> list[Review]:
+        """The review log of every device, oldest first (undone answers left out); only
+        ``card``'s if given."""
+        with self._mutex:
+            self._complete()
+            return self._replay.reviews(None if card is None else card_key(card).id)
+
+    def _complete(self) -> None:
+        """Make sure every event is in memory (after an open from the cache)."""
+        if not self._whole:
+            self._load_history([])
+
+    def practice(self) -> list[ev.Practice]:
+        """The answers given in modes that change no schedule (cram, match), oldest first."""
+        with self._mutex:
+            self._complete()
+            return self._replay.practice()
+
+    def reviews_db(self) -> TinyDB:
+        """The review log as a read-only TinyDB database (table ``reviews``), for queries."""
+        from tinydb import TinyDB
+        from tinydb.storages import Storage
+
+        class LogStorage(Storage):
+            """The review log's documents, read-only."""
+
+            def __init__(self, reviews: list[dict[str, Any]]) -> None:
+                self.data = {"reviews": {str(n): r for n, r in enumerate(reviews, 1)}}
+
+            def read(self) -> dict[str, Any]:
+                return self.data
+
+            def write(self, data: dict[str, Any]) -> None:
+                raise StoreError("the review log is read-only here", path=None)
+
+        return TinyDB(storage=LogStorage, reviews=[r.to_dict() for r in self.reviews()])
+
+    def without_undone(
+        self, reviews: Iterable[Review], slack: timedelta = timedelta(0)
+    ) -> list[Review]:
+        """``reviews`` less the answers undone in this store, which a merge must not bring back.
+
+        An undone answer is known by its review id, or, come back through another program
+        under an id of its own (an Anki package), as an answer to its card at its time, up
+        to ``slack`` later."""
+        self._complete()
+        ids: set[str] = set()
+        times: dict[str, list[datetime]] = defaultdict(list)
+        for target in self._replay.undone:
+            event = self._replay.events.get(target)
+            if isinstance(event, ev.Answer):
+                ids.add(event.review_id)
+                times[event.card].append(event.when)
+        if not ids:
+            return list(reviews)
+        early = timedelta(milliseconds=1)
+        return [
+            r
+            for r in reviews
+            if r.id not in ids
+            and not any(t - early <= r.reviewed_at <= t + slack for t in times.get(r.card_id, ()))
+        ]
+
+    @property
+    def problems(self) -> list[derive.Problem]:
+        """Events skipped: bad values, undos that can't apply, settings that don't fit."""
+        return [*self._bad, *self._replay.problems]
+
+    def devices(self) -> list[devices.DeviceInfo]:
+        """Every device folder of the store: its name, last event, answers, whether its log
+        verifies, and how many of its events this view hasn't read (``quizzer devices``)."""
+        marks = {name: known.mark for name, known in self._folders.items()}
+        return devices.list_devices(self.path, this=self.device, marks=marks)
 
     def cards_fingerprint(self) -> str:
-        """A name for the card states the store holds now, equal for equal states, without
-        reading a lazily opened snapshot (``CardTable.fingerprint``'s last hash): what a
-        cache of figures counted from them is tied to (the home screen's deck counts)."""
-        origin, steps = self.state.raw.fingerprint()
-        return steps[-1][1] if steps else origin
+        """A name for the events the card states are made of: equal for equal events."""
+        seen = sorted((n, k.events, k.seq) for n, k in self._folders.items() if k.events)
+        text = repr((self.store_id, seen))
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
     def disk_fingerprint(self) -> str | None:
-        """:meth:`cards_fingerprint` as the next open of the store's files tells it (after
-        :meth:`close` compacted: the new snapshot, named by its card index); ``None`` when
-        the snapshot has no card index that fits it."""
-        try:
-            raw = self.path.read_bytes()
-            spans = cardindex.load(self.path, raw, os.stat(self.path))
-        except OSError:
-            return None
-        if spans is None:
-            return None
-        return CardTable(lazy=LazyCards(raw, spans, self.path)).fingerprint()[0]
+        """:meth:`cards_fingerprint` as the next open of the store will tell it."""
+        return self.cards_fingerprint()
 
     def stats_tally(self, tz: tzinfo | None = None) -> Tally:
         """The whole log summed for the statistics, study days in ``tz`` (default: the
-        store's zone), from the statistics cache ``P.stats`` when it is still the log's
-        (see :mod:`quizzer.progress.aggregates`), else counted from the log."""
-        from quizzer.progress.aggregates import tally_for
+        store's zone)."""
+        from quizzer.stats.tally import tally_of
 
-        return tally_for(self, tz)
+        zone = tz or self.tz
+        return tally_of(self.reviews(), zone, self.settings.day_start_hour)
+
+    # Closing.
+
+    def close(self) -> None:
+        """Write the cache (when something changed) and let go of the device's files."""
+        with self._mutex:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                if self.cache_path is not None and self._changed:
+                    self._catch_up()
+                    statecache.save(self.cache_path, self._cache())
+            finally:
+                self._release()
+
+    def touch(self) -> None:
+        """Have :meth:`close` write the cache even if nothing changed (the doctor's rebuild)."""
+        self._changed = True
+
+    def _catch_up(self) -> None:
+        """Read past the marks what was written since the open (this device's own events,
+        other devices' too), so that the cache's marks cover exactly its states."""
+        marks = {name: known.mark for name, known in self._folders.items()}
+        new = self._read(marks, self._replay.events)
+        if self._replay.needs_history(new):
+            self._load_history(new)
+        else:
+            self._replay.add(sorted(new, key=_key))
+
+    def _cache(self) -> statecache.Cache:
+        replay = self._replay
+        states = replay.states
+        rows = states.rows if isinstance(states, statecache.CachedStates) else {}
+        made = states.made if isinstance(states, statecache.CachedStates) else states
+        for card_id, state in made.items():
+            last = replay.last_key(card_id) or (0, "", 0)
+            rows[card_id] = statecache.to_row(state, last)
+        settings = [e.to_dict() for e in replay.events.values() if isinstance(e, ev.Settings)]
+        marks = {name: known.mark for name, known in self._folders.items()}
+        counts = {
+            name: [k.answers, k.last_at, k.events, k.seq] for name, k in self._folders.items()
+        }
+        recent = self._recent_entries()
+        bad = [[p.event, p.dev, p.reason] for p in self._bad]
+        return statecache.Cache(marks, rows, settings, recent, list(self.losses), counts, bad)
+
+    def _release(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if self._claimed is not None:
+            self._claimed.release()
+            self._claimed = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _key(event: ev.Event) -> ev.Key:
+    return event.key
+
+
+def _seq(event: ev.Event) -> int:
+    return event.seq
+
+
+def _plain(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def store_exists(path: Path) -> bool:
+    """Whether a store is at ``path``: a store folder (its marker or its device folders), an
+    old store's file, or an upgrade of one that was cut short."""
+    if layout.marker_path(path).is_file() or layout.devices_dir(path).is_dir():
+        return True
+    return path.is_file() or upgrade.migrating_path(path).exists()
+
+
+def check_store_path(path: Path) -> Path:
+    """``path`` unless something there is not a quizzer store: then :class:`StoreError`.
+
+    Nothing at ``path``, an empty folder and a store folder are fine (a writer makes a new
+    store in the first two); a folder holding other things, or a file, is refused before
+    anything is written there.
+    """
+    if path.is_dir():
+        # Empty, or holding only what making a store writes first (another process may be
+        # making it at this moment: its marker's temp file, the devices folder).
+        names = [entry.name for entry in path.iterdir()]
+        if store_exists(path) or all(
+            name == layout.DEVICES or (name.startswith(".") and layout.MARKER_NAME in name)
+            for name in names
+        ):
+            return path
+        raise StoreError(
+            "not a quizzer progress store (a folder without quizzer-store.json)",
+            hint="give a new or empty folder, or a store folder, as --db; nothing was changed",
+            path=path,
+        )
+    if path.is_file():
+        try:
+            upgrade.check_old_store(path)  # an old store's file: upgraded when opened
+        except StoreError:
+            raise StoreError(
+                "not a quizzer progress store (a file that is no store)",
+                hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
+                path=path,
+            ) from None
+    elif path.exists():
+        raise StoreError("not a quizzer progress store", path=path)
+    return path
+
+
+def require_store(path: Path) -> Path:
+    """``path`` if a quizzer store is there, else :class:`StoreError` (a mistyped ``--db``).
+
+    Commands that only read or repair call this first: opening for writing would otherwise
+    create an empty store at the mistyped path.
+    """
+    check_store_path(path)
+    if not store_exists(path):
+        raise StoreError(
+            "no progress store here",
+            hint="check the path given with --db (or $QUIZZER_DB); "
+            "a store is made when you first study",
+            path=path,
+        )
+    return path
 
 
 def open_store(
@@ -181,14 +832,15 @@ def open_store(
     read_only: bool = False,
     tz: tzinfo | None = None,
     rng: random.Random | None = None,
-    repairing: bool = False,
+    now: datetime | None = None,
 ) -> Store:
-    """Open (creating if needed) the progress store.
+    """Open (creating if needed) the progress store folder.
 
-    ``path`` defaults to ``$QUIZZER_DB`` or the platform's user data dir. A
-    second writer gets a :class:`StoreError` naming the process holding the
-    store; ``read_only=True`` opens without the lock and never writes. While a repair's
-    marker is there (an interrupted ``quizzer doctor``) the store is refused, except to
-    the doctor's own opens (``repairing=True``).
+    ``path`` defaults to ``$QUIZZER_DB`` or the platform's user data dir. A second process
+    of the same device gets a :class:`StoreError`; ``read_only=True`` opens without
+    claiming a device and never writes in the store folder.
     """
-    return Store(default_db_path(path), read_only=read_only, tz=tz, rng=rng, repairing=repairing)
+    from quizzer.paths import default_db_path
+
+    where = check_store_path(default_db_path(path))
+    return Store(where, read_only=read_only, tz=tz, rng=rng, now=now)

@@ -15,7 +15,7 @@ from quizzer.errors import InputError, StoreError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import default_db_path
 from quizzer.progress import open_store
-from quizzer.progress.files import store_exists
+from quizzer.progress.store import check_store_path, store_exists
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
@@ -29,11 +29,11 @@ def read_store(
     Only studied cards are returned; ``tz`` is the learner's time zone for study
     days. The store is opened read-only, so a running quiz doesn't block an export.
     """
-    path = default_db_path(db)
-    if not store_exists(path):  # a journal alone is a store a crash left before compacting
+    path = check_store_path(default_db_path(db))
+    if not store_exists(path):
         raise StoreError(
             "no progress store to export progress from",
-            hint="study some cards first, or point --db at your progress file",
+            hint="study some cards first, or point --db at your progress store",
             path=path,
         )
     with open_store(path, read_only=True) as store:
@@ -59,7 +59,7 @@ class Learner:
 def read_learner(db: str | os.PathLike[str] | None = None) -> Learner | None:
     """What the learner studies and how, from the store at ``db``; ``None`` when there is
     no store. Read-only, like :func:`read_store`."""
-    path = default_db_path(db)
+    path = check_store_path(default_db_path(db))
     if not store_exists(path):
         return None
     with open_store(path, read_only=True) as store:

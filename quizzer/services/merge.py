@@ -38,8 +38,7 @@ from quizzer.cards.card import CardKey
 from quizzer.errors import InputError, StoreError
 from quizzer.paths import default_db_path
 from quizzer.progress import open_store
-from quizzer.progress.files import is_ours, store_exists
-from quizzer.progress.store import Store
+from quizzer.progress.store import Store, store_exists
 from quizzer.scheduling.answer import review_id
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.grades import Grade
@@ -311,9 +310,11 @@ def _source_kind(path: Path) -> str:
             "no such file", hint="give an .apkg, a .colpkg or a progress store", path=path
         )
     if path.is_dir():
+        if store_exists(path):
+            return "store"
         raise InputError(
-            "this is a folder",
-            hint="give an .apkg, a .colpkg or a progress store file",
+            "this is a folder, not a progress store",
+            hint="give an .apkg, a .colpkg or another store's folder",
             path=path,
         )
     # Checked before anything opens it: /dev/zero never ends and a FIFO blocks the open.
@@ -325,16 +326,10 @@ def _source_kind(path: Path) -> str:
         )
     if zipfile.is_zipfile(path) or path.suffix.lower() in (".apkg", ".colpkg"):
         return "anki"
-    try:
-        ours = store_exists(path) and is_ours(path)
-    except RecursionError:
-        ours = False  # JSON nested past any store's shape: not one of quizzer's
-    if ours:
-        return "store"
     raise InputError(
         "neither an Anki package nor a quizzer progress store",
-        hint="merge an .apkg or .colpkg exported by Anki with scheduling, or a progress.json "
-        "copied from another machine; the file was left as it is",
+        hint="merge an .apkg or .colpkg exported by Anki with scheduling, or another store's "
+        "folder; the file was left as it is",
         path=path,
     )
 

@@ -11,7 +11,6 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from quizzer.anki.locales import espeak_languages, espeak_voice
 from quizzer.concepts.languages import language_name
 
 #: The longest text spoken (a definition runs to a few hundred characters).
@@ -24,6 +23,10 @@ def _espeak() -> tuple[str, tuple[str, ...]] | None:
     program = shutil.which("espeak-ng")
     if program is None:
         return None
+    # Imported here: the study screen imports this module, and Anki's code waits until a
+    # card is spoken (the first card shows without it).
+    from quizzer.anki.locales import espeak_languages
+
     try:
         return program, espeak_languages(program)
     except (OSError, subprocess.SubprocessError):
@@ -36,6 +39,8 @@ def voice_for(lang: str) -> tuple[str, str] | None:
     if found is None:
         return None
     program, available = found
+    from quizzer.anki.locales import espeak_voice
+
     voice = espeak_voice(lang, available)
     return None if voice is None else (program, voice)
 

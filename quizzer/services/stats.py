@@ -13,13 +13,15 @@ from typing import Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
-from quizzer.progress.figurecache import digest_for
 from quizzer.progress.localtz import LocalTimezone, system_timezone_name
+from quizzer.scheduling.studyday import study_day
+from quizzer.stats.cardfacts import fact_of
 from quizzer.stats.compute import compute_stats, timezone_label
+from quizzer.stats.days import StudyDays
 from quizzer.stats.definitions import card_key
-from quizzer.stats.digest import stats_of
+from quizzer.stats.digest import Digest, digest_from, stats_of
 from quizzer.stats.figures import Stats
-from quizzer.stats.tally import TallyGap
+from quizzer.stats.tally import TallyGap, tally_of
 from quizzer.study.selection import default_pair
 
 
@@ -118,6 +120,24 @@ def _stats(
     shown = _shown(decks, wanted, set(digest.state_ids))
     studied = (card_id for d in shown for card_id in digest.state_ids.get(d.id, ()))
     return stats_of(digest, now, hour, name, shown, wanted, unseen_new(shown, studied))
+
+
+def digest_for(
+    store: Any, now: datetime, tz: tzinfo, deck_ids: Iterable[str] | None = None
+) -> Digest:
+    """The day's figures of ``store`` at ``now`` (study days in ``tz``) for ``deck_ids``
+    (``None``: every deck), from its card states and its review log's tally.
+
+    :class:`~quizzer.stats.tally.TallyGap` when the tally can't tell the day's distinct
+    cards (a ``now`` before the newest answers)."""
+    settings = store.settings
+    hour = settings.day_start_hour
+    today = study_day(now, tz, hour)
+    days = StudyDays(tz, hour)
+    facts = {state.card_id: fact_of(state, days) for state in store.cards()}
+    tally = tally_of(store.reviews(), tz, hour, today)
+    wanted = set(deck_ids) if deck_ids is not None else None
+    return digest_from(tally, facts, today, wanted, settings.parameters)
 
 
 def _shown(decks: Sequence[Deck], wanted: set[str] | None, studied: set[str]) -> list[Deck]:

@@ -207,3 +207,34 @@ def test_audio_speaks_each_language_with_its_voice_and_says_which_have_none(
         assert "{{tts zh_TW:Chinese (Traditional) term}}" in html  # ...the tts tag stays
     finally:
         col.close()
+
+
+@needs_espeak
+@pytest.mark.parametrize(
+    ("lang", "field", "term"),
+    [("fa", "Persian", "بیش‌برازش"), ("hi", "Hindi", "ओवरफ़िटिंग"), ("zh-Hans", "Chinese", "过拟合")],
+)
+def test_audio_records_each_language_espeak_speaks(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    field: str,
+    term: str,
+) -> None:
+    monkeypatch.setenv("QUIZZER_CACHE", str(tmp_path / "cache"))
+    _deck_file(tmp_path / "decks", "ml-es", _two_language_deck(lang, term, "—"))
+    out = _export(tmp_path, "ml-es", "--audio", "--all")
+    assert "No voice" not in capsys.readouterr().out
+    col = open_collection(tmp_path)
+    try:
+        import_package(col, out)
+        (nid,) = col.find_notes("")
+        note = col.get_note(nid)
+        model = col.models.get(note.mid)
+        assert model is not None
+        names = [f["name"] for f in model["flds"]]
+        audio = next(name for name in names if name.startswith(field) and name.endswith("audio"))
+        assert note[audio].startswith("[sound:quizzer-")
+    finally:
+        col.close()

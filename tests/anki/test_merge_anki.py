@@ -10,6 +10,7 @@ and a legacy ``.apkg`` → ``quizzer merge``.
 from __future__ import annotations
 
 import itertools
+import shutil
 import sqlite3
 import zipfile
 from dataclasses import dataclass
@@ -158,14 +159,9 @@ def trip(tmp_path_factory) -> RoundTrip:
 
 
 def _copy_store(trip: RoundTrip, tmp_path: Path) -> Path:
-    for file in trip.db.parent.glob(f"{trip.db.name}*"):
-        if file.is_dir():
-            (tmp_path / file.name).mkdir()
-            for inner in file.iterdir():
-                (tmp_path / file.name / inner.name).write_bytes(inner.read_bytes())
-        elif not file.name.endswith(".lock"):
-            (tmp_path / file.name).write_bytes(file.read_bytes())
-    return tmp_path / trip.db.name
+    copy = tmp_path / trip.db.name
+    shutil.copytree(trip.db, copy, ignore=shutil.ignore_patterns("lock"))
+    return copy
 
 
 def test_packages_are_the_formats_anki_writes(trip):

@@ -59,3 +59,13 @@ def build(db: Path, *, july: int = 12, august: int = 20, pending: int = 5) -> li
         ids.append(store.record(card(i + 1), 3, SEPTEMBER + timedelta(minutes=i)).id)
     abandon(store)
     return ids
+
+
+def contents(store: Path) -> dict[str, bytes]:
+    """Every file of the store folder ``store`` and its bytes (what a refused change must
+    leave as it was)."""
+    return {
+        str(path.relative_to(store)): path.read_bytes()
+        for path in sorted(store.rglob("*"))
+        if path.is_file()
+    }

@@ -20,7 +20,7 @@ CARD = "quantization/c001|ru:term>en:definition"
 
 
 def _write(store: Path, folder: str, bodies: list[dict[str, Any]], name: str | None = None) -> None:
-    dev = folder.removesuffix(layout.MERGED_SUFFIX)
+    dev = folder  # a ~merged folder's events name it as their device
     log = devicelog.DeviceLog(store / "devices" / folder, folder, NOW)
     out: list[dict[str, Any]] = []
     for body in bodies:
@@ -123,3 +123,16 @@ def test_behind_counts_what_a_view_has_not_read(store: Path) -> None:
     )
     assert laptop.behind == 2 and laptop.answers == 3
     assert merged.merged and merged.behind == 1 and merged.answers == 1
+
+
+def test_an_answer_merged_on_two_devices_counts_once(store: Path) -> None:
+    merged = _answer(AT - 5000) | {"review": "phone-1"}
+    _write(store, "laptop~merged", [merged])
+    _write(store, "desk~merged", [merged])
+    _write(store, "laptop", [_answer(AT)])
+    found = {d.device: d for d in devices.list_devices(store)}
+    assert all(d.verifies for d in found.values()), [d.problems for d in found.values()]
+    assert found["laptop"].answers == 1
+    # The same review id on both merged folders: counted once, where it replays first.
+    assert found["desk~merged"].answers + found["laptop~merged"].answers == 1
+    assert found["desk~merged"].answers == 1  # same time: "desk~merged" sorts first

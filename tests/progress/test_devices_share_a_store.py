@@ -15,7 +15,7 @@ import pytest
 import quizzer.progress.derive as derive
 import quizzer.progress.events as ev
 from quizzer import paths
-from quizzer.progress.logstore import Store, open_store
+from quizzer.progress.store import Store, open_store
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.settings import SchedulerSettings
 

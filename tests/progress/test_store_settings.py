@@ -17,6 +17,7 @@ from quizzer.cli.settings_cmd import apply_changes
 from quizzer.errors import InputError
 from quizzer.progress import open_store
 from quizzer.scheduling.settings import SchedulerSettings
+from tests.progress import store_builder as sb
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 KEY = CardKey("demo/c0", Pair("ru", "term", "bn", "definition"))
@@ -97,12 +98,12 @@ def test_bad_settings_exit_2_with_a_clear_message_and_store_unchanged(
 ) -> None:
     db = tmp_path / "p.json"
     assert main(["settings", "--db", str(db), "--set", "new_per_day=9"]) == 0
-    before = db.read_bytes()
+    before = sb.contents(db)
     capsys.readouterr()
     assert main(["settings", "--db", str(db), "--set", item]) == 2  # in-process: main's handling
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
-    assert db.read_bytes() == before
+    assert sb.contents(db) == before
     with open_store(db, read_only=True, tz=UTC) as store:
         assert store.settings.new_per_day == 9
 

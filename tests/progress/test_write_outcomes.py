@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.progress.outcomes import Bury, RecordOutcome
+from quizzer.progress.outcomes import RecordOutcome
 from tests.progress import store_builder as sb
 
 NOW = datetime(2026, 9, 1, 9, 0, tzinfo=UTC)
@@ -47,4 +47,3 @@ def test_an_outcome_of_only_an_answer_and_a_state_is_no_leech_nor_a_suspension(
     outcome = RecordOutcome(done.review, done.state)
     assert outcome.leech is False and outcome.suspended is False
     assert outcome == done  # the store's own outcome of a plain answer is the same
-    assert Bury.from_dict(Bury("b", "c", NOW, NOW).to_dict()) == Bury("b", "c", NOW, NOW)

@@ -30,7 +30,6 @@ from tests.sync.devices import (
     two_devices,
 )
 
-NOT_YET = "the per-device store is not switched over yet"
 #: The checkout: the child processes import the test helpers from it.
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +47,6 @@ def _set(device: Device, *assignments: str) -> None:
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_settings_are_last_writer_wins_per_setting(tmp_path: Path) -> None:
     carrier = CopyCarrier(tmp_path)
     laptop, desktop = two_devices(carrier, tmp_path)
@@ -79,7 +77,6 @@ def test_settings_are_last_writer_wins_per_setting(tmp_path: Path) -> None:
     assert not laptop.written & desktop.written, sorted(laptop.written & desktop.written)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_an_undo_takes_back_only_its_own_devices_answers(tmp_path: Path) -> None:
     carrier = CopyCarrier(tmp_path)
     laptop, desktop = two_devices(carrier, tmp_path)
@@ -122,7 +119,6 @@ def _conflict_names(path: Path) -> list[str]:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_a_conflict_copy_beside_a_log_is_not_counted_twice(tmp_path: Path) -> None:
     carrier = CopyCarrier(tmp_path)
     laptop, desktop = two_devices(carrier, tmp_path)
@@ -188,7 +184,6 @@ with open_store(os.environ["QUIZZER_DB"], tz=UTC) as store:
 """
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 @pytest.mark.parametrize("fresh", [True, False], ids=["fresh-store", "existing-store"])
 def test_two_devices_record_into_one_folder_at_the_same_moment(tmp_path: Path, fresh: bool) -> None:
     folder = tmp_path / "shared" / "progress"
@@ -230,7 +225,6 @@ def test_two_devices_record_into_one_folder_at_the_same_moment(tmp_path: Path, f
     assert len(device_folders) == 2, device_folders
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_a_device_folder_copied_to_a_second_machine_is_not_written_there(tmp_path: Path) -> None:
     carrier = CopyCarrier(tmp_path)
     laptop, _ = two_devices(carrier, tmp_path)

@@ -33,8 +33,6 @@ from tests.sync.devices import (
     two_devices,
 )
 
-NOT_YET = "the per-device store is not switched over yet"
-
 
 @pytest.fixture(params=["syncthing", "git", "copy"])
 def carrier(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Carrier]:
@@ -51,7 +49,6 @@ def carrier(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Carrier]
             yield SyncthingCarrier(daemons)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_offline_answers_on_two_devices_meet_as_their_union(
     carrier: Carrier, tmp_path: Path
 ) -> None:
@@ -60,7 +57,6 @@ def test_offline_answers_on_two_devices_meet_as_their_union(
     print(f"{carrier.name}: 30 answers synced in {first:.2f} s, 40 offline ones in {second:.2f} s")
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_devices_told_apart_by_their_name_alone(tmp_path: Path) -> None:
     """The same with one local state and cache folder for both devices, as a script on one
     machine has: only ``$QUIZZER_DEVICE`` tells them apart."""
@@ -128,7 +124,6 @@ def _study_offline_and_sync(
     return first, second
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_two_devices_that_each_began_the_store_before_their_first_sync(
     carrier: Carrier, tmp_path: Path
 ) -> None:
@@ -159,7 +154,6 @@ def test_two_devices_that_each_began_the_store_before_their_first_sync(
     assert laptop.written & desktop.written <= {"quizzer-store.json"}
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_two_devices_study_at_once_while_syncthing_carries_their_logs(
     syncthing_pair: syncthing.Pair, tmp_path: Path
 ) -> None:

@@ -88,8 +88,11 @@ async def test_search_history_and_suspend(tmp_path: Path, size: tuple[int, int])
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_cards_snapshot(snap_compare, tmp_path: Path, size: tuple[int, int]) -> None:
+def test_cards_snapshot(
+    snap_compare, tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "p.json"
+    monkeypatch.setenv("QUIZZER_DEVICE", "laptop")  # the device name the history shows
     _answered(db)
 
     async def search(pilot: Pilot[Any]) -> None:

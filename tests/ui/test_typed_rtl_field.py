@@ -87,3 +87,22 @@ async def test_terminal_mode_and_latin_text_draw_as_textual_does(tmp_path: Path)
         field.rtl_mode = "app"
         field.value = "bits"
         assert not field.shaped()
+
+
+async def test_left_and_right_move_the_cursor_as_they_point_on_screen(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "p.json", choice("quantization", "en:term>ar:term", "typed"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        field = pilot.app.screen.query_one(ScriptInput)
+        await _type(pilot, field, "سلام")
+        assert field.cursor_position == 4  # after the last letter: the left end on screen
+        await pilot.press("right")  # rightwards on screen: back into the word
+        assert field.cursor_position == 3
+        await pilot.press("right", "right", "right")
+        assert field.cursor_position == 0  # the first letter, at the right end
+        await pilot.press("left")
+        assert field.cursor_position == 1
+        field.value = "bits"
+        field.cursor_position = 4
+        await pilot.press("left")  # Latin text: as Textual does
+        assert field.cursor_position == 3

@@ -88,3 +88,6 @@ def test_template_fields_and_card_directions() -> None:
     assert card_direction(concept, basic, values, 1) == ("en", "term", "fr", "term")
     assert card_direction(concept, basic, ("chat", "dog"), 0) is None
     assert card_direction(concept, basic, values, 7) is None
+    # "Basic (type in the answer)": the typed box on the question is the answer's field.
+    typed = template_of(0, "Card 1", "{{Front}}\n{{type:Back}}", "{{Front}}<hr>{{type:Back}}")
+    assert (typed.front, typed.back) == (("Front",), ("Back",))

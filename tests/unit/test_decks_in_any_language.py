@@ -10,6 +10,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter, tables_json
 from quizzer.concepts.deck import Deck
+from quizzer.concepts.languages import check_language, deck_key, tag_of_key
 from quizzer.library.decks import read_deck, write_deck
 from tests.factories import bundled, concept
 
@@ -59,6 +60,14 @@ def test_card_ids_with_any_tag_parse_back(card_id: str) -> None:
     assert CardKey.parse(card_id).id == card_id
 
 
-def test_a_card_in_an_invalid_language_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown language 'zz'"):
-        Pair("zz", "term", "en", "definition")
+def test_a_card_in_something_not_shaped_like_a_tag_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown language 'e n'"):
+        Pair("e n", "term", "en", "definition")
+
+
+def test_indonesians_deck_key_is_what_langcodes_says() -> None:
+    import langcodes
+
+    assert deck_key("id") == langcodes.Language.get("id").to_alpha3() == "ind"
+    assert check_language("ind") == tag_of_key("ind") == "id"
+    assert deck_key("es") == tag_of_key("es") == "es"

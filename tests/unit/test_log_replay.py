@@ -10,7 +10,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from quizzer.progress.doctor_replay import compare
 from quizzer.scheduling.replay import LogReplay, OutOfOrder, replay
 from quizzer.scheduling.review import Review
 from tests.unit.test_replay import FUZZED, KEY, OTHER, PARIS, _history
@@ -52,25 +51,6 @@ def test_an_answer_before_one_replayed_is_out_of_order() -> None:
     replayer = LogReplay(FUZZED, PARIS)
     with pytest.raises(OutOfOrder, match="an answer at"):
         replayer.add([*log, late])
-
-
-def test_compare_sorts_a_list_and_refuses_an_iterator_out_of_order() -> None:
-    log = _log()
-    shuffled = list(reversed(log))
-    by_list = compare(shuffled, {}, FUZZED, PARIS)
-    in_order = compare(iter(log), {}, FUZZED, PARIS)
-    assert [s.to_dict() for s in by_list.fixed] == [s.to_dict() for s in in_order.fixed]
-    assert by_list.lines == in_order.lines and len(by_list.fixed) == 2
-    with pytest.raises(OutOfOrder):
-        compare(iter(shuffled), {}, FUZZED, PARIS)
-
-
-def test_a_card_id_that_is_no_card_key_is_unreadable_whatever_its_answers() -> None:
-    log = _log()
-    bad = [dataclasses.replace(r, card_id="not a card") for r in log[:3]]
-    cmp = compare(bad + log[3:], {}, FUZZED, PARIS)
-    assert cmp.unreadable == ["not a card"]
-    assert cmp.checked == 2
 
 
 #: UTC+14: a study day (from 04:00) there starts at 14:00 UTC the day before.

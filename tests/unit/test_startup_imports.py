@@ -25,6 +25,7 @@ HEAVY = (
     "anki",  # Anki's engine (a test dependency)
     "fsrs_rs_python",  # the FSRS optimizer
     "hypothesis",
+    "lingua",  # language identification, for imports only
     "quizzer.anki",
     "quizzer.glossary.parse",
     "quizzer.stats",

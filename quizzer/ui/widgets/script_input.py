@@ -18,8 +18,9 @@ class ScriptInput(Input):
     submitted answer and its check are Textual's own. In ``app`` mode (see
     :func:`quizzer.ui.textshape.resolve_rtl_mode`) a value with right-to-left letters is
     shaped and reordered with the cursor carried on its letter through the reordering, and
-    a right-to-left line is aligned to the field's right edge. ``terminal`` mode, and a value
-    without right-to-left letters, draw as Textual does.
+    a right-to-left line is aligned to the field's right edge, where Left and Right move
+    the cursor the way they point on screen. ``terminal`` mode, and a value without
+    right-to-left letters, draw and move as Textual does.
     """
 
     def __init__(
@@ -33,6 +34,38 @@ class ScriptInput(Input):
         super().__init__(placeholder=placeholder, id=id, classes=classes)
         #: ``app`` (we shape and reorder) or ``terminal`` (the terminal does).
         self.rtl_mode = rtl_mode
+
+    def _visual_keys(self) -> bool:
+        """Whether Left and Right swap: right-to-left text drawn here reads leftwards."""
+        return self.shaped() and base_direction(self.value) == "R"
+
+    def action_cursor_left(self, select: bool = False) -> None:
+        """Move the cursor left on screen: in right-to-left text, on to the next letter."""
+        if self._visual_keys():
+            super().action_cursor_right(select)
+        else:
+            super().action_cursor_left(select)
+
+    def action_cursor_right(self, select: bool = False) -> None:
+        """Move the cursor right on screen: in right-to-left text, back a letter."""
+        if self._visual_keys():
+            super().action_cursor_left(select)
+        else:
+            super().action_cursor_right(select)
+
+    def action_cursor_left_word(self, select: bool = False) -> None:
+        """Move a word left on screen (in right-to-left text, the next word)."""
+        if self._visual_keys():
+            super().action_cursor_right_word(select)
+        else:
+            super().action_cursor_left_word(select)
+
+    def action_cursor_right_word(self, select: bool = False) -> None:
+        """Move a word right on screen (in right-to-left text, the word before)."""
+        if self._visual_keys():
+            super().action_cursor_left_word(select)
+        else:
+            super().action_cursor_right_word(select)
 
     def shaped(self) -> bool:
         """Whether the value is drawn shaped here (``app`` mode and right-to-left letters)."""

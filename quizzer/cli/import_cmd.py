@@ -28,8 +28,8 @@ from quizzer.glossary.alignment_report import UNSURE_BELOW
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
 from quizzer.library.importer import import_glossaries
+from quizzer.library.source_kind import source_kind
 from quizzer.paths import bundled_decks_dir, user_decks_dir
-from quizzer.services.deck_import import import_deck_source, source_kind
 
 
 def register(subparsers: Subcommands) -> None:
@@ -223,6 +223,9 @@ def _has_deck_source(files: list[Path]) -> bool:
 
 def _import_deck_source(args: argparse.Namespace) -> int:
     """`quizzer import FILE` of an Anki package, a Quizlet export or a CSV/TSV table."""
+    # Imported here: the Anki reader it brings costs every glossary import ~0.1 s otherwise.
+    from quizzer.services.deck_import import import_deck_source
+
     if len(args.files) != 1:
         raise InputError(
             "an Anki package, a Quizlet export or a table is imported on its own",

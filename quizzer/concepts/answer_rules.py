@@ -38,7 +38,9 @@ ZWNJ = "\u200c"
 _SHAPE_ONLY: frozenset[str] = frozenset()  # ZWNJ ignored: it only picks a glyph's shape
 
 #: Letters of Arabic script typed alike: the alef forms, hamza on a carrier, ta marbuta,
-#: alif maqsura, and the Persian keyboard's kaf and yeh.
+#: alif maqsura, the Persian keyboard's kaf and yeh, and the forms of heh (Urdu's heh goal
+#: ہ and its hamza form ۂ, Persian's ۀ): what an Arabic keyboard types for each. Urdu's
+#: do-chashmi heh ھ (aspiration) and yeh barree ے are letters of their own and stay.
 _ARABIC_LETTERS: tuple[tuple[str, str], ...] = tuple(
     {
         "\u0623": "\u0627",  # أ → ا
@@ -53,6 +55,10 @@ _ARABIC_LETTERS: tuple[tuple[str, str], ...] = tuple(
         "\u0649": "\u064a",  # ى → ي
         "\u06cc": "\u064a",  # Persian ی → ي
         "\u06a9": "\u0643",  # Persian ک → ك
+        "\u06c0": "\u0647",  # ۀ → ه
+        "\u06c1": "\u0647",  # Urdu ہ → ه
+        "\u06c2": "\u0647",  # ۂ → ه
+        "\u06c3": "\u0647",  # Urdu ۃ → ه
     }.items()
 )
 _ARABIC_STRIPPED = frozenset({*ARABIC_MARKS, TATWEEL})

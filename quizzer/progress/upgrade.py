@@ -47,6 +47,9 @@ if os.name != "nt":
 MIGRATING = ".migrating"
 #: The most of an old snapshot, journal or month file read (a million answers fit).
 OLD_FILE_LIMIT = 2 * 2**30
+#: Files beside the store that aren't the store's but the app's (the remembered choice, the
+#: record of Anki exports): they stay where they are, valid for the store folder too.
+KEPT_BESIDE = (".ui.json", ".anki.json")
 #: Events appended per ``fdatasync`` while upgrading.
 BATCH = 5000
 
@@ -355,7 +358,9 @@ def _move_old_files(path: Path, legacy: Path) -> None:
     for entry in sorted(path.parent.iterdir()):
         if entry.name == path.name and entry.is_dir():
             continue  # the new store folder of a resumed upgrade
-        if (entry.name == path.name or entry.name.startswith(prefix)) and entry.name not in keep:
+        if entry.name in keep or entry.name in {path.name + suffix for suffix in KEPT_BESIDE}:
+            continue
+        if entry.name == path.name or entry.name.startswith(prefix):
             os.replace(entry, legacy / entry.name)
             moved = True
     if moved:

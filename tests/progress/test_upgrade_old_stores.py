@@ -169,3 +169,16 @@ def test_an_old_quizzer_still_writing_the_store_stops_the_upgrade(tmp_path: Path
     assert after == before | {"progress.json.lock": after["progress.json.lock"]}
     assert not upgrade.migrating_path(store).exists()
     assert upgrade.upgrade(store, NOW).answers == 27
+
+
+def test_the_apps_files_beside_the_store_stay_where_they_are(tmp_path: Path) -> None:
+    store = _copy(tmp_path, "schema1")
+    for name in ("progress.json.ui.json", "progress.json.anki.json"):
+        (tmp_path / "data" / name).write_text('{"kept": true}')
+    upgrade.upgrade(store, NOW)
+    assert sorted(p.name for p in store.parent.iterdir()) == [
+        "progress.json",
+        "progress.json.anki.json",
+        "progress.json.legacy-v2",
+        "progress.json.ui.json",
+    ]

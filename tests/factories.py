@@ -18,6 +18,11 @@ def bundled(deck_id: str) -> Deck:
     return loads((DECKS / f"{deck_id}.toml").read_text(encoding="utf-8"))
 
 
+#: The bundled decks' languages, in the order their files list them (data, not a list of
+#: quizzer's: any language is one).
+BUNDLED_LANGUAGES: tuple[str, ...] = bundled("training-efficiency").languages
+
+
 def entry(term: str, definition: str) -> Entry:
     """An authored term/definition pair."""
     return Entry(Text(term, AUTHORED), Text(definition, AUTHORED))

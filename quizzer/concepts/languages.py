@@ -217,23 +217,3 @@ def parse_side(text: str) -> Side:
     if len(found) != 1:
         raise ValueError(f"unknown side {text.strip()!r}; use term or definition (or t, def)")
     return found[0]
-
-
-# The Anki note type's fields, named after the bundled decks' five languages: Anki knows a
-# note type's fields by name, so these names stay as collections already hold them until
-# the export has a note type per language set. Nothing else lists languages.
-LANGUAGES: tuple[str, ...] = ("en", "bn", "ar", "ru", "fr")
-LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English",
-    "bn": "Bengali",
-    "ar": "Arabic",
-    "ru": "Russian",
-    "fr": "French",
-}
-NATIVE_NAMES: dict[str, str] = {
-    "en": "English",
-    "bn": "বাংলা",
-    "ar": "العربية",
-    "ru": "Русский",
-    "fr": "Français",
-}

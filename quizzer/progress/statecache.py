@@ -140,6 +140,7 @@ class Cache:
     losses: list[str] = field(default_factory=list)
     counts: dict[str, list[Any]] = field(default_factory=dict)
     bad: list[list[str]] = field(default_factory=list)
+    tally: tuple[list[Any], dict[str, Any]] | None = None
 
     def last_keys(self) -> dict[str, ev.Key]:
         """Card id → the key of its last event."""
@@ -165,6 +166,7 @@ def load(path: Path) -> Cache | None:
             meta["losses"],
             meta["counts"],
             meta["bad"],
+            (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None,
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
         return None
@@ -182,6 +184,7 @@ def save(path: Path, cache: Cache) -> None:
         "losses": cache.losses,
         "counts": cache.counts,
         "bad": cache.bad,
+        "tally": list(cache.tally) if cache.tally else None,
     }
     data = msgspec.json.encode({"meta": {"1": meta}, "cards": cache.rows})
     with contextlib.suppress(OSError):

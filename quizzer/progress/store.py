@@ -36,7 +36,7 @@ import quizzer.progress.statecache as statecache
 import quizzer.progress.upgrade as upgrade
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.errors import StoreError
-from quizzer.progress.localtz import LocalTimezone
+from quizzer.progress.localtz import LocalTimezone, zone_key
 from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer
@@ -130,6 +130,10 @@ class Store:
         self.losses: list[str] = []
         self._closed = False
         self._changed = False
+        #: The statistics' tally (its zone key and hour, its data) and the answers since.
+        self._tally: tuple[list[Any], dict[str, Any]] | None = None
+        self._tally_zone: tzinfo = self.tz
+        self._fresh: list[str] = []
         self._claimed: device.ClaimedDevice | None = None
         self._log: devicelog.DeviceLog | None = None
         now = datetime.now(UTC) if now is None else _answer_time(now)
@@ -175,13 +179,14 @@ class Store:
             if self.losses != cache.losses:
                 cache = None  # events the cache holds are gone: replay what is left
             elif self._replay.needs_history(new):
+                self._tally = None  # answers the tally counted may have changed
                 self._load_history(new)
             else:
-                self._replay.add(sorted(new, key=_key))
+                self._add(new)
             self._changed = bool(new)
         if cache is None:
             self._start(None)
-            self._replay.add(sorted(self._read({}), key=_key))
+            self._add(self._read({}))
             self._whole = self._changed = True
         self._cache_recent = cache.recent if cache else []
 
@@ -208,7 +213,11 @@ class Store:
         )
         self._folders: dict[str, _Folder] = {}
         self._bad: list[derive.Problem] = []
+        self._tally = None
+        self._tally_zone = self.tz
+        self._fresh = []
         if cache is not None:
+            self._tally = cache.tally
             settings = [self._event(data, "") for data in cache.settings]
             self._replay.add([e for e in settings if e is not None], stepped=True)
             for event_id, dev, reason in cache.bad:
@@ -255,6 +264,11 @@ class Store:
             return None
         return event
 
+    def _add(self, events: list[ev.AnyEvent]) -> None:
+        """Replay ``events`` (new to the states); their answers are the tally's to add."""
+        self._replay.add(sorted(events, key=_key))
+        self._fresh.extend(e.id for e in events if isinstance(e, ev.Answer))
+
     def _report(self, problem: derive.Problem) -> None:
         if problem not in self._bad:
             self._bad.append(problem)
@@ -276,7 +290,7 @@ class Store:
         old = [e for e in everything if e.id not in later]
         newer = [e for e in everything if e.id in later and e.id not in taken]
         self._replay.add(sorted(old, key=_key), stepped=True)
-        self._replay.add(sorted([*new, *newer], key=_key))
+        self._add([*new, *newer])
         self._whole = True
 
     def _replay_seq(self, dev: str) -> int:
@@ -313,10 +327,12 @@ class Store:
             data |= {"at": fields.pop("at", ev.to_ms(now))} | fields
             made.append(ev.from_dict(data))
             seq += 1
-        if self._replay.needs_history(made):
+        old = [e for e in made if isinstance(e, ev.Undo) and e.target not in self._fresh]
+        if self._replay.needs_history(made) or old:
+            self._tally = None  # an answer the tally counted is taken back
             self._load_history([])
         log.append([event.to_dict() for event in made], now)
-        self._replay.add(made)
+        self._add(made)
         known = self._folders.setdefault(self.device, _Folder(devicelog.Mark()))
         for event in made:
             known.count(event)
@@ -465,9 +481,10 @@ class Store:
                     on_progress(0, len(made))
                 if made:
                     if self._replay.needs_history(made):
+                        self._tally = None
                         self._load_history([])
                     log.append([event.to_dict() for event in made], now)
-                    self._replay.add(sorted(made, key=_key))
+                    self._add(made)
                     known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
                     for event in made:
                         known.count(event)
@@ -682,11 +699,25 @@ class Store:
 
     def stats_tally(self, tz: tzinfo | None = None) -> Tally:
         """The whole log summed for the statistics, study days in ``tz`` (default: the
-        store's zone)."""
-        from quizzer.stats.tally import tally_of
+        store's zone): the cache's tally and the answers read or given since, when it was
+        counted in that zone and nothing older changed since; else counted from the log."""
+        from quizzer.stats.tally import Tally, add_one, tally_of
 
         zone = tz or self.tz
-        return tally_of(self.reviews(), zone, self.settings.day_start_hour)
+        hour = self.settings.day_start_hour
+        key = [zone_key(zone), hour]
+        with self._mutex:
+            if self._tally is not None and self._tally[0] == key:
+                tally = Tally.from_data(self._tally[1])
+                for event_id in self._fresh:
+                    review = self._replay.review(event_id)
+                    if review is not None:
+                        add_one(tally, review, zone, hour)
+            else:
+                tally = tally_of(self.reviews(), zone, hour)
+                self._changed = True  # the cache keeps it
+            self._tally, self._tally_zone, self._fresh = (key, tally.to_data()), zone, []
+            return tally
 
     # Closing.
 
@@ -713,9 +744,12 @@ class Store:
         marks = {name: known.mark for name, known in self._folders.items()}
         new = self._read(marks, self._replay.events)
         if self._replay.needs_history(new):
+            self._tally = None
             self._load_history(new)
         else:
-            self._replay.add(sorted(new, key=_key))
+            self._add(new)
+        if self._tally is not None and self._fresh:
+            self.stats_tally(self._tally_zone)  # the answers since counted in
 
     def _cache(self) -> statecache.Cache:
         replay = self._replay
@@ -732,7 +766,9 @@ class Store:
         }
         recent = self._recent_entries()
         bad = [[p.event, p.dev, p.reason] for p in self._bad]
-        return statecache.Cache(marks, rows, settings, recent, list(self.losses), counts, bad)
+        cache = statecache.Cache(marks, rows, settings, recent, list(self.losses), counts, bad)
+        cache.tally = self._tally
+        return cache
 
     def _release(self) -> None:
         if self._log is not None:

@@ -21,7 +21,7 @@ from quizzer.stats.days import StudyDays
 from quizzer.stats.definitions import card_key
 from quizzer.stats.digest import Digest, digest_from, stats_of
 from quizzer.stats.figures import Stats
-from quizzer.stats.tally import TallyGap, tally_of
+from quizzer.stats.tally import TallyGap
 from quizzer.study.selection import default_pair
 
 
@@ -80,7 +80,9 @@ def stats_from_store(
 
     ``tz`` defaults to the store's time zone, else the system's local zone.
     """
-    return _stats(store, decks, now, deck_ids, tz)
+    from quizzer.services.practice_stats import with_practice
+
+    return with_practice(_stats(store, decks, now, deck_ids, tz), store, deck_ids, now)
 
 
 def _stats(
@@ -133,7 +135,7 @@ def digest_for(
     today = study_day(now, tz, hour)
     days = StudyDays(tz, hour)
     facts = {state.card_id: fact_of(state, days) for state in store.cards()}
-    tally = tally_of(store.reviews(), tz, hour, today)
+    tally = store.stats_tally(tz)  # the cache's, with the answers since
     wanted = set(deck_ids) if deck_ids is not None else None
     return digest_from(tally, facts, today, wanted, settings.parameters)
 

@@ -16,7 +16,6 @@ from quizzer.anki.notes import from_field, source_text
 from quizzer.cli.export_cmd import progress_bar
 from quizzer.cli.main import main
 from quizzer.concepts.concept import Entry, Text
-from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from tests.anki_support import (
@@ -28,6 +27,7 @@ from tests.anki_support import (
     open_collection,
     recent,
 )
+from tests.factories import BUNDLED_LANGUAGES
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_cli_export_of_bundled_decks_imports_completely(tmp_path, bundled, monke
         log = import_package(col, out)
         assert len(log.new) == 36
         assert col.note_count() == 36
-        default = {d.name for d in default_directions(LANGUAGES)}
+        default = {d.name for d in default_directions(BUNDLED_LANGUAGES)}
         assert len(default) == 9
         assert col.card_count() == 298 <= 9 * 36
         per_note = [len(col.get_note(nid).card_ids()) for nid in col.find_notes("")]
@@ -70,7 +70,7 @@ def test_cli_export_of_bundled_decks_imports_completely(tmp_path, bundled, monke
         for deck in bundled:
             for concept in deck:
                 note = notes[concept.uid]
-                for lang in LANGUAGES:
+                for lang in BUNDLED_LANGUAGES:
                     for side in ("term", "definition"):
                         assert note_text(note, lang, side) == nfc(concept.text(lang, side)), (
                             concept.uid,

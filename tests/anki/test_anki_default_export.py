@@ -16,12 +16,11 @@ from quizzer.anki.directions import DEFAULT_MAX_PER_CONCEPT, Direction, every_di
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from tests.anki_support import check_every_card, import_package, open_collection, recent
-from tests.factories import concept
+from tests.factories import BUNDLED_LANGUAGES, concept
 
 
 @pytest.fixture
@@ -70,8 +69,8 @@ def test_each_deck_gets_its_own_default(tmp_path, decks_dir, capsys):
     assert names["meaning fr→fr"] == names["term fr→fr"] == 2
     five = {n for n in names if "fr→fr" not in n}
     assert five == {
-        *(f"translate {lang}→en" for lang in LANGUAGES[1:]),
-        *(f"translate en→{lang}" for lang in LANGUAGES[1:]),
+        *(f"translate {lang}→en" for lang in BUNDLED_LANGUAGES[1:]),
+        *(f"translate en→{lang}" for lang in BUNDLED_LANGUAGES[1:]),
         "meaning en→en",
     }
     assert "38 notes" in printed and "(at most 9 cards per concept)" in printed
@@ -98,7 +97,7 @@ def test_the_directions_studied_in_quizzer_are_the_default(tmp_path, decks_dir, 
 
 def test_at_most_12_studied_directions_most_studied_first(tmp_path, decks_dir, capsys):
     db = tmp_path / "progress.json"
-    studied = [d for d in every_direction(LANGUAGES) if d.kind == "translate"][:14]
+    studied = [d for d in every_direction(BUNDLED_LANGUAGES) if d.kind == "translate"][:14]
     # the first two directions are studied on 3 concepts, the others on 1 or 2
     plan = {d.pair.code: (3 if i < 2 else 1 + i % 2) for i, d in enumerate(studied)}
     _study(db, plan)

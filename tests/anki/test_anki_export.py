@@ -30,7 +30,6 @@ from quizzer.anki.notes import from_field, source_text, to_field
 from quizzer.cli.main import main
 from quizzer.concepts.concept import Entry, Text
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import write_deck
 from tests.anki_support import (
     HOSTILE,
@@ -44,6 +43,7 @@ from tests.anki_support import (
     recent,
     template_name,
 )
+from tests.factories import BUNDLED_LANGUAGES
 from tests.factories import concept as make_concept
 
 
@@ -70,7 +70,7 @@ def expected_cards(deck: Deck, directions) -> int:
 
 
 #: Every direction of the five-language note type (``--all``).
-ALL = every_direction(LANGUAGES)
+ALL = every_direction(BUNDLED_LANGUAGES)
 
 
 @pytest.fixture
@@ -80,7 +80,7 @@ def deck() -> Deck:
 
 def test_import_gives_one_note_per_concept_and_only_filled_cards(tmp_path, deck):
     out = tmp_path / "fixture.apkg"
-    directions = every_direction(LANGUAGES)
+    directions = every_direction(BUNDLED_LANGUAGES)
     # meaning and term: 25 ordered pairs of 5 languages each (a language with itself too);
     # translate: the 20 pairs of two different languages
     assert len(directions) == 70
@@ -214,7 +214,7 @@ def test_every_field_arrives_as_the_deck_text(tmp_path, deck):
         assert set(notes) == {c.uid for c in deck}
         for concept in deck:
             note = notes[concept.uid]
-            for lang in LANGUAGES:
+            for lang in BUNDLED_LANGUAGES:
                 for side in ("term", "definition"):
                     expected = concept.text(lang, side)
                     assert note_text(note, lang, side) == (nfc(expected) if expected else "")
@@ -261,7 +261,7 @@ def test_arabic_is_rtl_and_every_text_carries_its_language(tmp_path, deck):
         assert notetype is not None
         rtl = {f["name"]: f["rtl"] for f in notetype["flds"]}
         assert rtl[field_name("ar", "term")] and rtl[field_name("ar", "definition")]
-        assert not any(rtl[field_name(lang, "term")] for lang in LANGUAGES if lang != "ar")
+        assert not any(rtl[field_name(lang, "term")] for lang in BUNDLED_LANGUAGES if lang != "ar")
         full = deck.concepts[0]
         (cid,) = col.find_cards('"Concept:fixture/lora" card:"meaning bn→ar"')
         card = col.get_card(cid)
@@ -469,7 +469,7 @@ def test_directions_and_pairs():
         "translate fr→ru",
         "meaning ru→ru",
     ]
-    assert len(default_directions(LANGUAGES)) == 9
+    assert len(default_directions(BUNDLED_LANGUAGES)) == 9
 
 
 def test_field_escaping_round_trips():

@@ -21,12 +21,12 @@ from quizzer.anki.model import every_direction
 from quizzer.anki.preset import PRESET_NAME
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
-from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
 from tests.anki_support import import_package, open_collection, recent
+from tests.factories import BUNDLED_LANGUAGES
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def _first_new_cards(col, limit: int = 20):
 @pytest.mark.parametrize("which", ["default", "all"])
 def test_the_first_20_new_cards_span_many_directions(tmp_path, bundled, presets, which):
     out = tmp_path / "decks.apkg"
-    directions = every_direction(LANGUAGES) if which == "all" else None
+    directions = every_direction(BUNDLED_LANGUAGES) if which == "all" else None
     export_apkg(bundled, out, directions=directions, timestamp=recent(600))
     col = open_collection(tmp_path)
     try:

@@ -20,7 +20,6 @@ from quizzer.anki.progress import (
 )
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
-from quizzer.concepts.languages import LANGUAGES
 from quizzer.library.decks import deck_files, read_deck
 from quizzer.paths import bundled_decks_dir
 from quizzer.progress import open_store
@@ -37,6 +36,7 @@ from tests.anki_support import (
     recent,
     template_name,
 )
+from tests.factories import BUNDLED_LANGUAGES
 
 if TYPE_CHECKING:
     from anki.cards import Card
@@ -176,7 +176,7 @@ def test_filling_a_package_on_disk_matches_filling_during_export(tmp_path, studi
     states, reviews, tz = read_store(db)
     stamp = recent(60)
     inline, later = tmp_path / "inline.apkg", tmp_path / "later.apkg"
-    every = every_direction(LANGUAGES)
+    every = every_direction(BUNDLED_LANGUAGES)
     export_apkg(
         decks, inline, directions=every, timestamp=stamp, progress=states, reviews=reviews, tz=tz
     )

@@ -15,7 +15,7 @@ import pytest
 from quizzer.cards.card import Pair, has_card
 from quizzer.concepts.concept import Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES, SIDES
+from quizzer.concepts.languages import SIDES
 from quizzer.library import cache as deckcache
 from quizzer.library.decks import (
     deck_from_valid_tables,
@@ -31,7 +31,7 @@ from quizzer.services.library import DeckShelf, open_shelf
 from quizzer.services.sessions import start_flow
 from quizzer.services.study import StudyService
 from quizzer.study.selection import StudyChoice
-from tests.factories import concept
+from tests.factories import BUNDLED_LANGUAGES, concept
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = sorted((ROOT / "data").glob("00[024]_*.txt"))
@@ -72,7 +72,7 @@ def test_a_lazy_deck_shows_what_the_eager_deck_shows(
         for a, b in zip(lazy.concepts, eager.concepts, strict=True):
             assert list(a.entries) == list(b.entries) and len(a.entries) == len(b.entries)
             assert a.label == b.label and a.to_dict() == b.to_dict()
-            for lang in LANGUAGES:
+            for lang in BUNDLED_LANGUAGES:
                 assert (lang in a.entries) == (lang in b.entries)
                 assert a.entries.get(lang) == b.entries.get(lang)
                 for side in SIDES:

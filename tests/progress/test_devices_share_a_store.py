@@ -263,3 +263,23 @@ def test_todays_counts_come_through_the_cache(
     with as_device(monkeypatch, "a", path) as a:
         assert a.today("demo", T0 + timedelta(hours=1)) == counted
         assert a.today("demo", T0 + timedelta(days=3)).new == 0
+
+
+def test_the_statistics_tally_goes_on_from_the_cache_and_equals_a_recount(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quizzer.stats.tally import tally_of
+
+    path = tmp_path / "store"
+    with as_device(monkeypatch, "a", path) as a:
+        study(a, T0, 8)
+        a.stats_tally()  # counted once: the cache keeps it
+    with as_device(monkeypatch, "b", path) as b:
+        study(b, T0 + timedelta(days=1), 3)
+    with as_device(monkeypatch, "a", path) as a:
+        a.record(CARDS[1], 4, T0 + timedelta(days=3))
+        kept = a.stats_tally().to_data()
+        assert kept == tally_of(a.reviews(), UTC, 4).to_data()
+        a.undo()
+        a.undo()  # the second takes back an answer the cached tally had counted
+        assert a.stats_tally().to_data() == tally_of(a.reviews(), UTC, 4).to_data()

@@ -15,9 +15,10 @@ import pytest
 
 from quizzer.concepts.concept import Concept, Text
 from quizzer.concepts.deck import Deck, dumps, loads
-from quizzer.concepts.languages import LANGUAGES, SIDES, Side
+from quizzer.concepts.languages import SIDES, Side
 from quizzer.library.decks import load_library, read_deck
 from quizzer.paths import bundled_decks_dir
+from tests.factories import BUNDLED_LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"
@@ -210,10 +211,10 @@ def test_bundled_decks_are_found_by_the_library(tmp_path: Path) -> None:
 @pytest.mark.parametrize("stem", sorted(BUNDLED))
 def test_every_concept_has_five_complete_languages(decks: dict[str, Deck], stem: str) -> None:
     deck = decks[stem]
-    assert deck.languages == LANGUAGES
+    assert deck.languages == BUNDLED_LANGUAGES
     for concept in deck:
-        assert concept.languages == LANGUAGES, concept.id
-        for lang in LANGUAGES:
+        assert concept.languages == BUNDLED_LANGUAGES, concept.id
+        for lang in BUNDLED_LANGUAGES:
             for side in SIDES:
                 text = concept.text(lang, side)
                 assert text and text.strip(), (concept.id, lang, side)
@@ -386,7 +387,7 @@ def test_provenance_counts_follow_from_the_data(decks: dict[str, Deck], stem: st
     files = (BN_TRAINING, AR_TRAINING, RU_TRAINING) if stem == "training-efficiency" else (QUANT,)
     from_glossaries = sum(len(entry_lines(name)) for name in files)
     corrected = sum(1 for c in EXPECTED_CORRECTIONS if c[0] == deck.id)
-    total = len(deck) * len(LANGUAGES) * len(SIDES)
+    total = len(deck) * len(BUNDLED_LANGUAGES) * len(SIDES)
     assert deck.source_counts() == {
         "seed": from_glossaries - corrected,
         "authored": total - from_glossaries,

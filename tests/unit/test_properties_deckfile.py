@@ -14,7 +14,7 @@ from quizzer.concepts import deck as deckfile
 from quizzer.concepts import deckwriter
 from quizzer.concepts.concept import SLUG_RE, Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
-from quizzer.concepts.languages import LANGUAGES
+from tests.factories import BUNDLED_LANGUAGES
 from tests.strategies import BOUNDED, plain_text
 
 slugs = st.lists(st.text("abcxyz0129", min_size=1, max_size=6), min_size=1, max_size=3).map(
@@ -44,8 +44,8 @@ entries = st.builds(Entry, texts, texts)
 
 @st.composite
 def concepts(draw: st.DrawFn, cid: str, deck_id: str) -> Concept:
-    langs = draw(st.lists(st.sampled_from(LANGUAGES), min_size=1, max_size=3, unique=True))
-    by_lang = {lang: draw(entries) for lang in LANGUAGES if lang in langs}
+    langs = draw(st.lists(st.sampled_from(BUNDLED_LANGUAGES), min_size=1, max_size=3, unique=True))
+    by_lang = {lang: draw(entries) for lang in BUNDLED_LANGUAGES if lang in langs}
     acronym = draw(st.one_of(st.none(), plain_text))
     return Concept(id=cid, deck=deck_id, acronym=acronym, entries=by_lang)
 

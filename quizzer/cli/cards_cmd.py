@@ -11,10 +11,10 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
 from quizzer.cli.subcommands import Subcommands
-from quizzer.errors import InputError
+from quizzer.errors import InputError, shown
 from quizzer.library.decks import match_deck
 from quizzer.progress import open_store
-from quizzer.services.cards import find_cards, history, set_suspended
+from quizzer.services.cards import edit_text, find_cards, history, set_suspended
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService, utcnow
 from quizzer.study.browse import STATUSES
@@ -39,6 +39,14 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument("--suspend", metavar="CARD_ID", action="append", default=[], help="suspend it")
     p.add_argument(
         "--unsuspend", metavar="CARD_ID", action="append", default=[], help="bring it back"
+    )
+    p.add_argument(
+        "--edit",
+        nargs=3,
+        metavar=("CONCEPT", "LANG:SIDE", "TEXT"),
+        help="change one text, e.g. --edit training-efficiency/lora bn:term 'লোরা': in your "
+        "own deck's file, or for a bundled deck in an override file beside your decks; the "
+        "text before is kept as its provenance and the concept keeps its id",
     )
     p.add_argument("--db", metavar="PATH", help="progress store (default: $QUIZZER_DB or user dir)")
     p.add_argument("--decks", metavar="DIR", help=argparse.SUPPRESS)
@@ -82,6 +90,12 @@ def run_cards(args: argparse.Namespace) -> int:
             set_suspended(service, key, flag, now)
             print(f"{'suspended' if flag else 'back in study'}: {key.id}")
         if suspend or resume:
+            return 0
+        if args.edit:
+            concept, where, text = args.edit
+            lang, _, side = where.partition(":")
+            path = edit_text(service, concept, lang.strip(), side.strip() or "term", text)
+            print(f"edited {concept} {lang}:{side or 'term'}: kept in {shown(path)}")
             return 0
         rows = find_cards(service, deck_ids, now, search=args.search, pair=pair, status=args.state)
         if args.json:

@@ -16,6 +16,7 @@ from quizzer.library.decks import match_deck
 from quizzer.progress import open_store
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService
+from quizzer.study.cram import parse_cram
 from quizzer.study.selection import STUDY_MODES, StudyChoice, default_pair, fits, reverse
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.textshape import resolve_rtl_mode
@@ -59,6 +60,15 @@ def register(subparsers: Subcommands) -> None:
     )
     study.add_argument(
         "--mode", choices=STUDY_MODES, help="quiz mode (default: flip, or the last one)"
+    )
+    study.add_argument(
+        "--cram",
+        nargs="?",
+        const="all",
+        metavar="all|failed|leeches|due-N",
+        help="practise without changing any schedule: every card (the default), today's "
+        "failures, the leeches, or the cards due within N days; each until answered right "
+        "once, logged as practice",
     )
     _common(study)
     study.set_defaults(func=run_study)
@@ -175,7 +185,15 @@ def run_study(args: argparse.Namespace) -> int:
             also = last.also  # the last choice, whole
         else:
             also = ()
-        choice = StudyChoice(deck_id, pair, mode, also, more)
+        cram = None
+        if args.cram is not None:
+            try:
+                cram = parse_cram(args.cram)
+            except ValueError as exc:
+                raise InputError(
+                    f"--cram: {exc}", hint="e.g. --cram failed, --cram due-7"
+                ) from None
+        choice = StudyChoice(deck_id, pair, mode, also, more, cram)
         service.remember(choice)
     except BaseException:
         service.close()

@@ -66,7 +66,9 @@ class Provenance:
 
     ``seed``: copied from a glossary (``file`` and 1-based ``line``).
     ``authored``: written by the quizzer team.
-    ``corrected``: a seed text we fixed; ``original`` keeps the seed text, ``reason`` says why.
+    ``corrected``: a text fixed (by the quizzer team, or by the learner in the card browser);
+    ``original`` keeps the text before, ``reason`` says why, and ``file`` and ``line`` name
+    the glossary line when the original came from one.
     """
 
     kind: SourceKind
@@ -89,7 +91,7 @@ class Provenance:
                     raise RecordError(f"{where}.{key}", "must be a string")
                 check_length(value, f"{where}.{key}")
                 check_plain(value, f"{where}.{key}")
-        if self.kind in ("seed", "corrected"):
+        if self.kind == "seed" or (self.kind == "corrected" and self.line is not None):
             if not self.file:
                 raise RecordError(f"{where}.file", f"a {self.kind} text needs the glossary file")
             if not isinstance(self.line, int) or isinstance(self.line, bool) or self.line < 1:

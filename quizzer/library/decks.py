@@ -16,6 +16,7 @@ from quizzer.concepts.languages import CONCEPT_FIELDS, Side, deck_key, tag_of_ke
 from quizzer.errors import InputError, shown
 from quizzer.fsutil import atomic_write_bytes, atomic_write_text, read_regular_file
 from quizzer.library import cache as deckcache
+from quizzer.library.overrides import overridden
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
 DECK_SUFFIX = ".toml"
@@ -302,6 +303,8 @@ def load_library(user_dir: Path | str | None = None) -> list[DeckFile]:
                 continue
             if clashes(ids, deck.id, path):
                 continue
+            if bundled:  # the learner's edits of its texts, kept beside the user decks
+                deck = overridden(deck, user_decks_dir(user_dir))
             found.append(DeckFile(deck=deck, path=path, bundled=bundled))
     return found
 

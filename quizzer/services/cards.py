@@ -5,12 +5,17 @@ back. Used by ``quizzer cards`` and the cards screen."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.concept import Concept
+from quizzer.concepts.languages import SIDES
+from quizzer.errors import InputError
+from quizzer.library.decks import write_deck
+from quizzer.library.overrides import override_path, with_text, write_override
 from quizzer.scheduling.card_state import CardState
 from quizzer.study.browse import matching_texts, status_of
 from quizzer.study.selection import default_pair
@@ -145,6 +150,39 @@ def history(service: StudyService, card: CardKey) -> list[AnswerRow]:
             )
         )
     return out
+
+
+def edit_text(service: StudyService, concept_uid: str, lang: str, side: str, text: str) -> Path:
+    """Change one text of a concept to ``text`` and return the file it was kept in: the
+    learner's own deck file, or for a bundled deck the override file beside the user decks
+    (:mod:`quizzer.library.overrides`). The text before is kept as the new one's provenance
+    and the concept keeps its id, so its progress and Anki notes stay attached."""
+    deck_id, _, concept_id = concept_uid.partition("/")
+    shelf = service.shelf
+    if shelf is None or deck_id not in shelf:
+        raise InputError(f"no deck {deck_id!r} in the library", hint="see `quizzer decks`")
+    deck = service.deck(deck_id)
+    concept = deck.get(concept_id)
+    if concept is None:
+        raise InputError(f"no concept {concept_uid!r}", hint="`quizzer cards --search` finds it")
+    if side not in SIDES:
+        raise InputError(f"unknown side {side!r}", hint="term or definition")
+    text = text.strip()
+    if not text:
+        raise InputError("the new text is empty", hint="give the text the concept should have")
+    changed = with_text(concept, lang, side, text)  # checks the text and that it has one
+    summary = shelf.summary(deck_id)
+    if summary.bundled:
+        if shelf.decks_dir is None:
+            raise InputError("no user decks folder to keep the edit in", hint="see --decks")
+        path = override_path(shelf.decks_dir, deck_id)
+        write_override(path, concept_id, lang, side, text)
+    else:
+        path = summary.path
+        concepts = tuple(changed if c.id == concept_id else c for c in deck.concepts)
+        write_deck(replace(deck, concepts=concepts), path)
+    shelf.reload(deck_id)
+    return path
 
 
 def set_suspended(service: StudyService, card: CardKey, suspended: bool, now: datetime) -> None:

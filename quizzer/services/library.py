@@ -19,7 +19,9 @@ from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.library import cache as deckcache
 from quizzer.library.decks import lazy_deck_from_valid_tables, load_library, read_deck
+from quizzer.library.overrides import overridden
 from quizzer.library.summary import library_summaries, unchanged_since, validated_tables
+from quizzer.paths import user_decks_dir
 
 if TYPE_CHECKING:
     from quizzer.library.summary import DeckSummary
@@ -53,8 +55,10 @@ class DeckShelf(Mapping[str, Deck]):
     """The library's decks by id, in library order, each read from its file when first
     asked for (safe to ask from a worker thread and the UI thread at once)."""
 
-    def __init__(self, summaries: list[DeckSummary]) -> None:
+    def __init__(self, summaries: list[DeckSummary], decks_dir: Path | None = None) -> None:
         self._summaries = {s.id: s for s in summaries}
+        #: The user decks folder, where the edits of bundled decks' texts are kept.
+        self.decks_dir = decks_dir
         self._loaded: dict[str, Deck] = {}
         #: The cache key of each deck loaded from its validated cached parse.
         self._keys: dict[str, str] = {}
@@ -71,6 +75,8 @@ class DeckShelf(Mapping[str, Deck]):
             deck = self._loaded.get(deck_id)
             if deck is None:
                 deck, cached = _load(summary)
+                if summary.bundled and self.decks_dir is not None:
+                    deck = overridden(deck, self.decks_dir)
                 if cached:
                     self._keys[deck_id] = summary.key
                 self._loaded[deck_id] = deck
@@ -120,6 +126,16 @@ class DeckShelf(Mapping[str, Deck]):
         found = [c for c in deck.concepts if c.uid in wanted] if wanted else []
         return len(found) == len(wanted) and all(has_card(c, pair) for c in found)
 
+    def summary(self, deck_id: str) -> DeckSummary:
+        """The summary of ``deck_id`` (``KeyError`` if unknown): its file, whether bundled."""
+        return self._summaries[deck_id]
+
+    def reload(self, deck_id: str) -> None:
+        """Read ``deck_id`` again when next asked (its file or its edits changed)."""
+        with self._lock:
+            self._loaded.pop(deck_id, None)
+        self.forget_cards(deck_id)
+
     def forget_cards(self, deck_id: str) -> None:
         """Compute the deck's cards again (a cached list gave a concept without the card)."""
         key = self._keys.pop(deck_id, None)
@@ -167,4 +183,4 @@ def _load(summary: DeckSummary) -> tuple[Deck, bool]:
 
 def open_shelf(user_dir: Path | str | None = None) -> DeckShelf:
     """The shelf of the bundled and the user's decks (their summaries read, nothing loaded)."""
-    return DeckShelf(library_summaries(user_dir))
+    return DeckShelf(library_summaries(user_dir), user_decks_dir(user_dir))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, cast
 
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
@@ -101,6 +101,82 @@ class StoreScheduler:
         return next_due((s for s in states if s is not None), now)
 
 
+class CramScheduler:
+    """The core ``Scheduler`` protocol for practice ("cram"): it serves ``cards`` until each
+    is answered right once (an Again brings the card back a minute later), logs each answer
+    as practice (mode ``cram``) and changes no card's state, due date or FSRS fit. Undo takes
+    back the last practice answer; burying only moves on (a bury would change the schedule).
+    """
+
+    def __init__(self, store: Store, cards: Sequence[CardKey]) -> None:
+        self.store = store
+        self.cards = list(cards)
+        self._answered = 0
+        #: For each practice answer: whether the store's undo stack took it (its depth grew).
+        self._undoable: list[bool] = []
+        self._kept = False
+
+    def due(self, now: datetime) -> Sequence[CardKey]:
+        """Every card of the practice, in order."""
+        return list(self.cards)
+
+    def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
+        """Log ``grade`` as practice; the review says when the card comes back (Again: in a
+        minute, within the session), else that it is done."""
+        before = self.store.undo_depth
+        self.store.record_practice(card, grade, now, answer, "cram")
+        self._undoable.append(self.store.undo_depth > before)
+        self._answered += 1
+        return Review(
+            id=f"practice-{self._answered}",
+            card_id=card.id,
+            reviewed_at=now,
+            grade=grade,
+            mode=answer.mode,
+            duration_ms=answer.duration_ms,
+            due=now + AGAIN_IN if grade == 1 else None,
+            typed=answer.typed,
+            correct=answer.correct,
+            overridden=answer.overridden,
+        )
+
+    def bury(self, card: CardKey, now: datetime) -> None:
+        """Nothing: practice changes no schedule (the session moves on all the same)."""
+
+    def undo(self) -> None:
+        """Take back the last practice answer. Only when the store's undo stack holds it:
+        an undo there would otherwise take back the last *scheduled* answer, changing a
+        card's schedule, which practice never does."""
+        self._kept = not (self._undoable.pop() if self._undoable else False)
+        if not self._kept:
+            self.store.undo()
+
+    def undone_message(self) -> str:
+        """What :meth:`undo` took back, for the learner."""
+        if self._kept:
+            return "Asked again; this store keeps the practice answer in its log."
+        return "Practice answer taken back."
+
+    def next_due(self, now: datetime) -> datetime | None:
+        """No schedule: practice has no next due time."""
+        return None
+
+
+def record_match(
+    service: StudyService, pair: Pair, grades: Sequence[tuple[str, int]], now: datetime
+) -> None:
+    """Log a finished Match game as practice (mode ``match``): each concept's card in
+    ``pair`` with its grade. No schedule changes."""
+    for concept_uid, grade in grades:
+        if concept_uid:
+            card = CardKey(concept_uid, pair)
+            service.store.record_practice(card, cast(Grade, grade), now, None, "match")
+
+
+#: When a card answered Again in practice comes back.
+AGAIN_IN = timedelta(minutes=1)
+
+
 def store_scheduler(service: StudyService, choice: StudyChoice) -> StoreScheduler:
     """A store-backed scheduler for ``choice``, serving the service's due cards."""
     deck = service.deck_for(choice)
@@ -121,6 +197,13 @@ def start_flow(
     choice and typed modes); the others a session over what is due.
     ``on_leech`` hears of an answer that made a card a leech.
     """
+    if choice.cram is not None:
+        deck = service.deck_for(choice)
+        cram = CramScheduler(service.store, service.cram_cards(choice, now))
+        asked: Any = "flip" if choice.mode in ("learn", "match") else choice.mode
+        session = Session.start(cram, now, asked)
+        # No kinds: practice has no new, learning or due cards, only done and left.
+        return SessionFlow(session, deck, asked, service.rng, cram.undone_message)
     scheduler = store_scheduler(service, choice)
     scheduler.on_leech = on_leech
     deck = scheduler.deck

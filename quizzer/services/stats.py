@@ -80,7 +80,9 @@ def stats_from_store(
 
     ``tz`` defaults to the store's time zone, else the system's local zone.
     """
-    return _stats(store, decks, now, deck_ids, tz)
+    from quizzer.services.practice_stats import with_practice
+
+    return with_practice(_stats(store, decks, now, deck_ids, tz), store, deck_ids, now)
 
 
 def _stats(

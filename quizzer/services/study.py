@@ -22,8 +22,10 @@ from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.scheduling.queue import DueQueue
+from quizzer.scheduling.studyday import day_bounds
 from quizzer.services.deck_counts import KeptCounts
 from quizzer.services.library import DeckListing, DeckShelf, listing_of
+from quizzer.study.cram import cram_cards
 from quizzer.study.selection import SETTINGS_KEY, StudyChoice
 
 #: Where the theme chosen with Ctrl+T is kept.
@@ -85,6 +87,11 @@ class StudyService:
     def deck(self, deck_id: str) -> Deck:
         """One deck by id (``KeyError`` if unknown)."""
         return self._decks[deck_id]
+
+    @property
+    def shelf(self) -> DeckShelf | None:
+        """The deck library the decks come from (``None``: decks given in code)."""
+        return self._decks if isinstance(self._decks, DeckShelf) else None
 
     def listings(self) -> list[DeckListing]:
         """Every deck's id, name, size and languages, without loading a deck's concepts."""
@@ -236,6 +243,32 @@ class StudyService:
             siblings=tuple(k for q in queues for k in q.siblings),
             ladder=tuple(k for q in queues for k in q.ladder),
         )
+
+    def cram_cards(self, choice: StudyChoice, now: datetime) -> list[CardKey]:
+        """The cards a practice on ``choice`` serves (``choice.cram`` names which): every card
+        of its decks in its directions, today's failures, the leeches, or those due soon."""
+        assert choice.cram is not None
+        candidates = [
+            CardKey(concept.uid, pair)
+            for deck_id in choice.decks
+            for concept in self.deck(deck_id).concepts
+            for pair in choice.pairs
+            if has_card(concept, pair)
+        ]
+        states = {}
+        for key in candidates:
+            state = self.store.card(key)
+            if state is not None:
+                states[key.id] = state
+        failed: set[str] = set()
+        if choice.cram == "failed":
+            start, end = day_bounds(now, self.store.tz_at(now), self.store.settings.day_start_hour)
+            failed = {
+                r.card_id
+                for r in self.store.reviews()
+                if r.grade == 1 and start <= r.reviewed_at < end
+            }
+        return cram_cards(candidates, states, failed, choice.cram, now)
 
     def waiting_for(self, choice: StudyChoice, now: datetime | None = None) -> str | None:
         """:meth:`waiting_note` over every deck of ``choice``."""

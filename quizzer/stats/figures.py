@@ -274,6 +274,9 @@ class Stats:
     total_cards: int
     sources: AnswerSources
     concept_names: Mapping[str, str] = field(default_factory=dict)
+    #: Practice answers per mode (cram, match): they changed no schedule, and no other
+    #: figure counts them.
+    practice: tuple[SourceCount, ...] = ()
 
     def retention_for(self, days: int) -> Retention | None:
         """The retention window of ``days`` days, if computed."""
@@ -327,6 +330,10 @@ class Stats:
             "languages": [_summary_dict(s) for s in self.languages],
             "pairs": [_summary_dict(s) for s in self.pairs],
             "sources": self.sources.to_dict(),
+            "practice": {
+                c.mode: {"answers": c.reviews, "recent": c.recent, "passed": c.passed}
+                for c in self.practice
+            },
         }
 
 

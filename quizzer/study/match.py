@@ -47,10 +47,11 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MatchPair:
-    """One prompt and its answer."""
+    """One prompt and its answer (of the concept ``concept_uid``)."""
 
     prompt: str
     answer: str
+    concept_uid: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,7 @@ def match_pairs(
         prompt = concept.text(pair.prompt_lang, pair.prompt_side)
         answer = concept.text(pair.answer_lang, pair.answer_side)
         if prompt and answer and prompt.casefold() != answer.casefold():
-            candidates.append(MatchPair(prompt, answer))
+            candidates.append(MatchPair(prompt, answer, concept.uid))
     rng.shuffle(candidates)
     chosen: list[MatchPair] = []
     prompts: set[str] = set()
@@ -109,6 +110,8 @@ class MatchGame:
     right: tuple[Tile, ...] = field(init=False)
     matched: set[int] = field(default_factory=set)
     wrong: int = 0
+    #: The pairs a wrong pick involved (either of its two tiles).
+    missed: set[int] = field(default_factory=set)
     selected: dict[Column, int] = field(default_factory=dict)
     ended: datetime | None = None
 
@@ -134,6 +137,11 @@ class MatchGame:
         """The time so far (the final time once finished), penalties included."""
         end = self.ended or now
         return (end - self.started).total_seconds() + PENALTY_SECONDS * self.wrong
+
+    def grades(self) -> list[tuple[str, int]]:
+        """Each pair's concept and grade as practice: Good when matched at the first try,
+        Again when a wrong pick involved it."""
+        return [(p.concept_uid, 1 if i in self.missed else 3) for i, p in enumerate(self.pairs)]
 
     def tiles(self, column: Column) -> tuple[Tile, ...]:
         """The tiles of ``column``."""
@@ -166,6 +174,7 @@ class MatchGame:
         self.selected.clear()
         if a.pair != b.pair:
             self.wrong += 1
+            self.missed.update((a.pair, b.pair))
             return Outcome.WRONG
         self.matched.add(a.pair)
         if len(self.matched) == len(self.pairs):  # (not self.finished: mypy narrowed it)

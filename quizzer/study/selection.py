@@ -9,6 +9,7 @@ from typing import Any
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import language_name
 from quizzer.scheduling.grades import MODES
+from quizzer.study.cram import parse_cram
 
 #: What a learner can choose on the home screen and with ``--mode``: the quiz modes,
 #: whose answers are recorded, and Match, a timed game that records nothing.
@@ -25,6 +26,8 @@ class StudyChoice:
     ``also``: further directions studied with ``pair``, in the order picked; a concept's new
     card in a later one waits for its earlier ones (the direction ladder of the due queue).
     ``more_decks``: further decks studied with ``deck`` in one session.
+    ``cram``: practice, which changes no schedule, on a selection of
+    :data:`~quizzer.study.cram.CRAM_CHOICES` (``None``: a session on the due cards).
     """
 
     deck: str
@@ -32,6 +35,7 @@ class StudyChoice:
     mode: str = "flip"
     also: tuple[Pair, ...] = ()
     more_decks: tuple[str, ...] = ()
+    cram: str | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in STUDY_MODES:
@@ -40,6 +44,8 @@ class StudyChoice:
             raise ValueError("a direction is chosen twice")
         if len(set(self.decks)) != len(self.decks):
             raise ValueError("a deck is chosen twice")
+        if self.cram is not None:
+            object.__setattr__(self, "cram", parse_cram(self.cram))
 
     @property
     def decks(self) -> tuple[str, ...]:

@@ -275,6 +275,20 @@ def sources_table(stats: Stats) -> Table:
     if total:
         t.add_section()
         row("All", sources.used, "bold")
+    if stats.practice:
+        # Practice is no share of the scheduled answers: its own rows, its own total.
+        t.add_section()
+        for c in stats.practice:
+            t.add_row(
+                _t(f"Practice: {c.mode}", "italic"),
+                _t(c.reviews),
+                _t("–"),
+                _t(c.recent),
+                _t(percent(c.passed / c.reviews)),
+            )
+        t.caption = (t.caption + " · " if t.caption else "") + (
+            "Practice: cram and Match, no schedule changed"
+        )
     return t
 
 

@@ -107,3 +107,60 @@ def test_bad_input_exits_2(
     assert main(["cards", *argv, "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_editing_a_bundled_text_keeps_it_beside_the_user_decks(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decks = tmp_path / "decks"
+    common = ["--db", str(db), "--decks", str(decks)]
+    argv = ["cards", "--edit", "training-efficiency/lora", "bn:term", "লোরা (নিম্ন-র‍্যাঙ্ক)"]
+    assert main([*argv, *common]) == 0
+    assert "overrides" in capsys.readouterr().out
+    override = decks / "overrides" / "training-efficiency.json"
+    assert override.is_file()
+    # The bundled file is untouched; the deck as loaded has the new text, the old one as
+    # its provenance, and the same concept id: the card's answers are still its own.
+    found = _json(capsys, "--search", "নিম্ন", "--json", *common)
+    (card,) = [c for c in found["cards"] if c["card"] == LORA.id]
+    assert card["texts"]["bn"]["term"] == "লোরা (নিম্ন-র‍্যাঙ্ক)"
+    assert [a["grade"] for a in card["history"]] == [1, 3]
+    from quizzer.library.decks import find_deck
+
+    deck = find_deck("training-efficiency", decks).deck
+    lora = deck.get("lora")
+    assert lora is not None
+    source = lora.entries["bn"].term.source
+    assert (source.kind, source.original) == ("corrected", "লোরা (লো-র্যাঙ্ক অ্যাডাপ্টেশন)")
+    assert source.file is not None  # the glossary line it came from is kept
+
+
+def test_editing_an_own_deck_rewrites_its_file(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from quizzer.concepts.deck import loads
+    from quizzer.library.decks import write_deck
+    from tests.factories import ru_bn_deck
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    write_deck(ru_bn_deck("mine", 2), decks / "mine.toml")
+    common = ["--db", str(db), "--decks", str(decks)]
+    assert main(["cards", "--edit", "mine/c1", "ru:definition", "новое определение", *common]) == 0
+    capsys.readouterr()
+    deck = loads((decks / "mine.toml").read_text(encoding="utf-8"))
+    c1 = deck.get("c1")
+    assert c1 is not None
+    text = c1.entries["ru"].definition
+    assert text.text == "новое определение"
+    assert (text.source.kind, text.source.original) == ("corrected", "определение 1")
+    assert not (decks / "overrides").exists()
+    # Bad edits: exit 2, nothing written.
+    before = (decks / "mine.toml").read_bytes()
+    for bad in (
+        ["mine/c9", "ru:term", "x"],
+        ["mine/c1", "ar:term", "x"],
+        ["mine/c1", "ru:term", " "],
+    ):
+        assert main(["cards", "--edit", *bad, *common]) == 2
+    assert (decks / "mine.toml").read_bytes() == before

@@ -49,6 +49,7 @@ TOP_KEYS = {
     "languages",
     "pairs",
     "sources",
+    "practice",
     "db",
 }
 

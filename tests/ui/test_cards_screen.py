@@ -16,11 +16,15 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from quizzer.cards.card import CardKey, Pair
+from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.services.library import open_shelf
+from quizzer.services.study import StudyService
 from quizzer.ui.screens.cards import CardsScreen
 from quizzer.ui.screens.home import HomeScreen
-from tests.ui_support import make_app
+from tests.factories import ru_bn_deck
+from tests.ui_support import NoticedApp, make_app
 
 LORA = CardKey("training-efficiency/lora", Pair("en", "term", "bn", "term"))
 SIZES = [(60, 20), (80, 24)]
@@ -102,3 +106,34 @@ def test_cards_snapshot(
         finally:
             patch.undo()
             time.tzset()
+
+
+async def test_f2_edits_the_answer_text_in_the_deck_file(tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    write_deck(ru_bn_deck("mine", 3), decks / "mine.toml")
+    store = open_store(tmp_path / "p.json")
+    app = NoticedApp(StudyService(store, open_shelf(decks)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(CardsScreen("mine"))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CardsScreen)
+        screen.query_one("#cards-search", Input).value = "পরিভাষা 1"
+        await pilot.pause()
+        (row,) = screen.rows
+        await pilot.press("f2")
+        await pilot.pause()
+        field = screen.query_one("#cards-edit", Input)
+        assert field.has_focus and field.value == row.concept.text(
+            row.card.pair.answer_lang, row.card.pair.answer_side
+        )
+        field.value = "исправленный текст"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not field.display
+        assert any("mine.toml" in n.message for n in app.notices)
+        await pilot.press("escape")
+        await pilot.pause()
+    text = (decks / "mine.toml").read_text(encoding="utf-8")
+    assert "исправленный текст" in text and 'source = "corrected"' in text

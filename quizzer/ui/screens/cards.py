@@ -3,7 +3,8 @@ are), filter by deck and status, see a card's answers, suspend or bring one back
 
 Typing in the search field filters as you type; Enter or ↓ moves to the cards, ``/`` back to
 the search; Ctrl+S suspends or brings back the highlighted card; Ctrl+O cycles the status
-filter, Ctrl+N the deck; Ctrl+L speaks the prompt (espeak-ng); Esc goes back."""
+filter, Ctrl+N the deck; F2 edits the card's answer text; Ctrl+L speaks the prompt
+(espeak-ng); Esc goes back."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from textual.content import Content
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizzer.services.cards import CardRow, find_cards, history, set_suspended
-from quizzer.services.speech import speak
+from quizzer.errors import QuizzerError
+from quizzer.services.cards import CardRow, edit_text, find_cards, history, set_suspended
 from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
 from quizzer.ui.screens.base import QuizzerScreen
@@ -65,6 +66,7 @@ class CardsScreen(QuizzerScreen[None]):
         Binding("ctrl+n", "cycle_deck", "Deck", key_display="^n"),
         Binding("ctrl+o", "cycle_status", "State", key_display="^o"),
         Binding("ctrl+l", "hear", "Hear", key_display="^l", show=False),
+        Binding("f2", "edit", "Edit", key_display="F2"),
     ]
 
     def __init__(self, deck: str | None = None, search: str = "") -> None:
@@ -74,6 +76,8 @@ class CardsScreen(QuizzerScreen[None]):
         self._status: str | None = None
         self._deck_index = -1  # every deck
         self.rows: list[CardRow] = []
+        #: The text being edited: (concept uid, language, side).
+        self._editing: tuple[str, str, str] | None = None
 
     def compose(self) -> ComposeResult:
         """The title, the search field, the filters line, the cards and the detail pane."""
@@ -82,6 +86,11 @@ class CardsScreen(QuizzerScreen[None]):
         yield Static("", id="cards-filters", markup=False)
         yield OptionList(id="cards-list")
         with Vertical(id="cards-detail"):
+            edit = Input(
+                placeholder="the new text, Enter to keep it, Esc to leave it", id="cards-edit"
+            )
+            edit.display = False
+            yield edit
             yield Static("", id="cards-history", markup=False)
         yield QuizFooter()
 
@@ -167,14 +176,48 @@ class CardsScreen(QuizzerScreen[None]):
     # -- events and actions ----------------------------------------------------
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        """Filter as the learner types."""
+        """Filter as the learner types (in the search field)."""
         event.stop()
-        self._refresh()
+        if event.input.id == "cards-search":
+            self._refresh()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the search field moves to the cards."""
+        """Enter in the search field moves to the cards; in the edit field, keeps the text."""
         event.stop()
+        if event.input.id == "cards-edit":
+            self._save_edit(event.value)
+            return
         self.set_focus(self.query_one("#cards-list", OptionList))
+
+    def action_edit(self) -> None:
+        """Edit the highlighted card's answer text."""
+        row = self._current()
+        if row is None:
+            return
+        p = row.card.pair
+        self._editing = (row.card.concept_uid, p.answer_lang, p.answer_side)
+        field = self.query_one("#cards-edit", Input)
+        field.value = row.concept.text(p.answer_lang, p.answer_side) or ""
+        field.display = True
+        self.set_focus(field)
+
+    def _stop_editing(self) -> None:
+        self._editing = None
+        self.query_one("#cards-edit", Input).display = False
+        self.set_focus(self.query_one("#cards-list", OptionList))
+
+    def _save_edit(self, text: str) -> None:
+        if self._editing is None:
+            return
+        concept, lang, side = self._editing
+        try:
+            path = edit_text(self.service, concept, lang, side, text)
+        except QuizzerError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(f"Kept in {path.name}; the text before stays as its provenance.")
+        self._stop_editing()
+        self._refresh()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """Show the highlighted card's history."""
@@ -186,7 +229,10 @@ class CardsScreen(QuizzerScreen[None]):
         self.set_focus(self.query_one("#cards-search", Input))
 
     def action_back(self) -> None:
-        """Back to the screen before."""
+        """Leave the edit, or go back to the screen before."""
+        if self._editing is not None:
+            self._stop_editing()
+            return
         self.app.pop_screen()
 
     def action_suspend(self) -> None:
@@ -201,6 +247,9 @@ class CardsScreen(QuizzerScreen[None]):
 
     def action_hear(self) -> None:
         """Speak the highlighted card's prompt in its language."""
+        # espeak-ng's voices are the Anki export's: its modules load only when asked.
+        from quizzer.services.speech import speak
+
         row = self._current()
         if row is None:
             return

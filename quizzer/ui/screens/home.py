@@ -22,6 +22,7 @@ from quizzer.concepts.languages import (
     native_name,
     order_languages,
 )
+from quizzer.study.cram import describe
 from quizzer.study.selection import (
     STUDY_MODES,
     StudyChoice,
@@ -147,6 +148,7 @@ class HomeScreen(QuizzerScreen[None]):
         Binding("x", "swap", "Swap"),
         Binding("b", "both", "Both ways", show=False),
         Binding("space", "mark", "Mark deck", show=False),
+        Binding("p", "practice", "Practice", show=False),
         Binding("slash", "cards", "Cards", key_display="/", show=False),
         Binding("s", "stats", "Stats"),
         Binding("question_mark", "help", "Help"),
@@ -165,6 +167,8 @@ class HomeScreen(QuizzerScreen[None]):
         self._both = False
         #: Decks marked with Space to study together, in the order marked.
         self._marked: list[str] = []
+        #: Practice (``p``): which cards, or ``None`` for a session on the schedule.
+        self._cram: str | None = None
         #: Whether the screen was shown before (its first resume is its first show).
         self._resumed = False
         #: Whether a session pushed from here is running.
@@ -280,8 +284,8 @@ class HomeScreen(QuizzerScreen[None]):
         also = (reverse(pair),) if self._both else ()
         if len(self._marked) > 1:
             first, *more = self._marked
-            return StudyChoice(first, pair, mode, also, tuple(more))
-        return StudyChoice(self._decks[decks.highlighted], pair, mode, also)
+            return StudyChoice(first, pair, mode, also, tuple(more), self._cram)
+        return StudyChoice(self._decks[decks.highlighted], pair, mode, also, cram=self._cram)
 
     def _pairs_of(self, pair: Pair | None) -> tuple[Pair, ...] | None:
         """The directions studied for ``pair``: with its reverse after it when both are."""
@@ -294,6 +298,9 @@ class HomeScreen(QuizzerScreen[None]):
         ``"Both ways · 12 wait for their first direction · 5 siblings tomorrow"``."""
         pairs = self._counted_pairs
         parts = [f"{len(self._marked)} decks together"] if len(self._marked) > 1 else []
+        if self._cram is not None:
+            # Practice serves its own cards: what waits on the schedule doesn't apply.
+            return " · ".join([*parts, f"Practice (p): {describe(self._cram)}, no schedule change"])
         if self._both:
             parts.append("Both ways: the reverse once the first is known")
         ready = (
@@ -484,6 +491,12 @@ class HomeScreen(QuizzerScreen[None]):
         """Study the reverse direction too (after the first), or stop doing so."""
         self._both = not self._both
         self._refresh_decks()
+
+    def action_practice(self) -> None:
+        """Next practice selection: off, every card, today's failures, leeches, due in 7 days."""
+        order: list[str | None] = [None, "all", "failed", "leeches", "due-7"]
+        self._cram = order[(order.index(self._cram) + 1) % len(order)]
+        self._show_waiting()
 
     def action_mark(self) -> None:
         """Mark the highlighted deck to study with the other marked ones (or unmark it)."""

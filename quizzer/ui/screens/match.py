@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import language_name
+from quizzer.services.sessions import record_match
 from quizzer.services.study import utcnow
 from quizzer.study.match import (
     LEFT_KEYS,
@@ -205,6 +206,7 @@ class MatchScreen(QuizzerScreen[None]):
         if self.clock_timer is not None:
             self.clock_timer.stop()
         deck_id = "+".join(self.choice.decks)
+        record_match(self.service, self.choice.pair, game.grades(), game.ended)
         self.previous_best = self.service.finish_match(deck_id, self.choice.pair, seconds)
         was = self.previous_best
         self.best = seconds if was is None else min(seconds, was)

@@ -22,8 +22,8 @@ from quizzer.cards.card import CardKey
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.grades import Grade
 from quizzer.services.sessions import intervals, start_flow
-from quizzer.services.speech import speak
 from quizzer.services.study import utcnow
+from quizzer.study.cram import describe
 from quizzer.study.flow import StudyFlow, card_texts
 from quizzer.study.selection import StudyChoice, reverse
 from quizzer.study.session import MAX_ANSWER_MS
@@ -125,6 +125,8 @@ class StudyScreen(QuizzerScreen[None]):
         pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
         if len(self.choice.pairs) > 1:
             pair += " (+rev)" if self.choice.also == (reverse(self.choice.pair),) else " (+more)"
+        if self.choice.cram:
+            return display_text(self.deck.name, self.rtl_mode), f"{pair} · practice"
         return display_text(self.deck.name, self.rtl_mode), f"{pair} · {self.choice.mode}"
 
     def _stage(self) -> str | None:
@@ -202,7 +204,9 @@ class StudyScreen(QuizzerScreen[None]):
         flow.reveal()
         self.phase = "revealed"
         assert flow.card is not None
-        await self.query_one(StudyBody).reveal(intervals(self.service, flow.card))
+        # Practice changes no schedule: its grades carry no intervals.
+        labels = {} if self.choice.cram else intervals(self.service, flow.card)
+        await self.query_one(StudyBody).reveal(labels)
 
     def action_key(self, number: int) -> None:
         """1–4: a grade in flip mode, an option in choice mode."""
@@ -312,6 +316,9 @@ class StudyScreen(QuizzerScreen[None]):
 
     def action_hear(self) -> None:
         """Speak the prompt (before the answer is shown) or the answer, in its language."""
+        # espeak-ng's voices are the Anki export's: its modules load only when asked.
+        from quizzer.services.speech import speak
+
         card = self.card
         if card is None:
             return
@@ -360,10 +367,19 @@ class StudyScreen(QuizzerScreen[None]):
         now = utcnow()
         s = self._flow.summary(now, time.monotonic() - self._started)
         summary = SessionSummary.of(s, self._where()[0], self.choice)
-        waiting = self.service.waiting_for(self.choice, now)
-        if waiting:
-            summary = replace(summary, waiting=waiting)
-        reason = self.service.why_empty(self.choice) if self._nothing_due else None
+        if self.choice.cram:
+            summary = replace(summary, practice=describe(self.choice.cram))
+        else:
+            waiting = self.service.waiting_for(self.choice, now)
+            if waiting:
+                summary = replace(summary, waiting=waiting)
+        reason = None
+        if self._nothing_due:
+            reason = (
+                f"No card to practise: {describe(self.choice.cram)}."
+                if self.choice.cram
+                else self.service.why_empty(self.choice)
+            )
         self.replace_with(
             SummaryScreen(
                 summary,

@@ -42,6 +42,8 @@ class SessionSummary:
     answers: int | None = None
     #: What waits and why: ``"12 wait for their first direction · 5 siblings tomorrow"``.
     waiting: str = ""
+    #: A practice session's selection (``"every card"``), ``""`` for a session on the schedule.
+    practice: str = ""
 
     @property
     def answered(self) -> int:
@@ -129,6 +131,9 @@ class SummaryScreen(QuizzerScreen[None]):
     #summary-note {
         margin: 1 0 0 0;
     }
+    #summary-practice {
+        margin: 1 0 0 0;
+    }
     #summary-waiting {
         margin: 1 0 0 0;
     }
@@ -172,14 +177,22 @@ class SummaryScreen(QuizzerScreen[None]):
             (s.studied_label, str(s.studied)),
             ("Correct", "–" if percent is None else f"{percent}% ({s.correct} of {of})"),
             ("Time spent", format_duration(s.seconds)),
-            ("Next card due", format_next_due(s.next_due, self.now or datetime.now(UTC))),
         ]
+        if not s.practice:
+            rows.append(
+                ("Next card due", format_next_due(s.next_due, self.now or datetime.now(UTC)))
+            )
         if s.saved is not None:
             rows.insert(2, ("Concepts saved", str(s.saved)))
         with Vertical(id="summary-box"):
             title = "Session over" if s.studied or not self.empty else "Nothing to study right now"
+            if s.practice:
+                title = "Practice over" if s.studied or not self.empty else "Nothing to practise"
             yield Static(Content.styled(title, "bold $accent"), id="summary-title")
-            yield Static(Content(f"{s.deck_name} · {s.pair_label} · {s.mode}"), id="summary-where")
+            where = f"{s.deck_name} · {s.pair_label} · {s.mode}"
+            if s.practice:
+                where += f" · practice: {s.practice}"
+            yield Static(Content(where), id="summary-where")
             if self.reason:
                 yield Static(Content.styled(self.reason, "$text-warning"), id="summary-reason")
             body = Content("\n").join(
@@ -189,6 +202,11 @@ class SummaryScreen(QuizzerScreen[None]):
             yield Static(body, id="summary-figures")
             if s.note:
                 yield Static(Content.styled(s.note, "$text-warning"), id="summary-note")
+            if s.practice and s.studied:
+                yield Static(
+                    Content.styled("Practice: your answers are kept as practice.", "$text-muted"),
+                    id="summary-practice",
+                )
             if s.waiting:
                 yield Static(
                     Content.styled(f"Waiting: {s.waiting}", "$text-muted"), id="summary-waiting"

@@ -86,6 +86,7 @@ class Replay:
         self.recent: dict[str, tuple[str, int, str]] = {}
         #: Every event taken (undone ones too), by id.
         self.events: dict[str, ev.AnyEvent] = {}
+        self._by_review: dict[str, str] = {}
         #: Undone event id → the undo's id.
         self.undone: dict[str, str] = {}
         self._pending: dict[str, ev.Undo] = {}
@@ -221,6 +222,8 @@ class Replay:
                 self.undone[event.id] = undo.id
             elif isinstance(event, ev.Practice):
                 self._practice[event.id] = event
+            elif isinstance(event, ev.Answer) and event.review and self._twin(event, dirty):
+                continue  # the same answer merged on two devices: the earliest copy counts
             else:
                 card = event.card
                 history = self._history.setdefault(card, [])
@@ -246,6 +249,24 @@ class Replay:
         if dirty or changed:
             self._log = None
         return dirty | changed
+
+    def _twin(self, event: ev.Answer, dirty: set[str]) -> bool:
+        """Whether ``event`` is a copy of an answer taken already under the same review id
+        (an old store merged on two devices). The copy first in replay order counts, whatever
+        order they come in."""
+        assert event.review is not None
+        other = self.events.get(self._by_review.get(event.review, ""))
+        if not isinstance(other, ev.Answer):
+            self._by_review[event.review] = event.id
+            return False
+        if other.key <= event.key:
+            return True
+        self._by_review[event.review] = event.id
+        history = self._history.get(other.card, [])
+        if other in history:
+            history.remove(other)
+            dirty.add(other.card)
+        return False
 
     def _undo(self, undo: ev.Undo, dirty: set[str]) -> None:
         target = self.events.get(undo.target)

@@ -20,7 +20,7 @@ import random
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from types import TracebackType
@@ -89,11 +89,22 @@ class _Folder:
     last_at: int | None = None
     events: int = 0
     seq: int = 0
+    #: The sequence numbers counted, as ``[first, last]`` runs: what the states include.
+    runs: list[list[int]] = field(default_factory=list)
+
+    def covers(self, seq: int) -> bool:
+        """Whether the event numbered ``seq`` was counted (a repeat of it is no news)."""
+        return any(first <= seq <= last for first, last in self.runs)
 
     def count(self, event: ev.AnyEvent) -> None:
         """Count ``event`` in (once)."""
         self.events += 1
         self.seq = max(self.seq, event.seq)
+        if self.runs and self.runs[-1][1] + 1 == event.seq:
+            self.runs[-1][1] = event.seq
+        elif not self.covers(event.seq):
+            self.runs.append([event.seq, event.seq])
+            self.runs.sort()
         if isinstance(event, ev.Answer):
             self.answers += 1
         self.last_at = max(self.last_at or 0, event.at)
@@ -217,8 +228,8 @@ class Store:
             for event_id, dev, reason in cache.bad:
                 self._report(derive.Problem(event_id, dev, reason))
             for name, mark in cache.marks.items():
-                answers, last_at, events, seq = cache.counts.get(name, (0, None, 0, 0))
-                self._folders[name] = _Folder(mark, answers, last_at, events, seq)
+                answers, last_at, events, seq, runs = cache.counts.get(name, (0, None, 0, 0, []))
+                self._folders[name] = _Folder(mark, answers, last_at, events, seq, runs)
 
     def _read(
         self, marks: dict[str, devicelog.Mark], counted: Container[str] = ()
@@ -239,8 +250,12 @@ class Store:
             for data in [*result.events, *result.copies]:
                 event = self._event(data, name)
                 if event is not None:
-                    found.append(event)
-                    if event.id not in counted:
+                    if event.id in counted:
+                        found.append(event)
+                    elif not (marks and known.covers(event.seq)):
+                        # Past a mark, an event the states include already (a sealed month's
+                        # log come back with a sync) is no news: not applied twice.
+                        found.append(event)
                         known.count(event)
         return found
 
@@ -273,6 +288,7 @@ class Store:
         marks = {name: known.mark for name, known in self._folders.items()}
         for known in self._folders.values():
             known.answers, known.last_at, known.events, known.seq = 0, None, 0, 0
+            known.runs = []
         everything = self._read({})
         later: set[str] = set()
         for folder in layout.device_folders(self.path):
@@ -755,7 +771,8 @@ class Store:
         settings = [e.to_dict() for e in replay.events.values() if isinstance(e, ev.Settings)]
         marks = {name: known.mark for name, known in self._folders.items()}
         counts = {
-            name: [k.answers, k.last_at, k.events, k.seq] for name, k in self._folders.items()
+            name: [k.answers, k.last_at, k.events, k.seq, k.runs]
+            for name, k in self._folders.items()
         }
         recent = self._recent_entries()
         bad = [[p.event, p.dev, p.reason] for p in self._bad]

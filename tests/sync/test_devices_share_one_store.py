@@ -248,11 +248,6 @@ def test_a_device_folder_copied_to_a_second_machine_is_not_written_there(tmp_pat
     assert not laptop.written & twin.written, sorted(laptop.written & twin.written)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a store merged on two devices counts its answers twice after a sync "
-    "(the same review ids in laptop~merged and desktop~merged)",
-)
 def test_one_store_merged_on_both_devices_counts_its_answers_once(tmp_path: Path) -> None:
     """An old copy (here a third device's store) merged on the laptop and, offline, on the
     desktop too: after the sync its answers are in the log once, by their review ids."""

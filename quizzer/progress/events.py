@@ -33,7 +33,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.grades import LOG_MODES, Grade, Mode
@@ -176,8 +176,6 @@ OPS: dict[str, type[Event]] = {
     "settings": Settings,
 }
 OPS_OF: dict[type[Event], str] = {cls: op for op, cls in OPS.items()}
-
-Op = Literal["answer", "practice", "undo", "bury", "suspend", "unsuspend", "leech", "settings"]
 
 
 def from_ms(ms: int) -> datetime:

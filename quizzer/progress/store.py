@@ -89,7 +89,6 @@ class _Folder:
     last_at: int | None = None
     events: int = 0
     seq: int = 0
-    damaged: bool = False
 
     def count(self, event: ev.AnyEvent) -> None:
         """Count ``event`` in (once)."""
@@ -142,15 +141,10 @@ class Store:
             return
         if not read_only and upgrade.needs_upgrade(path):
             self.notice = upgrade.upgrade(path, now).notice
-        try:
-            marker = layout.read_marker(path) if read_only else layout.create_store(path, now)
-            self.store_id = marker.store if marker else ""
-        except StoreError as exc:
-            if not layout.devices_dir(path).is_dir():
-                raise
-            # The answers are in the device folders, not in the marker: go on without it.
-            self.store_id = "damaged-" + hashlib.blake2b(bytes(path.resolve())).hexdigest()[:16]
-            self.notice = f"{exc.message}; run `quizzer doctor` to repair it"
+        # A damaged marker beside device folders reads as damaged (and a writer writes it
+        # again): the answers are in the device folders, not in the marker.
+        marker = layout.read_marker(path) if read_only else layout.create_store(path, now)
+        self.store_id = marker.store if marker else ""
         if read_only:
             self.device = device.local_identity(device.requested_name())[0].device
         else:
@@ -238,7 +232,6 @@ class Store:
             known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
             known.mark = result.mark
             self.damage.extend(d for d in result.damage if d not in self.damage)
-            known.damaged = known.damaged or bool(result.damage)
             for loss in result.losses:
                 message = f"{loss.path}: {loss.message}"
                 if message not in self.losses:

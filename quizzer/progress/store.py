@@ -46,6 +46,7 @@ from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts, facts_of
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.scheduling.studyday import study_day
 
 if TYPE_CHECKING:
     from tinydb import TinyDB
@@ -140,8 +141,9 @@ class Store:
         self.losses: list[str] = []
         self._closed = False
         self._changed = False
-        #: The statistics' tally (its zone key and hour, its data) and the answers since.
-        self._tally: tuple[list[Any], dict[str, Any]] | None = None
+        #: The statistics' tally (its zone key and hour; its data as the cache had it, or
+        #: the tally) and the answers and practice answers since.
+        self._tally: tuple[list[Any], Tally | dict[str, Any]] | None = None
         self._tally_zone: tzinfo = self.tz
         self._fresh: list[str] = []
         self._claimed: device.ClaimedDevice | None = None
@@ -273,9 +275,12 @@ class Store:
         return event
 
     def _add(self, events: list[ev.AnyEvent]) -> None:
-        """Replay ``events`` (new to the states); their answers are the tally's to add."""
+        """Replay ``events``; the answers among them not taken before are the tally's to add
+        (this device's own, read again at the close, were counted when written)."""
+        taken = self._replay.events
+        kinds = ev.Answer | ev.Practice
+        self._fresh.extend(e.id for e in events if isinstance(e, kinds) and e.id not in taken)
         self._replay.add(sorted(events, key=_key))
-        self._fresh.extend(e.id for e in events if isinstance(e, ev.Answer))
 
     def _report(self, problem: derive.Problem) -> None:
         if problem not in self._bad:
@@ -707,25 +712,36 @@ class Store:
         return self.cards_fingerprint()
 
     def stats_tally(self, tz: tzinfo | None = None) -> Tally:
-        """The whole log summed for the statistics, study days in ``tz`` (default: the
-        store's zone): the cache's tally and the answers read or given since, when it was
-        counted in that zone and nothing older changed since; else counted from the log."""
+        """The whole log summed for the statistics, practice answers apart, study days in
+        ``tz`` (default: the store's zone): the cache's tally and the answers read or given
+        since, when it was counted in that zone and nothing older changed since; else counted
+        from the log. The tally is the store's own: read it, don't change it."""
         from quizzer.stats.tally import Tally, add_one, tally_of
 
         zone = tz or self.tz
         hour = self.settings.day_start_hour
         key = [zone_key(zone), hour]
         with self._mutex:
-            if self._tally is not None and self._tally[0] == key:
-                tally = Tally.from_data(self._tally[1])
+            kept = self._tally[1] if self._tally is not None and self._tally[0] == key else None
+            try:
+                tally = Tally.from_data(kept) if isinstance(kept, dict) else kept
+            except (ValueError, TypeError, KeyError, AttributeError):
+                tally = None  # a cache of an older format: counted again
+            if tally is None:
+                tally = tally_of(self.reviews(), zone, hour)
+                for practice in self._replay.practice():
+                    _add_practice(tally, practice, zone, hour)
+                self._changed = True  # the cache keeps it
+            else:
+                replay = self._replay
                 for event_id in self._fresh:
-                    review = self._replay.review(event_id)
+                    review = replay.review(event_id)
+                    event = replay.events.get(event_id)
                     if review is not None:
                         add_one(tally, review, zone, hour)
-            else:
-                tally = tally_of(self.reviews(), zone, hour)
-                self._changed = True  # the cache keeps it
-            self._tally, self._tally_zone, self._fresh = (key, tally.to_data()), zone, []
+                    elif isinstance(event, ev.Practice) and event_id not in replay.undone:
+                        _add_practice(tally, event, zone, hour)
+            self._tally, self._tally_zone, self._fresh = (key, tally), zone, []
             return tally
 
     # Closing.
@@ -777,7 +793,9 @@ class Store:
         recent = self._recent_entries()
         bad = [[p.event, p.dev, p.reason] for p in self._bad]
         cache = statecache.Cache(marks, rows, settings, recent, list(self.losses), counts, bad)
-        cache.tally = self._tally
+        if self._tally is not None:
+            key, tally = self._tally
+            cache.tally = (key, tally if isinstance(tally, dict) else tally.to_data())
         return cache
 
     def _release(self) -> None:
@@ -806,6 +824,10 @@ def _key(event: ev.Event) -> ev.Key:
 
 def _seq(event: ev.Event) -> int:
     return event.seq
+
+
+def _add_practice(tally: Tally, event: ev.Practice, tz: tzinfo, hour: int) -> None:
+    tally.add_practice(event.card, event.mode, event.grade, study_day(event.when, tz, hour))
 
 
 def _plain(fields: dict[str, Any]) -> dict[str, Any]:

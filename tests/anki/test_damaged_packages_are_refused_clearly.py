@@ -46,7 +46,9 @@ def legacy(tmp_path_factory: pytest.TempPathFactory) -> Path:
         col.close()
 
 
-def _with_collection(legacy: Path, out: Path, change: Callable[[sqlite3.Connection], None]) -> Path:
+def _with_collection(
+    legacy: Path, out: Path, change: Callable[[sqlite3.Connection], object]
+) -> Path:
     """``legacy`` again at ``out``, its collection changed by ``change``."""
     folder = out.parent / "unpacked"
     with zipfile.ZipFile(legacy) as archive:

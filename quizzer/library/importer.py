@@ -167,6 +167,15 @@ def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -
     return deck_id, first.title
 
 
+def check_lang_option(lang: str) -> str:
+    """``--lang``'s tag in its standard form, or an :class:`InputError` naming the option
+    (with the tag meant when ``lang`` is a language's name: ``farsi`` → ``fa``)."""
+    try:
+        return check_language(lang)
+    except LanguageTagError as exc:
+        raise InputError(f"--lang: {exc.problem}", hint=exc.hint) from None
+
+
 def check_names(deck_name: str | None, files: Sequence[Path]) -> None:
     """Refuse a ``--deck`` name or a glossary file name the deck loader would refuse,
     before anything is written: a deck file holding one would stop every later command."""
@@ -237,10 +246,7 @@ def _import(
     if not paths:
         raise InputError("no glossary files given", hint="quizzer import FILE...")
     if lang is not None:
-        try:
-            lang = check_language(lang)
-        except LanguageTagError as exc:
-            raise InputError(f"--lang: {exc.problem}", hint=exc.hint) from None
+        lang = check_lang_option(lang)
     if show_progress is None:
         show_progress = sys.stderr.isatty()
     files = [Path(p) for p in paths]

@@ -79,7 +79,7 @@ def _state_file(name: str | None) -> Path:
 
 def _read_small(path: Path) -> dict[str, object] | None:
     try:
-        with open(path, "rb") as fh:
+        with layout.open_file(path) as fh:
             value = msgspec.json.decode(fh.read(layout.SMALL_FILE_LIMIT))
     except (FileNotFoundError, msgspec.DecodeError):
         return None

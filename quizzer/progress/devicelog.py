@@ -19,10 +19,11 @@ never renamed or deleted here.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ _SEALING = ".sealing"
 #: The TinyDB tables of a sealed month: its events (document ids in log order) and its seal.
 EVENTS_TABLE = "events"
 SEAL_TABLE = "seal"
+#: What to do about a sealed month that doesn't read (its log is gone: readers skip it).
+_RESTORE = "restore it from a backup or from another machine's copy"
 
 
 def _datasync(fd: int) -> None:
@@ -128,7 +131,7 @@ def _scan(folder: Path) -> _Folder:
         if whole:
             kind = found.logs if whole.group(2) == "log" else found.sealed
             kind[whole.group(1)] = folder / name
-        elif layout.MONTH_RE.match(name) and _COPY_RE.search(name):
+        elif is_sync_copy(name):
             found.copies.setdefault(name[:7], []).append(folder / name)
     return found
 
@@ -139,95 +142,90 @@ def is_sync_copy(name: str) -> bool:
 
 
 def _read_bytes(path: Path, start: int = 0) -> bytes:
-    with open(path, "rb") as fh:
+    with layout.open_file(path) as fh:
         size = os.fstat(fh.fileno()).st_size
         if size > MONTH_LIMIT:
-            raise ValueError(f"larger than {MONTH_LIMIT // 2**20} MB, the most quizzer reads")
+            raise OSError(
+                errno.EFBIG,
+                f"it is larger than {MONTH_LIMIT // 2**20} MB, the most quizzer reads of a "
+                "month; move it out of the store folder",
+            )
         fh.seek(start)
         return fh.read(size - start) if size >= start else b""
 
 
-def _line_number(path: Path, offset: int) -> int:
-    with open(path, "rb") as fh:
-        return fh.read(offset).count(b"\n") + 1
+def _unreadable(path: Path, what: str, error: OSError) -> Problem:
+    reason = error.strerror or "the system refused to read it"
+    return Problem(path, None, f"can't read this {what}: {reason}")
 
 
 def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
     """The events of a sealed month file in log order, or none and what is wrong with it.
 
     The file is TinyDB's JSON; it is decoded with msgspec (faster than TinyDB's own reading,
-    same format) after a size check."""
+    same format) after a size check. This is where a damaged file is told: what the events
+    then hold is checked where each becomes an event."""
     try:
-        data = _read_bytes(path)
-        value = msgspec.json.decode(data)
-        table = value[EVENTS_TABLE]
-        seal = next(iter(value[SEAL_TABLE].values()))
-        events = [table[key] for key in sorted(table, key=int)]
-        if seal["count"] != len(events) or not all(
-            isinstance(event, dict) and isinstance(event.get("id"), str) for event in events
-        ):
-            raise ValueError("the sealed month doesn't hold what its seal says")
+        value = msgspec.json.decode(_read_bytes(path))
     except FileNotFoundError:
         return [], None
-    except (OSError, ValueError, msgspec.DecodeError, KeyError, TypeError, StopIteration) as error:
-        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        return [], Problem(path, None, f"can't read this sealed month: {reason}")
-    return events, None
+    except OSError as error:
+        return [], _unreadable(path, "sealed month", error)
+    except msgspec.DecodeError:
+        value = None
+    try:
+        table = value[EVENTS_TABLE]
+        count = next(iter(value[SEAL_TABLE].values()))["count"]
+        events = [table[key] for key in sorted(table, key=int)]
+        if all(isinstance(event, dict) and isinstance(event.get("id"), str) for event in events):
+            if count == len(events):
+                return events, None
+            wrong = f"it holds {len(events)} events where its seal says {count}"
+        else:
+            wrong = "some of its events are not events quizzer wrote"
+    except (TypeError, KeyError, ValueError, AttributeError, StopIteration):
+        wrong = "it is not a sealed month quizzer wrote (changed, or cut short)"
+    return [], Problem(path, None, f"can't read this sealed month: {wrong}; {_RESTORE}")
 
 
-def _read_log(path: Path, start: int, count: int) -> tuple[eventlines.Parsed, Problem | None]:
+def _read_log(path: Path, start: int) -> tuple[eventlines.Parsed, Problem | None]:
     try:
         data = _read_bytes(path, start)
     except FileNotFoundError:
         return eventlines.Parsed(end=start), None
-    except (OSError, ValueError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        return eventlines.Parsed(end=start), Problem(path, None, f"can't read this log: {reason}")
-    parsed = eventlines.parse(data, offset=start, line=count + 1)
+    except OSError as error:
+        return eventlines.Parsed(end=start), _unreadable(path, "log", error)
+    parsed = eventlines.parse(data, offset=start)
     if parsed.damage and start:
-        # Line numbers past a mark count from the mark; say where they are in the file.
-        first = _line_number(path, start) - 1
-        parsed.damage = [
-            eventlines.Damage(first + d.line - count, d.offset, d.reason) for d in parsed.damage
-        ]
+        # Lines past a mark are numbered from it: say where they are in the file.
+        with layout.open_file(path) as fh:
+            before = fh.read(start).count(b"\n")
+        parsed.damage = [replace(d, line=d.line + before) for d in parsed.damage]
     return parsed, None
 
 
 def _read_month(
     files: _Folder, month: str, start: int, skip: int, result: ReadResult
-) -> tuple[int, int, list[Event]]:
-    """Read ``month`` past ``start`` bytes (a log) or ``skip`` events (sealed); add the
-    events to ``result`` and return the new offset, the month's count and its events."""
+) -> tuple[int, int]:
+    """Add the events of ``month`` past ``start`` bytes (a log) or ``skip`` events (sealed)
+    to ``result``; return the new offset and the month's count."""
     log = files.logs.get(month)
     if log is not None:
-        parsed, problem = _read_log(log, start, skip)
+        parsed, problem = _read_log(log, start)
         if problem is None or month not in files.sealed:
-            if problem:
-                result.damage.append(problem)
+            result.damage.extend([problem] if problem else [])
             result.damage.extend(Problem(log, d.line, d.reason) for d in parsed.damage)
             result.events.extend(parsed.events)
-            if month in files.sealed:
-                # Both: a seal cut short before the log went. Whatever the sealed file holds
-                # that the log doesn't comes back as a copy would (ids drop the repeats).
-                _add_missing(files, month, result)
-            return parsed.end, skip + len(parsed.events), parsed.events
+            return parsed.end, skip + len(parsed.events)
     events, problem = read_sealed(files.sealed[month])
-    if problem:
-        result.damage.append(problem)
+    result.damage.extend([problem] if problem else [])
     if len(events) < skip:
         result.losses.append(
             Loss(files.sealed[month], f"{skip - len(events)} events read before are gone")
         )
         skip = 0
     result.events.extend(events[skip:])
-    return 0, len(events), events[skip:]
-
-
-def _add_missing(files: _Folder, month: str, result: ReadResult) -> None:
-    whole = _read_log(files.logs[month], 0, 0)[0].events
-    known = {event["id"] for event in whole}
-    sealed, _ = read_sealed(files.sealed[month])
-    result.copies.extend(event for event in sealed if event["id"] not in known)
+    return 0, len(events)
 
 
 def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
@@ -245,67 +243,62 @@ def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
         for month in older:
             _read_month(files, month, 0, 0, result)
     start, skip = mark.offset, mark.count
+    log = files.logs.get(mark.segment)
     if mark.segment and mark.segment not in months:
         if mark.count:
-            result.losses.append(
-                Loss(
-                    folder / mark.segment,
-                    f"the month {mark.segment} and its {mark.count} events are gone",
-                )
-            )
+            gone = f"the month {mark.segment} and its {mark.count} events are gone"
+            result.losses.append(Loss(folder / mark.segment, gone))
         start = skip = 0
-    elif mark.segment in files.logs:
-        log = files.logs[mark.segment]
-        size = layout.file_size(log) or 0
-        if size < start or (start and _byte_before(log, start) != b"\n"):
-            result.losses.append(
-                Loss(
-                    log,
-                    f"the log lost some of the {mark.count} events read before (cut or rewritten)",
-                )
-            )
-            start = skip = 0
-    elif mark.segment in files.sealed:
+    elif log is not None and start and not _ends_a_line(log, start):
+        cut = f"the log lost some of the {mark.count} events read before (cut or rewritten)"
+        result.losses.append(Loss(log, cut))
+        start = skip = 0
+    elif log is None:
         start = 0
     end, count, segment = start, skip, mark.segment
     for month in months:
-        if month < mark.segment:
-            continue
-        if month == mark.segment:
-            end, count, _ = _read_month(files, month, start, skip, result)
-        else:
-            end, count, _ = _read_month(files, month, 0, 0, result)
-        segment = month
+        if month >= mark.segment:
+            at, skipped = (start, skip) if month == mark.segment else (0, 0)
+            end, count = _read_month(files, month, at, skipped, result)
+            segment = month
     if segment:
         result.mark = Mark(segment, end, count, sum(1 for month in months if month < segment))
-    for month, copies in sorted(files.copies.items()):
-        _read_copies(files, month, copies, result)
+    both = files.logs.keys() & files.sealed.keys()
+    for month in sorted(files.copies.keys() | both):
+        _read_copies(files, month, result)
     return result
 
 
-def _byte_before(path: Path, offset: int) -> bytes:
-    with open(path, "rb") as fh:
-        fh.seek(offset - 1)
-        return fh.read(1)
+def _ends_a_line(path: Path, offset: int) -> bool:
+    """Whether the byte before ``offset`` in ``path`` ends a line (the log wasn't cut)."""
+    try:
+        with layout.open_file(path) as fh:
+            fh.seek(offset - 1)
+            return fh.read(1) == b"\n"
+    except OSError:
+        return True  # told when the log is read
 
 
-def _read_copies(files: _Folder, month: str, copies: list[Path], result: ReadResult) -> None:
-    known: set[str] = set()
-    if month in files.logs or month in files.sealed:
-        whole = ReadResult([], Mark())
-        _read_month(files, month, 0, 0, whole)
-        known = {event["id"] for event in whole.events}
-    for copy in copies:
-        result.copy_files.append(copy)
+def _read_copies(files: _Folder, month: str, result: ReadResult) -> None:
+    """Add the events only ``month``'s other files hold: a sealed file beside a log that
+    reads (a seal cut short before the log went) and the copies sync engines left."""
+    log, sealed = files.logs.get(month), files.sealed.get(month)
+    parsed, problem = _read_log(log, 0) if log else (None, None)
+    if parsed is not None and (problem is None or sealed is None):
+        own, beside = parsed.events, [sealed] if sealed else []
+    else:
+        own, beside = read_sealed(sealed)[0] if sealed else [], []
+    known = {event["id"] for event in own}
+    copies = files.copies.get(month, [])
+    result.copy_files.extend(copies)
+    for copy in [*beside, *copies]:
         if ".json" in copy.name:
             events, problem = read_sealed(copy)
-            if problem:
-                result.damage.append(problem)
         else:
-            parsed, problem = _read_log(copy, 0, 0)
+            parsed, problem = _read_log(copy, 0)
             events = parsed.events
-            if problem:
-                result.damage.append(problem)
+        if problem and copy is not sealed:
+            result.damage.append(problem)
         for event in events:
             if event["id"] not in known:
                 known.add(event["id"])

@@ -15,13 +15,16 @@ changed on two machines.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import stat
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO
 
 import msgspec
 
@@ -147,7 +150,7 @@ def read_marker(store: Path) -> StoreMarker | None:
     a :class:`StoreError`."""
     path = marker_path(store)
     try:
-        with open(path, "rb") as fh:
+        with open_file(path) as fh:
             data = fh.read(SMALL_FILE_LIMIT + 1)
     except FileNotFoundError:
         return None
@@ -261,9 +264,16 @@ def make_dir(folder: Path) -> None:
     fsync_dir(folder.parent)
 
 
-def file_size(path: Path) -> int | None:
-    """The size of ``path``, ``None`` if it doesn't exist."""
-    try:
-        return os.stat(path).st_size
-    except FileNotFoundError:
-        return None
+def open_file(path: Path) -> BinaryIO:
+    """``path`` opened for reading, never blocking: a plain ``open`` of a named pipe waits
+    for a writer for ever. Anything but a regular file (a pipe, a device, a folder) put
+    where a store file belongs is an ``OSError`` whose text says what it is and what to do."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device or a folder"
+        raise OSError(
+            errno.EINVAL, f"it is {kind}, not a file quizzer wrote; move it out of the folder"
+        )
+    return os.fdopen(fd, "rb")

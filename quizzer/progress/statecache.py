@@ -27,6 +27,7 @@ import msgspec
 
 import quizzer.progress.devicelog as devicelog
 import quizzer.progress.events as ev
+import quizzer.progress.layout as layout
 from quizzer import paths
 from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
@@ -150,7 +151,7 @@ class Cache:
 def load(path: Path) -> Cache | None:
     """The cache at ``path``; ``None`` when there is none or it can't be used."""
     try:
-        with open(path, "rb") as fh:
+        with layout.open_file(path) as fh:
             if os.fstat(fh.fileno()).st_size > _LIMIT:
                 return None
             data = msgspec.json.decode(fh.read())

@@ -46,6 +46,7 @@ from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts, facts_of
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.scheduling.studyday import study_day
 
 if TYPE_CHECKING:
     from tinydb import TinyDB
@@ -55,6 +56,8 @@ if TYPE_CHECKING:
 
 #: Answer times the scheduler can work with: intervals up to a century must still be dates.
 _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
+#: What :meth:`Store.undo` takes back: this device's own answers, practice answers, buries.
+_Undoable = ev.Answer | ev.Practice | ev.Bury
 #: Called as ``on_progress(done, total)`` while a merge writes.
 ProgressCallback = Callable[[int, int], None]
 
@@ -140,8 +143,9 @@ class Store:
         self.losses: list[str] = []
         self._closed = False
         self._changed = False
-        #: The statistics' tally (its zone key and hour, its data) and the answers since.
-        self._tally: tuple[list[Any], dict[str, Any]] | None = None
+        #: The statistics' tally (its zone key and hour; its data as the cache had it, or
+        #: the tally) and the answers and practice answers since.
+        self._tally: tuple[list[Any], Tally | dict[str, Any]] | None = None
         self._tally_zone: tzinfo = self.tz
         self._fresh: list[str] = []
         self._claimed: device.ClaimedDevice | None = None
@@ -273,9 +277,12 @@ class Store:
         return event
 
     def _add(self, events: list[ev.AnyEvent]) -> None:
-        """Replay ``events`` (new to the states); their answers are the tally's to add."""
+        """Replay ``events``; the answers among them not taken before are the tally's to add
+        (this device's own, read again at the close, were counted when written)."""
+        taken = self._replay.events
+        kinds = ev.Answer | ev.Practice
+        self._fresh.extend(e.id for e in events if isinstance(e, kinds) and e.id not in taken)
         self._replay.add(sorted(events, key=_key))
-        self._fresh.extend(e.id for e in events if isinstance(e, ev.Answer))
 
     def _report(self, problem: derive.Problem) -> None:
         if problem not in self._bad:
@@ -397,36 +404,37 @@ class Store:
         with self._mutex:
             self._write([fields], now)
 
-    def undo(self) -> Review | Bury | None:
-        """Take back this device's last answer or bury (never another device's, nor one
-        migrated or merged); returns what was taken back, ``None`` when there is nothing."""
+    def undo(self) -> Review | Bury | ev.Practice | None:
+        """Take back this device's last answer, practice answer or bury (never another
+        device's, nor one migrated or merged); returns what was taken back (a practice answer
+        as its event), ``None`` when there is nothing."""
         with self._mutex:
             self._check_writable()
             target = self._undoable()
             if target is None:
                 return None
-            taken: Review | Bury | None
+            taken: Review | Bury | ev.Practice | None
             if isinstance(target, ev.Answer):
                 taken = self._replay.review(target.id)
-            else:
-                assert isinstance(target, ev.Bury)
+            elif isinstance(target, ev.Bury):
                 taken = Bury(target.id, target.card, target.when, ev.from_ms(target.until))
+            else:
+                taken = target
             self._write([{"op": "undo", "target": target.id}], datetime.now(UTC))
             return taken
 
-    def _own_undoable(self) -> list[ev.Answer | ev.Bury]:
-        events = self._replay.events
+    def _own_undoable(self) -> list[_Undoable]:
         undone = self._replay.undone
         return [
             e
-            for e in events.values()
+            for e in self._replay.events.values()
             if e.dev == self.device
-            and isinstance(e, ev.Answer | ev.Bury)
+            and isinstance(e, _Undoable)
             and e.id not in undone
             and not (isinstance(e, ev.Answer) and e.review is not None)
         ]
 
-    def _undoable(self) -> ev.Answer | ev.Bury | None:
+    def _undoable(self) -> _Undoable | None:
         mine = self._own_undoable()
         if not mine and self._folders.get(self.device, _Folder(devicelog.Mark())).mark.count:
             self._load_history([])  # this device's earlier events, read whole
@@ -435,7 +443,7 @@ class Store:
 
     @property
     def undo_depth(self) -> int:
-        """How many answers and buries :meth:`undo` can still take back."""
+        """How many answers, practice answers and buries :meth:`undo` can still take back."""
         return len(self._own_undoable())
 
     def bury(self, card: CardKey | str, now: datetime) -> Bury:
@@ -707,25 +715,36 @@ class Store:
         return self.cards_fingerprint()
 
     def stats_tally(self, tz: tzinfo | None = None) -> Tally:
-        """The whole log summed for the statistics, study days in ``tz`` (default: the
-        store's zone): the cache's tally and the answers read or given since, when it was
-        counted in that zone and nothing older changed since; else counted from the log."""
+        """The whole log summed for the statistics, practice answers apart, study days in
+        ``tz`` (default: the store's zone): the cache's tally and the answers read or given
+        since, when it was counted in that zone and nothing older changed since; else counted
+        from the log. The tally is the store's own: read it, don't change it."""
         from quizzer.stats.tally import Tally, add_one, tally_of
 
         zone = tz or self.tz
         hour = self.settings.day_start_hour
         key = [zone_key(zone), hour]
         with self._mutex:
-            if self._tally is not None and self._tally[0] == key:
-                tally = Tally.from_data(self._tally[1])
+            kept = self._tally[1] if self._tally is not None and self._tally[0] == key else None
+            try:
+                tally = Tally.from_data(kept) if isinstance(kept, dict) else kept
+            except (ValueError, TypeError, KeyError, AttributeError):
+                tally = None  # a cache of an older format: counted again
+            if tally is None:
+                tally = tally_of(self.reviews(), zone, hour)
+                for practice in self._replay.practice():
+                    _add_practice(tally, practice, zone, hour)
+                self._changed = True  # the cache keeps it
+            else:
+                replay = self._replay
                 for event_id in self._fresh:
-                    review = self._replay.review(event_id)
+                    review = replay.review(event_id)
+                    event = replay.events.get(event_id)
                     if review is not None:
                         add_one(tally, review, zone, hour)
-            else:
-                tally = tally_of(self.reviews(), zone, hour)
-                self._changed = True  # the cache keeps it
-            self._tally, self._tally_zone, self._fresh = (key, tally.to_data()), zone, []
+                    elif isinstance(event, ev.Practice) and event_id not in replay.undone:
+                        _add_practice(tally, event, zone, hour)
+            self._tally, self._tally_zone, self._fresh = (key, tally), zone, []
             return tally
 
     # Closing.
@@ -777,7 +796,9 @@ class Store:
         recent = self._recent_entries()
         bad = [[p.event, p.dev, p.reason] for p in self._bad]
         cache = statecache.Cache(marks, rows, settings, recent, list(self.losses), counts, bad)
-        cache.tally = self._tally
+        if self._tally is not None:
+            key, tally = self._tally
+            cache.tally = (key, tally if isinstance(tally, dict) else tally.to_data())
         return cache
 
     def _release(self) -> None:
@@ -806,6 +827,10 @@ def _key(event: ev.Event) -> ev.Key:
 
 def _seq(event: ev.Event) -> int:
     return event.seq
+
+
+def _add_practice(tally: Tally, event: ev.Practice, tz: tzinfo, hour: int) -> None:
+    tally.add_practice(event.card, event.mode, event.grade, study_day(event.when, tz, hour))
 
 
 def _plain(fields: dict[str, Any]) -> dict[str, Any]:

@@ -99,13 +99,13 @@ class Upgraded:
 
 
 def _read(path: Path) -> bytes:
-    size = os.stat(path).st_size
-    if size > OLD_FILE_LIMIT:
-        raise StoreError(
-            f"the file is larger than {OLD_FILE_LIMIT // 2**30} GB, the most quizzer reads",
-            path=path,
-        )
-    with open(path, "rb") as fh:
+    with layout.open_file(path) as fh:
+        if os.fstat(fh.fileno()).st_size > OLD_FILE_LIMIT:
+            raise StoreError(
+                f"the file is larger than {OLD_FILE_LIMIT // 2**30} GB, the most quizzer reads",
+                hint="is this really a quizzer store? move it out of the way",
+                path=path,
+            )
         return fh.read()
 
 
@@ -113,11 +113,21 @@ def _decode_json(path: Path) -> Any:
     try:
         return msgspec.json.decode(_read(path))
     except msgspec.DecodeError as error:
-        raise ValueError(f"not JSON: {error}") from None
+        raise ValueError(f"it is not JSON ({error})") from None
+
+
+def _why(error: OSError | ValueError) -> str:
+    """What is wrong, in words: an ``OSError``'s text without Python's decoration."""
+    return (error.strerror or "the system refused") if isinstance(error, OSError) else str(error)
 
 
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _documents(table: Any) -> list[Any]:
+    """A TinyDB table's documents in id order (ids are numbers as text: shorter first)."""
+    return [doc for _, doc in sorted(_dict(table).items(), key=lambda kv: (len(kv[0]), kv[0]))]
 
 
 def schema_of(doc: Any) -> int:
@@ -133,7 +143,7 @@ def schema_of(doc: Any) -> int:
         raise ValueError("not a layout any quizzer wrote")
     schema = _dict(_dict(doc["meta"]).get("1")).get("schema")
     if isinstance(schema, bool) or not isinstance(schema, int) or not 2 <= schema <= 4:
-        raise ValueError(f"meta.schema is {schema!r:.20}, no version quizzer wrote")
+        raise ValueError("its meta.schema is no version quizzer wrote")
     return schema
 
 
@@ -144,7 +154,7 @@ def check_old_store(path: Path) -> int:
         return schema_of(_decode_json(path))
     except (ValueError, OSError) as error:
         raise StoreError(
-            f"this is neither a store folder nor an old progress store ({error})",
+            f"this is neither a store folder nor an old progress store: {_why(error)}",
             hint="give --db the store's folder (or an old store's progress.json)",
             path=path,
         ) from error
@@ -182,11 +192,7 @@ def _month_reviews(path: Path, problems: list[str]) -> list[dict[str, Any]]:
         except (OSError, ValueError):
             continue
         if isinstance(table, dict):
-            return [
-                r
-                for _, r in sorted(table.items(), key=lambda kv: int(kv[0]))
-                if isinstance(r, dict)
-            ]
+            return _documents(table)
     problems.append(f"{path.name}: a month file that doesn't read, nor its mirror")
     return []
 
@@ -216,7 +222,7 @@ def read_old_store(folder: Path, name: str) -> OldStore:
             old.reviews.setdefault(review["id"], review)
 
     if old.schema == 1:
-        for _key, review in sorted(_dict(doc.get("reviews")).items(), key=lambda kv: int(kv[0])):
+        for review in _documents(doc.get("reviews")):
             add(review)
         return old
     if old.schema >= 3:
@@ -398,7 +404,9 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
             old = read_old_store(legacy, path.name)
         except (OSError, ValueError) as error:
             raise StoreError(
-                f"can't read the old store: {error}", path=legacy / path.name
+                f"can't read the old store: {_why(error)}",
+                hint=f"the old files are kept in {shown(legacy)}; nothing was removed",
+                path=legacy / path.name,
             ) from error
         layout.create_store(path, now)
         with claim_device(path, now) as claimed:

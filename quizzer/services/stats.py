@@ -14,6 +14,7 @@ from typing import Any
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.progress.localtz import LocalTimezone, system_timezone_name
+from quizzer.progress.store import Store
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.cardfacts import fact_of
 from quizzer.stats.compute import compute_stats, timezone_label
@@ -67,7 +68,7 @@ def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
 
 
 def stats_from_store(
-    store: Any,
+    store: Store,
     decks: Sequence[Deck] = (),
     now: datetime | None = None,
     deck_ids: Iterable[str] | None = None,
@@ -82,7 +83,9 @@ def stats_from_store(
     """
     from quizzer.services.practice_stats import with_practice
 
-    return with_practice(_stats(store, decks, now, deck_ids, tz), store, deck_ids, now)
+    now = now or datetime.now(UTC)
+    zone = tz if tz is not None else store.tz
+    return with_practice(_stats(store, decks, now, deck_ids, zone), store, deck_ids, now, zone)
 
 
 def _stats(

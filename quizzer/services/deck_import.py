@@ -125,7 +125,10 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     package = read_notes(path)
     refuse_cloze(package.note_types, package.notes)
     if not package.notes:
-        raise DeckSourceError("the package holds no notes", hint="export a deck with notes")
+        raise DeckSourceError(
+            "the package holds no notes",
+            hint="in Anki, export the deck that holds your cards (File > Export, choose the deck)",
+        )
     by_type: dict[int, list[int]] = defaultdict(list)
     for index, note in enumerate(package.notes):
         by_type[note.type_id].append(index)

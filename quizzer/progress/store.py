@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 
 #: Answer times the scheduler can work with: intervals up to a century must still be dates.
 _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
+#: What :meth:`Store.undo` takes back: this device's own answers, practice answers, buries.
+_Undoable = ev.Answer | ev.Practice | ev.Bury
 #: Called as ``on_progress(done, total)`` while a merge writes.
 ProgressCallback = Callable[[int, int], None]
 
@@ -402,36 +404,37 @@ class Store:
         with self._mutex:
             self._write([fields], now)
 
-    def undo(self) -> Review | Bury | None:
-        """Take back this device's last answer or bury (never another device's, nor one
-        migrated or merged); returns what was taken back, ``None`` when there is nothing."""
+    def undo(self) -> Review | Bury | ev.Practice | None:
+        """Take back this device's last answer, practice answer or bury (never another
+        device's, nor one migrated or merged); returns what was taken back (a practice answer
+        as its event), ``None`` when there is nothing."""
         with self._mutex:
             self._check_writable()
             target = self._undoable()
             if target is None:
                 return None
-            taken: Review | Bury | None
+            taken: Review | Bury | ev.Practice | None
             if isinstance(target, ev.Answer):
                 taken = self._replay.review(target.id)
-            else:
-                assert isinstance(target, ev.Bury)
+            elif isinstance(target, ev.Bury):
                 taken = Bury(target.id, target.card, target.when, ev.from_ms(target.until))
+            else:
+                taken = target
             self._write([{"op": "undo", "target": target.id}], datetime.now(UTC))
             return taken
 
-    def _own_undoable(self) -> list[ev.Answer | ev.Bury]:
-        events = self._replay.events
+    def _own_undoable(self) -> list[_Undoable]:
         undone = self._replay.undone
         return [
             e
-            for e in events.values()
+            for e in self._replay.events.values()
             if e.dev == self.device
-            and isinstance(e, ev.Answer | ev.Bury)
+            and isinstance(e, _Undoable)
             and e.id not in undone
             and not (isinstance(e, ev.Answer) and e.review is not None)
         ]
 
-    def _undoable(self) -> ev.Answer | ev.Bury | None:
+    def _undoable(self) -> _Undoable | None:
         mine = self._own_undoable()
         if not mine and self._folders.get(self.device, _Folder(devicelog.Mark())).mark.count:
             self._load_history([])  # this device's earlier events, read whole
@@ -440,7 +443,7 @@ class Store:
 
     @property
     def undo_depth(self) -> int:
-        """How many answers and buries :meth:`undo` can still take back."""
+        """How many answers, practice answers and buries :meth:`undo` can still take back."""
         return len(self._own_undoable())
 
     def bury(self, card: CardKey | str, now: datetime) -> Bury:
@@ -892,6 +895,18 @@ def require_store(path: Path) -> Path:
             path=path,
         )
     return path
+
+
+def list_devices(path: Path) -> list[devices.DeviceInfo]:
+    """The device folders of the store folder ``path`` (``quizzer devices``), each with how
+    many of its events this device's view hasn't taken in yet: those past the marks of its
+    cache (all of them without one). Reads only: no lock, no device made, nothing written."""
+    marker = layout.read_marker(path)
+    this = device.current_device()
+    cache = None
+    if marker is not None and marker.store and this:
+        cache = statecache.load(statecache.cache_path(marker.store, this))
+    return devices.list_devices(path, this=this, marks=cache.marks if cache else {})
 
 
 def open_store(

@@ -27,7 +27,6 @@ from quizzer.decksources.anki_notes import NoteType, card_direction, note_rows, 
 from quizzer.decksources.build import BuildReport, build_deck, guid_tag, tag_of
 from quizzer.decksources.columns import Column, parse_columns
 from quizzer.decksources.delimited import read_table
-from quizzer.decksources.langs import valid_tag
 from quizzer.decksources.plan import ColumnPlan, plan_columns
 from quizzer.decksources.table import DeckSourceError, Row
 from quizzer.errors import InputError, SourceError
@@ -35,7 +34,12 @@ from quizzer.fsutil import read_regular_file
 from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, decode
 from quizzer.glossary.slug import slugify
 from quizzer.library.decks import load_library
-from quizzer.library.importer import check_deck_id, check_names, write_built_deck
+from quizzer.library.importer import (
+    check_deck_id,
+    check_lang_option,
+    check_names,
+    write_built_deck,
+)
 from quizzer.library.source_kind import source_kind
 
 
@@ -71,14 +75,7 @@ def _option(columns: str | None, lang: str | None, width: int) -> list[Column | 
     if columns is not None:
         return parse_columns(columns)
     if lang is not None:
-        tag = valid_tag(lang)
-        if tag is None:
-            raise DeckSourceError(
-                f"--lang: {lang!r} is not a language tag (BCP 47)",
-                hint="write a tag such as es, pt-BR, zh-Hans or fa, or say what each column "
-                "holds with --columns es:term,en:term",
-            )
-        return [Column(tag)] * width
+        return [Column(lang)] * width
     return None
 
 
@@ -86,12 +83,29 @@ def _given_by(columns: str | None) -> str:
     return "--columns" if columns is not None else "--lang"
 
 
+#: What to do with a table that is no text.
+_TEXT_HINT = (
+    "give a table as plain text (UTF-8), e.g. Quizlet's or Anki's text export or a CSV "
+    "file; a damaged file, export it again"
+)
+
+
 def _read_table(path: Path, separator: str | None, columns: str | None, lang: str | None) -> _Parts:
     try:
         data = read_regular_file(path, MAX_GLOSSARY_BYTES, "table")
     except OSError as exc:
         raise InputError(f"can't read the file: {exc.strerror}", path=path) from exc
-    table = read_table(decode(data), separator)
+    try:
+        text = decode(data)
+    except SourceError as exc:
+        # The decoder's hints speak of glossaries; this file is read as a table.
+        hint = exc.hint if exc.hint and "glossary" not in exc.hint else _TEXT_HINT
+        raise DeckSourceError(exc.message, exc.line, hint) from None
+    if not text.strip():
+        raise DeckSourceError(
+            "the file is empty", hint="give the file your app exported, with one row per card"
+        )
+    table = read_table(text, separator)
     if table is None:
         raise DeckSourceError(
             "no table here: neither Anki's header lines, a header row, nor a separator on "
@@ -111,7 +125,10 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     package = read_notes(path)
     refuse_cloze(package.note_types, package.notes)
     if not package.notes:
-        raise DeckSourceError("the package holds no notes", hint="export a deck with notes")
+        raise DeckSourceError(
+            "the package holds no notes",
+            hint="in Anki, export the deck that holds your cards (File > Export, choose the deck)",
+        )
     by_type: dict[int, list[int]] = defaultdict(list)
     for index, note in enumerate(package.notes):
         by_type[note.type_id].append(index)
@@ -174,6 +191,8 @@ def import_deck_source(
     :class:`InputError` for any bad input (file, line or note, what to do).
     """
     path = Path(path)
+    if lang is not None:
+        lang = check_lang_option(lang)
     check_names(deck, [path])
     kind = source_kind(path, separator)
     try:

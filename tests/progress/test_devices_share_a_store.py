@@ -17,6 +17,7 @@ import quizzer.progress.events as ev
 from quizzer import paths
 from quizzer.progress.store import Store, open_store
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
@@ -92,7 +93,7 @@ def test_undo_takes_back_only_this_devices_own_answers(
         b.merge_batch([mine_like(mine.card_id)], [])
         assert b.undo_depth == 1
         taken = b.undo()
-        assert taken is not None and taken.card_id == CARDS[1]
+        assert isinstance(taken, Review) and taken.card_id == CARDS[1]
         assert b.undo() is None  # a's answer and the merged one stay
         assert {r.card_id for r in b.reviews()} == {CARDS[0], CARDS[2]}
     with as_device(monkeypatch, "a", path) as a:

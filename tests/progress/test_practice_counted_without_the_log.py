@@ -90,3 +90,21 @@ def test_counted_answers_read_again_at_the_close_are_not_counted_twice(
         tally = a.stats_tally()
         assert tally.to_data()["decks"] == tally_of(a.reviews(), UTC, 4).to_data()["decks"]
         assert practice_sources(tally, T0.date()) == (SourceCount("cram", 1, 1, 1),)
+
+
+def test_undone_practice_leaves_the_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "store"
+    today = T0.date()
+    with as_device(monkeypatch, "a", path) as a:
+        a.record_practice(CARDS[0], 3, T0, None, "cram")
+        a.record_practice(CARDS[1], 1, T0 + timedelta(minutes=1), None, "cram")
+        assert a.stats_tally() is a.stats_tally()
+    with as_device(monkeypatch, "a", path) as a:
+        a.record_practice(CARDS[2], 4, T0 + timedelta(minutes=2), None, "cram")
+        a.undo()  # one the tally hasn't counted yet
+        assert practice_sources(a.stats_tally(), today) == (SourceCount("cram", 2, 2, 1),)
+        a.undo()  # one the cached tally had counted
+        counts = practice_sources(a.stats_tally(), today)
+        assert counts == (SourceCount("cram", 1, 1, 1),) == recount(a, today)
+    with as_device(monkeypatch, "a", path) as a:
+        assert practice_sources(a.stats_tally(), today) == counts

@@ -14,7 +14,7 @@ from quizzer.cli.subcommands import Subcommands
 from quizzer.errors import InputError, shown
 from quizzer.library.decks import match_deck
 from quizzer.progress import open_store
-from quizzer.services.cards import edit_text, find_cards, history, set_suspended
+from quizzer.services.cards import CardBrowser
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService, utcnow
 from quizzer.study.browse import STATUSES
@@ -84,26 +84,26 @@ def run_cards(args: argparse.Namespace) -> int:
     listings = shelf.listings()
     deck_ids = [match_deck(listings, name).id for name in args.deck] or [d.id for d in listings]
     with open_store(args.db) as store:
-        service = StudyService(store, shelf)
+        browser = CardBrowser(StudyService(store, shelf))
         now = utcnow()
         for key, flag in [(k, True) for k in suspend] + [(k, False) for k in resume]:
-            set_suspended(service, key, flag, now)
+            browser.set_suspended(key, flag, now)
             print(f"{'suspended' if flag else 'back in study'}: {key.id}")
         if suspend or resume:
             return 0
         if args.edit:
             concept, where, text = args.edit
             lang, _, side = where.partition(":")
-            path = edit_text(service, concept, lang.strip(), side.strip() or "term", text)
+            path = browser.edit_text(concept, lang.strip(), side.strip() or "term", text)
             print(f"edited {concept} {lang}:{side or 'term'}: kept in {shown(path)}")
             return 0
-        rows = find_cards(service, deck_ids, now, search=args.search, pair=pair, status=args.state)
+        rows = browser.find(deck_ids, now, search=args.search, pair=pair, status=args.state)
         if args.json:
             print_json(
                 {
                     "cards": [
                         row.to_dict()
-                        | {"history": [a.to_dict() for a in history(service, row.card)]}
+                        | {"history": [a.to_dict() for a in browser.history(row.card)]}
                         for row in rows
                     ]
                 }

@@ -85,9 +85,9 @@ def _read(folder: Path, seen: _Seen) -> None:
         try:
             event = events.from_dict(raw)
             if event.dev != folder.name:
-                raise events.BadEvent(f"written by {event.dev!r}, not by this folder's device")
+                raise events.BadEvent(f"written by {event.dev}, not by this folder's device")
         except events.BadEvent as error:
-            info.problems.append(f"{folder.name}: event {str(raw.get('id'))[:60]!r}: {error}")
+            info.problems.append(f"{folder.name}: event {str(raw.get('id'))[:60]}: {error}")
             continue
         last = max(last, event.at)
         if isinstance(event, events.Answer):

@@ -897,6 +897,18 @@ def require_store(path: Path) -> Path:
     return path
 
 
+def list_devices(path: Path) -> list[devices.DeviceInfo]:
+    """The device folders of the store folder ``path`` (``quizzer devices``), each with how
+    many of its events this device's view hasn't taken in yet: those past the marks of its
+    cache (all of them without one). Reads only: no lock, no device made, nothing written."""
+    marker = layout.read_marker(path)
+    this = device.current_device()
+    cache = None
+    if marker is not None and marker.store and this:
+        cache = statecache.load(statecache.cache_path(marker.store, this))
+    return devices.list_devices(path, this=this, marks=cache.marks if cache else {})
+
+
 def open_store(
     path: str | os.PathLike[str] | None = None,
     *,

@@ -17,8 +17,8 @@ from textual.content import Content
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizzer.errors import QuizzerError
-from quizzer.services.cards import CardRow, edit_text, find_cards, history, set_suspended
+from quizzer.errors import QuizzerError, shown
+from quizzer.services.cards import CardBrowser, CardRow
 from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
 from quizzer.ui.screens.base import QuizzerScreen
@@ -76,6 +76,7 @@ class CardsScreen(QuizzerScreen[None]):
         self._status: str | None = None
         self._deck_index = -1  # every deck
         self.rows: list[CardRow] = []
+        self._browser: CardBrowser | None = None
         #: The text being edited: (concept uid, language, side).
         self._editing: tuple[str, str, str] | None = None
 
@@ -102,6 +103,14 @@ class CardsScreen(QuizzerScreen[None]):
         self._refresh()
         self.set_focus(self.query_one("#cards-search", Input))
 
+    @property
+    def browser(self) -> CardBrowser:
+        """This screen's browsing session: what every search and every card's history need
+        (the device names, the studied cards, each text's search form) kept between them."""
+        if self._browser is None:
+            self._browser = CardBrowser(self.service)
+        return self._browser
+
     # -- the list --------------------------------------------------------------
 
     def _every_deck(self) -> list[str]:
@@ -115,9 +124,7 @@ class CardsScreen(QuizzerScreen[None]):
 
     def _refresh(self) -> None:
         search = self.query_one("#cards-search", Input).value
-        self.rows = find_cards(
-            self.service, self._decks(), utcnow(), search=search, status=self._status
-        )
+        self.rows = self.browser.find(self._decks(), utcnow(), search=search, status=self._status)
         shown = self.rows[:LIMIT]
         cards = self.query_one("#cards-list", OptionList)
         keep = cards.highlighted
@@ -147,6 +154,19 @@ class CardsScreen(QuizzerScreen[None]):
             Content(display_text(answer, mode)),
         )
 
+    def _clip(self, text: str, width: int = 40) -> str:
+        """``text`` as a notification quotes it: laid out for the terminal, cut at
+        ``width`` characters."""
+        text = text if len(text) <= width else text[: width - 1] + "…"
+        return display_text(text, self.rtl_mode)
+
+    def _words(self, row: CardRow) -> str:
+        """The card as a learner knows it: its prompt → its answer."""
+        p = row.card.pair
+        prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
+        answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        return f"{self._clip(prompt)} → {self._clip(answer)}"
+
     def _current(self) -> CardRow | None:
         cards = self.query_one("#cards-list", OptionList)
         index = cards.highlighted
@@ -163,7 +183,7 @@ class CardsScreen(QuizzerScreen[None]):
         lines = [f"{row.card.id}", f"{row.status} · reps {row.reps} · lapses {row.lapses}"]
         if row.due is not None:
             lines[-1] += f" · due {row.due.astimezone():%Y-%m-%d %H:%M}"
-        answers = history(self.service, row.card)
+        answers = self.browser.history(row.card)
         if not answers:
             lines.append("No answer yet.")
         for a in answers[-8:]:
@@ -211,11 +231,25 @@ class CardsScreen(QuizzerScreen[None]):
             return
         concept, lang, side = self._editing
         try:
-            path = edit_text(self.service, concept, lang, side, text)
+            path = self.browser.edit_text(concept, lang, side, text)
         except QuizzerError as exc:
-            self.notify(str(exc), severity="error")
+            # The message quotes the learner's text: data, never markup.
+            self.notify(str(exc), severity="error", markup=False)
             return
-        self.notify(f"Kept in {path.name}; the text before stays as its provenance.")
+        except OSError as exc:
+            where = f" ({shown(exc.filename)})" if exc.filename is not None else ""
+            self.notify(
+                f"The edit can't be kept: {shown(exc.strerror or exc)}{where}. Nothing changed.",
+                severity="error",
+                markup=False,
+            )
+            return
+        # Notifications quote the learner's texts: data, never markup.
+        self.notify(
+            f"Now «{self._clip(text.strip())}», kept in {path.name}; "
+            "the text before stays as its provenance.",
+            markup=False,
+        )
         self._stop_editing()
         self._refresh()
 
@@ -241,8 +275,8 @@ class CardsScreen(QuizzerScreen[None]):
         if row is None:
             return
         back = row.status == "suspended"
-        set_suspended(self.service, row.card, not back, utcnow())
-        self.notify(f"{'Back in study' if back else 'Suspended'}: {row.card.id}")
+        self.browser.set_suspended(row.card, not back, utcnow())
+        self.notify(f"{'Back in study' if back else 'Suspended'}: {self._words(row)}", markup=False)
         self._refresh()
 
     def action_hear(self) -> None:
@@ -256,7 +290,7 @@ class CardsScreen(QuizzerScreen[None]):
         p = row.card.pair
         problem = speak(row.concept.text(p.prompt_lang, p.prompt_side) or "", p.prompt_lang)
         if problem is not None:
-            self.notify(problem, severity="warning")
+            self.notify(problem, severity="warning", markup=False)
 
     def action_cycle_status(self) -> None:
         """Next status filter: any, new, learning, due, review, leech, suspended."""

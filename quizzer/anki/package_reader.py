@@ -48,7 +48,7 @@ import zstandard
 
 from quizzer.anki.ids import PARENT_DECK, note_guid
 from quizzer.anki.model import Direction, template_direction
-from quizzer.anki.note_types import note_types
+from quizzer.anki.note_types import note_types, proto_fields
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
 from quizzer.decksources.anki_notes import Note, NoteType
@@ -174,33 +174,12 @@ def _too_slow(name: str) -> _Refused:
     )
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while pos < len(data):
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, pos
-        shift += 7
-    raise ValueError("truncated varint")
-
-
 def meta_version(data: bytes) -> int:
-    """The ``version`` (field 1) of a ``meta`` protobuf (``PackageMetadata``); 0 if unset."""
-    pos = 0
-    while pos < len(data):
-        key, pos = _varint(data, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _varint(data, pos)
-            if number == 1:
-                return value
-        elif wire == 2:
-            length, pos = _varint(data, pos)
-            pos += length
-        else:
-            raise ValueError(f"unexpected wire type {wire}")
+    """The ``version`` (field 1) of a ``meta`` protobuf (``PackageMetadata``); 0 if unset.
+    Raises ``ValueError`` for bytes that are no protobuf message."""
+    for number, value in proto_fields(data):
+        if number == 1 and isinstance(value, int):
+            return value
     return 0
 
 

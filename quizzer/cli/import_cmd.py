@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from rich.text import Text
 
@@ -30,6 +31,9 @@ from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
 from quizzer.library.importer import import_glossaries
 from quizzer.library.source_kind import source_kind
 from quizzer.paths import bundled_decks_dir, user_decks_dir
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def register(subparsers: Subcommands) -> None:
@@ -198,22 +202,48 @@ def cmd_import(args: argparse.Namespace) -> int:
         f"{report.count('new')} new, {report.count('updated')} updated, "
         f"{report.count('unchanged')} unchanged"
     )
+    _print_outcome(console, result, counts, dry_run=args.dry_run)
+    return 0
+
+
+class _Outcome(Protocol):
+    """What an import of glossaries or of a deck source did, as its last lines tell it."""
+
+    @property
+    def deck(self) -> Deck: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def created(self) -> bool: ...
+    @property
+    def changed(self) -> bool: ...
+    @property
+    def written(self) -> bool: ...
+    @property
+    def new_folder(self) -> bool: ...
+
+
+def _concepts(count: int) -> str:
+    return f"{count} concept" if count == 1 else f"{count} concepts"
+
+
+def _print_outcome(console: Console, result: _Outcome, counts: str, *, dry_run: bool) -> None:
+    """The folder made (if any) and the deck written, left unchanged, or (dry) what would be."""
     if result.new_folder:
         # The folder the user named is made (as asked), but never without a word.
         verb = "created" if result.written else "would create"
         console.print(Text(f"{verb} folder {shown(result.path.parent)}"))
-    if args.dry_run:
+    if dry_run:
         verb = "would write" if result.changed else "would leave unchanged"
         console.print(
-            Text(f"dry run: {verb} {shown(result.path)} ({len(result.deck)} concepts; {counts})")
+            Text(f"dry run: {verb} {shown(result.path)} ({_concepts(len(result.deck))}; {counts})")
         )
     elif result.written:
         verb = "created" if result.created else "updated"
         summary = f"{verb} deck {result.deck.id!r}: {shown(result.path)}"
-        console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
+        console.print(Text(f"{summary} ({_concepts(len(result.deck))}; {counts})"))
     else:
-        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)}"))
-    return 0
+        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)} ({counts})"))
 
 
 def _has_deck_source(files: list[Path]) -> bool:
@@ -268,20 +298,7 @@ def _import_deck_source(args: argparse.Namespace) -> int:
     for line in result.columns:
         console.print(Text(f"  {line}", style="dim"))
     counts = f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged"
-    if result.new_folder:
-        verb = "created" if result.written else "would create"
-        console.print(Text(f"{verb} folder {shown(result.path.parent)}"))
-    if args.dry_run:
-        verb = "would write" if result.changed else "would leave unchanged"
-        console.print(
-            Text(f"dry run: {verb} {shown(result.path)} ({len(result.deck)} concepts; {counts})")
-        )
-    elif result.written:
-        verb = "created" if result.created else "updated"
-        summary = f"{verb} deck {result.deck.id!r}: {shown(result.path)}"
-        console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
-    else:
-        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)} ({counts})"))
+    _print_outcome(console, result, counts, dry_run=args.dry_run)
     return 0
 
 

@@ -264,60 +264,7 @@ def _import(
     overrides, mapping_at = _read_mapping(Path(mapping)) if mapping is not None else ({}, {})
 
     deck_id, deck_name = _deck_identity(deck, sources[0], files[0])
-    _check_deck_id(deck_id)
-    # The bundled decks' ids from their summaries: loading them is ~0.1 s of each import.
-    bundled = {read_summary(p, bundled=True).id: p for p in deck_files(bundled_decks_dir())}
-    if deck_id in bundled:
-        raise InputError(
-            f"deck id {deck_id!r} belongs to a bundled deck ({bundled[deck_id].name})",
-            hint="choose another name with --deck",
-        )
-    directory = user_decks_dir(into)
-    if directory.exists() and not directory.is_dir():
-        raise InputError("is not a directory", hint="give --into a folder", path=directory)
-    new_folder = not directory.exists()
-    # A dry run writes nothing, so it needs no lock; an import holds its deck's from reading
-    # the deck to writing it.
-    guard = contextlib.nullcontext() if dry_run else deck_lock(directory, deck_id)
-    with guard:
-        return _import_into(
-            sources,
-            deck_id=deck_id,
-            deck_name=deck_name,
-            directory=directory,
-            new_folder=new_folder,
-            overrides=overrides,
-            mapping=mapping,
-            mapping_at=mapping_at,
-            seen=seen,
-            dry_run=dry_run,
-            show_progress=show_progress,
-        )
-
-
-def _import_into(
-    sources: Sequence[SourceFile],
-    *,
-    deck_id: str,
-    deck_name: str,
-    directory: Path,
-    new_folder: bool,
-    overrides: dict[tuple[str, int], str],
-    mapping: Path | str | None,
-    mapping_at: dict[tuple[str, str], int],
-    seen: dict[str, Path],
-    dry_run: bool,
-    show_progress: bool,
-) -> ImportResult:
-    """The import once its inputs are read: merge into the deck in ``directory``, write it."""
-    try:
-        target, existing = find_target(deck_id, directory)
-    except OSError as exc:
-        raise InputError(
-            f"can't read the deck folder: {exc.strerror or exc}",
-            hint="choose a readable, writable --into folder, or check its permissions",
-            path=exc.filename if exc.filename is not None else directory,
-        ) from exc
+    check_deck_id(deck_id)
 
     def align_into(into: Deck | None) -> tuple[Deck, AlignmentReport]:
         return _align(
@@ -332,34 +279,15 @@ def _import_into(
             show_progress=show_progress,
         )
 
-    merged = merge(existing, align_into)
-    result, report, text, changed = merged.deck, merged.report, merged.text, merged.changed
-    del merged
-    written = changed and not dry_run
-    if not dry_run:  # a killed import's temp file goes even when nothing is written now
-        remove_stale_temps(directory, DECK_SUFFIX)
-    if written:
-        assert text is not None  # a changed deck comes with its text
-        # The next load (a re-import, `quizzer decks`, the home screen) finds the deck in
-        # the cache. 50,000 concepts are ~60 MB of text, bytes, tables and JSON: each
-        # copy goes once used, so they are never all held at once (and the text is
-        # encoded once, for the file and its digest).
-        raw = text.encode("utf-8")
-        del text
-        write_deck(result, target, rendered=raw)
-        key = deckcache.digest(raw)
-        remember_summary(result, raw, target, key=key)
-        del raw
-        _remember_tables(result, key)
-        remember_rendered(key, result)
+    written = write_built_deck(align_into, deck_id=deck_id, into=into, dry_run=dry_run)
     return ImportResult(
-        deck=result,
-        path=target,
-        report=report,
-        created=existing is None,
-        changed=changed,
-        written=written,
-        new_folder=new_folder,
+        deck=written.deck,
+        path=written.path,
+        report=written.report,
+        created=written.created,
+        changed=written.changed,
+        written=written.written,
+        new_folder=written.new_folder,
         # (without their entries: the deck holds the texts now)
         files=tuple(replace(source, entries=()) for source in sources),
     )
@@ -453,13 +381,15 @@ def write_built_deck(
     dry_run: bool,
 ) -> Written[R]:
     """Build the deck ``deck_id`` with ``build(existing deck or None)`` and write it to the
-    user deck folder when it changed (temp file + rename, under the deck's lock), as
-    :func:`import_glossaries` does for glossaries; nothing is written for a dry run."""
+    user deck folder when it changed (temp file + rename, under the deck's lock); nothing
+    is written for a dry run. Glossaries, Anki packages and tables are all written so."""
     _check_deck_id(deck_id)
     directory = user_decks_dir(into)
     if directory.exists() and not directory.is_dir():
         raise InputError("is not a directory", hint="give --into a folder", path=directory)
     new_folder = not directory.exists()
+    # A dry run writes nothing, so it needs no lock; an import holds its deck's from reading
+    # the deck to writing it.
     guard = contextlib.nullcontext() if dry_run else deck_lock(directory, deck_id)
     with guard:
         try:
@@ -471,23 +401,31 @@ def write_built_deck(
                 path=exc.filename if exc.filename is not None else directory,
             ) from exc
         merged = merge(existing, build)
-        written = merged.changed and not dry_run
-        if not dry_run:
+        deck, report, text, changed = merged.deck, merged.report, merged.text, merged.changed
+        del merged
+        written = changed and not dry_run
+        if not dry_run:  # a killed import's temp file goes even when nothing is written now
             remove_stale_temps(directory, DECK_SUFFIX)
         if written:
-            assert merged.text is not None  # a changed deck comes with its text
-            raw = merged.text.encode("utf-8")
-            write_deck(merged.deck, target, rendered=raw)
+            assert text is not None  # a changed deck comes with its text
+            # The next load (a re-import, `quizzer decks`, the home screen) finds the deck in
+            # the cache. 50,000 concepts are ~60 MB of text, bytes, tables and JSON: each
+            # copy goes once used, so they are never all held at once (and the text is
+            # encoded once, for the file and its digest).
+            raw = text.encode("utf-8")
+            del text
+            write_deck(deck, target, rendered=raw)
             key = deckcache.digest(raw)
-            remember_summary(merged.deck, raw, target, key=key)
-            _remember_tables(merged.deck, key)
-            remember_rendered(key, merged.deck)
+            remember_summary(deck, raw, target, key=key)
+            del raw
+            _remember_tables(deck, key)
+            remember_rendered(key, deck)
     return Written(
-        deck=merged.deck,
+        deck=deck,
         path=target,
-        report=merged.report,
+        report=report,
         created=existing is None,
-        changed=merged.changed,
+        changed=changed,
         written=written,
         new_folder=new_folder,
     )

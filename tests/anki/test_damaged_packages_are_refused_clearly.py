@@ -15,11 +15,10 @@ from pathlib import Path
 
 import pytest
 from anki.collection import Collection
-from anki.decks import DeckId
 
 import quizzer.anki.package_reader as package_reader
 from quizzer.cli.main import main
-from tests.anki_support import export_with_scheduling
+from tests.anki_support import add_notes, export_with_scheduling
 
 WORDS = [
     ("el perro de la casa", "the dog of the house"),
@@ -35,12 +34,7 @@ def legacy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "col").mkdir()
     col = Collection(str(folder / "col" / "collection.anki2"))
     try:
-        model = col.models.by_name("Basic (and reversed card)")
-        assert model is not None
-        for front, back in WORDS:
-            note = col.new_note(model)
-            note["Front"], note["Back"] = front, back
-            col.add_note(note, DeckId(1))
+        add_notes(col, WORDS)
         return export_with_scheduling(col, folder / "words.apkg", legacy=True)
     finally:
         col.close()

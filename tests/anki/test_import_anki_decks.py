@@ -22,7 +22,7 @@ from quizzer.cards.card import CardKey
 from quizzer.cli.main import main
 from quizzer.library.decks import read_deck
 from quizzer.progress import open_store
-from tests.anki_support import db_of, export_with_scheduling, fixture_deck
+from tests.anki_support import add_notes, db_of, export_with_scheduling, fixture_deck
 
 #: Front (Spanish) and back (English) of each note; HTML as a learner's deck has it.
 WORDS = [
@@ -33,28 +33,9 @@ WORDS = [
 ]
 
 
-@pytest.fixture
-def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty user-decks folder ($QUIZZER_DECKS), where imports go and merge looks."""
-    directory = tmp_path / "decks"
-    directory.mkdir()
-    monkeypatch.setenv("QUIZZER_DECKS", str(directory))
-    monkeypatch.setenv("COLUMNS", "200")
-    return directory
-
-
 def _collection(folder: Path) -> Collection:
     folder.mkdir(parents=True, exist_ok=True)
     return Collection(str(folder / "collection.anki2"))
-
-
-def _add_notes(col: Collection, words: list[tuple[str, str]]) -> None:
-    model = col.models.by_name("Basic (and reversed card)")
-    assert model is not None
-    for front, back in words:
-        note = col.new_note(model)
-        note["Front"], note["Back"] = front, back
-        col.add_note(note, DeckId(1))
 
 
 def _answer(col: Collection, count: int) -> int:
@@ -75,7 +56,7 @@ def anki_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int
     tmp = tmp_path_factory.mktemp("anki")
     col = _collection(tmp / "col")
     try:
-        _add_notes(col, WORDS)
+        add_notes(col, WORDS)
         answers = _answer(col, 5)
         apkg = export_with_scheduling(col, tmp / "words.apkg")
         legacy = export_with_scheduling(col, tmp / "words-legacy.apkg", legacy=True)
@@ -200,7 +181,7 @@ def test_merge_brings_ankis_answers_onto_the_imported_cards(anki_deck, decks, tm
 def test_a_note_edited_in_anki_updates_its_concept_in_place(decks, tmp_path, capsys):
     col = _collection(tmp_path / "col")
     try:
-        _add_notes(col, WORDS)
+        add_notes(col, WORDS)
         (tmp_path / "before").mkdir()
         (tmp_path / "after").mkdir()
         first = export_with_scheduling(col, tmp_path / "before" / "words.apkg")
@@ -222,7 +203,7 @@ def test_a_note_edited_in_anki_updates_its_concept_in_place(decks, tmp_path, cap
 def test_cloze_notes_are_refused_and_nothing_is_written(decks, tmp_path, capsys):
     col = _collection(tmp_path / "col")
     try:
-        _add_notes(col, WORDS[:1])
+        add_notes(col, WORDS[:1])
         cloze = col.models.by_name("Cloze")
         assert cloze is not None
         note = col.new_note(cloze)
@@ -281,4 +262,31 @@ def test_a_package_with_damaged_note_types_is_refused(anki_deck, decks, tmp_path
     code, _out, err = _import(capsys, str(bad), "--deck", "words")
     assert code == 2
     assert "bad.apkg" in err and "damaged Anki package" in err and "Traceback" not in err
+    assert not list(decks.iterdir())
+
+
+def test_a_bad_note_is_named_by_its_number_not_a_line(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [WORDS[0], (WORDS[1][0], "")])
+        apkg = export_with_scheduling(col, tmp_path / "gap.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg), "--columns", "es:term,en:term")
+    assert code == 2
+    assert f"{apkg}: note 2: this note has fewer than two texts" in err, err
+    assert "hint: " in err and not list(decks.iterdir())
+
+
+def test_a_language_not_told_is_asked_of_each_field(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [("42", "1024")])
+        apkg = export_with_scheduling(col, tmp_path / "short.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg))
+    assert code == 2
+    assert "can't tell the language of field 1 (Front)" in err
+    assert "say what each field holds" in err and "per field" in err
     assert not list(decks.iterdir())

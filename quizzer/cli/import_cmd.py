@@ -223,6 +223,10 @@ class _Outcome(Protocol):
     def new_folder(self) -> bool: ...
 
 
+def _concepts(count: int) -> str:
+    return f"{count} concept" if count == 1 else f"{count} concepts"
+
+
 def _print_outcome(console: Console, result: _Outcome, counts: str, *, dry_run: bool) -> None:
     """The folder made (if any) and the deck written, left unchanged, or (dry) what would be."""
     if result.new_folder:
@@ -232,12 +236,12 @@ def _print_outcome(console: Console, result: _Outcome, counts: str, *, dry_run: 
     if dry_run:
         verb = "would write" if result.changed else "would leave unchanged"
         console.print(
-            Text(f"dry run: {verb} {shown(result.path)} ({len(result.deck)} concepts; {counts})")
+            Text(f"dry run: {verb} {shown(result.path)} ({_concepts(len(result.deck))}; {counts})")
         )
     elif result.written:
         verb = "created" if result.created else "updated"
         summary = f"{verb} deck {result.deck.id!r}: {shown(result.path)}"
-        console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
+        console.print(Text(f"{summary} ({_concepts(len(result.deck))}; {counts})"))
     else:
         console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)} ({counts})"))
 

@@ -54,7 +54,11 @@ def parse_columns(option: str) -> list[Column | None]:
             try:
                 side = parse_side(side_text)
             except ValueError as exc:
-                raise DeckSourceError(f"--columns: column {number}: {exc}") from None
+                raise DeckSourceError(
+                    f"--columns: column {number} ({item!r}): {exc}",
+                    hint="give LANG:term or LANG:definition per column, e.g. "
+                    "--columns es:term,en:term (- skips one)",
+                ) from None
         out.append(Column(tag, side))
     return out
 
@@ -92,10 +96,14 @@ def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
     column of one language.
     """
     taken: dict[str, list[Side]] = {}
-    out: list[tuple[str, Side] | None] = []
-    for number, column in enumerate(columns, start=1):
+    sides_of: dict[int, Side] = {}
+    # Columns that name their side first (``term_en``), then the others take what is left
+    # of their language: ``en, es, term_en, definition_es`` makes ``en`` the definition.
+    numbered = list(enumerate(columns, start=1))
+    for number, column in sorted(
+        numbered, key=lambda item: item[1] is None or item[1].side is None
+    ):
         if column is None:
-            out.append(None)
             continue
         if valid_tag(column.lang) != column.lang:
             raise DeckSourceError(
@@ -121,5 +129,7 @@ def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
                 "--columns es:term,en:term",
             )
         sides.append(side)
-        out.append((column.lang, side))
-    return out
+        sides_of[number] = side
+    return [
+        None if column is None else (column.lang, sides_of[number]) for number, column in numbered
+    ]

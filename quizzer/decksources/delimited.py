@@ -177,7 +177,21 @@ def _anki_table(
     deck = headers.get("deck", (0, ""))[1] or None
     what = f"Anki notes as text (header lines, {shown_separator(sep)}-separated"
     what += ", HTML)" if html else ")"
-    return _checked(SourceTable(what, tuple(kept), names, deck))
+    notes: tuple[str, ...] = ()
+    numbers: tuple[int, ...] = ()
+    if dropped:
+        numbers = tuple(n + 1 for n in range(width) if n not in dropped)
+        told = ", ".join(
+            f"{n + 1} (#{key} column)" for key, n in sorted(meta.items(), key=_at) if n is not None
+        )
+        notes = (
+            f"columns {told}: no texts, left out (--columns names the other columns, in order)",
+        )
+    return _checked(SourceTable(what, tuple(kept), names, deck, notes, numbers))
+
+
+def _at(item: tuple[str, int | None]) -> int:
+    return -1 if item[1] is None else item[1]
 
 
 def _guess_separator(lines: Sequence[str]) -> str:

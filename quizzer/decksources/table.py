@@ -36,7 +36,11 @@ class SourceTable:
     rows: tuple[Row, ...]
     names: tuple[str, ...] = ()
     deck: str | None = None
+    #: Lines for the report about what was read (columns that hold no text, left out).
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: The file's number of each text column, when some columns hold no text (Anki's
+    #: ``#guid column:1``…); ``()`` when the text columns are all the file's columns.
+    numbers: tuple[int, ...] = ()
 
     @property
     def width(self) -> int:

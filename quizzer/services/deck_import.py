@@ -117,8 +117,10 @@ def _read_table(path: Path, separator: str | None, columns: str | None, lang: st
         table.names,
         _option(columns, lang, table.width),
         given_by=_given_by(columns),
+        numbers=table.numbers,
     )
-    return _Parts(table.format, [(table.rows, plan)], table.deck, list(plan.described))
+    described = [*plan.described, *table.notes]
+    return _Parts(table.format, [(table.rows, plan)], table.deck, described)
 
 
 def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
@@ -153,12 +155,19 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
         )
         groups.append((rows, plan))
         described.extend(f"{note_type.name}: {line}" for line in plan.described)
-        names.append(f"{note_type.name!r} ({len(indexes)})")
-    what = (
-        f"Anki package ({package.collection}; {len(package.notes)} notes of note type "
-        f"{', '.join(names)})"
-    )
+        names.append(f"{len(indexes)} of note type {note_type.name!r}")
+    what = f"Anki package ({package.collection}; {len(package.notes)} notes"
+    what += f": {', '.join(names)})" if len(names) > 1 else f" of note type {note_type.name!r})"
     return _Parts(what, groups, decks[0] if decks else None, described)
+
+
+def _located(exc: SourceError, path: Path, kind: str) -> InputError:
+    """``exc`` for the user: at its line of a table; a package has no lines, so there it
+    names the note (its number in Anki's order of creation, as rows count them)."""
+    if kind != "anki" or exc.line is None:
+        return exc.to_input_error(path)
+    message = exc.message.replace("this row", "this note")
+    return InputError(f"note {exc.line}: {message}", hint=exc.hint, path=path)
 
 
 def _own(note_type: NoteType, row: Row, decks: list[str]) -> Row:
@@ -206,7 +215,7 @@ def import_deck_source(
         else:
             parts = _read_table(path, separator, columns, lang)
     except SourceError as exc:
-        raise exc.to_input_error(path) from exc
+        raise _located(exc, path, kind) from exc
     name = deck or parts.deck_name or path.stem
     deck_id = name if SLUG_RE.match(name) else slugify(name)
     if not deck_id:
@@ -238,7 +247,7 @@ def import_deck_source(
     try:
         written = write_built_deck(build, deck_id=deck_id, into=into, dry_run=dry_run)
     except SourceError as exc:
-        raise exc.to_input_error(path) from exc
+        raise _located(exc, path, kind) from exc
     return SourceImport(
         deck=written.deck,
         path=written.path,

@@ -263,3 +263,30 @@ def test_a_package_with_damaged_note_types_is_refused(anki_deck, decks, tmp_path
     assert code == 2
     assert "bad.apkg" in err and "damaged Anki package" in err and "Traceback" not in err
     assert not list(decks.iterdir())
+
+
+def test_a_bad_note_is_named_by_its_number_not_a_line(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [WORDS[0], (WORDS[1][0], "")])
+        apkg = export_with_scheduling(col, tmp_path / "gap.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg), "--columns", "es:term,en:term")
+    assert code == 2
+    assert f"{apkg}: note 2: this note has fewer than two texts" in err, err
+    assert "hint: " in err and not list(decks.iterdir())
+
+
+def test_a_language_not_told_is_asked_of_each_field(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [("42", "1024")])
+        apkg = export_with_scheduling(col, tmp_path / "short.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg))
+    assert code == 2
+    assert "can't tell the language of field 1 (Front)" in err
+    assert "say what each field holds" in err and "per field" in err
+    assert not list(decks.iterdir())

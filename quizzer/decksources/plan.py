@@ -60,6 +60,12 @@ def plan_columns(
             )
         columns = [*option, *([None] * (width - len(option)))]
         how = [given_by] * width
+        if sum(column is not None for column in columns) < 2:
+            raise DeckSourceError(
+                f"{given_by} keeps fewer than two {noun}s; a card needs two texts (a prompt "
+                "and an answer)",
+                hint=f"give one LANG:SIDE per {noun}, e.g. --columns es:term,en:term",
+            )
     else:
         named = [column_from_name(name) for name in names]
         if sum(column is not None for column in named) >= 2:

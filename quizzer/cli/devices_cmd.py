@@ -36,7 +36,7 @@ def register(subparsers: Subcommands) -> None:
 def run_devices(args: argparse.Namespace) -> int:
     """Print the devices of the store folder. An old store's file is named (exit 0), a path
     with no store is exit 3, a file or folder that is no store exit 2; nothing is written."""
-    import quizzer.progress.store as store
+    import quizzer.progress.storepath as storepath
     import quizzer.progress.upgrade as upgrade
 
     path = Path(default_db_path(args.db))
@@ -53,7 +53,7 @@ def run_devices(args: argparse.Namespace) -> int:
             "(see docs/devices.md)"
         )
         return 0
-    if not store.store_exists(path):
+    if not storepath.store_exists(path):
         if path.exists() and not (path.is_dir() and not any(path.iterdir())):
             raise _not_a_store(path, "a folder without quizzer-store.json")
         raise StoreError(
@@ -61,7 +61,7 @@ def run_devices(args: argparse.Namespace) -> int:
             hint="study once to make it, or give the store's folder with --db",
             path=path,
         )
-    found = store.list_devices(path)
+    found = storepath.list_devices(path)
     if args.json:
         print_json([info.to_dict() for info in found])
         return 0

@@ -15,7 +15,7 @@ from quizzer.paths import default_db_path
 from quizzer.progress import Bury, open_store
 from quizzer.progress.doctor import Report
 from quizzer.progress.events import Practice
-from quizzer.progress.store import check_store_path, require_store, store_exists
+from quizzer.progress.storepath import check_store_path, require_store, store_exists
 from quizzer.scheduling.grades import GRADE_NAMES
 
 

@@ -27,7 +27,7 @@ import random
 from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import cast
+from typing import Any, cast
 
 import quizzer.progress.events as ev
 from quizzer.cards.card import CardKey
@@ -53,10 +53,6 @@ class Problem:
     event: str
     dev: str
     reason: str
-
-
-def _dev_of(event_id: str) -> str:
-    return event_id.rpartition("-")[0]
 
 
 class Replay:
@@ -141,7 +137,7 @@ class Replay:
             return [_review(item) for item in self._reviews.get(card, ())]
         if self._log is None:
             merged = [item for items in self._reviews.values() for item in items]
-            merged.sort(key=_first_of)
+            merged.sort(key=_first)
             self._log = [_review(item) for item in merged]
         return list(self._log)
 
@@ -192,10 +188,6 @@ class Replay:
     def rebuilt(self, card: str) -> bool:
         """Whether ``card``'s reviews were all made here (not taken from a cache's state)."""
         return card in self._rebuilt or (card not in self._last_keys and card in self._history)
-
-    def history(self, card: str) -> list[ev.CardEvent]:
-        """The events that made ``card``'s state (not undone), in replay order."""
-        return list(self._history.get(card, ()))
 
     # Adding events.
 
@@ -273,7 +265,7 @@ class Replay:
 
     def _undo(self, undo: ev.Undo, dirty: set[str]) -> None:
         target = self.events.get(undo.target)
-        if _dev_of(undo.target) != undo.dev:
+        if undo.target.rpartition("-")[0] != undo.dev:
             self._bad.append(
                 Problem(undo.id, undo.dev, f"undo of {undo.target}, another device's event")
             )
@@ -388,11 +380,7 @@ def _key(event: ev.Event) -> ev.Key:
     return event.key
 
 
-def _first(item: tuple[ev.Key, object]) -> ev.Key:
-    return item[0]
-
-
-def _first_of(item: _Replayed) -> ev.Key:
+def _first(item: tuple[ev.Key, *tuple[Any, ...]]) -> ev.Key:
     return item[0]
 
 

@@ -274,22 +274,9 @@ def _settings(name: str, value: Any) -> dict[str, Any]:
 
 _time, _count = _number(0, _LATEST_MS), _number(0, 2**62)
 #: The check of each field after the head.
-_CHECKS: dict[str, Check] = {
-    "card": _card,
-    "grade": _number(1, 4),
-    "mode": _mode,
-    "ms": _count,
-    "typed": _typed,
-    "correct": _flag,
-    "over": _flag,
-    "params": _text,
-    "review": _text,
-    "due": _time,
-    "anki": _object,
-    "target": _text,
-    "until": _time,
-    "values": _settings,
-}
+_CHECKS: dict[str, Check] = {"card": _card, "grade": _number(1, 4), "mode": _mode, "ms": _count}
+_CHECKS |= {"typed": _typed, "correct": _flag, "over": _flag, "params": _text, "review": _text}
+_CHECKS |= {"due": _time, "anki": _object, "target": _text, "until": _time, "values": _settings}
 
 
 def _fields(cls: type[Event], **special: Check) -> tuple[tuple[str, Check, bool], ...]:

@@ -160,12 +160,9 @@ def read_marker(store: Path) -> StoreMarker | None:
         value = msgspec.json.decode(data)
     except msgspec.DecodeError:
         value = None
-    if (
-        not isinstance(value, dict)
-        or value.get("format") != MARKER_FORMAT
-        or isinstance(value.get("version"), bool)
-        or not isinstance(value.get("version"), int)
-    ):
+    if not isinstance(value, dict) or value.get("format") != MARKER_FORMAT:
+        value = None
+    if value is None or type(value.get("version")) is not int:
         if devices_dir(store).is_dir():
             return StoreMarker(_local_id(path), damaged=True)
         raise StoreError(
@@ -223,37 +220,30 @@ def create_exclusive(path: Path, data: bytes) -> bool:
     a temp file is written and fsynced, then hard-linked to ``path`` (which fails if another
     process made it first) and the folder fsynced. Returns whether this call created it."""
     temp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_new(temp, data)
         os.link(temp, path)
     except FileExistsError:
         return False
     except OSError:
         # No hard links here (FAT, some network shares): an exclusive create instead.
-        return _create_in_place(path, data)
+        try:
+            _write_new(path, data)
+        except FileExistsError:
+            return False
     finally:
         temp.unlink(missing_ok=True)
     fsync_dir(path.parent)
     return True
 
 
-def _create_in_place(path: Path, data: bytes) -> bool:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except FileExistsError:
-        return False
+def _write_new(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
-    fsync_dir(path.parent)
-    return True
 
 
 def make_dir(folder: Path) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.concept import Concept
-from quizzer.concepts.languages import SIDES
+from quizzer.concepts.languages import SIDES, Side
 from quizzer.errors import InputError
 from quizzer.library.decks import write_deck
 from quizzer.library.overrides import override_path, with_text, write_override
@@ -40,7 +40,7 @@ class CardRow:
     reps: int
     lapses: int
     #: The (language, side) of each text the search matched.
-    matched: tuple[tuple[str, str], ...]
+    matched: tuple[tuple[str, Side], ...]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (texts by language and side)."""
@@ -193,14 +193,14 @@ class CardBrowser:
 
     def _matching(
         self, concept: Concept, search: str, wanted: dict[str, str]
-    ) -> tuple[tuple[str, str], ...]:
+    ) -> tuple[tuple[str, Side], ...]:
         """The (language, side) of each of ``concept``'s texts holding ``search`` (every
         text when blank), as :func:`quizzer.study.browse.matching_texts` finds them, with
         the texts' search forms kept for the next keystroke. ``wanted`` keeps the search's
         own form per language for the search."""
         if not search.strip():
             return tuple((lang, side) for lang, side, _ in concept.texts())
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Side]] = []
         for lang, side, text in concept.texts():
             query = wanted.get(lang)
             if query is None:

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+import quizzer.progress.devices as devices_module
 import quizzer.services.cards as cards_service
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
-from quizzer.progress import Store, open_store
+from quizzer.progress import open_store
 from quizzer.progress.layout import device_folders
 from quizzer.scheduling.answer import Answer
 
@@ -44,7 +45,9 @@ def test_every_answer_names_its_device_from_one_listing(
 
         return wrapper
 
-    monkeypatch.setattr(Store, "devices", counted("devices", Store.devices))
+    monkeypatch.setattr(
+        devices_module, "list_devices", counted("devices", devices_module.list_devices)
+    )
     monkeypatch.setattr(
         cards_service, "device_folders", counted("folders", device_folders), raising=False
     )

@@ -16,6 +16,7 @@ import quizzer.progress.derive as derive
 import quizzer.progress.events as ev
 from quizzer import paths
 from quizzer.progress.store import Store, open_store
+from quizzer.progress.storepath import list_devices
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
@@ -55,7 +56,7 @@ def test_two_devices_see_the_union_and_the_same_states(
         assert len(b.reviews()) == 22
     with as_device(monkeypatch, "laptop", path) as a:
         assert states(a) == seen_by_b
-        assert sorted(d.device for d in a.devices()) == ["desktop", "laptop"]
+        assert sorted(d.device for d in list_devices(path)) == ["desktop", "laptop"]
     drop_caches()
     with as_device(monkeypatch, "laptop", path) as a:
         assert states(a) == seen_by_b  # the cache is only a shortcut
@@ -199,7 +200,7 @@ def test_bad_events_from_another_device_are_reported_and_skipped(
         assert any("grade" in r for r in reasons)
         assert any("another device's event" in r for r in reasons)
         assert len(a.reviews()) == 4  # a's three and rogue's good one
-        info = {d.device: d for d in a.devices()}
+        info = {d.device: d for d in list_devices(path)}
         assert not info["rogue"].verifies and info["a"].verifies
 
 

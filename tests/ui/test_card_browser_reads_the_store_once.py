@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, OptionList, Static
 
+import quizzer.progress.devices as devices_module
 import quizzer.services.cards as cards_service
 from quizzer.cards.card import CardKey, Pair
 from quizzer.progress import Store, open_store
@@ -57,7 +58,9 @@ class Counted:
 def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counted]:
     counts = Counted()
     monkeypatch.setattr(Store, "cards", counts.wrap("cards", Store.cards))
-    monkeypatch.setattr(Store, "devices", counts.wrap("devices", Store.devices))
+    monkeypatch.setattr(
+        devices_module, "list_devices", counts.wrap("devices", devices_module.list_devices)
+    )
     monkeypatch.setattr(
         cards_service,
         "device_folders",

@@ -138,12 +138,23 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     described: list[str] = []
     names: list[str] = []
     decks: list[str] = []
-    for type_id, indexes in by_type.items():
-        note_type: NoteType = package.note_types[type_id]
-        rows = [
-            _own(note_type, row, decks)
-            for row in note_rows(note_type, [package.notes[i] for i in indexes])
+    typed_rows = {
+        type_id: [
+            _own(package.note_types[type_id], row, decks)
+            for row in note_rows(package.note_types[type_id], [package.notes[i] for i in indexes])
         ]
+        for type_id, indexes in by_type.items()
+    }
+    # A field's language is told from its texts in every note type that has a field so
+    # named: a "Basic" note or two beside many "Basic (and reversed card)" ones say little.
+    texts: dict[tuple[int, str], list[str]] = {
+        (type_id, name): [row.cells[n] for row in rows if n < len(row.cells)]
+        for type_id, rows in typed_rows.items()
+        for n, name in enumerate(package.note_types[type_id].fields)
+    }
+    for type_id in by_type:
+        note_type: NoteType = package.note_types[type_id]
+        rows = typed_rows[type_id]
         shown = set(note_type.shown)
         plan = plan_columns(
             rows,
@@ -152,10 +163,19 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
             candidates=[name in shown for name in note_type.fields],
             noun="field",
             given_by=_given_by(columns),
+            pooled=[
+                [
+                    text
+                    for (other, field), found in texts.items()
+                    if field == name and other != type_id
+                    for text in found
+                ]
+                for name in note_type.fields
+            ],
         )
         groups.append((rows, plan))
         described.extend(f"{note_type.name}: {line}" for line in plan.described)
-        names.append(f"{len(indexes)} of note type {note_type.name!r}")
+        names.append(f"{len(by_type[type_id])} of note type {note_type.name!r}")
     what = f"Anki package ({package.collection}; {len(package.notes)} notes"
     what += f": {', '.join(names)})" if len(names) > 1 else f" of note type {note_type.name!r})"
     return _Parts(what, groups, decks[0] if decks else None, described)

@@ -52,6 +52,7 @@ from quizzer.anki.note_types import note_types, proto_fields
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
 from quizzer.decksources.anki_notes import Note, NoteType
+from quizzer.decksources.table import MAX_ROWS
 from quizzer.errors import InputError
 
 #: The package format versions this reader knows (``meta``: 1 legacy, 2 legacy 2.1, 3 latest).
@@ -585,7 +586,7 @@ def read_package(path: Path | str, resolve: CardResolver | None = None) -> AnkiH
 
 
 #: Most notes ``quizzer import`` takes from one package (each becomes a concept).
-MAX_NOTES = 200_000
+MAX_NOTES = MAX_ROWS
 
 
 @dataclass(frozen=True, slots=True)

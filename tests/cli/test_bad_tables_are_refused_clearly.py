@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import quizzer.decksources.delimited as delimited
 from tests.cli_support import run, write
 
 #: Longer than any row of cards (a text holds at most 10,000 characters), and longer than
@@ -124,3 +125,18 @@ def test_a_folder_named_as_a_table_is_refused_as_one(decks, tmp_path, capsys):
     folder.mkdir()
     message, _hint = _refused(capsys, decks, folder)
     assert message == f"quizzer: error: {folder}: is a directory, not a table file"
+
+
+def test_a_table_of_more_rows_than_one_import_takes_is_refused(
+    decks, tmp_path, capsys, monkeypatch
+):
+    # 200,000 rows in truth: a smaller limit stands in, the check is the same.
+    monkeypatch.setattr(delimited, "MAX_ROWS", 3)
+    rows = "".join(f"la palabra {n}\tthe word {n}\n" for n in range(5))
+    source = write(tmp_path / "words.txt", rows)
+    message, hint = _refused(capsys, decks, source, "--columns", "es:term,en:term")
+    assert (
+        message
+        == f"quizzer: error: {source}:4: the file has more than 3 rows, the most one import takes"
+    )
+    assert "split it into several files" in hint

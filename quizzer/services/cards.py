@@ -171,8 +171,27 @@ class CardBrowser:
         ]
 
     def set_suspended(self, card: CardKey, suspended: bool, now: datetime) -> None:
-        """Suspend ``card`` (never due) or bring it back into study."""
+        """Suspend ``card`` (never due) or bring it back into study. A card neither studied
+        nor in a deck (a mistyped id) is an :class:`InputError`, and nothing is written."""
+        self.check_card(card)
         self.service.store.set_suspended(card, suspended, now)
+
+    def check_card(self, card: CardKey) -> None:
+        """An :class:`InputError` unless ``card`` was studied or is in its deck."""
+        if self.service.store.card(card) is None and not self._exists(card):
+            raise InputError(
+                f"no card {card.id!r}: its deck has no such concept, or not both texts of "
+                "that direction",
+                hint="`quizzer cards --search TEXT` lists the cards with their ids",
+            )
+
+    def _exists(self, card: CardKey) -> bool:
+        """Whether ``card``'s deck has its concept, with both texts of its direction."""
+        deck_id, _, concept_id = card.concept_uid.partition("/")
+        if deck_id not in {listing.id for listing in self.service.listings()}:
+            return False
+        concept = self.service.deck(deck_id).get(concept_id)
+        return concept is not None and has_card(concept, card.pair)
 
     def edit_text(self, concept_uid: str, lang: str, side: str, text: str) -> Path:
         """:func:`edit_text` in this session."""

@@ -192,7 +192,11 @@ def _open_regular(path: Path) -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise InputError(f"can't read the file: {exc.strerror or exc}", path=path) from exc
+        raise InputError(
+            f"can't read the file: {exc.strerror or exc}",
+            hint="check the path, and that you may read the file",
+            path=path,
+        ) from exc
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)

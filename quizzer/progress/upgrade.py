@@ -291,8 +291,9 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     skipped: list[str] = []
     made = events.to_ms(now)
 
-    def put(body: dict[str, Any]) -> None:
+    def put(fields: dict[str, Any]) -> None:
         seq = len(out) + 1
+        body = {name: value for name, value in fields.items() if value is not None}
         event = {"id": events.event_id(device, seq), "dev": device, "seq": seq} | body
         try:
             events.from_dict(event)
@@ -304,19 +305,11 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     timed = [(_ms(review.get("reviewed_at")), review) for review in old.reviews.values()]
     timed.sort(key=lambda pair: (pair[0] or 0, str(pair[1].get("id"))))
     for at, review in timed:
-        body: dict[str, Any] = {"at": at, "op": "answer"}
-        body |= {"card": review.get("card_id"), "grade": review.get("grade")}
-        body |= {"mode": review.get("mode"), "ms": review.get("duration_ms", 0)}
-        for name, key in (("typed", "typed"), ("correct", "correct")):
-            if review.get(key) is not None:
-                body[name] = review[key]
-        if review.get("overridden"):
-            body["over"] = True
-        body["review"] = review.get("id")
-        due = _ms(review.get("due"))
-        if due is not None:
-            body["due"] = due
-        put(body)
+        body = {"at": at, "op": "answer", "card": review.get("card_id")}
+        body |= {"grade": review.get("grade"), "mode": review.get("mode")}
+        body |= {"ms": review.get("duration_ms", 0), "typed": review.get("typed")}
+        body |= {"correct": review.get("correct"), "over": review.get("overridden") or None}
+        put(body | {"review": review.get("id"), "due": _ms(review.get("due"))})
     values = {k: v for k, v in old.settings.items() if k in events.SETTING_NAMES}
     if values:
         put({"at": made, "op": "settings", "values": values})

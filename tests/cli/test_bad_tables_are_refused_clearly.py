@@ -109,3 +109,18 @@ def test_a_bom_and_crlf_table_reads_like_a_plain_one(decks, tmp_path, capsys):
     code, out, err = run(capsys, "import", str(source), "--deck", "words")
     assert code == 0, err
     assert "column 1 (es): es term (by its name)" in out and "2 new" in out
+
+
+@pytest.mark.parametrize("name", ["words.csv", "words.apkg", "words.txt"])
+def test_a_missing_file_is_named_as_a_file_not_a_glossary(decks, tmp_path, capsys, name):
+    missing = tmp_path / name
+    message, hint = _refused(capsys, decks, missing)
+    assert message == f"quizzer: error: {missing}: can't read the file: No such file or directory"
+    assert "check the path" in hint
+
+
+def test_a_folder_named_as_a_table_is_refused_as_one(decks, tmp_path, capsys):
+    folder = tmp_path / "words.csv"
+    folder.mkdir()
+    message, _hint = _refused(capsys, decks, folder)
+    assert message == f"quizzer: error: {folder}: is a directory, not a table file"

@@ -260,6 +260,7 @@ def import_deck_source(
                 deck_name=name,
                 file=path.name,
                 existing=current,
+                noun="field" if kind == "anki" else "column",
             )
             total.new += report.new
             total.updated += report.updated

@@ -79,7 +79,9 @@ def read_glossary(
         data = read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")
     except OSError as exc:
         raise InputError(
-            f"can't read glossary: {exc.strerror}", hint="check the path", path=path
+            f"can't read the file: {exc.strerror}",
+            hint="check the path, and that you may read the file",
+            path=path,
         ) from exc
     text: str | None = None
     try:

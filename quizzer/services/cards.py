@@ -126,18 +126,19 @@ class CardBrowser:
                 matched = self._matching(concept, search, wanted_keys)
                 if not matched:
                     continue
-                known = studied.get(concept.uid, ())
-                states = {key.id: state for key, state in known}
-                keys = [key for key, _ in known]
+                # Keyed by the card itself: building every card's id string on each
+                # keystroke cost a tenth of a second at 10,000 cards.
+                states = dict(studied.get(concept.uid, ()))
+                keys = list(states)
                 wanted = (pair,) if pair is not None else (() if keys else fallback)
                 for extra in wanted:
                     key = CardKey(concept.uid, extra)
-                    if key.id not in states and has_card(concept, extra):
+                    if key not in states and has_card(concept, extra):
                         keys.append(key)
                 for key in keys:
                     if pair is not None and key.pair != pair:
                         continue
-                    found = states.get(key.id)
+                    found = states.get(key)
                     row_status = status_of(found, now)
                     if status is not None and row_status != status:
                         continue

@@ -94,7 +94,11 @@ def _read_table(path: Path, separator: str | None, columns: str | None, lang: st
     try:
         data = read_regular_file(path, MAX_GLOSSARY_BYTES, "table")
     except OSError as exc:
-        raise InputError(f"can't read the file: {exc.strerror}", path=path) from exc
+        raise InputError(
+            f"can't read the file: {exc.strerror}",
+            hint="check the path, and that you may read the file",
+            path=path,
+        ) from exc
     try:
         text = decode(data)
     except SourceError as exc:

@@ -1,4 +1,5 @@
-"""The card browser says what a new learner would otherwise wonder about: a card found by a
+"""The card browser says what a new learner would otherwise wonder about: which deck it
+lists (by the deck's name, as the home screen does); a card found by a
 text the row doesn't show (its Arabic, while it asks English → Bangla) says where the search
 found it; F2 names the text being edited and the keys that keep or leave it; a history longer
 than the pane shows says how many earlier answers there are (Pilot, real store on disk)."""
@@ -39,6 +40,8 @@ async def test_where_it_was_found_what_is_edited_and_earlier_answers(tmp_path: P
         screen.query_one("#cards-search", Input).value = "لورا"
         await pilot.pause()
         assert [row.card for row in screen.rows] == [LORA]
+        filters = str(screen.query_one("#cards-filters", Static).content)
+        assert filters == "1 card · Training efficiency · state: any"  # the deck's name
         detail = str(screen.query_one("#cards-history", Static).content)
         assert "found in Arabic term: " in detail
         assert "3 earlier answers, then:" in detail

@@ -139,7 +139,9 @@ class CardsScreen(QuizzerScreen[None]):
         if shown:
             cards.highlighted = min(keep or 0, len(shown) - 1)
         decks = self._decks()
-        where = decks[0] if len(decks) == 1 else "every deck"
+        # The deck by its name, as the home screen lists it.
+        names = {d.id: display_text(d.name, self.rtl_mode) for d in self.service.listings()}
+        where = names.get(decks[0], decks[0]) if len(decks) == 1 else "every deck"
         more = f" (first {LIMIT})" if len(self.rows) > LIMIT else ""
         self.query_one("#cards-filters", Static).update(
             f"{len(self.rows)} card{'' if len(self.rows) == 1 else 's'}{more} · {where} · "

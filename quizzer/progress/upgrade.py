@@ -324,29 +324,24 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     return out, skipped
 
 
-class _OldLock:
-    """The old store's writer lock (``P.lock``): an old quizzer still writing refuses us."""
-
-    def __init__(self, path: Path) -> None:
-        self._fd: int | None = None
-        if os.name == "nt" or not path.is_file():
-            return  # no old writer ever ran here, or the lock moved with the old files
-        self._fd = os.open(path, os.O_RDWR)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.release()
-            raise StoreError(
-                "another quizzer is writing this store (an older version?)",
-                hint="close it, then open the store again to upgrade it",
-                path=path,
-            ) from None
-
-    def release(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
+def _old_lock(path: Path) -> contextlib.ExitStack:
+    """The old store's writer lock (``P.lock``), held until the stack closes: an old quizzer
+    still writing refuses us. Nothing to hold where no old writer ever ran here."""
+    held = contextlib.ExitStack()
+    if os.name == "nt" or not path.is_file():
+        return held
+    fd = os.open(path, os.O_RDWR)
+    held.callback(os.close, fd)  # closing the file drops the flock
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.close()
+        raise StoreError(
+            "another quizzer is writing this store (an older version?)",
+            hint="close it, then open the store again to upgrade it",
+            path=path,
+        ) from None
+    return held
 
 
 def _move_old_files(path: Path, legacy: Path) -> None:
@@ -375,7 +370,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
     marker = migrating_path(path)
     if not marker.exists():
         check_old_store(path)
-    lock = _OldLock(path.with_name(path.name + ".lock"))
+    lock = _old_lock(path.with_name(path.name + ".lock"))
     try:
         if not marker.exists():
             if legacy.exists():
@@ -385,7 +380,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
                     path=path,
                 )
             atomic_write_bytes(marker, b'{"upgrading": "quizzer-store"}\n')
-        lock.release()  # the lock file moves with the old files
+        lock.close()  # the lock file moves with the old files
         _move_old_files(path, legacy)
         if not (legacy / path.name).is_file():
             raise StoreError(
@@ -405,7 +400,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
         with claim_device(path, now) as claimed:
             carried, skipped = _append(claimed, old, now)
     finally:
-        lock.release()
+        lock.close()
     marker.unlink()
     fsync_dir(path.parent)
     return Upgraded(old.schema, carried, skipped + old.problems, legacy)

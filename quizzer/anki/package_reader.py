@@ -52,6 +52,7 @@ from quizzer.anki.note_types import note_types, proto_fields
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
 from quizzer.decksources.anki_notes import Note, NoteType
+from quizzer.decksources.table import MAX_ROWS
 from quizzer.errors import InputError
 
 #: The package format versions this reader knows (``meta``: 1 legacy, 2 legacy 2.1, 3 latest).
@@ -192,7 +193,11 @@ def _open_regular(path: Path) -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise InputError(f"can't read the file: {exc.strerror or exc}", path=path) from exc
+        raise InputError(
+            f"can't read the file: {exc.strerror or exc}",
+            hint="check the path, and that you may read the file",
+            path=path,
+        ) from exc
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
@@ -581,7 +586,7 @@ def read_package(path: Path | str, resolve: CardResolver | None = None) -> AnkiH
 
 
 #: Most notes ``quizzer import`` takes from one package (each becomes a concept).
-MAX_NOTES = 200_000
+MAX_NOTES = MAX_ROWS
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,7 +54,11 @@ def parse_columns(option: str) -> list[Column | None]:
             try:
                 side = parse_side(side_text)
             except ValueError as exc:
-                raise DeckSourceError(f"--columns: column {number}: {exc}") from None
+                raise DeckSourceError(
+                    f"--columns: column {number} ({item!r}): {exc}",
+                    hint="give LANG:term or LANG:definition per column, e.g. "
+                    "--columns es:term,en:term (- skips one)",
+                ) from None
         out.append(Column(tag, side))
     return out
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from quizzer.decksources.columns import header_columns
 from quizzer.decksources.html_text import html_to_text, plain_text
-from quizzer.decksources.table import DeckSourceError, Row, SourceTable
+from quizzer.decksources.table import MAX_ROWS, DeckSourceError, Row, SourceTable
 from quizzer.glossary.parse import MAX_LINE_CHARS
 
 #: Most columns a row may have: a flashcard table has a handful, never hundreds.
@@ -318,6 +318,12 @@ def _checked(table: SourceTable) -> SourceTable:
     more columns than a table of cards has."""
     if not table.rows:
         raise DeckSourceError("the file has no rows", hint="give a file with one row per card")
+    if len(table.rows) > MAX_ROWS:
+        raise DeckSourceError(
+            f"the file has more than {MAX_ROWS:,} rows, the most one import takes",
+            table.rows[MAX_ROWS].line,
+            hint="split it into several files and import each into a deck of its own (--deck)",
+        )
     for row in table.rows:
         if len(row.cells) > MAX_COLUMNS:
             raise DeckSourceError(

@@ -40,11 +40,13 @@ def plan_columns(
     noun: str = "column",
     given_by: str = "--columns",
     numbers: Sequence[int] = (),
+    pooled: Sequence[Sequence[str]] = (),
 ) -> ColumnPlan:
     """What each column holds: from ``option`` (``--columns``), else the names the file gives,
     else the language told from the column's texts. ``candidates`` (per column) leaves out
     columns no card shows (Anki fields only tested by a template); ``numbers`` are the file's
-    numbers of the columns, when it has columns holding no text.
+    numbers of the columns, when it has columns holding no text; ``pooled`` per column more
+    texts in its language (an Anki field of the same name in another note type's notes).
 
     Raises :class:`DeckSourceError` when a column's language can't be told, or ``option``
     names more columns than there are.
@@ -60,13 +62,19 @@ def plan_columns(
             )
         columns = [*option, *([None] * (width - len(option)))]
         how = [given_by] * width
+        if sum(column is not None for column in columns) < 2:
+            raise DeckSourceError(
+                f"{given_by} keeps fewer than two {noun}s; a card needs two texts (a prompt "
+                "and an answer)",
+                hint=f"give one LANG:SIDE per {noun}, e.g. --columns es:term,en:term",
+            )
     else:
         named = [column_from_name(name) for name in names]
         if sum(column is not None for column in named) >= 2:
             columns = [*named, *([None] * (width - len(named)))]
             how = ["its name"] * width
         else:
-            columns, how = _detected(rows, names, numbers, width, candidates, noun)
+            columns, how = _detected(rows, names, numbers, width, candidates, noun, pooled)
     mapping = resolve(columns)
     described = []
     left_out = []
@@ -89,6 +97,7 @@ def _detected(
     width: int,
     candidates: Sequence[bool] | None,
     noun: str,
+    pooled: Sequence[Sequence[str]],
 ) -> tuple[list[Column | None], list[str]]:
     columns: list[Column | None] = []
     for index in range(width):
@@ -96,7 +105,7 @@ def _detected(
         if (candidates is not None and not candidates[index]) or not any(texts):
             columns.append(None)
             continue
-        lang = column_language(texts)
+        lang = column_language([*texts, *(pooled[index] if index < len(pooled) else ())])
         if lang is None:
             label = _label(index + 1, names, numbers).replace("column", noun, 1)
             raise DeckSourceError(

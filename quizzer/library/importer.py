@@ -10,6 +10,7 @@ with :func:`quizzer.library.decks.write_deck` (temp file + rename).
 from __future__ import annotations
 
 import contextlib
+import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -69,17 +70,26 @@ class ImportResult:
     files: tuple[SourceFile, ...] = ()
 
 
+def read_source_file(path: Path, what: str) -> bytes:
+    """The bytes of a file given to ``quizzer import`` (``what``: glossary, table), read
+    with the glossaries' size limit; a file that can't be read is an :class:`InputError`."""
+    try:
+        return read_regular_file(path, MAX_GLOSSARY_BYTES, what)
+    except OSError as exc:
+        raise InputError(
+            f"can't read the file: {exc.strerror}",
+            hint="check the path, and that you may read the file",
+            path=path,
+        ) from exc
+
+
 def read_glossary(
     path: Path, *, lang: str | None = None, show_progress: bool = False
 ) -> SourceFile:
     """Read, decode, parse and language-tag one glossary file."""
     path = Path(path)
-    try:
-        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")
-    except OSError as exc:
-        raise InputError(
-            f"can't read glossary: {exc.strerror}", hint="check the path", path=path
-        ) from exc
+    data = read_source_file(path, "glossary")
+    text: str | None = None
     try:
         text = decode(data)
         with _progress(path.name, len(data), show_progress) as (reading, tagging):
@@ -89,7 +99,16 @@ def read_glossary(
                 forced=lang,
                 progress=tagging,
             )
-    except (GlossaryError, LanguageIdError) as exc:
+    except GlossaryError as exc:
+        listed = listed_by(text) if text is not None else None
+        hint = None
+        if listed is not None:
+            hint = (
+                f"is it a list of terms and definitions separated by {listed!r}? then say so: "
+                f"quizzer import {shlex.quote(str(path))} --separator {shlex.quote(listed)}"
+            )
+        raise exc.to_input_error(path, hint=hint) from exc
+    except LanguageIdError as exc:
         raise exc.to_input_error(path) from exc
     name = path.name  # a property that splits the path: once, not per entry
     entries = tuple(
@@ -97,6 +116,20 @@ def read_glossary(
         for e, code in zip(glossary.entries, tags.langs, strict=True)
     )
     return SourceFile(name, glossary.title, entries, tags.languages(), tags.notes)
+
+
+#: Separators of term/definition lists that no table reading finds by itself (it finds tabs,
+#: commas and semicolons), in the order tried.
+_LIST_SEPARATORS = (" - ", " – ", " — ", " = ", " : ", " | ", "|", ":")
+
+
+def listed_by(text: str) -> str | None:
+    """The separator every non-blank line of ``text`` (two at least) holds, of those a
+    term/definition list is often written with (``perro - dog``), or ``None``."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return None
+    return next((sep for sep in _LIST_SEPARATORS if all(sep in line for line in lines)), None)
 
 
 Tick = Callable[[int, int], None]

@@ -36,16 +36,16 @@ def source_kind(path: Path, separator: str | None = None) -> SourceKind:
     named ``.apkg``/``.colpkg``), a table (named ``.csv``/``.tsv``, or
     :func:`quizzer.decksources.delimited.read_table` finds one in its first lines), else a
     glossary. Only the file's head is read; the reader of its kind reads it all, checked."""
-    head, whole = _head(path)
-    if head is None:
-        return "glossary"  # no regular file: the glossary reader says what is wrong
-    # A file named as a package or a table is read as one, so that one damaged (empty,
-    # cut short, not a zip) is refused in the words of its kind, not a glossary's.
+    # A file named as a package or a table is read as one, so that one missing or damaged
+    # (empty, cut short, not a zip) is refused in the words of its kind, not a glossary's.
     suffix = path.suffix.lower()
-    if head.startswith(ZIP_MAGIC) or suffix in ANKI_SUFFIXES:
+    head, whole = _head(path)
+    if suffix in ANKI_SUFFIXES or (head is not None and head.startswith(ZIP_MAGIC)):
         return "anki"
     if separator is not None or suffix in TABLE_SUFFIXES:
         return "table"
+    if head is None:
+        return "glossary"  # no regular file: the glossary reader says what is wrong
     text = None
     for cut in range(4):  # the head may end inside a character
         try:

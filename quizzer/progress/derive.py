@@ -62,8 +62,7 @@ class Replay:
     snapshot, kept as given) are taken as the replay of the events later added with
     ``stepped=True``; ``last_keys`` says which event each of those cards saw last, so that
     :meth:`needs_history` can tell an event that must be replayed among older ones.
-    ``recent_ms``: answers from then on are listed in :attr:`recent` (today's counts), as
-    long as they are at most :data:`RECENT_MS` older than the newest answer.
+    :attr:`recent` lists the answers at most :data:`RECENT_MS` older than the newest one.
     """
 
     def __init__(
@@ -72,15 +71,14 @@ class Replay:
         defaults: SchedulerSettings | None = None,
         states: MutableMapping[str, CardState] | None = None,
         last_keys: Mapping[str, ev.Key] | None = None,
-        recent_ms: int = 0,
     ) -> None:
         self.tz = tz
         self.defaults = defaults or SchedulerSettings()
         #: Card id → its state now.
         self.states: MutableMapping[str, CardState] = {} if states is None else states
         self._last_keys = last_keys or {}
-        self._recent_ms = recent_ms
-        #: Review id → (card id, time, phase before) of the answers since ``recent_ms``.
+        self._recent_ms = 0
+        #: Review id → (card id, time, phase before) of the recent answers.
         self.recent: dict[str, tuple[str, int, str]] = {}
         #: Every event taken (undone ones too), by id.
         self.events: dict[str, ev.AnyEvent] = {}

@@ -305,11 +305,6 @@ def _read_copies(files: _Folder, month: str, result: ReadResult) -> None:
                 result.copies.append(event)
 
 
-def _seq_of(event: Event) -> int:
-    seq = event.get("seq")
-    return seq if isinstance(seq, int) else 0
-
-
 def _write_sealed(path: Path, month: str, device: str, events: list[Event]) -> None:
     """Seal ``events`` into the TinyDB file ``path``: a temp file, fsynced, renamed."""
     temp = path.with_name(f".{path.name}{_SEALING}")
@@ -344,7 +339,6 @@ class DeviceLog:
         self._fd: int | None = None
         self._month = ""
         self._floor = ""
-        self._open_found = False
         self._size = 0
         self.last_seq = min_seq
         try:
@@ -379,8 +373,9 @@ class DeviceLog:
             if month in files.logs and (month < max(current, newest) or month in files.sealed):
                 self._seal(files, month)
         files = _scan(self.folder)
+        found = False
         if newest in files.logs and newest not in files.sealed:
-            self._open_log(newest)
+            found = self._open_log(newest)
             self._floor = newest
         elif newest:
             # Never append to a sealed month, even when the clock says it is that month (a
@@ -389,14 +384,12 @@ class DeviceLog:
         # The last number used: from the newest month that holds an event (a month can be
         # empty: a kill between creating its log and the first write).
         for month in reversed(files.months):
-            if month == self._month:
-                found = self._open_found
-            elif month in files.sealed:
-                found = self._see(read_sealed(files.sealed[month])[0])
-            else:
-                found = self._see(eventlines.parse(_read_bytes(files.logs[month])).events)
             if found:
                 break
+            if month in files.sealed:
+                found = self._see(read_sealed(files.sealed[month])[0])
+            elif month != self._month:
+                found = self._see(eventlines.parse(_read_bytes(files.logs[month])).events)
 
     def _see(self, events: list[Event]) -> bool:
         """Count ``events``' numbers as used; whether there were any."""
@@ -405,18 +398,19 @@ class DeviceLog:
             self.last_seq = max(self.last_seq, *seqs)
         return bool(seqs)
 
-    def _open_log(self, month: str) -> None:
+    def _open_log(self, month: str) -> bool:
+        """Open ``month``'s log for appending; whether it holds an event."""
         path = layout.log_path(self.folder, month)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
         self._fd, self._month = fd, month
         data = _read_bytes(path)
         parsed = eventlines.parse(data)
-        self._open_found = self._see(parsed.events)
         self._size = parsed.end
         if parsed.end < len(data):
             # The torn tail of a killed append: cut it off so the next line starts clean.
             os.ftruncate(fd, parsed.end)
             _datasync(fd)
+        return self._see(parsed.events)
 
     def _seal(self, files: _Folder, month: str) -> None:
         log = files.logs[month]
@@ -432,7 +426,7 @@ class DeviceLog:
         extra = [event for event in parsed.events if event["id"] not in known]
         if extra or month not in files.sealed:
             union = done + extra
-            union.sort(key=_seq_of)
+            union.sort(key=lambda event: event["seq"] if type(event.get("seq")) is int else 0)
             _write_sealed(sealed, month, self.owner, union)
             done = union
         self._see(done)
@@ -454,14 +448,23 @@ class DeviceLog:
         data = eventlines.encode_all(events)
         try:
             if month != self._month or self._fd is None:
-                self._start_month(month)
+                self.close()
+                created = not layout.log_path(self.folder, month).exists()
+                self._open_log(month)
+                if created:
+                    fsync_dir(self.folder)
             assert self._fd is not None
             written = os.write(self._fd, data)
             while written < len(data):
                 written += os.write(self._fd, data[written:])
             _datasync(self._fd)
         except OSError as error:
-            self._cut_back()
+            # Take off what part of it reached the file (a full disk), so the log ends with
+            # whole lines and the next append starts clean.
+            if self._fd is not None:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._fd, self._size)
+                    _datasync(self._fd)
             raise StoreError(
                 f"can't write the answer to the device log: {error.strerror or error}",
                 hint="free some disk space or check the folder's permissions; nothing was saved",
@@ -469,24 +472,6 @@ class DeviceLog:
             ) from error
         self.last_seq = seq
         self._size += len(data)
-
-    def _cut_back(self) -> None:
-        """After a failed write (a full disk), take off what part of it reached the file, so
-        the log ends with whole lines and the next append starts clean."""
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, self._size)
-                _datasync(self._fd)
-
-    def _start_month(self, month: str) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-        path = layout.log_path(self.folder, month)
-        created = not path.exists()
-        self._open_log(month)
-        if created:
-            fsync_dir(self.folder)
 
     def close(self) -> None:
         """Close the open log; safe to call twice."""

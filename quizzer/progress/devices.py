@@ -45,20 +45,11 @@ class DeviceInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """The device as JSON (``quizzer devices --json``)."""
-        last = self.last_event.isoformat() if self.last_event else None
-        return {
-            "device": self.device,
-            "name": self.name,
-            "this": self.this,
-            "merged": self.merged,
-            "last_event": last,
-            "answers": self.answers,
-            "verifies": self.verifies,
-            "behind": self.behind,
-            "conflict_copies": self.copies,
-            "settings": self.settings,
-            "problems": self.problems,
-        }
+        out = {name: getattr(self, name) for name in ("device", "name", "this", "merged")}
+        out["last_event"] = self.last_event.isoformat() if self.last_event else None
+        out |= {name: getattr(self, name) for name in ("answers", "verifies", "behind")}
+        out["conflict_copies"] = self.copies
+        return out | {"settings": self.settings, "problems": self.problems}
 
 
 @dataclass(slots=True)

@@ -148,6 +148,10 @@ class Cache:
         return {card: (row[11][0], row[11][1], row[11][2]) for card, row in self.rows.items()}
 
 
+#: The parts of a cache's ``meta`` kept as they are (after ``marks``, before ``tally``).
+_PARTS = ("settings", "recent", "losses", "counts", "bad")
+
+
 def load(path: Path) -> Cache | None:
     """The cache at ``path``; ``None`` when there is none or it can't be used."""
     try:
@@ -159,34 +163,17 @@ def load(path: Path) -> Cache | None:
         if meta.get("version") != VERSION:
             return None
         marks = {name: devicelog.Mark(*mark) for name, mark in meta["marks"].items()}
-        return Cache(
-            marks,
-            data["cards"],
-            meta["settings"],
-            meta["recent"],
-            meta["losses"],
-            meta["counts"],
-            meta["bad"],
-            (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None,
-        )
+        tally = (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None
+        return Cache(marks, data["cards"], tally=tally, **{part: meta[part] for part in _PARTS})
     except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
         return None
 
 
 def save(path: Path, cache: Cache) -> None:
     """Write ``cache`` to ``path`` whole (a failure leaves the old one or none: a cache)."""
-    meta = {
-        "version": VERSION,
-        "marks": {
-            name: [m.segment, m.offset, m.count, m.before] for name, m in cache.marks.items()
-        },
-        "settings": cache.settings,
-        "recent": cache.recent,
-        "losses": cache.losses,
-        "counts": cache.counts,
-        "bad": cache.bad,
-        "tally": list(cache.tally) if cache.tally else None,
-    }
+    meta = {part: getattr(cache, part) for part in _PARTS} | {"version": VERSION}
+    meta["marks"] = {n: [m.segment, m.offset, m.count, m.before] for n, m in cache.marks.items()}
+    meta["tally"] = list(cache.tally) if cache.tally else None
     data = msgspec.json.encode({"meta": {"1": meta}, "cards": cache.rows})
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -291,8 +291,9 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     skipped: list[str] = []
     made = events.to_ms(now)
 
-    def put(body: dict[str, Any]) -> None:
+    def put(fields: dict[str, Any]) -> None:
         seq = len(out) + 1
+        body = {name: value for name, value in fields.items() if value is not None}
         event = {"id": events.event_id(device, seq), "dev": device, "seq": seq} | body
         try:
             events.from_dict(event)
@@ -304,19 +305,11 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     timed = [(_ms(review.get("reviewed_at")), review) for review in old.reviews.values()]
     timed.sort(key=lambda pair: (pair[0] or 0, str(pair[1].get("id"))))
     for at, review in timed:
-        body: dict[str, Any] = {"at": at, "op": "answer"}
-        body |= {"card": review.get("card_id"), "grade": review.get("grade")}
-        body |= {"mode": review.get("mode"), "ms": review.get("duration_ms", 0)}
-        for name, key in (("typed", "typed"), ("correct", "correct")):
-            if review.get(key) is not None:
-                body[name] = review[key]
-        if review.get("overridden"):
-            body["over"] = True
-        body["review"] = review.get("id")
-        due = _ms(review.get("due"))
-        if due is not None:
-            body["due"] = due
-        put(body)
+        body = {"at": at, "op": "answer", "card": review.get("card_id")}
+        body |= {"grade": review.get("grade"), "mode": review.get("mode")}
+        body |= {"ms": review.get("duration_ms", 0), "typed": review.get("typed")}
+        body |= {"correct": review.get("correct"), "over": review.get("overridden") or None}
+        put(body | {"review": review.get("id"), "due": _ms(review.get("due"))})
     values = {k: v for k, v in old.settings.items() if k in events.SETTING_NAMES}
     if values:
         put({"at": made, "op": "settings", "values": values})
@@ -331,29 +324,24 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     return out, skipped
 
 
-class _OldLock:
-    """The old store's writer lock (``P.lock``): an old quizzer still writing refuses us."""
-
-    def __init__(self, path: Path) -> None:
-        self._fd: int | None = None
-        if os.name == "nt" or not path.is_file():
-            return  # no old writer ever ran here, or the lock moved with the old files
-        self._fd = os.open(path, os.O_RDWR)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.release()
-            raise StoreError(
-                "another quizzer is writing this store (an older version?)",
-                hint="close it, then open the store again to upgrade it",
-                path=path,
-            ) from None
-
-    def release(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
+def _old_lock(path: Path) -> contextlib.ExitStack:
+    """The old store's writer lock (``P.lock``), held until the stack closes: an old quizzer
+    still writing refuses us. Nothing to hold where no old writer ever ran here."""
+    held = contextlib.ExitStack()
+    if os.name == "nt" or not path.is_file():
+        return held
+    fd = os.open(path, os.O_RDWR)
+    held.callback(os.close, fd)  # closing the file drops the flock
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.close()
+        raise StoreError(
+            "another quizzer is writing this store (an older version?)",
+            hint="close it, then open the store again to upgrade it",
+            path=path,
+        ) from None
+    return held
 
 
 def _move_old_files(path: Path, legacy: Path) -> None:
@@ -382,7 +370,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
     marker = migrating_path(path)
     if not marker.exists():
         check_old_store(path)
-    lock = _OldLock(path.with_name(path.name + ".lock"))
+    lock = _old_lock(path.with_name(path.name + ".lock"))
     try:
         if not marker.exists():
             if legacy.exists():
@@ -392,7 +380,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
                     path=path,
                 )
             atomic_write_bytes(marker, b'{"upgrading": "quizzer-store"}\n')
-        lock.release()  # the lock file moves with the old files
+        lock.close()  # the lock file moves with the old files
         _move_old_files(path, legacy)
         if not (legacy / path.name).is_file():
             raise StoreError(
@@ -412,7 +400,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
         with claim_device(path, now) as claimed:
             carried, skipped = _append(claimed, old, now)
     finally:
-        lock.release()
+        lock.close()
     marker.unlink()
     fsync_dir(path.parent)
     return Upgraded(old.schema, carried, skipped + old.problems, legacy)

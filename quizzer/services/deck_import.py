@@ -30,14 +30,14 @@ from quizzer.decksources.delimited import read_table
 from quizzer.decksources.plan import ColumnPlan, plan_columns
 from quizzer.decksources.table import DeckSourceError, Row
 from quizzer.errors import InputError, SourceError
-from quizzer.fsutil import read_regular_file
-from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, decode
+from quizzer.glossary.parse import decode
 from quizzer.glossary.slug import slugify
 from quizzer.library.decks import load_library
 from quizzer.library.importer import (
     check_deck_id,
     check_lang_option,
     check_names,
+    read_source_file,
     write_built_deck,
 )
 from quizzer.library.source_kind import source_kind
@@ -91,10 +91,7 @@ _TEXT_HINT = (
 
 
 def _read_table(path: Path, separator: str | None, columns: str | None, lang: str | None) -> _Parts:
-    try:
-        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "table")
-    except OSError as exc:
-        raise InputError(f"can't read the file: {exc.strerror}", path=path) from exc
+    data = read_source_file(path, "table")
     try:
         text = decode(data)
     except SourceError as exc:
@@ -138,12 +135,23 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     described: list[str] = []
     names: list[str] = []
     decks: list[str] = []
-    for type_id, indexes in by_type.items():
-        note_type: NoteType = package.note_types[type_id]
-        rows = [
-            _own(note_type, row, decks)
-            for row in note_rows(note_type, [package.notes[i] for i in indexes])
+    typed_rows = {
+        type_id: [
+            _own(package.note_types[type_id], row, decks)
+            for row in note_rows(package.note_types[type_id], [package.notes[i] for i in indexes])
         ]
+        for type_id, indexes in by_type.items()
+    }
+    # A field's language is told from its texts in every note type that has a field so
+    # named: a "Basic" note or two beside many "Basic (and reversed card)" ones say little.
+    texts: dict[tuple[int, str], list[str]] = {
+        (type_id, name): [row.cells[n] for row in rows if n < len(row.cells)]
+        for type_id, rows in typed_rows.items()
+        for n, name in enumerate(package.note_types[type_id].fields)
+    }
+    for type_id in by_type:
+        note_type: NoteType = package.note_types[type_id]
+        rows = typed_rows[type_id]
         shown = set(note_type.shown)
         plan = plan_columns(
             rows,
@@ -152,10 +160,19 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
             candidates=[name in shown for name in note_type.fields],
             noun="field",
             given_by=_given_by(columns),
+            pooled=[
+                [
+                    text
+                    for (other, field), found in texts.items()
+                    if field == name and other != type_id
+                    for text in found
+                ]
+                for name in note_type.fields
+            ],
         )
         groups.append((rows, plan))
         described.extend(f"{note_type.name}: {line}" for line in plan.described)
-        names.append(f"{len(indexes)} of note type {note_type.name!r}")
+        names.append(f"{len(by_type[type_id])} of note type {note_type.name!r}")
     what = f"Anki package ({package.collection}; {len(package.notes)} notes"
     what += f": {', '.join(names)})" if len(names) > 1 else f" of note type {note_type.name!r})"
     return _Parts(what, groups, decks[0] if decks else None, described)
@@ -236,6 +253,7 @@ def import_deck_source(
                 deck_name=name,
                 file=path.name,
                 existing=current,
+                noun="field" if kind == "anki" else "column",
             )
             total.new += report.new
             total.updated += report.updated

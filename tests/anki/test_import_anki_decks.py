@@ -290,3 +290,39 @@ def test_a_language_not_told_is_asked_of_each_field(decks, tmp_path, capsys):
     assert "can't tell the language of field 1 (Front)" in err
     assert "say what each field holds" in err and "per field" in err
     assert not list(decks.iterdir())
+
+
+def test_a_note_type_with_few_notes_takes_its_fields_languages_from_the_others(
+    decks, tmp_path, capsys
+):
+    # One "Basic" note alone says too little of its languages; its fields share their names
+    # with the "Basic (and reversed card)" notes', whose texts tell them.
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, WORDS)
+        add_notes(col, [("el teclado", "the keyboard")], note_type="Basic")
+        apkg = export_with_scheduling(col, tmp_path / "mixed.apkg")
+    finally:
+        col.close()
+    code, out, err = _import(capsys, str(apkg), "--deck", "words")
+    assert code == 0, err
+    assert "5 notes: 4 of note type 'Basic (and reversed card)', 1 of note type 'Basic'" in out
+    assert "Basic: field 1 (Front): es term" in out and "Basic: field 2 (Back): en term" in out
+    keyboard = read_deck(decks / "words.toml").concepts[-1]
+    assert (keyboard.text("es", "term"), keyboard.text("en", "term")) == (
+        "el teclado",
+        "the keyboard",
+    )
+
+
+def test_a_field_too_long_is_named_by_its_note_and_field(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [WORDS[0], ("el ordenador " * 1000, "the computer")])
+        apkg = export_with_scheduling(col, tmp_path / "long.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg), "--columns", "es:term,en:term")
+    assert code == 2
+    assert f"{apkg}: note 2: field 1 is 12,999 characters long (a text holds at most 10,000)" in err
+    assert "hint: " in err and not list(decks.iterdir())

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import quizzer.decksources.delimited as delimited
 from tests.cli_support import run, write
 
 #: Longer than any row of cards (a text holds at most 10,000 characters), and longer than
@@ -109,3 +110,33 @@ def test_a_bom_and_crlf_table_reads_like_a_plain_one(decks, tmp_path, capsys):
     code, out, err = run(capsys, "import", str(source), "--deck", "words")
     assert code == 0, err
     assert "column 1 (es): es term (by its name)" in out and "2 new" in out
+
+
+@pytest.mark.parametrize("name", ["words.csv", "words.apkg", "words.txt"])
+def test_a_missing_file_is_named_as_a_file_not_a_glossary(decks, tmp_path, capsys, name):
+    missing = tmp_path / name
+    message, hint = _refused(capsys, decks, missing)
+    assert message == f"quizzer: error: {missing}: can't read the file: No such file or directory"
+    assert "check the path" in hint
+
+
+def test_a_folder_named_as_a_table_is_refused_as_one(decks, tmp_path, capsys):
+    folder = tmp_path / "words.csv"
+    folder.mkdir()
+    message, _hint = _refused(capsys, decks, folder)
+    assert message == f"quizzer: error: {folder}: is a directory, not a table file"
+
+
+def test_a_table_of_more_rows_than_one_import_takes_is_refused(
+    decks, tmp_path, capsys, monkeypatch
+):
+    # 200,000 rows in truth: a smaller limit stands in, the check is the same.
+    monkeypatch.setattr(delimited, "MAX_ROWS", 3)
+    rows = "".join(f"la palabra {n}\tthe word {n}\n" for n in range(5))
+    source = write(tmp_path / "words.txt", rows)
+    message, hint = _refused(capsys, decks, source, "--columns", "es:term,en:term")
+    assert (
+        message
+        == f"quizzer: error: {source}:4: the file has more than 3 rows, the most one import takes"
+    )
+    assert "split it into several files" in hint

@@ -4,6 +4,8 @@ count of concepts."""
 
 from __future__ import annotations
 
+import pytest
+
 from quizzer.library.decks import read_deck
 from tests.cli_support import run, write
 
@@ -43,3 +45,56 @@ def test_ankis_text_export_names_columns_by_their_place_in_the_file(decks, tmp_p
     )
     concept = read_deck(decks / "words.toml").concepts[1]
     assert concept.text("es", "term") == "el ordenador de mi casa"
+
+
+def test_a_list_with_its_own_separator_is_told_to_say_it(decks, tmp_path, capsys):
+    # No table reading finds " - " by itself: the file is read as a glossary and refused,
+    # and the hint gives the command that reads it.
+    source = write(
+        tmp_path / "words.txt", "la biblioteca - the library\nel ordenador - the computer\n"
+    )
+    code, _out, err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 2 and not list(decks.iterdir())
+    command = f"quizzer import {source} --separator ' - '"
+    assert (
+        f"hint: is it a list of terms and definitions separated by ' - '? then say so: {command}"
+        in err
+    )
+    code, out, err = run(
+        capsys,
+        "import",
+        str(source),
+        "--deck",
+        "words",
+        "--separator",
+        " - ",
+        "--columns",
+        "es:term,en:term",
+    )
+    assert code == 0, err
+    assert "2 new" in out
+
+
+@pytest.mark.parametrize(
+    ("columns", "message", "hint"),
+    [
+        (
+            "es:word,en:term",
+            "--columns: column 1 ('es:word'): unknown side 'word'",
+            "LANG:term or LANG:definition",
+        ),
+        ("es", "--columns keeps fewer than two columns; a card needs two texts", "es:term,en:term"),
+        ("es:term,-", "--columns keeps fewer than two columns", "es:term,en:term"),
+    ],
+)
+def test_columns_that_make_no_card_say_what_to_give(
+    decks, tmp_path, capsys, columns, message, hint
+):
+    source = write(
+        tmp_path / "words.txt", "la biblioteca\tthe library\nel ordenador\tthe computer\n"
+    )
+    code, _out, err = run(capsys, "import", str(source), "--columns", columns)
+    assert code == 2 and not list(decks.iterdir())
+    first, _, given = err.partition("\n  hint: ")
+    assert first.startswith(f"quizzer: error: {source}: {message}"), err
+    assert hint in given and "Traceback" not in err

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from quizzer.ui.textshape import cells, clusters
+from quizzer.ui.textshape import cells, clip
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,18 +33,6 @@ class DeckEntry:
     note: str = ""
     problem: bool = False
     marked: bool = False
-
-
-def clip(text: str, width: int) -> str:
-    """``text`` cut to ``width`` cells between grapheme clusters, "…" marking the cut."""
-    if cells(text) <= width:
-        return text
-    out = ""
-    for cluster in clusters(text):
-        if cells(out + cluster) > width - 1:
-            break
-        out += cluster
-    return out + "…"
 
 
 def _details(entry: DeckEntry, width: int) -> Content:

@@ -70,19 +70,25 @@ class ImportResult:
     files: tuple[SourceFile, ...] = ()
 
 
-def read_glossary(
-    path: Path, *, lang: str | None = None, show_progress: bool = False
-) -> SourceFile:
-    """Read, decode, parse and language-tag one glossary file."""
-    path = Path(path)
+def read_source_file(path: Path, what: str) -> bytes:
+    """The bytes of a file given to ``quizzer import`` (``what``: glossary, table), read
+    with the glossaries' size limit; a file that can't be read is an :class:`InputError`."""
     try:
-        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")
+        return read_regular_file(path, MAX_GLOSSARY_BYTES, what)
     except OSError as exc:
         raise InputError(
             f"can't read the file: {exc.strerror}",
             hint="check the path, and that you may read the file",
             path=path,
         ) from exc
+
+
+def read_glossary(
+    path: Path, *, lang: str | None = None, show_progress: bool = False
+) -> SourceFile:
+    """Read, decode, parse and language-tag one glossary file."""
+    path = Path(path)
+    data = read_source_file(path, "glossary")
     text: str | None = None
     try:
         text = decode(data)

@@ -30,14 +30,14 @@ from quizzer.decksources.delimited import read_table
 from quizzer.decksources.plan import ColumnPlan, plan_columns
 from quizzer.decksources.table import DeckSourceError, Row
 from quizzer.errors import InputError, SourceError
-from quizzer.fsutil import read_regular_file
-from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, decode
+from quizzer.glossary.parse import decode
 from quizzer.glossary.slug import slugify
 from quizzer.library.decks import load_library
 from quizzer.library.importer import (
     check_deck_id,
     check_lang_option,
     check_names,
+    read_source_file,
     write_built_deck,
 )
 from quizzer.library.source_kind import source_kind
@@ -91,14 +91,7 @@ _TEXT_HINT = (
 
 
 def _read_table(path: Path, separator: str | None, columns: str | None, lang: str | None) -> _Parts:
-    try:
-        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "table")
-    except OSError as exc:
-        raise InputError(
-            f"can't read the file: {exc.strerror}",
-            hint="check the path, and that you may read the file",
-            path=path,
-        ) from exc
+    data = read_source_file(path, "table")
     try:
         text = decode(data)
     except SourceError as exc:
@@ -260,6 +253,7 @@ def import_deck_source(
                 deck_name=name,
                 file=path.name,
                 existing=current,
+                noun="field" if kind == "anki" else "column",
             )
             total.new += report.new
             total.updated += report.updated

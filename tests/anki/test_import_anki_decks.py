@@ -313,3 +313,16 @@ def test_a_note_type_with_few_notes_takes_its_fields_languages_from_the_others(
         "el teclado",
         "the keyboard",
     )
+
+
+def test_a_field_too_long_is_named_by_its_note_and_field(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [WORDS[0], ("el ordenador " * 1000, "the computer")])
+        apkg = export_with_scheduling(col, tmp_path / "long.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg), "--columns", "es:term,en:term")
+    assert code == 2
+    assert f"{apkg}: note 2: field 1 is 12,999 characters long (a text holds at most 10,000)" in err
+    assert "hint: " in err and not list(decks.iterdir())

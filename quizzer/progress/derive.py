@@ -263,19 +263,18 @@ class Replay:
 
     def _undo(self, undo: ev.Undo, dirty: set[str]) -> None:
         target = self.events.get(undo.target)
+        wrong = ""
         if undo.target.rpartition("-")[0] != undo.dev:
-            self._bad.append(
-                Problem(undo.id, undo.dev, f"undo of {undo.target}, another device's event")
-            )
+            wrong = "another device's event"
         elif undo.target in self.undone:
-            self._bad.append(Problem(undo.id, undo.dev, f"undo of {undo.target}, undone already"))
+            wrong = "undone already"
         elif target is None:
             self._pending[undo.target] = undo
         elif not isinstance(target, _UNDOABLE):
-            self._bad.append(
-                Problem(undo.id, undo.dev, f"undo of {undo.target}, which can't be undone")
-            )
-        else:
+            wrong = "which can't be undone"
+        if wrong:
+            self._bad.append(Problem(undo.id, undo.dev, f"undo of {undo.target}, {wrong}"))
+        elif isinstance(target, _UNDOABLE):
             self.undone[undo.target] = undo.id
             if isinstance(target, ev.Practice):
                 self._practice.pop(target.id, None)

@@ -9,9 +9,9 @@ header lines), told apart by their content.
 * **A header row** naming the columns' languages (``en``, ``es``, ``term_en``,
   ``definition_es``), then rows, separated by tabs, commas or semicolons.
 * **A Quizlet export** (or any two-column list): term and definition separated by a tab, a
-  comma or the string ``--separator`` gives, rows by newline or by semicolon. Only the first
-  separator of a row splits it (a definition may hold commas); a tab-separated row with more
-  tabs has more columns.
+  comma, a semicolon or the string ``--separator`` gives, rows by newline or by semicolon.
+  Only the first separator of a row splits it (a definition may hold commas); a
+  tab-separated row with more tabs has more columns.
 
 :func:`read_table` returns ``None`` for text that is none of these (a glossary, read by
 :mod:`quizzer.glossary.parse`), unless a separator was given.
@@ -263,7 +263,9 @@ def _pairs(text: str, lines: Sequence[str], separator: str | None) -> SourceTabl
     """A Quizlet-style list: rows by newline or semicolon, columns by ``separator`` or found."""
     content = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
     pieces = _semicolon_rows(text)
-    for sep in (separator,) if separator else ("\t", ","):
+    # A semicolon between the columns is what spreadsheets write where the comma is the
+    # decimal mark; rows by semicolon never hold one, so the two can't be confused.
+    for sep in (separator,) if separator else ("\t", ",", ";"):
         # Rows by semicolon: more rows than lines, each one term and one definition.
         if len(pieces) > len(content) and all(piece.count(sep) == 1 for _n, piece in pieces):
             _check_lengths(pieces)

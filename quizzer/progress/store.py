@@ -647,7 +647,7 @@ class Store:
         """The whole log summed for the statistics, practice answers apart, study days in
         ``tz`` (default: the store's zone): the cache's tally and the answers read or given
         since, when it was counted in that zone and nothing older changed since; else counted
-        from the log. The tally is the store's own: read it, don't change it."""
+        from the log. A copy: the store goes on counting in its own."""
         from quizzer.stats.tally import Tally, add_one, tally_of
 
         zone = tz or self.tz
@@ -674,7 +674,7 @@ class Store:
                     elif isinstance(event, ev.Practice) and event_id not in replay.undone:
                         _add_practice(tally, event, zone, hour)
             self._tally, self._tally_zone, self._fresh = (key, tally), zone, []
-            return tally
+            return Tally.from_data(tally.to_data())
 
     # Closing.
 

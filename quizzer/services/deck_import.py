@@ -12,6 +12,7 @@ lets ``quizzer merge`` of the same collection find the concepts its notes became
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from quizzer.library.importer import (
     check_deck_id,
     check_lang_option,
     check_names,
+    listed_by,
     read_source_file,
     write_built_deck,
 )
@@ -107,7 +109,9 @@ def _read_table(path: Path, separator: str | None, columns: str | None, lang: st
         raise DeckSourceError(
             "no table here: neither Anki's header lines, a header row, nor a separator on "
             "every line",
-            hint="give --separator, or import it as a glossary",
+            hint=f"give the separator between term and definition: --separator "
+            f"{shlex.quote(listed_by(text) or '|')}; a glossary is read from a file not "
+            "named .csv or .tsv",
         )
     plan = plan_columns(
         table.rows,

@@ -7,20 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from datetime import datetime, tzinfo
+from datetime import date
 
-from quizzer.progress.store import Store
-from quizzer.scheduling.studyday import study_day
 from quizzer.stats.figures import Stats
 from quizzer.stats.sources import practice_sources
+from quizzer.stats.tally import Tally
 
 
-def with_practice(
-    stats: Stats, store: Store, deck_ids: Iterable[str] | None, now: datetime, tz: tzinfo
-) -> Stats:
-    """``stats`` with the store's practice answers per mode (all time, the recent study days,
-    how many passed), study days in ``tz``; only ``deck_ids``' when given."""
-    today = study_day(now, tz, store.settings.day_start_hour)
+def with_practice(stats: Stats, tally: Tally, deck_ids: Iterable[str] | None, today: date) -> Stats:
+    """``stats`` with the practice answers of ``tally`` per mode (all time, the recent study
+    days up to ``today``, how many passed); only ``deck_ids``' when given."""
     wanted = set(deck_ids) if deck_ids is not None else None
-    counts = practice_sources(store.stats_tally(tz), today, wanted)
+    counts = practice_sources(tally, today, wanted)
     return replace(stats, practice=counts) if counts else stats

@@ -98,3 +98,25 @@ def test_columns_that_make_no_card_say_what_to_give(
     first, _, given = err.partition("\n  hint: ")
     assert first.startswith(f"quizzer: error: {source}: {message}"), err
     assert hint in given and "Traceback" not in err
+
+
+def test_a_spreadsheets_semicolon_separated_list_imports(decks, tmp_path, capsys):
+    # What a spreadsheet writes as CSV where the comma is the decimal mark.
+    source = write(
+        tmp_path / "words.csv",
+        "la biblioteca de la ciudad;the library of the city\n"
+        "el ordenador de mi casa;the computer in my house\n",
+    )
+    code, out, err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0, err
+    assert "(semicolon between term and definition, one per line)" in out
+    concept = read_deck(decks / "words.toml").concepts[1]
+    assert concept.text("en", "term") == "the computer in my house"
+
+
+def test_a_csv_holding_no_table_gets_the_separator_it_holds(decks, tmp_path, capsys):
+    source = write(tmp_path / "words.csv", "la biblioteca - the library\nel ordenador - the pc\n")
+    code, _out, err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 2 and not list(decks.iterdir())
+    assert f"{source}: no table here" in err
+    assert "hint: give the separator between term and definition: --separator ' - '" in err

@@ -264,6 +264,7 @@ def open_file(path: Path) -> BinaryIO:
         os.close(fd)
         kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device or a folder"
         raise OSError(
-            errno.EINVAL, f"it is {kind}, not a file quizzer wrote; move it out of the folder"
+            errno.EINVAL,
+            f"{path.name} is {kind}, not a file quizzer wrote; move it out of the folder",
         )
     return os.fdopen(fd, "rb")

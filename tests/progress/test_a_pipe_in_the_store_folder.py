@@ -58,3 +58,28 @@ def test_a_fifo_in_the_store_folder_is_reported_never_waited_on(
         assert fifo.name in said and "named pipe (FIFO)" in said, (command, said)
         assert "move it out of the folder" in said, (command, said)
     assert layout.device_folders(store) == [store / "devices" / "desk"]
+
+
+def test_a_fifo_in_this_devices_folder_stops_studying_with_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer seals the months before this one: a pipe named as one of them is refused
+    by name (nothing written), never waited on."""
+    monkeypatch.setenv("QUIZZER_DEVICE", "desk")
+    store = tmp_path / "store"
+    with open_store(store, tz=UTC) as opened:
+        opened.record(CARD, 3, T0)
+    os.mkfifo(store / "devices" / "desk" / "2026-02.log")
+    code = (
+        "import sys\nfrom datetime import UTC, datetime\nfrom quizzer.progress import open_store\n"
+        f"with open_store({str(store)!r}, tz=UTC) as store:\n"
+        f"    store.record({CARD!r}, 3, datetime(2026, 3, 3, 9, tzinfo=UTC))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode != 0
+    assert "2026-02.log is a named pipe (FIFO)" in done.stderr, done.stderr
+    assert "move it out of the folder" in done.stderr
+    with open_store(store, tz=UTC, read_only=True) as opened:
+        assert len(opened.reviews()) == 1  # the answer refused was not written

@@ -347,3 +347,18 @@ def test_lang_leaves_out_the_fields_no_card_shows(decks, tmp_path, capsys):
     assert "1 field(s) left out: Add Reverse" in out
     concept = read_deck(decks / "words.toml").concepts[0]
     assert concept.text("es", "definition") == "un lugar con libros"
+
+
+def test_merging_a_deck_not_imported_yet_says_to_import_it_first(
+    anki_deck, decks, tmp_path, capsys
+):
+    apkg, _legacy, _answers = anki_deck
+    db = tmp_path / "store" / "progress.json"
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 notes quizzer didn't export" in out
+    assert f"to study those notes here with their answers: quizzer import {apkg}, then" in out
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 notes found in your decks by their GUID" in out and "merge it again" not in out

@@ -109,7 +109,10 @@ def row_entries(row: Row, mapping: Mapping, file: str, noun: str = "column") -> 
             "this row has fewer than two texts in the columns kept (a card needs a prompt "
             "and an answer)",
             row.line,
-            hint="fill the row, leave it out, or map its columns with --columns",
+            hint="fill the row, leave it out, or map its columns with --columns"
+            if noun == "column"
+            else "in Anki, move the notes without two texts (a picture or a sound alone) to "
+            "another deck and export the rest, or map the fields with --columns",
         )
     return entries
 

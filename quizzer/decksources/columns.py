@@ -89,7 +89,9 @@ def header_columns(names: Sequence[str]) -> list[Column] | None:
     return [column for column in found if column is not None]
 
 
-def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
+def resolve(
+    columns: Sequence[Column | None], noun: str = "column"
+) -> list[tuple[str, Side] | None]:
     """Sides filled in (a language's first column the term, its second the definition).
 
     Raises :class:`DeckSourceError` for two columns holding the same text or a third
@@ -107,8 +109,8 @@ def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
             continue
         if valid_tag(column.lang) != column.lang:
             raise DeckSourceError(
-                f"column {number}: {column.lang!r} is not a language tag (BCP 47)",
-                hint="say what each column holds, e.g. --columns es:term,en:term",
+                f"{noun} {number}: {column.lang!r} is not a language tag (BCP 47)",
+                hint=f"say what each {noun} holds, e.g. --columns es:term,en:term",
             )
         sides = taken.setdefault(column.lang, [])
         side = column.side
@@ -116,15 +118,15 @@ def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
             free = [s for s in SIDES if s not in sides]
             if not free:
                 raise DeckSourceError(
-                    f"column {number} is a third column in {column.lang}: a language has a "
+                    f"{noun} {number} is a third {noun} in {column.lang}: a language has a "
                     "term and a definition",
-                    hint="say which columns to keep with --columns, e.g. "
-                    "--columns es:term,en:term,- (- leaves a column out)",
+                    hint=f"say which {noun}s to keep with --columns, e.g. "
+                    f"--columns es:term,en:term,- (- leaves a {noun} out)",
                 )
             side = free[0]
         elif side in sides:
             raise DeckSourceError(
-                f"column {number} is a second {column.lang} {side}",
+                f"{noun} {number} is a second {column.lang} {side}",
                 hint="give each language's term and definition once, e.g. "
                 "--columns es:term,en:term",
             )

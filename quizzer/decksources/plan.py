@@ -75,7 +75,7 @@ def plan_columns(
             how = ["its name"] * width
         else:
             columns, how = _detected(rows, names, numbers, width, candidates, noun, pooled)
-    mapping = resolve(columns)
+    mapping = resolve(columns, noun)
     described = []
     left_out = []
     for number, (target, why) in enumerate(zip(mapping, how, strict=True), start=1):

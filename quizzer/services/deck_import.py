@@ -157,10 +157,17 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
         note_type: NoteType = package.note_types[type_id]
         rows = typed_rows[type_id]
         shown = set(note_type.shown)
+        option = _option(columns, lang, len(note_type.fields))
+        if columns is None and option is not None:
+            # --lang is every text's language: fields no card shows (Add Reverse) hold none.
+            option = [
+                c if name in shown else None
+                for c, name in zip(option, note_type.fields, strict=True)
+            ]
         plan = plan_columns(
             rows,
             note_type.fields,
-            _option(columns, lang, len(note_type.fields)),
+            option,
             candidates=[name in shown for name in note_type.fields],
             noun="field",
             given_by=_given_by(columns),

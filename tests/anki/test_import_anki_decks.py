@@ -326,3 +326,39 @@ def test_a_field_too_long_is_named_by_its_note_and_field(decks, tmp_path, capsys
     assert code == 2
     assert f"{apkg}: note 2: field 1 is 12,999 characters long (a text holds at most 10,000)" in err
     assert "hint: " in err and not list(decks.iterdir())
+
+
+def test_lang_leaves_out_the_fields_no_card_shows(decks, tmp_path, capsys):
+    # "Basic (optional reversed card)" has a third field, Add Reverse, that only switches
+    # the reverse card on: --lang is the language of the texts, not of that switch.
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(
+            col,
+            [("la biblioteca", "un lugar con libros"), ("el ordenador", "una máquina")],
+            note_type="Basic (optional reversed card)",
+        )
+        apkg = export_with_scheduling(col, tmp_path / "optional.apkg")
+    finally:
+        col.close()
+    code, out, err = _import(capsys, str(apkg), "--deck", "words", "--lang", "es")
+    assert code == 0, err
+    assert "field 2 (Back): es definition (by --lang)" in out
+    assert "1 field(s) left out: Add Reverse" in out
+    concept = read_deck(decks / "words.toml").concepts[0]
+    assert concept.text("es", "definition") == "un lugar con libros"
+
+
+def test_merging_a_deck_not_imported_yet_says_to_import_it_first(
+    anki_deck, decks, tmp_path, capsys
+):
+    apkg, _legacy, _answers = anki_deck
+    db = tmp_path / "store" / "progress.json"
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 notes quizzer didn't export" in out
+    assert f"to study those notes here with their answers: quizzer import {apkg}, then" in out
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 notes found in your decks by their GUID" in out and "merge it again" not in out

@@ -78,12 +78,9 @@ class Event:
         """The JSON object written to a log line (optional fields only when set)."""
         out: dict[str, Any] = {"id": self.id, "dev": self.dev, "seq": self.seq, "at": self.at}
         out["op"] = OPS_OF[type(self)]
-        for f in fields(self)[4:]:
-            value = getattr(self, f.name)
-            if value is None or (f.name == "over" and value is False):
-                continue
-            out[f.name] = value
-        return out
+        values = ((f.name, getattr(self, f.name)) for f in fields(self)[4:])
+        # ``over`` is written only when true; other flags (``correct``) are facts either way.
+        return out | {k: v for k, v in values if v is not None and (k != "over" or v)}
 
 
 @dataclass(frozen=True, slots=True)

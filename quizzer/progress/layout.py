@@ -39,8 +39,6 @@ DEVICE_FILE = "device.json"
 LOCK_FILE = "lock"
 #: The suffix of the folder holding what a device brought in with ``quizzer merge``.
 MERGED_SUFFIX = "~merged"
-LOG_SUFFIX = ".log"
-SEALED_SUFFIX = ".json"
 #: The most a marker or device file may hold: they are a few fields.
 SMALL_FILE_LIMIT = 64 * 1024
 
@@ -118,12 +116,12 @@ def next_month(month: str) -> str:
 
 def log_path(folder: Path, month: str) -> Path:
     """The open log of ``month`` in a device folder."""
-    return folder / f"{month}{LOG_SUFFIX}"
+    return folder / f"{month}.log"
 
 
 def sealed_path(folder: Path, month: str) -> Path:
     """The sealed TinyDB file of ``month`` in a device folder."""
-    return folder / f"{month}{SEALED_SUFFIX}"
+    return folder / f"{month}.json"
 
 
 def is_device_name(name: str) -> bool:

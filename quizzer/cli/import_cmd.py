@@ -47,7 +47,8 @@ def register(subparsers: Subcommands) -> None:
         "parallel. Importing again is idempotent; an edited file updates texts and keeps ids. "
         "An Anki package (.apkg, .colpkg), a Quizlet export or a CSV/TSV table (plain, with "
         "Anki's #header lines, or with a header row naming languages) is told by its content "
-        "and gives one concept per note or row; the report says which format it read.",
+        "(a file named .apkg, .colpkg, .csv or .tsv by its name) and gives one concept per "
+        "note or row; the report says which format it read.",
     )
     p.add_argument(
         "files",
@@ -59,8 +60,9 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument(
         "--deck",
         metavar="NAME",
-        help="deck to create or merge into (default: the first file's title line, or its "
-        "file name when the title has no Latin spelling)",
+        help="deck to create or merge into (default: the first glossary's title line, or its "
+        "file name when the title has no Latin spelling; for a package or table, the deck it "
+        "names (Anki's #deck: line, quizzer's own notes) or its file name)",
     )
     p.add_argument(
         "--lang",
@@ -94,7 +96,7 @@ def register(subparsers: Subcommands) -> None:
         "--separator",
         metavar="TEXT",
         help="for a Quizlet export or table: the string between term and definition "
-        "(default: found from the file: tab, comma, or Anki's #separator line)",
+        "(default: found from the file: tab, comma, semicolon, or Anki's #separator line)",
     )
     p.add_argument(
         "--report",

@@ -169,3 +169,15 @@ def test_a_package_without_notes_says_which_deck_to_export(legacy, tmp_path, mon
     hint = _check_refused(capsys.readouterr().err, bad, "the package holds no notes")
     assert "export the deck that holds your cards" in hint
     assert not (tmp_path / "decks").exists()
+
+
+def test_merge_refuses_a_revlog_without_a_column_anki_writes(legacy, tmp_path, capsys):
+    bad = _with_collection(
+        legacy, tmp_path / "bad.apkg", lambda conn: conn.execute("ALTER TABLE revlog DROP ivl")
+    )
+    db = tmp_path / "store" / "progress.json"
+    assert main(["merge", str(bad), "--db", str(db)]) == 2
+    hint = _check_refused(
+        capsys.readouterr().err, bad, "damaged Anki package: collection.anki21 lacks a table or"
+    )
+    assert "merge the new file" in hint and not db.parent.exists()

@@ -16,6 +16,7 @@ from anki.collection import (
     ImportAnkiPackageRequest,
 )
 from anki.dbproxy import DBProxy
+from anki.decks import DeckId
 from anki.notes import Note
 
 from quizzer.anki.model import BASE, FIELD_INDEX, field_name, template_direction
@@ -71,6 +72,20 @@ def fixture_deck() -> Deck:
 def open_collection(tmp_path: Path, name: str = "collection.anki2") -> Collection:
     """A fresh, empty Anki collection in ``tmp_path``."""
     return Collection(str(tmp_path / name))
+
+
+def add_notes(
+    col: Collection,
+    words: list[tuple[str, str]],
+    note_type: str = "Basic (and reversed card)",
+) -> None:
+    """Add a note of ``note_type`` per (front, back) to the default deck, as Anki's Add does."""
+    model = col.models.by_name(note_type)
+    assert model is not None
+    for front, back in words:
+        note = col.new_note(model)
+        note["Front"], note["Back"] = front, back
+        col.add_note(note, DeckId(1))
 
 
 def import_package(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -25,3 +26,14 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     """Give each test its own parsed-deck cache and device identity."""
     monkeypatch.setenv("QUIZZER_CACHE", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.setenv("QUIZZER_STATE", str(tmp_path_factory.mktemp("state")))
+
+
+@pytest.fixture
+def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty user-decks folder ($QUIZZER_DECKS), where imports go and merge looks, and a
+    wide terminal for readable output."""
+    directory = tmp_path / "decks"
+    directory.mkdir()
+    monkeypatch.setenv("QUIZZER_DECKS", str(directory))
+    monkeypatch.setenv("COLUMNS", "200")
+    return directory

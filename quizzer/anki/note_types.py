@@ -32,12 +32,13 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
         if not byte & 0x80:
             return value, pos
         shift += 7
-    raise ValueError("truncated varint in a note type's configuration")
+    raise ValueError("truncated varint")
 
 
 def proto_fields(data: bytes) -> Iterator[tuple[int, int | bytes]]:
     """(field number, value) of each varint and length-delimited field of a protobuf
-    message; fixed-width fields are skipped."""
+    message (a note type's configuration, a package's ``meta``); fixed-width fields are
+    skipped. Raises ``ValueError`` for bytes that are no protobuf message."""
     pos = 0
     while pos < len(data):
         key, pos = _varint(data, pos)
@@ -48,7 +49,7 @@ def proto_fields(data: bytes) -> Iterator[tuple[int, int | bytes]]:
         elif wire == 2:
             length, pos = _varint(data, pos)
             if pos + length > len(data):
-                raise ValueError("truncated field in a note type's configuration")
+                raise ValueError("truncated field")
             yield number, data[pos : pos + length]
             pos += length
         elif wire == 1:
@@ -56,7 +57,7 @@ def proto_fields(data: bytes) -> Iterator[tuple[int, int | bytes]]:
         elif wire == 5:
             pos += 4
         else:
-            raise ValueError(f"unexpected wire type {wire} in a note type's configuration")
+            raise ValueError(f"unexpected wire type {wire}")
 
 
 def _text(value: int | bytes) -> str:

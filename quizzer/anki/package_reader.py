@@ -42,16 +42,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import BinaryIO, Literal, Protocol
 
 import zstandard
 
 from quizzer.anki.ids import PARENT_DECK, note_guid
 from quizzer.anki.model import Direction, template_direction
-from quizzer.anki.note_types import note_types
+from quizzer.anki.note_types import note_types, proto_fields
 from quizzer.anki.notes import from_field
 from quizzer.cards.card import CardKey
 from quizzer.decksources.anki_notes import Note, NoteType
+from quizzer.decksources.table import MAX_ROWS
 from quizzer.errors import InputError
 
 #: The package format versions this reader knows (``meta``: 1 legacy, 2 legacy 2.1, 3 latest).
@@ -74,6 +75,7 @@ _EOCD_SEARCH = 22 + 0xFFFF
 _MAX_ZSTD_WINDOW = 32 << 20
 _CHUNK = 1 << 20
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_ZIP_MAGIC = b"PK\x03\x04"
 #: Seconds the collection's queries may take in all before the package is refused.
 QUERY_SECONDS = 8.0
 #: Most answers on quizzer's cards one package may bring (they are held in memory).
@@ -127,59 +129,58 @@ class AnkiHistory:
     manual_rows: int = 0
 
 
-def _damaged(path: Path, what: str) -> InputError:
-    return InputError(
-        f"damaged Anki package: {what}",
-        hint="export it again from Anki (File > Export, with scheduling), then merge that file",
-        path=path,
-    )
+Command = Literal["import", "merge"]
 
 
-def _foreign(path: Path, what: str) -> InputError:
-    return InputError(
-        f"not an Anki package: {what}",
-        hint="merge an .apkg or .colpkg exported by Anki, or another quizzer progress store",
-        path=path,
-    )
+class _Refused(Exception):
+    """A package refused while it is read: ``kind`` is ``"damaged"``, ``"foreign"`` (no
+    Anki package) or ``"slow"``; :func:`_opened` makes it an :class:`InputError` with the
+    hint for the command reading it (``quizzer import`` or ``quizzer merge``)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
 
 
-def _too_slow(path: Path, name: str) -> InputError:
-    return InputError(
+#: What to do about a refused package, per kind and command.
+_HINTS: dict[tuple[str, Command], str] = {
+    ("damaged", "import"): "export the deck again from Anki (File > Export, Anki Deck "
+    "Package) and import the new file",
+    ("damaged", "merge"): "export it again from Anki (File > Export, with 'Include "
+    "scheduling information' ticked) and merge the new file",
+    ("foreign", "import"): "give an .apkg or .colpkg file exported by Anki (File > Export); "
+    "quizzer import also reads glossaries, Quizlet exports and CSV files",
+    ("foreign", "merge"): "give an .apkg or .colpkg file exported by Anki (File > Export), "
+    "or another device's quizzer progress store",
+    ("slow", "import"): "in Anki, export one deck at a time (File > Export), then import that file",
+    ("slow", "merge"): f"in Anki, export only the deck '{PARENT_DECK}' (File > Export, with "
+    "scheduling), then merge that file",
+}
+
+
+def _damaged(what: str) -> _Refused:
+    return _Refused("damaged", f"damaged Anki package: {what}")
+
+
+def _foreign(what: str) -> _Refused:
+    return _Refused("foreign", f"not an Anki package: {what}")
+
+
+def _too_slow(name: str) -> _Refused:
+    return _Refused(
+        "slow",
         f"reading {name} took over {QUERY_SECONDS:.0f} s: a query that never ends "
         "(a damaged or hostile package), or a very large collection",
-        hint=f"in Anki, export only the deck '{PARENT_DECK}' (File > Export, with "
-        "scheduling), then merge that file",
-        path=path,
     )
-
-
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while pos < len(data):
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, pos
-        shift += 7
-    raise ValueError("truncated varint")
 
 
 def meta_version(data: bytes) -> int:
-    """The ``version`` (field 1) of a ``meta`` protobuf (``PackageMetadata``); 0 if unset."""
-    pos = 0
-    while pos < len(data):
-        key, pos = _varint(data, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _varint(data, pos)
-            if number == 1:
-                return value
-        elif wire == 2:
-            length, pos = _varint(data, pos)
-            pos += length
-        else:
-            raise ValueError(f"unexpected wire type {wire}")
+    """The ``version`` (field 1) of a ``meta`` protobuf (``PackageMetadata``); 0 if unset.
+    Raises ``ValueError`` for bytes that are no protobuf message."""
+    for number, value in proto_fields(data):
+        if number == 1 and isinstance(value, int):
+            return value
     return 0
 
 
@@ -192,15 +193,19 @@ def _open_regular(path: Path) -> BinaryIO:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise InputError(f"can't read the file: {exc.strerror or exc}", path=path) from exc
+        raise InputError(
+            f"can't read the file: {exc.strerror or exc}",
+            hint="check the path, and that you may read the file",
+            path=path,
+        ) from exc
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise _foreign(path, "not a regular file (a device, a pipe or a socket)")
+        raise _foreign("not a regular file (a device, a pipe or a socket)")
     return os.fdopen(fd, "rb")
 
 
-def _check_directory(path: Path, fh: BinaryIO) -> None:
+def _check_directory(fh: BinaryIO) -> None:
     """Refuse a zip whose central directory claims more entries or bytes than a package has.
 
     :class:`zipfile.ZipFile` builds an object per entry of the central directory, so its
@@ -226,20 +231,21 @@ def _check_directory(path: Path, fh: BinaryIO) -> None:
                 entries, directory = struct.unpack("<QQ", record[32:48])
     fh.seek(0)
     if entries > MAX_ENTRIES or directory > _MAX_DIRECTORY_BYTES:
-        raise _damaged(
-            path, f"its zip directory claims {entries} entries, more than a package holds"
-        )
+        raise _damaged(f"its zip directory claims {entries} entries, more than a package holds")
 
 
-def _entry(path: Path, archive: zipfile.ZipFile, name: str, limit: int) -> zipfile.ZipInfo:
+def _entry(archive: zipfile.ZipFile, name: str, limit: int) -> zipfile.ZipInfo:
     """The entry ``name``, checked: not encrypted, a method Anki uses, declared size in bounds."""
     info = archive.getinfo(name)
     if info.flag_bits & 0x1:
-        raise _damaged(path, f"{name} is encrypted")
+        raise _damaged(f"{name} is encrypted")
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise _damaged(path, f"{name} is compressed in a way Anki never writes")
+        raise _damaged(f"{name} is compressed in a way Anki never writes")
     if info.file_size > limit:
-        raise _damaged(path, f"{name} claims {info.file_size} bytes, too large for a package")
+        raise _damaged(
+            f"{name} claims {info.file_size:,} bytes unpacked, more than a package holds "
+            f"({limit >> 20:,} MB at most)"
+        )
     return info
 
 
@@ -247,16 +253,16 @@ class _Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
 
 
-def _copy_capped(path: Path, name: str, source: _Readable, out: BinaryIO, limit: int) -> int:
+def _copy_capped(name: str, source: _Readable, out: BinaryIO, limit: int) -> int:
     """Copy ``source`` into ``out`` in chunks, refusing once more than ``limit`` bytes came."""
     total = 0
     while chunk := source.read(_CHUNK):
         if total == 0 and len(chunk) >= len(_SQLITE_MAGIC) and not chunk.startswith(_SQLITE_MAGIC):
             # Known at the first chunk: no need to unpack a bomb of zeros to say so.
-            raise _damaged(path, f"{name} is not an SQLite database")
+            raise _damaged(f"{name} is not an SQLite database")
         total += len(chunk)
         if total > limit:
-            raise _damaged(path, f"{name} is larger than {limit >> 20} MB uncompressed")
+            raise _damaged(f"{name} is larger than {limit >> 20} MB uncompressed")
         out.write(chunk)
     return total
 
@@ -268,13 +274,22 @@ def _extract_collection(path: Path, folder: Path) -> tuple[str, Path]:
     the zstd frame declare: a zip bomb is refused after at most the cap, in bounded memory.
     """
     with _open_regular(path) as fh:
-        _check_directory(path, fh)
+        _check_directory(fh)
         try:
             archive = zipfile.ZipFile(fh)
         except zipfile.BadZipFile:
-            raise _foreign(path, "not a zip archive") from None
-        except (OSError, EOFError, ValueError) as exc:
-            raise _damaged(path, f"the zip can't be read ({exc})") from None
+            fh.seek(0)
+            start = fh.read(len(_ZIP_MAGIC))
+            if not start:
+                raise _foreign("the file is empty") from None
+            if start == _ZIP_MAGIC:
+                raise _damaged(
+                    "the zip is cut short or damaged: its directory, at the end, is missing "
+                    "(an unfinished download or copy?)"
+                ) from None
+            raise _foreign("it is no zip archive (every .apkg and .colpkg is one)") from None
+        except (OSError, EOFError, ValueError):
+            raise _damaged("the zip's directory can't be read") from None
         with archive:
             return _extract_from(path, archive, folder)
 
@@ -284,13 +299,13 @@ def _extract_from(path: Path, archive: zipfile.ZipFile, folder: Path) -> tuple[s
     target = folder / "collection.sqlite"
     try:
         if "meta" in names:
-            _entry(path, archive, "meta", _MAX_META_BYTES)
+            _entry(archive, "meta", _MAX_META_BYTES)
             with archive.open("meta") as meta:
                 data = meta.read(_MAX_META_BYTES + 1)
             try:
                 version = meta_version(data)
             except ValueError:
-                raise _damaged(path, "its meta entry can't be read") from None
+                raise _damaged("its meta entry can't be read") from None
             if version not in KNOWN_VERSIONS:
                 raise InputError(
                     f"this package was written in a format quizzer doesn't know "
@@ -300,22 +315,22 @@ def _extract_from(path: Path, archive: zipfile.ZipFile, folder: Path) -> tuple[s
                 )
         name = next((n for n in _COLLECTIONS if n in names), None)
         if name is None:
-            raise _foreign(path, "no Anki collection inside the zip")
-        _entry(path, archive, name, MAX_COLLECTION_BYTES)
+            raise _foreign("no Anki collection inside the zip")
+        _entry(archive, name, MAX_COLLECTION_BYTES)
         with archive.open(name) as entry, target.open("wb") as out:
             if name.endswith("b"):
                 decompressor = zstandard.ZstdDecompressor(max_window_size=_MAX_ZSTD_WINDOW)
                 with decompressor.stream_reader(entry) as reader:
-                    _copy_capped(path, name, reader, out, MAX_COLLECTION_BYTES)
+                    _copy_capped(name, reader, out, MAX_COLLECTION_BYTES)
             else:
-                _copy_capped(path, name, entry, out, MAX_COLLECTION_BYTES)
-    except zstandard.ZstdError as exc:
-        raise _damaged(path, f"{name} can't be decompressed ({exc})") from None
-    except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile, zlib.error, ValueError) as exc:
-        raise _damaged(path, f"the zip can't be read ({exc})") from None
-    except (RuntimeError, NotImplementedError) as exc:
+                _copy_capped(name, entry, out, MAX_COLLECTION_BYTES)
+    except zstandard.ZstdError:
+        raise _damaged(f"{name} can't be decompressed (its data is damaged)") from None
+    except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile, zlib.error, ValueError):
+        raise _damaged(f"{name} can't be unpacked from the zip (its data is damaged)") from None
+    except (RuntimeError, NotImplementedError):
         # zipfile's words for an encrypted entry or an unknown method.
-        raise _damaged(path, f"the zip can't be read ({exc})") from None
+        raise _damaged(f"{name} is encrypted or compressed in a way Anki never writes") from None
     except OSError as exc:
         # Reading the package, or writing its collection to the temporary folder (disk full).
         raise InputError(
@@ -351,12 +366,12 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
+def _open_collection(name: str, file: Path) -> sqlite3.Connection:
     """The collection copy at ``file`` opened read-only, with limits and a time budget."""
     with file.open("r+b") as fh:
         header = fh.read(20)
         if not header.startswith(_SQLITE_MAGIC):
-            raise _damaged(path, f"{name} is not an SQLite database")
+            raise _damaged(f"{name} is not an SQLite database")
         if header[18:20] == b"\x02\x02":
             # WAL mode in the header: the copy is read alone, in rollback mode.
             fh.seek(18)
@@ -378,15 +393,15 @@ def _open_collection(path: Path, name: str, file: Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:
         conn.close()
         if "interrupted" in str(exc):
-            raise _too_slow(path, name) from None
-        raise _damaged(path, f"{name} can't be read ({exc})") from None
+            raise _too_slow(name) from None
+        raise _damaged(f"{name} can't be read as a database (it is damaged)") from None
     except UnicodeDecodeError:  # SQLite's own message about a damaged schema isn't UTF-8
         conn.close()
-        raise _damaged(path, f"{name} can't be read (its schema is damaged)") from None
+        raise _damaged(f"{name} can't be read (its schema is damaged)") from None
     missing = sorted(t for t in _TABLES if kinds.get(t) != "table")
     if missing:
         conn.close()
-        raise _foreign(path, f"{name} is not an Anki collection (no {missing[0]} table)")
+        raise _foreign(f"{name} is not an Anki collection (no {missing[0]} table)")
     return conn
 
 
@@ -448,9 +463,10 @@ def _read(
     path: Path, name: str, conn: sqlite3.Connection, resolve: CardResolver | None = None
 ) -> AnkiHistory:
     history = AnkiHistory(path=path, collection=name)
-    directions = {
-        (ntid, ord_): d for ntid, ord_, tname in _templates(conn) if (d := direction_of(tname))
-    }
+    with _note_types_read(name):
+        directions = {
+            (ntid, ord_): d for ntid, ord_, tname in _templates(conn) if (d := direction_of(tname))
+        }
     uid_of: dict[int, tuple[int, str]] = {}
     others: dict[int, tuple[str, int, tuple[str, ...]]] = {}
     for nid, guid, mid, flds in conn.execute("SELECT id, guid, mid, flds FROM notes"):
@@ -461,7 +477,8 @@ def _read(
             others[nid] = (str(guid), mid, tuple(str(flds).split("\x1f")))
         else:
             history.foreign_notes += 1
-    types = note_types(conn) if others else None
+    with _note_types_read(name):
+        types = note_types(conn) if others else None
     resolved_notes: set[int] = set()
     unknown = history.foreign_notes
     card_of: dict[int, str] = {}
@@ -491,54 +508,69 @@ def _read(
         if not (_is_int(rid) and 0 < rid < _LAST_ROW_ID):
             # Anki's row ids are the answers' times: anything else is damage, and merging
             # the rest would take a package apart that no Anki wrote.
-            raise _damaged(path, f"its revlog has an entry dated outside 1970-9000 ({rid!r:.30})")
+            raise _damaged(f"its revlog has an entry dated outside 1970-9000 ({rid!r:.30})")
         known = card_of.get(cid)
         if known is None:
             # Another note's card, or a deleted card (its rows stay in the revlog).
             history.foreign_rows += 1
         elif not _is_int(ease):
-            raise _damaged(
-                path, f"its revlog has an answer whose grade is no number ({ease!r:.30})"
-            )
+            raise _damaged(f"its revlog has an answer whose grade is no number ({ease!r:.30})")
         elif ease not in (1, 2, 3, 4):
             history.manual_rows += 1  # "set due date", "forget": not an answer
         else:
             time_ms = time_ms if _is_int(time_ms) else 0
             kind = kind if _is_int(kind) else 0
             if len(history.rows) >= MAX_ANSWERS:
-                raise _damaged(path, f"it holds more than {MAX_ANSWERS} answers on quizzer's cards")
+                raise _damaged(f"it holds more than {MAX_ANSWERS} answers on quizzer's cards")
             ivl = ivl if _is_int(ivl) and -_MAX_IVL_SECONDS <= ivl <= _MAX_IVL_DAYS else 0
             history.rows.append(RevlogRow(rid, known, ease, max(0, time_ms), kind, ivl))
     return history
 
 
 @contextmanager
-def _opened(path: Path) -> Iterator[tuple[str, sqlite3.Connection]]:
-    """The package's newest collection, unpacked to a temporary copy and opened read-only;
-    what goes wrong reading it becomes an :class:`InputError` naming the file."""
+def _note_types_read(name: str) -> Iterator[None]:
+    """Reading note types: one Anki never writes (a template or field without its number or
+    name, models that aren't JSON) is damage named in words, not a Python error's text."""
     try:
-        temporary = tempfile.TemporaryDirectory(prefix="quizzer-merge-")
+        yield
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise _damaged(
+            f"the note types in {name} can't be read (a note type lacks a field or a card "
+            "template as Anki writes them)"
+        ) from None
+
+
+@contextmanager
+def _opened(path: Path, command: Command) -> Iterator[tuple[str, sqlite3.Connection]]:
+    """The package's newest collection, unpacked to a temporary copy and opened read-only;
+    what goes wrong reading it becomes an :class:`InputError` naming the file, with what
+    to do for ``command`` (the one reading it)."""
+    try:
+        temporary = tempfile.TemporaryDirectory(prefix=f"quizzer-{command}-")
     except OSError as exc:
         raise InputError(
             f"can't make a temporary folder to unpack the package in: {exc.strerror or exc}",
             hint="set TMPDIR to a folder you can write to",
             path=path,
         ) from None
-    with temporary as folder:
-        name, copy = _extract_collection(path, Path(folder))
-        conn = _open_collection(path, name, copy)
-        try:
-            yield name, conn
-        except sqlite3.OperationalError as exc:
-            if "interrupted" in str(exc):
-                raise _too_slow(path, name) from None
-            raise _damaged(path, f"{name} has unexpected content ({exc})") from None
-        except (sqlite3.DatabaseError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise _damaged(path, f"{name} has unexpected content ({exc})") from None
-        except RecursionError:
-            raise _damaged(path, f"{name} has note types nested too deeply to read") from None
-        finally:
-            conn.close()
+    try:
+        with temporary as folder:
+            name, copy = _extract_collection(path, Path(folder))
+            conn = _open_collection(name, copy)
+            try:
+                yield name, conn
+            except sqlite3.OperationalError as exc:
+                if "interrupted" in str(exc):
+                    raise _too_slow(name) from None
+                raise _damaged(f"{name} lacks a table or column Anki writes") from None
+            except (sqlite3.DatabaseError, KeyError, TypeError, ValueError, AttributeError):
+                raise _damaged(f"{name} holds values Anki never writes") from None
+            except RecursionError:
+                raise _damaged(f"{name} has note types nested too deeply to read") from None
+            finally:
+                conn.close()
+    except _Refused as exc:
+        raise InputError(exc.message, hint=_HINTS[exc.kind, command], path=path) from None
 
 
 def read_package(path: Path | str, resolve: CardResolver | None = None) -> AnkiHistory:
@@ -549,12 +581,12 @@ def read_package(path: Path | str, resolve: CardResolver | None = None) -> AnkiH
     file that is not an Anki package, or a damaged one. The file is only read.
     """
     path = Path(path)
-    with _opened(path) as (name, conn):
+    with _opened(path, "merge") as (name, conn):
         return _read(path, name, conn, resolve)
 
 
 #: Most notes ``quizzer import`` takes from one package (each becomes a concept).
-MAX_NOTES = 200_000
+MAX_NOTES = MAX_ROWS
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,8 +605,9 @@ def read_notes(path: Path | str) -> PackageNotes:
     package with more than :data:`MAX_NOTES` notes.
     """
     path = Path(path)
-    with _opened(path) as (name, conn):
-        types = note_types(conn)
+    with _opened(path, "import") as (name, conn):
+        with _note_types_read(name):
+            types = note_types(conn)
         notes: list[Note] = []
         query = "SELECT guid, mid, flds FROM notes ORDER BY id"
         for number, (guid, mid, flds) in enumerate(conn.execute(query), start=1):
@@ -585,7 +618,7 @@ def read_notes(path: Path | str) -> PackageNotes:
                     path=path,
                 )
             if not _is_int(mid) or mid not in types:
-                raise _damaged(path, f"note {number} has no note type")
+                raise _damaged(f"note {number} has no note type")
             notes.append(Note(str(guid), mid, tuple(str(flds).split("\x1f")), number))
         return PackageNotes(
             name, {mid: types[mid] for mid in {n.type_id for n in notes}}, tuple(notes)

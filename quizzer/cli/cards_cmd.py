@@ -11,13 +11,15 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.console import text_console
 from quizzer.cli.output import print_json
 from quizzer.cli.subcommands import Subcommands
+from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError, shown
 from quizzer.library.decks import match_deck
 from quizzer.progress import open_store
-from quizzer.services.cards import edit_text, find_cards, history, set_suspended
+from quizzer.services.cards import AnswerRow, CardBrowser, CardRow
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService, utcnow
 from quizzer.study.browse import STATUSES
+from quizzer.ui.textshape import cells, has_rtl, resolve_rtl_mode, visual_lines
 
 
 def register(subparsers: Subcommands) -> None:
@@ -84,40 +86,93 @@ def run_cards(args: argparse.Namespace) -> int:
     listings = shelf.listings()
     deck_ids = [match_deck(listings, name).id for name in args.deck] or [d.id for d in listings]
     with open_store(args.db) as store:
-        service = StudyService(store, shelf)
+        browser = CardBrowser(StudyService(store, shelf))
         now = utcnow()
+        for key in (*suspend, *resume):
+            browser.check_card(key)  # every id first: a mistyped one changes nothing
         for key, flag in [(k, True) for k in suspend] + [(k, False) for k in resume]:
-            set_suspended(service, key, flag, now)
+            browser.set_suspended(key, flag, now)
             print(f"{'suspended' if flag else 'back in study'}: {key.id}")
         if suspend or resume:
             return 0
         if args.edit:
             concept, where, text = args.edit
             lang, _, side = where.partition(":")
-            path = edit_text(service, concept, lang.strip(), side.strip() or "term", text)
+            path = browser.edit_text(concept, lang.strip(), side.strip() or "term", text)
             print(f"edited {concept} {lang}:{side or 'term'}: kept in {shown(path)}")
             return 0
-        rows = find_cards(service, deck_ids, now, search=args.search, pair=pair, status=args.state)
+        rows = browser.find(deck_ids, now, search=args.search, pair=pair, status=args.state)
         if args.json:
             print_json(
                 {
                     "cards": [
                         row.to_dict()
-                        | {"history": [a.to_dict() for a in history(service, row.card)]}
+                        | {"history": [a.to_dict() for a in browser.history(row.card)]}
                         for row in rows
                     ]
                 }
             )
             return 0
         console = text_console()
+        terminal = console.is_terminal
+        # In a terminal: lines wrapped between words, right-to-left texts joined and ordered
+        # here when the terminal doesn't (as `quizzer show` prints them); piped: one line each.
+        rtl = resolve_rtl_mode("auto") if terminal else "terminal"
+        width = console.width if terminal else 0
+        with_answers = len(rows) <= HISTORY_CARDS
         for row in rows:
-            p = row.card.pair
-            prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
-            answer = row.concept.text(p.answer_lang, p.answer_side) or ""
-            line = Text.assemble(
-                (row.card.id, "bold"), "  ", (row.status, "cyan"), "\n  ", prompt, " → ", answer
-            )
-            console.print(line)
+            answers = browser.history(row.card) if with_answers and row.reps else []
+            console.print(card_text(row, answers, search=args.search, rtl=rtl, width=width))
+        if terminal and len(rows) > 1:
+            hidden = not with_answers and any(row.reps for row in rows)
+            more = " (--json or a narrower --search for their answers)" if hidden else ""
+            console.print(Text(f"{len(rows)} cards{more}", style="dim"))
         if not rows:
             print("no card found" + (f" holding {args.search!r}" if args.search else ""))
     return 0
+
+
+#: Up to this many cards listed, each one's answers are printed too (more: ``--json``).
+HISTORY_CARDS = 5
+#: The answers printed per card (the newest; how many came before is said).
+HISTORY_LINES = 5
+GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+
+
+def card_text(row: CardRow, answers: list[AnswerRow], *, search: str, rtl: str, width: int) -> Text:
+    """One card as `quizzer cards` prints it: its id and status, its prompt → answer, where
+    the search found it when that text isn't one of them, its memory, and ``answers`` (the
+    newest). ``width`` 0: each text on one line (piped); else wrapped to ``width`` cells."""
+    out = Text()
+    out.append(row.card.id, style="bold")
+    out.append("  ")
+    out.append(row.status, style="cyan")
+    p = row.card.pair
+    prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
+    answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+    # Each entry is printed on lines of its own; a text of another direction (an Arabic one
+    # under an English → Bangla card) alone on its lines, so it is ordered as itself.
+    lines = [f"{prompt} → {answer}"]
+    shown_texts = {(p.prompt_lang, p.prompt_side), (p.answer_lang, p.answer_side)}
+    if search.strip() and row.matched and not shown_texts & set(row.matched):
+        lang, side = row.matched[0]
+        found = row.concept.text(lang, side) or ""
+        lines += [f"found in {language_name(lang)} {side}:", found]
+    if row.reps or row.due is not None:  # (a new card has no memory to tell)
+        memory = f"reps {row.reps} · lapses {row.lapses}"
+        if row.due is not None:
+            memory += f" · due {row.due.astimezone():%Y-%m-%d %H:%M}"
+        lines.append(memory)
+    if len(answers) > HISTORY_LINES:
+        lines.append(f"{len(answers) - HISTORY_LINES} earlier answers, then:")
+    for a in answers[-HISTORY_LINES:]:
+        lines.append(
+            f"{a.at.astimezone():%Y-%m-%d %H:%M}  {GRADES.get(a.grade, str(a.grade)):<5} "
+            f"{a.mode:<6} {a.duration_ms / 1000:.1f}s  {a.device}"
+        )
+    column = max(width - 2, 20)
+    for line in lines:
+        fits = not width or (cells(line) <= column and not has_rtl(line))
+        for part in [line] if fits else visual_lines(line, column, rtl):
+            out.append("\n  " + part)
+    return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from rich.text import Text
 
@@ -31,6 +32,9 @@ from quizzer.library.importer import import_glossaries
 from quizzer.library.source_kind import source_kind
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 def register(subparsers: Subcommands) -> None:
     """Add ``import`` and ``validate`` to the CLI."""
@@ -43,7 +47,8 @@ def register(subparsers: Subcommands) -> None:
         "parallel. Importing again is idempotent; an edited file updates texts and keeps ids. "
         "An Anki package (.apkg, .colpkg), a Quizlet export or a CSV/TSV table (plain, with "
         "Anki's #header lines, or with a header row naming languages) is told by its content "
-        "and gives one concept per note or row; the report says which format it read.",
+        "(a file named .apkg, .colpkg, .csv or .tsv by its name) and gives one concept per "
+        "note or row; the report says which format it read.",
     )
     p.add_argument(
         "files",
@@ -55,8 +60,9 @@ def register(subparsers: Subcommands) -> None:
     p.add_argument(
         "--deck",
         metavar="NAME",
-        help="deck to create or merge into (default: the first file's title line, or its "
-        "file name when the title has no Latin spelling)",
+        help="deck to create or merge into (default: the first glossary's title line, or its "
+        "file name when the title has no Latin spelling; for a package or table, the deck it "
+        "names (Anki's #deck: line, quizzer's own notes) or its file name)",
     )
     p.add_argument(
         "--lang",
@@ -90,7 +96,7 @@ def register(subparsers: Subcommands) -> None:
         "--separator",
         metavar="TEXT",
         help="for a Quizlet export or table: the string between term and definition "
-        "(default: found from the file: tab, comma, or Anki's #separator line)",
+        "(default: found from the file: tab, comma, semicolon, or Anki's #separator line)",
     )
     p.add_argument(
         "--report",
@@ -198,22 +204,48 @@ def cmd_import(args: argparse.Namespace) -> int:
         f"{report.count('new')} new, {report.count('updated')} updated, "
         f"{report.count('unchanged')} unchanged"
     )
+    _print_outcome(console, result, counts, dry_run=args.dry_run)
+    return 0
+
+
+class _Outcome(Protocol):
+    """What an import of glossaries or of a deck source did, as its last lines tell it."""
+
+    @property
+    def deck(self) -> Deck: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def created(self) -> bool: ...
+    @property
+    def changed(self) -> bool: ...
+    @property
+    def written(self) -> bool: ...
+    @property
+    def new_folder(self) -> bool: ...
+
+
+def _concepts(count: int) -> str:
+    return f"{count} concept" if count == 1 else f"{count} concepts"
+
+
+def _print_outcome(console: Console, result: _Outcome, counts: str, *, dry_run: bool) -> None:
+    """The folder made (if any) and the deck written, left unchanged, or (dry) what would be."""
     if result.new_folder:
         # The folder the user named is made (as asked), but never without a word.
         verb = "created" if result.written else "would create"
         console.print(Text(f"{verb} folder {shown(result.path.parent)}"))
-    if args.dry_run:
+    if dry_run:
         verb = "would write" if result.changed else "would leave unchanged"
         console.print(
-            Text(f"dry run: {verb} {shown(result.path)} ({len(result.deck)} concepts; {counts})")
+            Text(f"dry run: {verb} {shown(result.path)} ({_concepts(len(result.deck))}; {counts})")
         )
     elif result.written:
         verb = "created" if result.created else "updated"
         summary = f"{verb} deck {result.deck.id!r}: {shown(result.path)}"
-        console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
+        console.print(Text(f"{summary} ({_concepts(len(result.deck))}; {counts})"))
     else:
-        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)}"))
-    return 0
+        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)} ({counts})"))
 
 
 def _has_deck_source(files: list[Path]) -> bool:
@@ -268,20 +300,7 @@ def _import_deck_source(args: argparse.Namespace) -> int:
     for line in result.columns:
         console.print(Text(f"  {line}", style="dim"))
     counts = f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged"
-    if result.new_folder:
-        verb = "created" if result.written else "would create"
-        console.print(Text(f"{verb} folder {shown(result.path.parent)}"))
-    if args.dry_run:
-        verb = "would write" if result.changed else "would leave unchanged"
-        console.print(
-            Text(f"dry run: {verb} {shown(result.path)} ({len(result.deck)} concepts; {counts})")
-        )
-    elif result.written:
-        verb = "created" if result.created else "updated"
-        summary = f"{verb} deck {result.deck.id!r}: {shown(result.path)}"
-        console.print(Text(f"{summary} ({len(result.deck)} concepts; {counts})"))
-    else:
-        console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)} ({counts})"))
+    _print_outcome(console, result, counts, dry_run=args.dry_run)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from quizzer.cli.subcommands import Subcommands
@@ -76,6 +77,12 @@ def render(report: MergeReport) -> list[str]:
             f"{report.foreign_notes} notes quizzer didn't export, {report.foreign_answers} "
             "answers on other cards: left alone"
         )
+        if report.foreign_notes and not report.imported_notes:
+            # Most likely the learner's own Anki deck, not imported yet: say how to bring it.
+            lines.append(
+                f"  to study those notes here with their answers: quizzer import "
+                f"{shlex.quote(shown(report.source))}, then merge it again"
+            )
     if report.manual_rows:
         lines.append(f"{report.manual_rows} rescheduled-by-hand entries skipped (no answer)")
     if report.dry_run:

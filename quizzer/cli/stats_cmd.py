@@ -28,7 +28,7 @@ from quizzer.fsutil import atomic_write_text
 from quizzer.library.decks import find_deck, load_library
 from quizzer.paths import default_db_path
 from quizzer.progress import open_store
-from quizzer.progress.store import require_store
+from quizzer.progress.storepath import require_store
 from quizzer.scheduling.grades import GRADE_NAMES
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day

@@ -14,7 +14,8 @@ from quizzer.library.decks import find_deck
 from quizzer.paths import default_db_path
 from quizzer.progress import Bury, open_store
 from quizzer.progress.doctor import Report
-from quizzer.progress.store import check_store_path, require_store, store_exists
+from quizzer.progress.events import Practice
+from quizzer.progress.storepath import check_store_path, require_store, store_exists
 from quizzer.scheduling.grades import GRADE_NAMES
 
 
@@ -121,6 +122,11 @@ def run_undo(args: argparse.Namespace) -> int:
                 done += 1
                 if isinstance(review, Bury):
                     print(f"undone: bury of {review.card_id}")
+                    continue
+                if isinstance(review, Practice):
+                    when = review.when.isoformat(timespec="seconds")
+                    grade = GRADE_NAMES[review.grade]
+                    print(f"undone: practice ({review.mode}) {review.card} {grade} at {when}")
                     continue
                 when = review.reviewed_at.isoformat(timespec="seconds")
                 print(f"undone: {review.card_id} {GRADE_NAMES[review.grade]} at {when}")

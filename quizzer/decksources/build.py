@@ -77,20 +77,24 @@ def _key(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold().strip()
 
 
-def row_entries(row: Row, mapping: Mapping, file: str) -> dict[str, Entry]:
-    """The entries one row gives (see the module docstring for one text per language)."""
+def row_entries(row: Row, mapping: Mapping, file: str, noun: str = "column") -> dict[str, Entry]:
+    """The entries one row gives (see the module docstring for one text per language);
+    ``noun`` is what a cell is called in an error (``column``, an Anki note's ``field``)."""
     texts: dict[str, dict[Side, str]] = {}
     for number, target in enumerate(mapping, start=1):
         if target is None or number > len(row.cells) or not row.cells[number - 1]:
             continue
         lang, side = target
         text = row.cells[number - 1]
+        where = f"{noun} {number}"
         try:
-            check_length(text, f"column {number}")
-            check_plain(text, f"column {number}")
+            check_length(text, where)
+            check_plain(text, where)
         except RecordError as exc:
             raise DeckSourceError(
-                exc.message, row.line, hint="shorten or clean that text, or leave the row out"
+                f"{where} {exc.message}",
+                row.line,
+                hint="shorten or clean that text, or leave it out",
             ) from None
         texts.setdefault(lang, {})[side] = text
     source = Provenance("seed", file=file, line=row.line)
@@ -105,7 +109,10 @@ def row_entries(row: Row, mapping: Mapping, file: str) -> dict[str, Entry]:
             "this row has fewer than two texts in the columns kept (a card needs a prompt "
             "and an answer)",
             row.line,
-            hint="fill the row, leave it out, or map its columns with --columns",
+            hint="fill the row, leave it out, or map its columns with --columns"
+            if noun == "column"
+            else "in Anki, move the notes without two texts (a picture or a sound alone) to "
+            "another deck and export the rest, or map the fields with --columns",
         )
     return entries
 
@@ -128,6 +135,7 @@ def build_deck(
     deck_name: str,
     file: str,
     existing: Deck | None,
+    noun: str = "column",
 ) -> tuple[Deck, BuildReport]:
     """The deck ``existing`` (or a new one) with a concept per row (see the module docstring).
 
@@ -148,7 +156,7 @@ def build_deck(
     results: dict[str, Concept] = {}
     order: list[str] = []
     for row in rows:
-        entries = row_entries(row, mapping, file)
+        entries = row_entries(row, mapping, file, noun)
         concept_id: str | None = None
         if row.concept_id is not None and SLUG_RE.match(row.concept_id):
             concept_id = row.concept_id

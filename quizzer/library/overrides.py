@@ -14,8 +14,9 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from quizzer.concepts.concept import Concept, Entry, Provenance, Text, check_length, check_plain
+from quizzer.concepts.concept import Concept, Entry, Provenance, Text
 from quizzer.concepts.deck import Deck
+from quizzer.concepts.textrules import MAX_TEXT_CHARS, describe, forbidden_char
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 
@@ -48,6 +49,7 @@ def read_overrides(path: Path) -> dict[tuple[str, str, str], str]:
                 not isinstance(text, str)
                 or not text.strip()
                 or key[2] not in ("term", "definition")
+                or text_problem(text) is not None
             ):
                 raise ValueError(f"a bad edit: {item!r:.80}")
             out[key] = text
@@ -73,11 +75,32 @@ def write_override(path: Path, concept_id: str, lang: str, side: str, text: str)
     atomic_write_text(path, json.dumps(body, ensure_ascii=False, indent=1) + "\n")
 
 
+def text_problem(text: str) -> InputError | None:
+    """What keeps ``text`` from being a deck text, said for the learner who typed it (too
+    long, or holding a control character), or ``None`` when it may be one."""
+    if len(text) > MAX_TEXT_CHARS:
+        return InputError(
+            f"the new text is {len(text):,} characters long; a text holds at most "
+            f"{MAX_TEXT_CHARS:,}",
+            hint="shorten it: a card's text is a term or a paragraph, not a document",
+        )
+    bad = forbidden_char(text)
+    if bad is not None:
+        return InputError(
+            f"the new text holds {describe(bad)}: a text is plain, on one line",
+            hint="type it again without that character (a line break, an escape, a "
+            "direction override)",
+        )
+    return None
+
+
 def edited(before: Text, text: str) -> Text:
     """``text`` in place of ``before``: a correction keeping the first original and, for a
-    text from a glossary, its file and line."""
-    check_length(text, "the edited text")
-    check_plain(text, "the edited text")
+    text from a glossary, its file and line. A text no deck may hold is an
+    :class:`InputError` (:func:`text_problem`)."""
+    problem = text_problem(text)
+    if problem is not None:
+        raise problem
     source = before.source
     original = source.original if source.kind == "corrected" and source.original else before.text
     return Text(

@@ -23,21 +23,29 @@ SourceKind = Literal["anki", "table", "glossary"]
 #: How much of a file tells its kind: Anki's header lines, a header row, the first rows.
 HEAD_BYTES = 64 * 1024
 
+#: File names read as an Anki package, and as a table, whatever their content.
+ANKI_SUFFIXES = (".apkg", ".colpkg")
+TABLE_SUFFIXES = (".csv", ".tsv")
+
 #: How a zip (an Anki package) starts.
 ZIP_MAGIC = b"PK\x03\x04"
 
 
 def source_kind(path: Path, separator: str | None = None) -> SourceKind:
-    """What the file at ``path`` holds, by its content: an Anki package (a zip), a table
-    (:func:`quizzer.decksources.delimited.read_table` finds one in its first lines), else a
+    """What the file at ``path`` holds, by its content: an Anki package (a zip, or a file
+    named ``.apkg``/``.colpkg``), a table (named ``.csv``/``.tsv``, or
+    :func:`quizzer.decksources.delimited.read_table` finds one in its first lines), else a
     glossary. Only the file's head is read; the reader of its kind reads it all, checked."""
+    # A file named as a package or a table is read as one, so that one missing or damaged
+    # (empty, cut short, not a zip) is refused in the words of its kind, not a glossary's.
+    suffix = path.suffix.lower()
     head, whole = _head(path)
+    if suffix in ANKI_SUFFIXES or (head is not None and head.startswith(ZIP_MAGIC)):
+        return "anki"
+    if separator is not None or suffix in TABLE_SUFFIXES:
+        return "table"
     if head is None:
         return "glossary"  # no regular file: the glossary reader says what is wrong
-    if head.startswith(ZIP_MAGIC):
-        return "anki"
-    if separator is not None:
-        return "table"
     text = None
     for cut in range(4):  # the head may end inside a character
         try:

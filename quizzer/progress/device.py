@@ -79,7 +79,7 @@ def _state_file(name: str | None) -> Path:
 
 def _read_small(path: Path) -> dict[str, object] | None:
     try:
-        with open(path, "rb") as fh:
+        with layout.open_file(path) as fh:
             value = msgspec.json.decode(fh.read(layout.SMALL_FILE_LIMIT))
     except (FileNotFoundError, msgspec.DecodeError):
         return None
@@ -88,22 +88,30 @@ def _read_small(path: Path) -> dict[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
-def _identity_record(device: str, claim: str) -> bytes:
-    record = {"device": device, "claim": claim, "host": _host()}
-    return msgspec.json.encode(record) + b"\n"
-
-
-def _fresh(name: str | None) -> tuple[str, str]:
-    device = name if name is not None else new_device_id()
-    return device, str(uuid.uuid4())
+def _save_identity(name: str | None, identity: Identity, *, exclusive: bool = False) -> bool:
+    """Write ``identity`` as this machine's (for ``name``); whether it was written (an
+    exclusive write loses to another process that made the file first)."""
+    path = _state_file(name)
+    record = {"device": identity.device, "claim": identity.claim, "host": _host()}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if exclusive:
+            return layout.create_exclusive(path, msgspec.json.encode(record) + b"\n")
+        atomic_write_bytes(path, msgspec.json.encode(record) + b"\n")
+    except OSError as error:
+        raise StoreError(
+            f"can't save this device's identity: {error.strerror or 'the system refused'}",
+            hint=f"check that {paths.ENV_STATE} (or the user state dir) is writable",
+            path=path,
+        ) from error
+    return True
 
 
 def local_identity(name: str | None = None) -> tuple[Identity, bool]:
     """This machine's identity as device ``name`` (``None``: its own random id), made and
     saved on first use; and whether it was made just now. A record written on another host
     (a copied state dir) is replaced by a fresh one."""
-    path = _state_file(name)
-    record = _read_small(path)
+    record = _read_small(_state_file(name))
     shown = name or _host()
     if record is not None and record.get("host") == _host():
         device, claim = record.get("device"), record.get("claim")
@@ -113,22 +121,11 @@ def local_identity(name: str | None = None) -> tuple[Identity, bool]:
             and isinstance(claim, str)
         ):
             return Identity(device, claim, shown), False
-    device, claim = _fresh(name)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if record is None:
-            # Exclusive: two processes starting at once must end up with one claim.
-            if not layout.create_exclusive(path, _identity_record(device, claim)):
-                return local_identity(name)
-        else:
-            atomic_write_bytes(path, _identity_record(device, claim))
-    except OSError as error:
-        raise StoreError(
-            f"can't save this device's identity: {error.strerror or error}",
-            hint=f"check that {paths.ENV_STATE} (or the user state dir) is writable",
-            path=path,
-        ) from error
-    return Identity(device, claim, shown), True
+    identity = Identity(name or new_device_id(), str(uuid.uuid4()), shown)
+    # Exclusive when there was none: two processes starting at once must end with one claim.
+    if not _save_identity(name, identity, exclusive=record is None):
+        return local_identity(name)
+    return identity, True
 
 
 def current_device() -> str | None:
@@ -140,16 +137,6 @@ def current_device() -> str | None:
         return name
     found = record.get("device")
     return found if isinstance(found, str) else name
-
-
-def _save_identity(name: str | None, identity: Identity) -> None:
-    path = _state_file(name)
-    try:
-        atomic_write_bytes(path, _identity_record(identity.device, identity.claim))
-    except OSError as error:
-        raise StoreError(
-            f"can't save this device's identity: {error.strerror}", path=path
-        ) from error
 
 
 class DeviceLock:
@@ -234,18 +221,16 @@ def _folder_record(identity: Identity, now: datetime) -> bytes:
     return msgspec.json.encode(record) + b"\n"
 
 
-def folder_claim(folder: Path) -> str | None:
-    """The claim written in a device folder's ``device.json``, ``None`` if none is readable."""
+def folder_record(folder: Path, key: str) -> str | None:
+    """A text of a device folder's ``device.json`` (``claim``, ``name``), if it reads."""
     record = _read_small(folder / layout.DEVICE_FILE)
-    claim = record.get("claim") if record else None
-    return claim if isinstance(claim, str) else None
+    value = record.get(key) if record else None
+    return value if isinstance(value, str) else None
 
 
 def folder_name(folder: Path) -> str | None:
     """The name a device folder's ``device.json`` gives its device, if any."""
-    record = _read_small(folder / layout.DEVICE_FILE)
-    name = record.get("name") if record else None
-    return name if isinstance(name, str) else None
+    return folder_record(folder, "name")
 
 
 def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDevice:
@@ -268,12 +253,12 @@ def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDev
             ) from error
         lock = DeviceLock(folder / layout.LOCK_FILE, identity.device, wait)
         try:
-            claim = folder_claim(folder)
+            claim = folder_record(folder, "claim")
             if claim is None:
                 if not layout.create_exclusive(
                     folder / layout.DEVICE_FILE, _folder_record(identity, now)
                 ):
-                    claim = folder_claim(folder)
+                    claim = folder_record(folder, "claim")
                 else:
                     claim = identity.claim
             if claim == identity.claim:

@@ -19,10 +19,11 @@ never renamed or deleted here.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ _SEALING = ".sealing"
 #: The TinyDB tables of a sealed month: its events (document ids in log order) and its seal.
 EVENTS_TABLE = "events"
 SEAL_TABLE = "seal"
+#: What to do about a sealed month that doesn't read (its log is gone: readers skip it).
+_RESTORE = "restore it from a backup or from another machine's copy"
 
 
 def _datasync(fd: int) -> None:
@@ -128,7 +131,7 @@ def _scan(folder: Path) -> _Folder:
         if whole:
             kind = found.logs if whole.group(2) == "log" else found.sealed
             kind[whole.group(1)] = folder / name
-        elif layout.MONTH_RE.match(name) and _COPY_RE.search(name):
+        elif is_sync_copy(name):
             found.copies.setdefault(name[:7], []).append(folder / name)
     return found
 
@@ -139,95 +142,90 @@ def is_sync_copy(name: str) -> bool:
 
 
 def _read_bytes(path: Path, start: int = 0) -> bytes:
-    with open(path, "rb") as fh:
+    with layout.open_file(path) as fh:
         size = os.fstat(fh.fileno()).st_size
         if size > MONTH_LIMIT:
-            raise ValueError(f"larger than {MONTH_LIMIT // 2**20} MB, the most quizzer reads")
+            raise OSError(
+                errno.EFBIG,
+                f"it is larger than {MONTH_LIMIT // 2**20} MB, the most quizzer reads of a "
+                "month; move it out of the store folder",
+            )
         fh.seek(start)
         return fh.read(size - start) if size >= start else b""
 
 
-def _line_number(path: Path, offset: int) -> int:
-    with open(path, "rb") as fh:
-        return fh.read(offset).count(b"\n") + 1
+def _unreadable(path: Path, what: str, error: OSError) -> Problem:
+    reason = error.strerror or "the system refused to read it"
+    return Problem(path, None, f"can't read this {what}: {reason}")
 
 
 def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
     """The events of a sealed month file in log order, or none and what is wrong with it.
 
     The file is TinyDB's JSON; it is decoded with msgspec (faster than TinyDB's own reading,
-    same format) after a size check."""
+    same format) after a size check. This is where a damaged file is told: what the events
+    then hold is checked where each becomes an event."""
     try:
-        data = _read_bytes(path)
-        value = msgspec.json.decode(data)
-        table = value[EVENTS_TABLE]
-        seal = next(iter(value[SEAL_TABLE].values()))
-        events = [table[key] for key in sorted(table, key=int)]
-        if seal["count"] != len(events) or not all(
-            isinstance(event, dict) and isinstance(event.get("id"), str) for event in events
-        ):
-            raise ValueError("the sealed month doesn't hold what its seal says")
+        value = msgspec.json.decode(_read_bytes(path))
     except FileNotFoundError:
         return [], None
-    except (OSError, ValueError, msgspec.DecodeError, KeyError, TypeError, StopIteration) as error:
-        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        return [], Problem(path, None, f"can't read this sealed month: {reason}")
-    return events, None
+    except OSError as error:
+        return [], _unreadable(path, "sealed month", error)
+    except msgspec.DecodeError:
+        value = None
+    try:
+        table = value[EVENTS_TABLE]
+        count = next(iter(value[SEAL_TABLE].values()))["count"]
+        events = [table[key] for key in sorted(table, key=int)]
+        if all(isinstance(event, dict) and isinstance(event.get("id"), str) for event in events):
+            if count == len(events):
+                return events, None
+            wrong = f"it holds {len(events)} events where its seal says {count}"
+        else:
+            wrong = "some of its events are not events quizzer wrote"
+    except (TypeError, KeyError, ValueError, AttributeError, StopIteration):
+        wrong = "it is not a sealed month quizzer wrote (changed, or cut short)"
+    return [], Problem(path, None, f"can't read this sealed month: {wrong}; {_RESTORE}")
 
 
-def _read_log(path: Path, start: int, count: int) -> tuple[eventlines.Parsed, Problem | None]:
+def _read_log(path: Path, start: int) -> tuple[eventlines.Parsed, Problem | None]:
     try:
         data = _read_bytes(path, start)
     except FileNotFoundError:
         return eventlines.Parsed(end=start), None
-    except (OSError, ValueError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        return eventlines.Parsed(end=start), Problem(path, None, f"can't read this log: {reason}")
-    parsed = eventlines.parse(data, offset=start, line=count + 1)
+    except OSError as error:
+        return eventlines.Parsed(end=start), _unreadable(path, "log", error)
+    parsed = eventlines.parse(data, offset=start)
     if parsed.damage and start:
-        # Line numbers past a mark count from the mark; say where they are in the file.
-        first = _line_number(path, start) - 1
-        parsed.damage = [
-            eventlines.Damage(first + d.line - count, d.offset, d.reason) for d in parsed.damage
-        ]
+        # Lines past a mark are numbered from it: say where they are in the file.
+        with layout.open_file(path) as fh:
+            before = fh.read(start).count(b"\n")
+        parsed.damage = [replace(d, line=d.line + before) for d in parsed.damage]
     return parsed, None
 
 
 def _read_month(
     files: _Folder, month: str, start: int, skip: int, result: ReadResult
-) -> tuple[int, int, list[Event]]:
-    """Read ``month`` past ``start`` bytes (a log) or ``skip`` events (sealed); add the
-    events to ``result`` and return the new offset, the month's count and its events."""
+) -> tuple[int, int]:
+    """Add the events of ``month`` past ``start`` bytes (a log) or ``skip`` events (sealed)
+    to ``result``; return the new offset and the month's count."""
     log = files.logs.get(month)
     if log is not None:
-        parsed, problem = _read_log(log, start, skip)
+        parsed, problem = _read_log(log, start)
         if problem is None or month not in files.sealed:
-            if problem:
-                result.damage.append(problem)
+            result.damage.extend([problem] if problem else [])
             result.damage.extend(Problem(log, d.line, d.reason) for d in parsed.damage)
             result.events.extend(parsed.events)
-            if month in files.sealed:
-                # Both: a seal cut short before the log went. Whatever the sealed file holds
-                # that the log doesn't comes back as a copy would (ids drop the repeats).
-                _add_missing(files, month, result)
-            return parsed.end, skip + len(parsed.events), parsed.events
+            return parsed.end, skip + len(parsed.events)
     events, problem = read_sealed(files.sealed[month])
-    if problem:
-        result.damage.append(problem)
+    result.damage.extend([problem] if problem else [])
     if len(events) < skip:
         result.losses.append(
             Loss(files.sealed[month], f"{skip - len(events)} events read before are gone")
         )
         skip = 0
     result.events.extend(events[skip:])
-    return 0, len(events), events[skip:]
-
-
-def _add_missing(files: _Folder, month: str, result: ReadResult) -> None:
-    whole = _read_log(files.logs[month], 0, 0)[0].events
-    known = {event["id"] for event in whole}
-    sealed, _ = read_sealed(files.sealed[month])
-    result.copies.extend(event for event in sealed if event["id"] not in known)
+    return 0, len(events)
 
 
 def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
@@ -245,76 +243,66 @@ def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
         for month in older:
             _read_month(files, month, 0, 0, result)
     start, skip = mark.offset, mark.count
+    log = files.logs.get(mark.segment)
     if mark.segment and mark.segment not in months:
         if mark.count:
-            result.losses.append(
-                Loss(
-                    folder / mark.segment,
-                    f"the month {mark.segment} and its {mark.count} events are gone",
-                )
-            )
+            gone = f"the month {mark.segment} and its {mark.count} events are gone"
+            result.losses.append(Loss(folder / mark.segment, gone))
         start = skip = 0
-    elif mark.segment in files.logs:
-        log = files.logs[mark.segment]
-        size = layout.file_size(log) or 0
-        if size < start or (start and _byte_before(log, start) != b"\n"):
-            result.losses.append(
-                Loss(
-                    log,
-                    f"the log lost some of the {mark.count} events read before (cut or rewritten)",
-                )
-            )
-            start = skip = 0
-    elif mark.segment in files.sealed:
+    elif log is not None and start and not _ends_a_line(log, start):
+        cut = f"the log lost some of the {mark.count} events read before (cut or rewritten)"
+        result.losses.append(Loss(log, cut))
+        start = skip = 0
+    elif log is None:
         start = 0
     end, count, segment = start, skip, mark.segment
     for month in months:
-        if month < mark.segment:
-            continue
-        if month == mark.segment:
-            end, count, _ = _read_month(files, month, start, skip, result)
-        else:
-            end, count, _ = _read_month(files, month, 0, 0, result)
-        segment = month
+        if month >= mark.segment:
+            at, skipped = (start, skip) if month == mark.segment else (0, 0)
+            end, count = _read_month(files, month, at, skipped, result)
+            segment = month
     if segment:
         result.mark = Mark(segment, end, count, sum(1 for month in months if month < segment))
-    for month, copies in sorted(files.copies.items()):
-        _read_copies(files, month, copies, result)
+    both = files.logs.keys() & files.sealed.keys()
+    for month in sorted(files.copies.keys() | both):
+        _read_copies(files, month, result)
     return result
 
 
-def _byte_before(path: Path, offset: int) -> bytes:
-    with open(path, "rb") as fh:
-        fh.seek(offset - 1)
-        return fh.read(1)
+def _ends_a_line(path: Path, offset: int) -> bool:
+    """Whether the byte before ``offset`` in ``path`` ends a line (the log wasn't cut)."""
+    try:
+        with layout.open_file(path) as fh:
+            fh.seek(offset - 1)
+            return fh.read(1) == b"\n"
+    except OSError:
+        return True  # told when the log is read
 
 
-def _read_copies(files: _Folder, month: str, copies: list[Path], result: ReadResult) -> None:
-    known: set[str] = set()
-    if month in files.logs or month in files.sealed:
-        whole = ReadResult([], Mark())
-        _read_month(files, month, 0, 0, whole)
-        known = {event["id"] for event in whole.events}
-    for copy in copies:
-        result.copy_files.append(copy)
+def _read_copies(files: _Folder, month: str, result: ReadResult) -> None:
+    """Add the events only ``month``'s other files hold: a sealed file beside a log that
+    reads (a seal cut short before the log went) and the copies sync engines left."""
+    log, sealed = files.logs.get(month), files.sealed.get(month)
+    parsed, problem = _read_log(log, 0) if log else (None, None)
+    if parsed is not None and (problem is None or sealed is None):
+        own, beside = parsed.events, [sealed] if sealed else []
+    else:
+        own, beside = read_sealed(sealed)[0] if sealed else [], []
+    known = {event["id"] for event in own}
+    copies = files.copies.get(month, [])
+    result.copy_files.extend(copies)
+    for copy in [*beside, *copies]:
         if ".json" in copy.name:
             events, problem = read_sealed(copy)
-            if problem:
-                result.damage.append(problem)
         else:
-            parsed, problem = _read_log(copy, 0, 0)
+            parsed, problem = _read_log(copy, 0)
             events = parsed.events
-            if problem:
-                result.damage.append(problem)
+        if problem and copy is not sealed:
+            result.damage.append(problem)
         for event in events:
             if event["id"] not in known:
                 known.add(event["id"])
                 result.copies.append(event)
-
-
-def _seq_of(event: Event) -> int:
-    seq = event.get("seq")
-    return seq if isinstance(seq, int) else 0
 
 
 def _write_sealed(path: Path, month: str, device: str, events: list[Event]) -> None:
@@ -351,7 +339,6 @@ class DeviceLog:
         self._fd: int | None = None
         self._month = ""
         self._floor = ""
-        self._open_found = False
         self._size = 0
         self.last_seq = min_seq
         try:
@@ -386,8 +373,9 @@ class DeviceLog:
             if month in files.logs and (month < max(current, newest) or month in files.sealed):
                 self._seal(files, month)
         files = _scan(self.folder)
+        found = False
         if newest in files.logs and newest not in files.sealed:
-            self._open_log(newest)
+            found = self._open_log(newest)
             self._floor = newest
         elif newest:
             # Never append to a sealed month, even when the clock says it is that month (a
@@ -396,14 +384,12 @@ class DeviceLog:
         # The last number used: from the newest month that holds an event (a month can be
         # empty: a kill between creating its log and the first write).
         for month in reversed(files.months):
-            if month == self._month:
-                found = self._open_found
-            elif month in files.sealed:
-                found = self._see(read_sealed(files.sealed[month])[0])
-            else:
-                found = self._see(eventlines.parse(_read_bytes(files.logs[month])).events)
             if found:
                 break
+            if month in files.sealed:
+                found = self._see(read_sealed(files.sealed[month])[0])
+            elif month != self._month:
+                found = self._see(eventlines.parse(_read_bytes(files.logs[month])).events)
 
     def _see(self, events: list[Event]) -> bool:
         """Count ``events``' numbers as used; whether there were any."""
@@ -412,18 +398,19 @@ class DeviceLog:
             self.last_seq = max(self.last_seq, *seqs)
         return bool(seqs)
 
-    def _open_log(self, month: str) -> None:
+    def _open_log(self, month: str) -> bool:
+        """Open ``month``'s log for appending; whether it holds an event."""
         path = layout.log_path(self.folder, month)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
         self._fd, self._month = fd, month
         data = _read_bytes(path)
         parsed = eventlines.parse(data)
-        self._open_found = self._see(parsed.events)
         self._size = parsed.end
         if parsed.end < len(data):
             # The torn tail of a killed append: cut it off so the next line starts clean.
             os.ftruncate(fd, parsed.end)
             _datasync(fd)
+        return self._see(parsed.events)
 
     def _seal(self, files: _Folder, month: str) -> None:
         log = files.logs[month]
@@ -439,7 +426,7 @@ class DeviceLog:
         extra = [event for event in parsed.events if event["id"] not in known]
         if extra or month not in files.sealed:
             union = done + extra
-            union.sort(key=_seq_of)
+            union.sort(key=lambda event: event["seq"] if type(event.get("seq")) is int else 0)
             _write_sealed(sealed, month, self.owner, union)
             done = union
         self._see(done)
@@ -461,14 +448,23 @@ class DeviceLog:
         data = eventlines.encode_all(events)
         try:
             if month != self._month or self._fd is None:
-                self._start_month(month)
+                self.close()
+                created = not layout.log_path(self.folder, month).exists()
+                self._open_log(month)
+                if created:
+                    fsync_dir(self.folder)
             assert self._fd is not None
             written = os.write(self._fd, data)
             while written < len(data):
                 written += os.write(self._fd, data[written:])
             _datasync(self._fd)
         except OSError as error:
-            self._cut_back()
+            # Take off what part of it reached the file (a full disk), so the log ends with
+            # whole lines and the next append starts clean.
+            if self._fd is not None:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._fd, self._size)
+                    _datasync(self._fd)
             raise StoreError(
                 f"can't write the answer to the device log: {error.strerror or error}",
                 hint="free some disk space or check the folder's permissions; nothing was saved",
@@ -476,24 +472,6 @@ class DeviceLog:
             ) from error
         self.last_seq = seq
         self._size += len(data)
-
-    def _cut_back(self) -> None:
-        """After a failed write (a full disk), take off what part of it reached the file, so
-        the log ends with whole lines and the next append starts clean."""
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, self._size)
-                _datasync(self._fd)
-
-    def _start_month(self, month: str) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-        path = layout.log_path(self.folder, month)
-        created = not path.exists()
-        self._open_log(month)
-        if created:
-            fsync_dir(self.folder)
 
     def close(self) -> None:
         """Close the open log; safe to call twice."""

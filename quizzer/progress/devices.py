@@ -45,20 +45,11 @@ class DeviceInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """The device as JSON (``quizzer devices --json``)."""
-        last = self.last_event.isoformat() if self.last_event else None
-        return {
-            "device": self.device,
-            "name": self.name,
-            "this": self.this,
-            "merged": self.merged,
-            "last_event": last,
-            "answers": self.answers,
-            "verifies": self.verifies,
-            "behind": self.behind,
-            "conflict_copies": self.copies,
-            "settings": self.settings,
-            "problems": self.problems,
-        }
+        out = {name: getattr(self, name) for name in ("device", "name", "this", "merged")}
+        out["last_event"] = self.last_event.isoformat() if self.last_event else None
+        out |= {name: getattr(self, name) for name in ("answers", "verifies", "behind")}
+        out["conflict_copies"] = self.copies
+        return out | {"settings": self.settings, "problems": self.problems}
 
 
 @dataclass(slots=True)
@@ -85,9 +76,9 @@ def _read(folder: Path, seen: _Seen) -> None:
         try:
             event = events.from_dict(raw)
             if event.dev != folder.name:
-                raise events.BadEvent(f"written by {event.dev!r}, not by this folder's device")
+                raise events.BadEvent(f"written by {event.dev}, not by this folder's device")
         except events.BadEvent as error:
-            info.problems.append(f"{folder.name}: event {str(raw.get('id'))[:60]!r}: {error}")
+            info.problems.append(f"{folder.name}: event {str(raw.get('id'))[:60]}: {error}")
             continue
         last = max(last, event.at)
         if isinstance(event, events.Answer):

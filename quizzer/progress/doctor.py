@@ -10,14 +10,10 @@ both, a repair writes a new marker and rebuilds this device's cache from the log
 
 from __future__ import annotations
 
-import contextlib
 import shutil
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-
-import msgspec
 
 import quizzer.progress.devicelog as devicelog
 import quizzer.progress.layout as layout
@@ -107,15 +103,11 @@ def repair(path: Path) -> Report:
     lost = [*found.losses, *(f"skipped: {problem}" for problem in found.problems)]
     report = Report(path, found.cards, found.devices, losses=lost)
     if _marker_problem(path):
-        broken = layout.marker_path(path)
-        kept = broken.with_name(broken.name + f".damaged-{uuid.uuid4().hex[:8]}")
-        with contextlib.suppress(OSError):
-            broken.rename(kept)
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        text = {"format": layout.MARKER_FORMAT, "version": layout.MARKER_VERSION}
-        text |= {"store": str(uuid.uuid4()), "created": now}
-        layout.create_exclusive(broken, msgspec.json.encode(text) + b"\n")
-        report.actions.append(f"wrote a new marker (the damaged one kept as {kept.name})")
+        # The same bytes every machine writes (a damaged one's kept beside it).
+        layout.create_store(path, datetime.now(UTC))
+        report.actions.append(
+            f"wrote the marker again (any damaged one kept as {layout.DAMAGED_MARKER})"
+        )
     with store_mod.open_store(path, read_only=True) as store:
         caches = paths.cache_dir() / "stores" / store.store_id
     if store.store_id and caches.is_dir():

@@ -51,15 +51,12 @@ class Parsed:
     """What :func:`parse` found in a run of bytes.
 
     ``events`` are the good lines' events in file order; ``end`` is the offset just past
-    the last whole line (good or damaged): a torn tail (``torn``) starts there. ``lines``
-    counts the whole lines read.
+    the last whole line (good or damaged): a torn tail starts there.
     """
 
     events: list[Event] = field(default_factory=list)
     damage: list[Damage] = field(default_factory=list)
     end: int = 0
-    lines: int = 0
-    torn: bool = False
 
 
 def decode(line: bytes) -> Event:
@@ -101,12 +98,8 @@ def parse(data: bytes, *, offset: int = 0, line: int = 1) -> Parsed:
             found.events.append(decode(piece))
         except ValueError as error:
             if index == last and not tail:
-                found.torn = True
                 break
             found.damage.append(Damage(number, position, str(error)))
         position += len(piece) + 1
         found.end = position
-        found.lines += 1
-    if tail:
-        found.torn = True
     return found

@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, cast
+
+import msgspec
 
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.grades import LOG_MODES, Grade, Mode
@@ -43,8 +45,6 @@ from quizzer.scheduling.settings import SchedulerSettings
 _LATEST_MS = 221845392000000
 #: The longest text kept from an answer (typed answers, modes, ids).
 _MAX_TEXT = 10_000
-#: The modes of answers that change no schedule.
-PRACTICE_MODES: tuple[str, ...] = ("cram", "match", "preview")
 #: The settings a ``settings`` event may carry.
 SETTING_NAMES: frozenset[str] = frozenset(f.name for f in fields(SchedulerSettings))
 
@@ -78,12 +78,9 @@ class Event:
         """The JSON object written to a log line (optional fields only when set)."""
         out: dict[str, Any] = {"id": self.id, "dev": self.dev, "seq": self.seq, "at": self.at}
         out["op"] = OPS_OF[type(self)]
-        for f in fields(self)[4:]:
-            value = getattr(self, f.name)
-            if value is None or (f.name == "over" and value is False):
-                continue
-            out[f.name] = value
-        return out
+        values = ((f.name, getattr(self, f.name)) for f in fields(self)[4:])
+        # ``over`` is written only when true; other flags (``correct``) are facts either way.
+        return out | {k: v for k, v in values if v is not None and (k != "over" or v)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +155,7 @@ class Leech(Event):
 class Settings(Event):
     """Sets the scheduling settings named in ``values`` (last writer wins per setting)."""
 
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any]
 
 
 #: Events that concern one card.
@@ -200,46 +197,95 @@ def settings_digest(settings: SchedulerSettings) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def _text(data: Mapping[str, Any], name: str, *, optional: bool = False) -> str | None:
-    value = data.get(name)
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
-        raise BadEvent(f"{name} must be a non-empty text, got {value!r:.60}")
-    return value
+def _shown(value: Any) -> str:
+    """``value`` as a log line holds it (JSON), cut short: messages show no Python text."""
+    try:
+        return msgspec.json.encode(value).decode()[:60]
+    except (TypeError, msgspec.EncodeError):
+        return "a value that is not JSON"
 
 
-def _int(data: Mapping[str, Any], name: str, low: int, high: int, *, optional: bool = False) -> Any:
-    value = data.get(name)
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadEvent(f"{name} must be a whole number from {low} to {high}, got {value!r:.60}")
-    return value
+Check = Callable[[str, Any], Any]
 
 
-def _typed(data: Mapping[str, Any]) -> str | None:
-    value = data.get("typed")
-    if value is not None and (not isinstance(value, str) or len(value) > _MAX_TEXT):
-        raise BadEvent(f"typed must be a text, got {value!r:.60}")
-    return value
+def _text(name: str, value: Any) -> str:
+    if type(value) is str and 0 < len(value) <= _MAX_TEXT:
+        return value
+    raise BadEvent(f"{name} must be a non-empty text, got {_shown(value)}")
 
 
-def _card(data: Mapping[str, Any]) -> str:
-    card = _text(data, "card")
-    assert card is not None
+def _number(low: int, high: int) -> Check:
+    def check(name: str, value: Any) -> int:
+        if type(value) is int and low <= value <= high:
+            return value
+        raise BadEvent(f"{name} must be a whole number from {low} to {high}, got {_shown(value)}")
+
+    return check
+
+
+def _card(name: str, value: Any) -> str:
+    card = _text(name, value)
     try:
         CardKey.parse(card)
     except ValueError:
-        raise BadEvent(f"card {card!r:.60} is not a card id") from None
+        raise BadEvent(f"{name} {_shown(card)} is not a card id") from None
     return card
 
 
-def _flag(data: Mapping[str, Any], name: str) -> bool | None:
-    value = data.get(name)
-    if value is not None and not isinstance(value, bool):
-        raise BadEvent(f"{name} must be true or false, got {value!r:.60}")
-    return value
+def _mode(name: str, value: Any) -> str:
+    if value in LOG_MODES:
+        return cast(str, value)
+    raise BadEvent(f"{name} must be one of {', '.join(LOG_MODES)}, got {_shown(value)}")
+
+
+def _typed(name: str, value: Any) -> str:
+    if type(value) is str and len(value) <= _MAX_TEXT:
+        return value
+    raise BadEvent(f"{name} must be a text, got {_shown(value)}")
+
+
+def _flag(name: str, value: Any) -> bool:
+    if type(value) is bool:
+        return value
+    raise BadEvent(f"{name} must be true or false, got {_shown(value)}")
+
+
+def _object(name: str, value: Any) -> dict[str, Any]:
+    if type(value) is dict:
+        return value
+    raise BadEvent(f"{name} must be an object")
+
+
+def _settings(name: str, value: Any) -> dict[str, Any]:
+    if type(value) is not dict or not value:
+        raise BadEvent(f"{name} must be an object naming at least one setting")
+    unknown = sorted(set(value) - SETTING_NAMES)
+    if unknown:
+        raise BadEvent(f"unknown setting {_shown(unknown[0])}")
+    try:
+        SchedulerSettings.from_dict(value)
+    except (ValueError, TypeError) as exc:
+        raise BadEvent(f"bad settings: {exc}") from None
+    return dict(value)
+
+
+_time, _count = _number(0, _LATEST_MS), _number(0, 2**62)
+#: The check of each field after the head.
+_CHECKS: dict[str, Check] = {"card": _card, "grade": _number(1, 4), "mode": _mode, "ms": _count}
+_CHECKS |= {"typed": _typed, "correct": _flag, "over": _flag, "params": _text, "review": _text}
+_CHECKS |= {"due": _time, "anki": _object, "target": _text, "until": _time, "values": _settings}
+
+
+def _fields(cls: type[Event], **special: Check) -> tuple[tuple[str, Check, bool], ...]:
+    """``cls``'s fields after the head: name, check, and whether it may be left out."""
+    return tuple(
+        (f.name, special.get(f.name, _CHECKS[f.name]), f.default is not MISSING)
+        for f in fields(cls)[4:]
+    )
+
+
+#: Each kind's fields (a practice answer's mode is any text: cram, match...).
+_FIELDS = {cls: _fields(cls) for cls in OPS.values()} | {Practice: _fields(Practice, mode=_text)}
 
 
 def from_dict(data: Mapping[str, Any]) -> AnyEvent:
@@ -247,60 +293,15 @@ def from_dict(data: Mapping[str, Any]) -> AnyEvent:
     if not isinstance(data, Mapping):
         raise BadEvent("an event must be a JSON object")
     op = data.get("op")
-    cls = OPS.get(op) if isinstance(op, str) else None
+    cls = OPS.get(op) if type(op) is str else None
     if cls is None:
-        raise BadEvent(f"unknown op {op!r:.40}")
-    dev = _text(data, "dev")
-    seq = _int(data, "seq", 0, 2**62)
-    assert dev is not None
-    if data.get("id") != event_id(dev, seq):
-        raise BadEvent(f"id {data.get('id')!r:.60} is not {dev}-{seq}")
-    head = (event_id(dev, seq), dev, seq, _int(data, "at", 0, _LATEST_MS))
-    if cls is Answer or cls is Practice:
-        grade = _int(data, "grade", 1, 4)
-        mode = _text(data, "mode")
-        ms = _int(data, "ms", 0, 2**62)
-        if cls is Practice:
-            return Practice(*head, _card(data), grade, str(mode), ms)
-        if mode not in LOG_MODES:
-            raise BadEvent(f"mode must be one of {', '.join(LOG_MODES)}, got {mode!r:.40}")
-        anki = data.get("anki")
-        if anki is not None and not isinstance(anki, dict):
-            raise BadEvent("anki must be an object")
-        return Answer(
-            *head,
-            _card(data),
-            cast(Grade, grade),
-            cast(Mode, mode),
-            ms,
-            typed=_typed(data),
-            correct=_flag(data, "correct"),
-            over=bool(_flag(data, "over")),
-            params=_text(data, "params", optional=True),
-            review=_text(data, "review", optional=True),
-            due=_int(data, "due", 0, _LATEST_MS, optional=True),
-            anki=anki,
-        )
-    if cls is Undo:
-        target = _text(data, "target")
-        assert target is not None
-        return Undo(*head, target)
-    if cls is Bury:
-        return Bury(*head, _card(data), _int(data, "until", 0, _LATEST_MS))
-    if cls is Settings:
-        values = data.get("values")
-        if not isinstance(values, dict) or not values:
-            raise BadEvent("values must be an object naming at least one setting")
-        unknown = sorted(set(values) - SETTING_NAMES)
-        if unknown:
-            raise BadEvent(f"unknown setting {unknown[0]!r:.40}")
-        try:
-            SchedulerSettings.from_dict(values)
-        except (ValueError, TypeError) as exc:
-            raise BadEvent(f"bad settings: {exc}") from None
-        return Settings(*head, dict(values))
-    if cls is Suspend:
-        return Suspend(*head, _card(data))
-    if cls is Unsuspend:
-        return Unsuspend(*head, _card(data))
-    return Leech(*head, _card(data))
+        raise BadEvent(f"unknown op {_shown(op)}")
+    dev, seq = _text("dev", data.get("dev")), _count("seq", data.get("seq"))
+    if data.get("id") != f"{dev}-{seq}":
+        raise BadEvent(f"id {_shown(data.get('id'))} is not {dev}-{seq}")
+    values: dict[str, Any] = {}
+    for name, check, optional in _FIELDS[cls]:
+        value = data.get(name)
+        if value is not None or not optional:
+            values[name] = check(name, value)
+    return cast(AnyEvent, cls(f"{dev}-{seq}", dev, seq, _time("at", data.get("at")), **values))

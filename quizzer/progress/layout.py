@@ -15,13 +15,16 @@ changed on two machines.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import stat
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO
 
 import msgspec
 
@@ -36,8 +39,6 @@ DEVICE_FILE = "device.json"
 LOCK_FILE = "lock"
 #: The suffix of the folder holding what a device brought in with ``quizzer merge``.
 MERGED_SUFFIX = "~merged"
-LOG_SUFFIX = ".log"
-SEALED_SUFFIX = ".json"
 #: The most a marker or device file may hold: they are a few fields.
 SMALL_FILE_LIMIT = 64 * 1024
 
@@ -115,12 +116,12 @@ def next_month(month: str) -> str:
 
 def log_path(folder: Path, month: str) -> Path:
     """The open log of ``month`` in a device folder."""
-    return folder / f"{month}{LOG_SUFFIX}"
+    return folder / f"{month}.log"
 
 
 def sealed_path(folder: Path, month: str) -> Path:
     """The sealed TinyDB file of ``month`` in a device folder."""
-    return folder / f"{month}{SEALED_SUFFIX}"
+    return folder / f"{month}.json"
 
 
 def is_device_name(name: str) -> bool:
@@ -147,7 +148,7 @@ def read_marker(store: Path) -> StoreMarker | None:
     a :class:`StoreError`."""
     path = marker_path(store)
     try:
-        with open(path, "rb") as fh:
+        with open_file(path) as fh:
             data = fh.read(SMALL_FILE_LIMIT + 1)
     except FileNotFoundError:
         return None
@@ -157,12 +158,9 @@ def read_marker(store: Path) -> StoreMarker | None:
         value = msgspec.json.decode(data)
     except msgspec.DecodeError:
         value = None
-    if (
-        not isinstance(value, dict)
-        or value.get("format") != MARKER_FORMAT
-        or isinstance(value.get("version"), bool)
-        or not isinstance(value.get("version"), int)
-    ):
+    if not isinstance(value, dict) or value.get("format") != MARKER_FORMAT:
+        value = None
+    if value is None or type(value.get("version")) is not int:
         if devices_dir(store).is_dir():
             return StoreMarker(_local_id(path), damaged=True)
         raise StoreError(
@@ -220,37 +218,30 @@ def create_exclusive(path: Path, data: bytes) -> bool:
     a temp file is written and fsynced, then hard-linked to ``path`` (which fails if another
     process made it first) and the folder fsynced. Returns whether this call created it."""
     temp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_new(temp, data)
         os.link(temp, path)
     except FileExistsError:
         return False
     except OSError:
         # No hard links here (FAT, some network shares): an exclusive create instead.
-        return _create_in_place(path, data)
+        try:
+            _write_new(path, data)
+        except FileExistsError:
+            return False
     finally:
         temp.unlink(missing_ok=True)
     fsync_dir(path.parent)
     return True
 
 
-def _create_in_place(path: Path, data: bytes) -> bool:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except FileExistsError:
-        return False
+def _write_new(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
-    fsync_dir(path.parent)
-    return True
 
 
 def make_dir(folder: Path) -> None:
@@ -261,9 +252,17 @@ def make_dir(folder: Path) -> None:
     fsync_dir(folder.parent)
 
 
-def file_size(path: Path) -> int | None:
-    """The size of ``path``, ``None`` if it doesn't exist."""
-    try:
-        return os.stat(path).st_size
-    except FileNotFoundError:
-        return None
+def open_file(path: Path) -> BinaryIO:
+    """``path`` opened for reading, never blocking: a plain ``open`` of a named pipe waits
+    for a writer for ever. Anything but a regular file (a pipe, a device, a folder) put
+    where a store file belongs is an ``OSError`` whose text says what it is and what to do."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device or a folder"
+        raise OSError(
+            errno.EINVAL,
+            f"{path.name} is {kind}, not a file quizzer wrote; move it out of the folder",
+        )
+    return os.fdopen(fd, "rb")

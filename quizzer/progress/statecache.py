@@ -5,8 +5,9 @@ atomically (temp file, rename) when a store closes after a change. Its first lin
 object, the ``meta``: per device folder, the :class:`~quizzer.progress.devicelog.Mark` its
 states include, the settings events (few, needed to go on replaying), the answers of the
 last days (today's counts), any losses found (for ``quizzer doctor --check``) and the
-statistics' tally, and the CRC-32 of the rest of the file. Its second line is the JSON array of card ids; then comes one line per
-card, in the same order: its state in numbers (times in ms) and the key of its last event.
+statistics' tally, and the CRC-32 of the rest of the file. Its second line is the JSON
+array of card ids; then comes one line per card, in the same order: its state in numbers
+(times in ms) and the key of its last event.
 
 A cache is only ever a shortcut: opening with none (or one that doesn't fit) replays every
 event, and deleting every cache file loses nothing. A card's line is decoded only when that
@@ -31,6 +32,7 @@ import msgspec
 
 import quizzer.progress.devicelog as devicelog
 import quizzer.progress.events as ev
+import quizzer.progress.layout as layout
 from quizzer import paths
 from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
@@ -207,10 +209,14 @@ class Cache:
         return LastKeys(self.rows)
 
 
+#: The parts of a cache's ``meta`` kept as they are (after ``marks``, before ``tally``).
+_PARTS = ("settings", "recent", "losses", "counts", "bad")
+
+
 def load(path: Path) -> Cache | None:
     """The cache at ``path``; ``None`` when there is none or it can't be used."""
     try:
-        with open(path, "rb") as fh:
+        with layout.open_file(path) as fh:
             if os.fstat(fh.fileno()).st_size > _LIMIT:
                 return None
             head, body = fh.read().split(b"\n", 1)
@@ -224,34 +230,18 @@ def load(path: Path) -> Cache | None:
         if len(lines) != len(card_ids):
             return None
         marks = {name: devicelog.Mark(*mark) for name, mark in meta["marks"].items()}
-        return Cache(
-            marks,
-            CachedRows(dict(zip(card_ids, lines, strict=True))),
-            meta["settings"],
-            meta["recent"],
-            meta["losses"],
-            meta["counts"],
-            meta["bad"],
-            (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None,
-        )
+        tally = (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None
+        rows = CachedRows(dict(zip(card_ids, lines, strict=True)))
+        return Cache(marks, rows, tally=tally, **{part: meta[part] for part in _PARTS})
     except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
         return None
 
 
 def save(path: Path, cache: Cache) -> None:
     """Write ``cache`` to ``path`` whole (a failure leaves the old one or none: a cache)."""
-    meta = {
-        "version": VERSION,
-        "marks": {
-            name: [m.segment, m.offset, m.count, m.before] for name, m in cache.marks.items()
-        },
-        "settings": cache.settings,
-        "recent": cache.recent,
-        "losses": cache.losses,
-        "counts": cache.counts,
-        "bad": cache.bad,
-        "tally": list(cache.tally) if cache.tally else None,
-    }
+    meta = {part: getattr(cache, part) for part in _PARTS} | {"version": VERSION}
+    meta["marks"] = {n: [m.segment, m.offset, m.count, m.before] for n, m in cache.marks.items()}
+    meta["tally"] = list(cache.tally) if cache.tally else None
     rows = cache.rows
     card_ids = list(rows)
     if isinstance(rows, CachedRows):

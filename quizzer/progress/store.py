@@ -18,21 +18,20 @@ import hashlib
 import os
 import random
 import threading
-from collections import defaultdict
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, tzinfo
+from operator import attrgetter
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import quizzer.progress.derive as derive
 import quizzer.progress.device as device
 import quizzer.progress.devicelog as devicelog
-import quizzer.progress.devices as devices
 import quizzer.progress.events as ev
 import quizzer.progress.layout as layout
 import quizzer.progress.statecache as statecache
+import quizzer.progress.storepath as storepath
 import quizzer.progress.upgrade as upgrade
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.errors import StoreError
@@ -46,6 +45,7 @@ from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts, facts_of
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
+from quizzer.scheduling.studyday import study_day
 
 if TYPE_CHECKING:
     from tinydb import TinyDB
@@ -55,6 +55,9 @@ if TYPE_CHECKING:
 
 #: Answer times the scheduler can work with: intervals up to a century must still be dates.
 _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
+#: What :meth:`Store.undo` takes back: this device's own answers, practice answers, buries.
+_Undoable = ev.Answer | ev.Practice | ev.Bury
+_key, _seq = attrgetter("key"), attrgetter("seq")
 #: Called as ``on_progress(done, total)`` while a merge writes.
 ProgressCallback = Callable[[int, int], None]
 
@@ -85,8 +88,6 @@ class _Folder:
     """What was read of one device folder."""
 
     mark: devicelog.Mark
-    answers: int = 0
-    last_at: int | None = None
     events: int = 0
     seq: int = 0
     #: The sequence numbers counted, as ``[first, last]`` runs: what the states include.
@@ -105,9 +106,6 @@ class _Folder:
         elif not self.covers(event.seq):
             self.runs.append([event.seq, event.seq])
             self.runs.sort()
-        if isinstance(event, ev.Answer):
-            self.answers += 1
-        self.last_at = max(self.last_at or 0, event.at)
 
 
 class Store:
@@ -130,7 +128,6 @@ class Store:
         self.path = path
         self.read_only = read_only
         self.tz: tzinfo = tz or LocalTimezone()
-        self.rng = rng
         self._mutex = threading.RLock()
         self.notice: str | None = None
         self.last_outcome: RecordOutcome | None = None
@@ -138,12 +135,7 @@ class Store:
         self.damage: list[devicelog.Problem] = []
         #: Events that were read before and are gone now (a log cut short, a month deleted).
         self.losses: list[str] = []
-        self._closed = False
-        self._changed = False
-        #: The statistics' tally (its zone key and hour, its data) and the answers since.
-        self._tally: tuple[list[Any], dict[str, Any]] | None = None
-        self._tally_zone: tzinfo = self.tz
-        self._fresh: list[str] = []
+        self._closed = self._changed = False
         self._claimed: device.ClaimedDevice | None = None
         self._log: devicelog.DeviceLog | None = None
         now = datetime.now(UTC) if now is None else _answer_time(now)
@@ -166,45 +158,37 @@ class Store:
             statecache.cache_path(self.store_id, self.device) if self.store_id else None
         )
         try:
-            self._open(now)
+            self._open()
         except BaseException:
             self._release()
             raise
 
     # Opening: the cache, then each folder's events past its mark.
 
-    def _open(self, now: datetime) -> None:
+    def _open(self) -> None:
         cache = statecache.load(self.cache_path) if self.cache_path else None
-        #: Whether every event of every folder is in memory (else: the cache's states).
-        self._whole = cache is None
         if cache is not None:
             self.losses = list(cache.losses)
             self._start(cache)
             new = self._read(cache.marks, self._replay.events)
-            if self.losses != cache.losses:
-                cache = None  # events the cache holds are gone: replay what is left
-            elif self._replay.needs_history(new):
-                self._tally = None  # answers the tally counted may have changed
-                self._load_history(new)
-            else:
-                self._add(new)
-            self._changed = bool(new)
-        if cache is None:
-            self._start(None)
-            self._add(self._read({}))
-            self._whole = self._changed = True
-        self._cache_recent = cache.recent if cache else []
+            if self.losses == cache.losses:
+                self._take(new)
+                self._changed = bool(new)
+                return
+        # No cache, or events the cache holds are gone: every event replayed.
+        self._start(None)
+        self._add(self._read({}))
+        self._changed = True
 
     def _open_old(self, now: datetime) -> None:
         """Read an old single-writer store's answers into memory (nothing written)."""
         self.device, self.store_id, self.cache_path = "", "", None
         self._start(None)
-        self._whole = True
-        self._cache_recent = []
         try:
             old = upgrade.read_old_store(self.path.parent, self.path.name)
         except (OSError, ValueError) as exc:
-            raise StoreError(f"can't read the old store: {exc}", path=self.path) from exc
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
+            raise StoreError(f"can't read the old store: {why}", path=self.path) from exc
         lines, _ = upgrade.to_events(old, "old", now)
         found = [e for e in (self._event(line, "") for line in lines) if e is not None]
         self._replay.add(sorted(found, key=_key))
@@ -218,18 +202,25 @@ class Store:
         )
         self._folders: dict[str, _Folder] = {}
         self._bad: list[derive.Problem] = []
-        self._tally = None
-        self._tally_zone = self.tz
-        self._fresh = []
+        #: Whether every event of every folder is in memory (else: the cache's states).
+        self._whole = cache is None
+        self._cache_recent = cache.recent if cache else []
+        #: The statistics' tally (its zone key and hour; its data as the cache had it, or
+        #: the tally) and the answers and practice answers since.
+        self._tally: tuple[list[Any], Tally | dict[str, Any]] | None = (
+            cache.tally if cache else None
+        )
+        self._tally_zone: tzinfo = self.tz
+        self._fresh: list[str] = []
         if cache is not None:
-            self._tally = cache.tally
             settings = [self._event(data, "") for data in cache.settings]
             self._replay.add([e for e in settings if e is not None], stepped=True)
             for event_id, dev, reason in cache.bad:
                 self._report(derive.Problem(event_id, dev, reason))
             for name, mark in cache.marks.items():
-                answers, last_at, events, seq, runs = cache.counts.get(name, (0, None, 0, 0, []))
-                self._folders[name] = _Folder(mark, answers, last_at, events, seq, runs)
+                # A cache of before kept two more counts first: the last three are these.
+                *_, events, seq, runs = cache.counts.get(name, (0, 0, []))
+                self._folders[name] = _Folder(mark, events, seq, runs)
 
     def _read(
         self, marks: dict[str, devicelog.Mark], counted: Container[str] = ()
@@ -273,9 +264,12 @@ class Store:
         return event
 
     def _add(self, events: list[ev.AnyEvent]) -> None:
-        """Replay ``events`` (new to the states); their answers are the tally's to add."""
+        """Replay ``events``; the answers among them not taken before are the tally's to add
+        (this device's own, read again at the close, were counted when written)."""
+        taken = self._replay.events
+        kinds = ev.Answer | ev.Practice
+        self._fresh.extend(e.id for e in events if isinstance(e, kinds) and e.id not in taken)
         self._replay.add(sorted(events, key=_key))
-        self._fresh.extend(e.id for e in events if isinstance(e, ev.Answer))
 
     def _report(self, problem: derive.Problem) -> None:
         if problem not in self._bad:
@@ -285,10 +279,9 @@ class Store:
         """Read every folder whole: the events the cache's states include join the card
         histories (without being replayed again); ``new`` and whatever came after the marks
         are then replayed on top."""
-        marks = {name: known.mark for name, known in self._folders.items()}
+        marks = self._marks()
         for known in self._folders.values():
-            known.answers, known.last_at, known.events, known.seq = 0, None, 0, 0
-            known.runs = []
+            known.events, known.seq, known.runs = 0, 0, []
         everything = self._read({})
         later: set[str] = set()
         for folder in layout.device_folders(self.path):
@@ -302,10 +295,22 @@ class Store:
         self._add([*new, *newer])
         self._whole = True
 
-    def _replay_seq(self, dev: str) -> int:
-        """The highest sequence number of ``dev`` seen (its log may have been set back)."""
-        known = self._folders.get(dev)
-        return known.seq if known else 0
+    def _marks(self) -> dict[str, devicelog.Mark]:
+        return {name: known.mark for name, known in self._folders.items()}
+
+    def _take(self, new: list[ev.AnyEvent], *, history: bool = False) -> None:
+        """Replay ``new`` on top of the states, reading the logs whole first when they need
+        events of before (or ``history``: an undo of an answer the tally counted)."""
+        if history or self._replay.needs_history(new):
+            self._tally = None  # answers the tally counted may have changed
+            self._load_history(new)
+        else:
+            self._add(new)
+
+    def _log_for(self, folder: Path, name: str) -> devicelog.DeviceLog:
+        """``name``'s log in ``folder``, numbering on from its highest sequence number seen."""
+        seq = self._folders[name].seq if name in self._folders else 0
+        return devicelog.DeviceLog(folder, name, datetime.now(UTC), min_seq=seq)
 
     # Writing.
 
@@ -320,32 +325,30 @@ class Store:
             )
         if self._log is None:
             # Opened at the first write: a session that changes nothing writes nothing.
-            seq = self._replay_seq(self.device)
-            self._log = devicelog.DeviceLog(
-                self._claimed.folder, self.device, datetime.now(UTC), min_seq=seq
-            )
+            self._log = self._log_for(self._claimed.folder, self.device)
         return self._log
 
-    def _write(self, build: Iterable[dict[str, Any]], now: datetime) -> list[ev.AnyEvent]:
-        """Number, write (durably) and replay new events of this device."""
-        log = self._check_writable()
-        seq = log.next_seq
+    def _write(
+        self, rows: Iterable[dict[str, Any]], now: datetime, log: devicelog.DeviceLog | None = None
+    ) -> list[ev.AnyEvent]:
+        """Number, write (durably, in one flushed append) and replay new events of ``log``'s
+        device (default: this device's own log); fields that are ``None`` are left out."""
+        log = log or self._check_writable()
+        name = log.owner
         made: list[ev.AnyEvent] = []
-        for fields in build:
-            data = {"id": ev.event_id(self.device, seq), "dev": self.device, "seq": seq}
-            data |= {"at": fields.pop("at", ev.to_ms(now))} | fields
-            made.append(ev.from_dict(data))
-            seq += 1
-        old = [e for e in made if isinstance(e, ev.Undo) and e.target not in self._fresh]
-        if self._replay.needs_history(made) or old:
-            self._tally = None  # an answer the tally counted is taken back
-            self._load_history([])
-        log.append([event.to_dict() for event in made], now)
-        self._add(made)
-        known = self._folders.setdefault(self.device, _Folder(devicelog.Mark()))
-        for event in made:
-            known.count(event)
-        self._changed = True
+        for seq, fields in enumerate(rows, log.next_seq):
+            data = {"id": ev.event_id(name, seq), "dev": name, "seq": seq, "at": ev.to_ms(now)}
+            made.append(ev.from_dict(data | {k: v for k, v in fields.items() if v is not None}))
+        if made:
+            taken = [e for e in made if isinstance(e, ev.Undo) and e.target not in self._fresh]
+            if taken or self._replay.needs_history(made):
+                self._take([], history=True)  # an answer the tally counted is taken back
+            log.append([event.to_dict() for event in made], now)
+            self._add(made)
+            known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
+            for event in made:
+                known.count(event)
+            self._changed = True
         return made
 
     def record(
@@ -376,7 +379,7 @@ class Store:
         fields |= {"over": answer.overridden or None}
         fields |= {"params": ev.settings_digest(self.settings)}
         with self._mutex:
-            (event,) = self._write([_plain(fields)], now)
+            (event,) = self._write([fields], now)
             review = self._replay.review(event.id)
             assert review is not None
             state = self._replay.states[key.id]
@@ -397,36 +400,36 @@ class Store:
         with self._mutex:
             self._write([fields], now)
 
-    def undo(self) -> Review | Bury | None:
-        """Take back this device's last answer or bury (never another device's, nor one
-        migrated or merged); returns what was taken back, ``None`` when there is nothing."""
+    def undo(self) -> Review | Bury | ev.Practice | None:
+        """Take back this device's last answer, practice answer or bury (never another
+        device's, nor one migrated or merged); returns what was taken back (a practice answer
+        as its event), ``None`` when there is nothing."""
         with self._mutex:
             self._check_writable()
             target = self._undoable()
             if target is None:
                 return None
-            taken: Review | Bury | None
             if isinstance(target, ev.Answer):
-                taken = self._replay.review(target.id)
-            else:
-                assert isinstance(target, ev.Bury)
+                taken: Review | Bury | ev.Practice | None = self._replay.review(target.id)
+            elif isinstance(target, ev.Bury):
                 taken = Bury(target.id, target.card, target.when, ev.from_ms(target.until))
+            else:
+                taken = target
             self._write([{"op": "undo", "target": target.id}], datetime.now(UTC))
             return taken
 
-    def _own_undoable(self) -> list[ev.Answer | ev.Bury]:
-        events = self._replay.events
+    def _own_undoable(self) -> list[_Undoable]:
         undone = self._replay.undone
         return [
             e
-            for e in events.values()
+            for e in self._replay.events.values()
             if e.dev == self.device
-            and isinstance(e, ev.Answer | ev.Bury)
+            and isinstance(e, _Undoable)
             and e.id not in undone
             and not (isinstance(e, ev.Answer) and e.review is not None)
         ]
 
-    def _undoable(self) -> ev.Answer | ev.Bury | None:
+    def _undoable(self) -> _Undoable | None:
         mine = self._own_undoable()
         if not mine and self._folders.get(self.device, _Folder(devicelog.Mark())).mark.count:
             self._load_history([])  # this device's earlier events, read whole
@@ -435,7 +438,7 @@ class Store:
 
     @property
     def undo_depth(self) -> int:
-        """How many answers and buries :meth:`undo` can still take back."""
+        """How many answers, practice answers and buries :meth:`undo` can still take back."""
         return len(self._own_undoable())
 
     def bury(self, card: CardKey | str, now: datetime) -> Bury:
@@ -476,42 +479,6 @@ class Store:
         """Add answers given elsewhere (their review ids and due dates kept: Anki's answers
         keep the intervals Anki gave) and the suspensions of ``states``, as events of this
         device's merged folder, written in one flushed append."""
-        now = datetime.now(UTC)
-        with self._mutex:
-            self._check_writable()
-            assert self._claimed is not None
-            name = f"{self.device}{layout.MERGED_SUFFIX}"
-            log = devicelog.DeviceLog(
-                self._claimed.merged_folder, name, now, min_seq=self._replay_seq(name)
-            )
-            try:
-                made = self._merged_events(name, log.next_seq, reviews, states, now)
-                if on_progress is not None:
-                    on_progress(0, len(made))
-                if made:
-                    if self._replay.needs_history(made):
-                        self._tally = None
-                        self._load_history([])
-                    log.append([event.to_dict() for event in made], now)
-                    self._add(made)
-                    known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
-                    for event in made:
-                        known.count(event)
-                    self._changed = True
-                if on_progress is not None:
-                    on_progress(len(made), len(made))
-            finally:
-                log.close()
-
-    def _merged_events(
-        self,
-        name: str,
-        seq: int,
-        reviews: Sequence[Review],
-        states: Sequence[CardState],
-        now: datetime,
-    ) -> list[ev.AnyEvent]:
-        out: list[ev.AnyEvent] = []
         rows: list[dict[str, Any]] = []
         for review in reviews:
             fields: dict[str, Any] = {"op": "answer", "card": review.card_id}
@@ -519,22 +486,26 @@ class Store:
             fields |= {"mode": review.mode, "ms": review.duration_ms, "review": review.id}
             fields |= {"typed": review.typed, "correct": review.correct}
             fields |= {"over": review.overridden or None}
-            if review.due is not None:
-                fields["due"] = ev.to_ms(review.due)
+            fields |= {"due": ev.to_ms(review.due) if review.due is not None else None}
             if review.mode == "anki":
                 fields["anki"] = {"interval_days": review.interval_days}
-            rows.append(_plain(fields))
-        current = self._replay.states
-        for state in states:
-            have = current.get(state.card_id)
-            if state.suspended and not (have is not None and have.suspended):
-                rows.append({"op": "suspend", "card": state.card_id})
-        for fields in rows:
-            data = {"id": ev.event_id(name, seq), "dev": name, "seq": seq}
-            data |= {"at": fields.pop("at", ev.to_ms(now))} | fields
-            out.append(ev.from_dict(data))
-            seq += 1
-        return out
+            rows.append(fields)
+        with self._mutex:
+            self._check_writable()
+            assert self._claimed is not None
+            for state in states:
+                have = self._replay.states.get(state.card_id)
+                if state.suspended and not (have is not None and have.suspended):
+                    rows.append({"op": "suspend", "card": state.card_id})
+            log = self._log_for(self._claimed.merged_folder, self.device + layout.MERGED_SUFFIX)
+            try:
+                if on_progress is not None:
+                    on_progress(0, len(rows))
+                self._write(rows, datetime.now(UTC), log)
+                if on_progress is not None:
+                    on_progress(len(rows), len(rows))
+            finally:
+                log.close()
 
     # Reading.
 
@@ -542,10 +513,6 @@ class Store:
     def settings(self) -> SchedulerSettings:
         """The scheduling settings in force (last writer wins per setting)."""
         return self._replay.settings
-
-    def tz_at(self, now: datetime) -> tzinfo:
-        """The time zone study days are counted in (kept for callers that pass a moment)."""
-        return self.tz
 
     def card(self, card: CardKey | str) -> CardState | None:
         """A card's state (a copy), ``None`` if it was never studied."""
@@ -565,11 +532,7 @@ class Store:
         """``[review id, card, at (ms), phase]`` of the answers of the last days."""
         replay = self._replay
         out: list[list[Any]] = [[rid, *item] for rid, item in replay.recent.items()]
-        undone = {
-            e.review_id
-            for e in (replay.events.get(t) for t in replay.undone)
-            if isinstance(e, ev.Answer)
-        }
+        undone = {e.review_id for e in self._undone()}
         for entry in self._cache_recent:
             rid, card = entry[0], entry[1]
             fresh = entry[2] >= replay.recent_floor and not replay.rebuilt(card)
@@ -659,42 +622,20 @@ class Store:
 
         return TinyDB(storage=LogStorage, reviews=[r.to_dict() for r in self.reviews()])
 
-    def without_undone(
-        self, reviews: Iterable[Review], slack: timedelta = timedelta(0)
-    ) -> list[Review]:
-        """``reviews`` less the answers undone in this store, which a merge must not bring back.
+    def undone_answers(self) -> list[ev.Answer]:
+        """The answers undone in this store (a merge must not bring them back)."""
+        with self._mutex:
+            self._complete()
+            return self._undone()
 
-        An undone answer is known by its review id, or, come back through another program
-        under an id of its own (an Anki package), as an answer to its card at its time, up
-        to ``slack`` later."""
-        self._complete()
-        ids: set[str] = set()
-        times: dict[str, list[datetime]] = defaultdict(list)
-        for target in self._replay.undone:
-            event = self._replay.events.get(target)
-            if isinstance(event, ev.Answer):
-                ids.add(event.review_id)
-                times[event.card].append(event.when)
-        if not ids:
-            return list(reviews)
-        early = timedelta(milliseconds=1)
-        return [
-            r
-            for r in reviews
-            if r.id not in ids
-            and not any(t - early <= r.reviewed_at <= t + slack for t in times.get(r.card_id, ()))
-        ]
+    def _undone(self) -> list[ev.Answer]:
+        events = self._replay.events
+        return [e for e in map(events.get, self._replay.undone) if isinstance(e, ev.Answer)]
 
     @property
     def problems(self) -> list[derive.Problem]:
         """Events skipped: bad values, undos that can't apply, settings that don't fit."""
         return [*self._bad, *self._replay.problems]
-
-    def devices(self) -> list[devices.DeviceInfo]:
-        """Every device folder of the store: its name, last event, answers, whether its log
-        verifies, and how many of its events this view hasn't read (``quizzer devices``)."""
-        marks = {name: known.mark for name, known in self._folders.items()}
-        return devices.list_devices(self.path, this=self.device, marks=marks)
 
     def cards_fingerprint(self) -> str:
         """A name for the events the card states are made of: equal for equal events."""
@@ -702,31 +643,38 @@ class Store:
         text = repr((self.store_id, seen))
         return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
-    def disk_fingerprint(self) -> str | None:
-        """:meth:`cards_fingerprint` as the next open of the store will tell it."""
-        return self.cards_fingerprint()
-
     def stats_tally(self, tz: tzinfo | None = None) -> Tally:
-        """The whole log summed for the statistics, study days in ``tz`` (default: the
-        store's zone): the cache's tally and the answers read or given since, when it was
-        counted in that zone and nothing older changed since; else counted from the log."""
+        """The whole log summed for the statistics, practice answers apart, study days in
+        ``tz`` (default: the store's zone): the cache's tally and the answers read or given
+        since, when it was counted in that zone and nothing older changed since; else counted
+        from the log. A copy: the store goes on counting in its own."""
         from quizzer.stats.tally import Tally, add_one, tally_of
 
         zone = tz or self.tz
         hour = self.settings.day_start_hour
         key = [zone_key(zone), hour]
         with self._mutex:
-            if self._tally is not None and self._tally[0] == key:
-                tally = Tally.from_data(self._tally[1])
+            kept = self._tally[1] if self._tally is not None and self._tally[0] == key else None
+            try:
+                tally = Tally.from_data(kept) if isinstance(kept, dict) else kept
+            except (ValueError, TypeError, KeyError, AttributeError):
+                tally = None  # a cache of an older format: counted again
+            if tally is None:
+                tally = tally_of(self.reviews(), zone, hour)
+                for practice in self._replay.practice():
+                    _add_practice(tally, practice, zone, hour)
+                self._changed = True  # the cache keeps it
+            else:
+                replay = self._replay
                 for event_id in self._fresh:
-                    review = self._replay.review(event_id)
+                    review = replay.review(event_id)
+                    event = replay.events.get(event_id)
                     if review is not None:
                         add_one(tally, review, zone, hour)
-            else:
-                tally = tally_of(self.reviews(), zone, hour)
-                self._changed = True  # the cache keeps it
-            self._tally, self._tally_zone, self._fresh = (key, tally.to_data()), zone, []
-            return tally
+                    elif isinstance(event, ev.Practice) and event_id not in replay.undone:
+                        _add_practice(tally, event, zone, hour)
+            self._tally, self._tally_zone, self._fresh = (key, tally), zone, []
+            return Tally.from_data(tally.to_data())
 
     # Closing.
 
@@ -750,13 +698,7 @@ class Store:
     def _catch_up(self) -> None:
         """Read past the marks what was written since the open (this device's own events,
         other devices' too), so that the cache's marks cover exactly its states."""
-        marks = {name: known.mark for name, known in self._folders.items()}
-        new = self._read(marks, self._replay.events)
-        if self._replay.needs_history(new):
-            self._tally = None
-            self._load_history(new)
-        else:
-            self._add(new)
+        self._take(self._read(self._marks(), self._replay.events))
         if self._tally is not None and self._fresh:
             self.stats_tally(self._tally_zone)  # the answers since counted in
 
@@ -769,15 +711,13 @@ class Store:
             last = replay.last_key(card_id) or (0, "", 0)
             rows[card_id] = statecache.to_row(state, last)
         settings = [e.to_dict() for e in replay.events.values() if isinstance(e, ev.Settings)]
-        marks = {name: known.mark for name, known in self._folders.items()}
-        counts = {
-            name: [k.answers, k.last_at, k.events, k.seq, k.runs]
-            for name, k in self._folders.items()
-        }
-        recent = self._recent_entries()
+        counts = {name: [k.events, k.seq, k.runs] for name, k in self._folders.items()}
         bad = [[p.event, p.dev, p.reason] for p in self._bad]
-        cache = statecache.Cache(marks, rows, settings, recent, list(self.losses), counts, bad)
-        cache.tally = self._tally
+        recent, losses = self._recent_entries(), list(self.losses)
+        cache = statecache.Cache(self._marks(), rows, settings, recent, losses, counts, bad)
+        if self._tally is not None:
+            key, tally = self._tally
+            cache.tally = (key, tally if isinstance(tally, dict) else tally.to_data())
         return cache
 
     def _release(self) -> None:
@@ -791,85 +731,12 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def _key(event: ev.Event) -> ev.Key:
-    return event.key
-
-
-def _seq(event: ev.Event) -> int:
-    return event.seq
-
-
-def _plain(fields: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in fields.items() if v is not None}
-
-
-def store_exists(path: Path) -> bool:
-    """Whether a store is at ``path``: a store folder (its marker or its device folders), an
-    old store's file, or an upgrade of one that was cut short."""
-    if layout.marker_path(path).is_file() or layout.devices_dir(path).is_dir():
-        return True
-    return path.is_file() or upgrade.migrating_path(path).exists()
-
-
-def check_store_path(path: Path) -> Path:
-    """``path`` unless something there is not a quizzer store: then :class:`StoreError`.
-
-    Nothing at ``path``, an empty folder and a store folder are fine (a writer makes a new
-    store in the first two); a folder holding other things, or a file, is refused before
-    anything is written there.
-    """
-    if path.is_dir():
-        # Empty, or holding only what making a store writes first (another process may be
-        # making it at this moment: its marker's temp file, the devices folder).
-        names = [entry.name for entry in path.iterdir()]
-        if store_exists(path) or all(
-            name == layout.DEVICES or (name.startswith(".") and layout.MARKER_NAME in name)
-            for name in names
-        ):
-            return path
-        raise StoreError(
-            "not a quizzer progress store (a folder without quizzer-store.json)",
-            hint="give a new or empty folder, or a store folder, as --db; nothing was changed",
-            path=path,
-        )
-    if path.is_file():
-        try:
-            upgrade.check_old_store(path)  # an old store's file: upgraded when opened
-        except StoreError:
-            raise StoreError(
-                "not a quizzer progress store (a file that is no store)",
-                hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
-                path=path,
-            ) from None
-    elif path.exists():
-        raise StoreError("not a quizzer progress store", path=path)
-    return path
-
-
-def require_store(path: Path) -> Path:
-    """``path`` if a quizzer store is there, else :class:`StoreError` (a mistyped ``--db``).
-
-    Commands that only read or repair call this first: opening for writing would otherwise
-    create an empty store at the mistyped path.
-    """
-    check_store_path(path)
-    if not store_exists(path):
-        raise StoreError(
-            "no progress store here",
-            hint="check the path given with --db (or $QUIZZER_DB); "
-            "a store is made when you first study",
-            path=path,
-        )
-    return path
+def _add_practice(tally: Tally, event: ev.Practice, tz: tzinfo, hour: int) -> None:
+    tally.add_practice(event.card, event.mode, event.grade, study_day(event.when, tz, hour))
 
 
 def open_store(
@@ -888,5 +755,5 @@ def open_store(
     """
     from quizzer.paths import default_db_path
 
-    where = check_store_path(default_db_path(path))
+    where = storepath.check_store_path(default_db_path(path))
     return Store(where, read_only=read_only, tz=tz, rng=rng, now=now)

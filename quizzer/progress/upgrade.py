@@ -99,13 +99,13 @@ class Upgraded:
 
 
 def _read(path: Path) -> bytes:
-    size = os.stat(path).st_size
-    if size > OLD_FILE_LIMIT:
-        raise StoreError(
-            f"the file is larger than {OLD_FILE_LIMIT // 2**30} GB, the most quizzer reads",
-            path=path,
-        )
-    with open(path, "rb") as fh:
+    with layout.open_file(path) as fh:
+        if os.fstat(fh.fileno()).st_size > OLD_FILE_LIMIT:
+            raise StoreError(
+                f"the file is larger than {OLD_FILE_LIMIT // 2**30} GB, the most quizzer reads",
+                hint="is this really a quizzer store? move it out of the way",
+                path=path,
+            )
         return fh.read()
 
 
@@ -113,11 +113,21 @@ def _decode_json(path: Path) -> Any:
     try:
         return msgspec.json.decode(_read(path))
     except msgspec.DecodeError as error:
-        raise ValueError(f"not JSON: {error}") from None
+        raise ValueError(f"it is not JSON ({error})") from None
+
+
+def _why(error: OSError | ValueError) -> str:
+    """What is wrong, in words: an ``OSError``'s text without Python's decoration."""
+    return (error.strerror or "the system refused") if isinstance(error, OSError) else str(error)
 
 
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _documents(table: Any) -> list[Any]:
+    """A TinyDB table's documents in id order (ids are numbers as text: shorter first)."""
+    return [doc for _, doc in sorted(_dict(table).items(), key=lambda kv: (len(kv[0]), kv[0]))]
 
 
 def schema_of(doc: Any) -> int:
@@ -133,7 +143,7 @@ def schema_of(doc: Any) -> int:
         raise ValueError("not a layout any quizzer wrote")
     schema = _dict(_dict(doc["meta"]).get("1")).get("schema")
     if isinstance(schema, bool) or not isinstance(schema, int) or not 2 <= schema <= 4:
-        raise ValueError(f"meta.schema is {schema!r:.20}, no version quizzer wrote")
+        raise ValueError("its meta.schema is no version quizzer wrote")
     return schema
 
 
@@ -144,7 +154,7 @@ def check_old_store(path: Path) -> int:
         return schema_of(_decode_json(path))
     except (ValueError, OSError) as error:
         raise StoreError(
-            f"this is neither a store folder nor an old progress store ({error})",
+            f"this is neither a store folder nor an old progress store: {_why(error)}",
             hint="give --db the store's folder (or an old store's progress.json)",
             path=path,
         ) from error
@@ -182,11 +192,7 @@ def _month_reviews(path: Path, problems: list[str]) -> list[dict[str, Any]]:
         except (OSError, ValueError):
             continue
         if isinstance(table, dict):
-            return [
-                r
-                for _, r in sorted(table.items(), key=lambda kv: int(kv[0]))
-                if isinstance(r, dict)
-            ]
+            return _documents(table)
     problems.append(f"{path.name}: a month file that doesn't read, nor its mirror")
     return []
 
@@ -216,7 +222,7 @@ def read_old_store(folder: Path, name: str) -> OldStore:
             old.reviews.setdefault(review["id"], review)
 
     if old.schema == 1:
-        for _key, review in sorted(_dict(doc.get("reviews")).items(), key=lambda kv: int(kv[0])):
+        for review in _documents(doc.get("reviews")):
             add(review)
         return old
     if old.schema >= 3:
@@ -285,8 +291,9 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     skipped: list[str] = []
     made = events.to_ms(now)
 
-    def put(body: dict[str, Any]) -> None:
+    def put(fields: dict[str, Any]) -> None:
         seq = len(out) + 1
+        body = {name: value for name, value in fields.items() if value is not None}
         event = {"id": events.event_id(device, seq), "dev": device, "seq": seq} | body
         try:
             events.from_dict(event)
@@ -298,19 +305,11 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     timed = [(_ms(review.get("reviewed_at")), review) for review in old.reviews.values()]
     timed.sort(key=lambda pair: (pair[0] or 0, str(pair[1].get("id"))))
     for at, review in timed:
-        body: dict[str, Any] = {"at": at, "op": "answer"}
-        body |= {"card": review.get("card_id"), "grade": review.get("grade")}
-        body |= {"mode": review.get("mode"), "ms": review.get("duration_ms", 0)}
-        for name, key in (("typed", "typed"), ("correct", "correct")):
-            if review.get(key) is not None:
-                body[name] = review[key]
-        if review.get("overridden"):
-            body["over"] = True
-        body["review"] = review.get("id")
-        due = _ms(review.get("due"))
-        if due is not None:
-            body["due"] = due
-        put(body)
+        body = {"at": at, "op": "answer", "card": review.get("card_id")}
+        body |= {"grade": review.get("grade"), "mode": review.get("mode")}
+        body |= {"ms": review.get("duration_ms", 0), "typed": review.get("typed")}
+        body |= {"correct": review.get("correct"), "over": review.get("overridden") or None}
+        put(body | {"review": review.get("id"), "due": _ms(review.get("due"))})
     values = {k: v for k, v in old.settings.items() if k in events.SETTING_NAMES}
     if values:
         put({"at": made, "op": "settings", "values": values})
@@ -325,29 +324,24 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     return out, skipped
 
 
-class _OldLock:
-    """The old store's writer lock (``P.lock``): an old quizzer still writing refuses us."""
-
-    def __init__(self, path: Path) -> None:
-        self._fd: int | None = None
-        if os.name == "nt" or not path.is_file():
-            return  # no old writer ever ran here, or the lock moved with the old files
-        self._fd = os.open(path, os.O_RDWR)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.release()
-            raise StoreError(
-                "another quizzer is writing this store (an older version?)",
-                hint="close it, then open the store again to upgrade it",
-                path=path,
-            ) from None
-
-    def release(self) -> None:
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
+def _old_lock(path: Path) -> contextlib.ExitStack:
+    """The old store's writer lock (``P.lock``), held until the stack closes: an old quizzer
+    still writing refuses us. Nothing to hold where no old writer ever ran here."""
+    held = contextlib.ExitStack()
+    if os.name == "nt" or not path.is_file():
+        return held
+    fd = os.open(path, os.O_RDWR)
+    held.callback(os.close, fd)  # closing the file drops the flock
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.close()
+        raise StoreError(
+            "another quizzer is writing this store (an older version?)",
+            hint="close it, then open the store again to upgrade it",
+            path=path,
+        ) from None
+    return held
 
 
 def _move_old_files(path: Path, legacy: Path) -> None:
@@ -376,7 +370,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
     marker = migrating_path(path)
     if not marker.exists():
         check_old_store(path)
-    lock = _OldLock(path.with_name(path.name + ".lock"))
+    lock = _old_lock(path.with_name(path.name + ".lock"))
     try:
         if not marker.exists():
             if legacy.exists():
@@ -386,7 +380,7 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
                     path=path,
                 )
             atomic_write_bytes(marker, b'{"upgrading": "quizzer-store"}\n')
-        lock.release()  # the lock file moves with the old files
+        lock.close()  # the lock file moves with the old files
         _move_old_files(path, legacy)
         if not (legacy / path.name).is_file():
             raise StoreError(
@@ -398,13 +392,15 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
             old = read_old_store(legacy, path.name)
         except (OSError, ValueError) as error:
             raise StoreError(
-                f"can't read the old store: {error}", path=legacy / path.name
+                f"can't read the old store: {_why(error)}",
+                hint=f"the old files are kept in {shown(legacy)}; nothing was removed",
+                path=legacy / path.name,
             ) from error
         layout.create_store(path, now)
         with claim_device(path, now) as claimed:
             carried, skipped = _append(claimed, old, now)
     finally:
-        lock.release()
+        lock.close()
     marker.unlink()
     fsync_dir(path.parent)
     return Upgraded(old.schema, carried, skipped + old.problems, legacy)

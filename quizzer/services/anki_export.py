@@ -7,7 +7,7 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import tzinfo
 from pathlib import Path
 
 from quizzer.cards.card import CardKey
@@ -15,14 +15,14 @@ from quizzer.errors import InputError, StoreError
 from quizzer.fsutil import atomic_write_text, read_regular_file
 from quizzer.paths import default_db_path
 from quizzer.progress import open_store
-from quizzer.progress.store import check_store_path, store_exists
+from quizzer.progress.storepath import check_store_path, store_exists
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 
 def read_store(
-    db: str | os.PathLike[str] | None = None, now: datetime | None = None
+    db: str | os.PathLike[str] | None = None,
 ) -> tuple[dict[str, CardState], list[Review], tzinfo]:
     """``(states, reviews, tz)`` from the store at ``db`` (default: ``$QUIZZER_DB`` / user dir).
 
@@ -39,7 +39,7 @@ def read_store(
     with open_store(path, read_only=True) as store:
         reviews = store.reviews()
         states = {card.card_id: card for card in store.cards() if not card.is_new}
-        tz = store.tz_at(now or datetime.now(UTC))
+        tz = store.tz
     return states, reviews, tz
 
 

@@ -1,6 +1,7 @@
 """The card browser's door to the store and the decks: find cards by any of their texts,
 filter them by deck, direction and status, read one card's answers, suspend or bring one
-back. Used by ``quizzer cards`` and the cards screen."""
+back, edit a text. Used by ``quizzer cards`` and the cards screen, each through one
+:class:`CardBrowser` for its whole run."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.concept import Concept
-from quizzer.concepts.languages import SIDES
+from quizzer.concepts.languages import SIDES, Side
 from quizzer.errors import InputError
 from quizzer.library.decks import write_deck
 from quizzer.library.overrides import override_path, with_text, write_override
+from quizzer.progress.device import folder_name
+from quizzer.progress.layout import device_folders
 from quizzer.scheduling.card_state import CardState
-from quizzer.study.browse import matching_texts, status_of
+from quizzer.study.browse import search_key, status_of
 from quizzer.study.selection import default_pair
 
 if TYPE_CHECKING:
+    from quizzer.progress import Store
     from quizzer.services.study import StudyService
 
 
@@ -36,7 +40,7 @@ class CardRow:
     reps: int
     lapses: int
     #: The (language, side) of each text the search matched.
-    matched: tuple[tuple[str, str], ...]
+    matched: tuple[tuple[str, Side], ...]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (texts by language and side)."""
@@ -79,68 +83,84 @@ class AnswerRow:
         }
 
 
-def find_cards(
-    service: StudyService,
-    deck_ids: Sequence[str],
-    now: datetime,
-    *,
-    search: str = "",
-    pair: Pair | None = None,
-    status: str | None = None,
-) -> list[CardRow]:
-    """The cards of ``deck_ids`` whose concept has a text holding ``search`` (every card when
-    blank), in deck order: each direction the store has a state for, and ``pair`` (or, for a
-    concept never studied, the direction last chosen) as a new card; only ``pair``'s and
-    ``status``'s when given."""
-    store = service.store
-    studied: dict[str, list[CardState]] = {}
-    for studied_state in store.cards():
-        studied.setdefault(studied_state.card_id.split("|", 1)[0], []).append(studied_state)
-    last = service.last_choice()
-    rows: list[CardRow] = []
-    for deck_id in deck_ids:
-        deck = service.deck(deck_id)
-        fallback = last.pairs if last is not None else (default_pair(deck.languages),)
-        for concept in deck.concepts:
-            matched = tuple(matching_texts(concept, search))
-            if not matched:
-                continue
-            states = {s.card_id: s for s in studied.get(concept.uid, ())}
-            keys = [CardKey.parse(card_id) for card_id in states]
-            wanted = (pair,) if pair is not None else (() if keys else fallback)
-            for extra in wanted:
-                key = CardKey(concept.uid, extra)
-                if key.id not in states and has_card(concept, extra):
-                    keys.append(key)
-            for key in keys:
-                if pair is not None and key.pair != pair:
+class CardBrowser:
+    """One browsing session over the cards (the cards screen, one ``quizzer cards`` run).
+
+    What every search and every card's history need is worked out once and kept: the names
+    of the store's devices (read from their folders, not from their logs), the studied cards
+    by concept (copied from the store again only when its events changed: a suspension, an
+    edit, an answer), and each text's search form. So a keystroke in the search field and a
+    move of the cursor cost what they show, not a pass over the whole store.
+    """
+
+    def __init__(self, service: StudyService) -> None:
+        self.service = service
+        self._names: dict[str, str] | None = None
+        self._studied: dict[str, list[tuple[CardKey, CardState]]] = {}
+        self._fingerprint: str | None = None
+        #: (language, text) → the text as a search compares it.
+        self._keys: dict[tuple[str, str], str] = {}
+
+    def find(
+        self,
+        deck_ids: Sequence[str],
+        now: datetime,
+        *,
+        search: str = "",
+        pair: Pair | None = None,
+        status: str | None = None,
+    ) -> list[CardRow]:
+        """The cards of ``deck_ids`` whose concept has a text holding ``search`` (every card
+        when blank), in deck order: each direction the store has a state for, and ``pair``
+        (or, for a concept never studied, the direction last chosen) as a new card; only
+        ``pair``'s and ``status``'s when given."""
+        service = self.service
+        studied = self._studied_cards()
+        last = service.last_choice()
+        wanted_keys: dict[str, str] = {}
+        rows: list[CardRow] = []
+        for deck_id in deck_ids:
+            deck = service.deck(deck_id)
+            fallback = last.pairs if last is not None else (default_pair(deck.languages),)
+            for concept in deck.concepts:
+                matched = self._matching(concept, search, wanted_keys)
+                if not matched:
                     continue
-                found = states.get(key.id)
-                row_status = status_of(found, now)
-                if status is not None and row_status != status:
-                    continue
-                rows.append(
-                    CardRow(
-                        card=key,
-                        concept=concept,
-                        status=row_status,
-                        due=None if found is None or found.is_new else found.due,
-                        stability=None if found is None else found.card.stability,
-                        reps=0 if found is None else found.reps,
-                        lapses=0 if found is None else found.lapses,
-                        matched=matched,
+                # Keyed by the card itself: building every card's id string on each
+                # keystroke cost a tenth of a second at 10,000 cards.
+                states = dict(studied.get(concept.uid, ()))
+                keys = list(states)
+                wanted = (pair,) if pair is not None else (() if keys else fallback)
+                for extra in wanted:
+                    key = CardKey(concept.uid, extra)
+                    if key not in states and has_card(concept, extra):
+                        keys.append(key)
+                for key in keys:
+                    if pair is not None and key.pair != pair:
+                        continue
+                    found = states.get(key)
+                    row_status = status_of(found, now)
+                    if status is not None and row_status != status:
+                        continue
+                    rows.append(
+                        CardRow(
+                            card=key,
+                            concept=concept,
+                            status=row_status,
+                            due=None if found is None or found.is_new else found.due,
+                            stability=None if found is None else found.card.stability,
+                            reps=0 if found is None else found.reps,
+                            lapses=0 if found is None else found.lapses,
+                            matched=matched,
+                        )
                     )
-                )
-    return rows
+        return rows
 
-
-def history(service: StudyService, card: CardKey) -> list[AnswerRow]:
-    """``card``'s answers, oldest first: when, the grade, the mode, the device, how long."""
-    store = service.store
-    names = _device_names(store)
-    out = []
-    for review in store.reviews(card):
-        out.append(
+    def history(self, card: CardKey) -> list[AnswerRow]:
+        """``card``'s answers, oldest first: when, the grade, the mode, the device, how
+        long."""
+        names = self._device_names()
+        return [
             AnswerRow(
                 at=review.reviewed_at,
                 grade=int(review.grade),
@@ -148,8 +168,76 @@ def history(service: StudyService, card: CardKey) -> list[AnswerRow]:
                 device=_device_of(review.id, names),
                 duration_ms=int(review.duration_ms),
             )
-        )
-    return out
+            for review in self.service.store.reviews(card)
+        ]
+
+    def set_suspended(self, card: CardKey, suspended: bool, now: datetime) -> None:
+        """Suspend ``card`` (never due) or bring it back into study. A card neither studied
+        nor in a deck (a mistyped id) is an :class:`InputError`, and nothing is written."""
+        self.check_card(card)
+        self.service.store.set_suspended(card, suspended, now)
+
+    def check_card(self, card: CardKey) -> None:
+        """An :class:`InputError` unless ``card`` was studied or is in its deck."""
+        if self.service.store.card(card) is None and not self._exists(card):
+            raise InputError(
+                f"no card {card.id!r}: its deck has no such concept, or not both texts of "
+                "that direction",
+                hint="`quizzer cards --search TEXT` lists the cards with their ids",
+            )
+
+    def _exists(self, card: CardKey) -> bool:
+        """Whether ``card``'s deck has its concept, with both texts of its direction."""
+        deck_id, _, concept_id = card.concept_uid.partition("/")
+        if deck_id not in {listing.id for listing in self.service.listings()}:
+            return False
+        concept = self.service.deck(deck_id).get(concept_id)
+        return concept is not None and has_card(concept, card.pair)
+
+    def edit_text(self, concept_uid: str, lang: str, side: str, text: str) -> Path:
+        """:func:`edit_text` in this session."""
+        return edit_text(self.service, concept_uid, lang, side, text)
+
+    def _studied_cards(self) -> dict[str, list[tuple[CardKey, CardState]]]:
+        """The store's studied cards by concept uid, copied again only when its events
+        changed since the last time."""
+        store = self.service.store
+        fingerprint = store.cards_fingerprint()
+        if fingerprint != self._fingerprint:
+            studied: dict[str, list[tuple[CardKey, CardState]]] = {}
+            for state in store.cards():
+                key = CardKey.parse(state.card_id)
+                studied.setdefault(key.concept_uid, []).append((key, state))
+            self._studied, self._fingerprint = studied, fingerprint
+        return self._studied
+
+    def _matching(
+        self, concept: Concept, search: str, wanted: dict[str, str]
+    ) -> tuple[tuple[str, Side], ...]:
+        """The (language, side) of each of ``concept``'s texts holding ``search`` (every
+        text when blank), as :func:`quizzer.study.browse.matching_texts` finds them, with
+        the texts' search forms kept for the next keystroke. ``wanted`` keeps the search's
+        own form per language for the search."""
+        if not search.strip():
+            return tuple((lang, side) for lang, side, _ in concept.texts())
+        out: list[tuple[str, Side]] = []
+        for lang, side, text in concept.texts():
+            query = wanted.get(lang)
+            if query is None:
+                query = wanted[lang] = search_key(search, lang)
+            if not query:
+                continue
+            key = self._keys.get((lang, text.text))
+            if key is None:
+                key = self._keys[(lang, text.text)] = search_key(text.text, lang)
+            if query in key:
+                out.append((lang, side))
+        return tuple(out)
+
+    def _device_names(self) -> dict[str, str]:
+        if self._names is None:
+            self._names = device_names(self.service.store)
+        return self._names
 
 
 def edit_text(service: StudyService, concept_uid: str, lang: str, side: str, text: str) -> Path:
@@ -185,17 +273,13 @@ def edit_text(service: StudyService, concept_uid: str, lang: str, side: str, tex
     return path
 
 
-def set_suspended(service: StudyService, card: CardKey, suspended: bool, now: datetime) -> None:
-    """Suspend ``card`` (never due) or bring it back into study."""
-    service.store.set_suspended(card, suspended, now)
-
-
-def _device_names(store: Any) -> dict[str, str]:
-    """Each device id the store knows, with its name (a store of one device: none)."""
-    devices = getattr(store, "devices", None)
-    if not callable(devices):
-        return {}
-    return {info.device: info.name for info in devices()}
+def device_names(store: Store) -> dict[str, str]:
+    """Each device folder of the store, with the name its ``device.json`` gives (else the
+    folder's own name). Read from the folders alone: the store's ``devices()`` reads and
+    verifies every log, seconds for a store of 100,000 answers."""
+    return {
+        folder.name: folder_name(folder) or folder.name for folder in device_folders(store.path)
+    }
 
 
 def _device_of(review_id: str, names: dict[str, str]) -> str:

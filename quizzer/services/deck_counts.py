@@ -79,7 +79,7 @@ def tie(
     (:func:`~quizzer.library.cache.digest`), ``fingerprint`` the card states (default: the
     store's now)."""
     settings = store.settings
-    start, end = day_bounds(now, store.tz_at(now), settings.day_start_hour)
+    start, end = day_bounds(now, store.tz, settings.day_start_hour)
     today = store.today(deck_id, now)
     parts = [
         COUNTS_FORMAT,
@@ -224,7 +224,7 @@ def keep_counts(
     if getattr(store, "read_only", False):
         return None
 
-    _, end = day_bounds(now, store.tz_at(now), store.settings.day_start_hour)
+    _, end = day_bounds(now, store.tz, store.settings.day_start_hour)
     until = end
     if queue.next_learning_due is not None:
         until = min(until, queue.next_learning_due)
@@ -253,7 +253,7 @@ def retie(
     fingerprint: str,
 ) -> None:
     """Keep ``entry`` (kept by :func:`keep_counts`) for the same card states under another
-    name: the snapshot a compaction wrote them to (:meth:`Store.disk_fingerprint`), which
+    name: the snapshot a compaction wrote them to (:meth:`Store.cards_fingerprint`), which
     the next launch reads them from."""
     now = datetime.fromisoformat(entry["since"])
     _write(
@@ -327,7 +327,7 @@ class KeptCounts:
         final = self.store.cards_fingerprint() if self._kept else None
         self.store.close()
         current = [(k, v) for k, v in self._kept.items() if v[2] == final]
-        after = self.store.disk_fingerprint() if current else None
+        after = self.store.cards_fingerprint() if current else None
         for (deck_id, pair), (key, entry, _, written) in current:
             if after is not None and after != final:
                 retie(self.store, entry, key, deck_id, pair, after)

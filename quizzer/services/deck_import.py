@@ -12,6 +12,7 @@ lets ``quizzer merge`` of the same collection find the concepts its notes became
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,15 +28,20 @@ from quizzer.decksources.anki_notes import NoteType, card_direction, note_rows, 
 from quizzer.decksources.build import BuildReport, build_deck, guid_tag, tag_of
 from quizzer.decksources.columns import Column, parse_columns
 from quizzer.decksources.delimited import read_table
-from quizzer.decksources.langs import valid_tag
 from quizzer.decksources.plan import ColumnPlan, plan_columns
 from quizzer.decksources.table import DeckSourceError, Row
 from quizzer.errors import InputError, SourceError
-from quizzer.fsutil import read_regular_file
-from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, decode
+from quizzer.glossary.parse import decode
 from quizzer.glossary.slug import slugify
 from quizzer.library.decks import load_library
-from quizzer.library.importer import check_deck_id, check_names, write_built_deck
+from quizzer.library.importer import (
+    check_deck_id,
+    check_lang_option,
+    check_names,
+    listed_by,
+    read_source_file,
+    write_built_deck,
+)
 from quizzer.library.source_kind import source_kind
 
 
@@ -71,14 +77,7 @@ def _option(columns: str | None, lang: str | None, width: int) -> list[Column | 
     if columns is not None:
         return parse_columns(columns)
     if lang is not None:
-        tag = valid_tag(lang)
-        if tag is None:
-            raise DeckSourceError(
-                f"--lang: {lang!r} is not a language tag (BCP 47)",
-                hint="write a tag such as es, pt-BR, zh-Hans or fa, or say what each column "
-                "holds with --columns es:term,en:term",
-            )
-        return [Column(tag)] * width
+        return [Column(lang)] * width
     return None
 
 
@@ -86,32 +85,53 @@ def _given_by(columns: str | None) -> str:
     return "--columns" if columns is not None else "--lang"
 
 
+#: What to do with a table that is no text.
+_TEXT_HINT = (
+    "give a table as plain text (UTF-8), e.g. Quizlet's or Anki's text export or a CSV "
+    "file; a damaged file, export it again"
+)
+
+
 def _read_table(path: Path, separator: str | None, columns: str | None, lang: str | None) -> _Parts:
+    data = read_source_file(path, "table")
     try:
-        data = read_regular_file(path, MAX_GLOSSARY_BYTES, "table")
-    except OSError as exc:
-        raise InputError(f"can't read the file: {exc.strerror}", path=path) from exc
-    table = read_table(decode(data), separator)
+        text = decode(data)
+    except SourceError as exc:
+        # The decoder's hints speak of glossaries; this file is read as a table.
+        hint = exc.hint if exc.hint and "glossary" not in exc.hint else _TEXT_HINT
+        raise DeckSourceError(exc.message, exc.line, hint) from None
+    if not text.strip():
+        raise DeckSourceError(
+            "the file is empty", hint="give the file your app exported, with one row per card"
+        )
+    table = read_table(text, separator)
     if table is None:
         raise DeckSourceError(
             "no table here: neither Anki's header lines, a header row, nor a separator on "
             "every line",
-            hint="give --separator, or import it as a glossary",
+            hint=f"give the separator between term and definition: --separator "
+            f"{shlex.quote(listed_by(text) or '|')}; a glossary is read from a file not "
+            "named .csv or .tsv",
         )
     plan = plan_columns(
         table.rows,
         table.names,
         _option(columns, lang, table.width),
         given_by=_given_by(columns),
+        numbers=table.numbers,
     )
-    return _Parts(table.format, [(table.rows, plan)], table.deck, list(plan.described))
+    described = [*plan.described, *table.notes]
+    return _Parts(table.format, [(table.rows, plan)], table.deck, described)
 
 
 def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     package = read_notes(path)
     refuse_cloze(package.note_types, package.notes)
     if not package.notes:
-        raise DeckSourceError("the package holds no notes", hint="export a deck with notes")
+        raise DeckSourceError(
+            "the package holds no notes",
+            hint="in Anki, export the deck that holds your cards (File > Export, choose the deck)",
+        )
     by_type: dict[int, list[int]] = defaultdict(list)
     for index, note in enumerate(package.notes):
         by_type[note.type_id].append(index)
@@ -119,29 +139,63 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
     described: list[str] = []
     names: list[str] = []
     decks: list[str] = []
-    for type_id, indexes in by_type.items():
-        note_type: NoteType = package.note_types[type_id]
-        rows = [
-            _own(note_type, row, decks)
-            for row in note_rows(note_type, [package.notes[i] for i in indexes])
+    typed_rows = {
+        type_id: [
+            _own(package.note_types[type_id], row, decks)
+            for row in note_rows(package.note_types[type_id], [package.notes[i] for i in indexes])
         ]
+        for type_id, indexes in by_type.items()
+    }
+    # A field's language is told from its texts in every note type that has a field so
+    # named: a "Basic" note or two beside many "Basic (and reversed card)" ones say little.
+    texts: dict[tuple[int, str], list[str]] = {
+        (type_id, name): [row.cells[n] for row in rows if n < len(row.cells)]
+        for type_id, rows in typed_rows.items()
+        for n, name in enumerate(package.note_types[type_id].fields)
+    }
+    for type_id in by_type:
+        note_type: NoteType = package.note_types[type_id]
+        rows = typed_rows[type_id]
         shown = set(note_type.shown)
+        option = _option(columns, lang, len(note_type.fields))
+        if columns is None and option is not None:
+            # --lang is every text's language: fields no card shows (Add Reverse) hold none.
+            option = [
+                c if name in shown else None
+                for c, name in zip(option, note_type.fields, strict=True)
+            ]
         plan = plan_columns(
             rows,
             note_type.fields,
-            _option(columns, lang, len(note_type.fields)),
+            option,
             candidates=[name in shown for name in note_type.fields],
             noun="field",
             given_by=_given_by(columns),
+            pooled=[
+                [
+                    text
+                    for (other, field), found in texts.items()
+                    if field == name and other != type_id
+                    for text in found
+                ]
+                for name in note_type.fields
+            ],
         )
         groups.append((rows, plan))
         described.extend(f"{note_type.name}: {line}" for line in plan.described)
-        names.append(f"{note_type.name!r} ({len(indexes)})")
-    what = (
-        f"Anki package ({package.collection}; {len(package.notes)} notes of note type "
-        f"{', '.join(names)})"
-    )
+        names.append(f"{len(by_type[type_id])} of note type {note_type.name!r}")
+    what = f"Anki package ({package.collection}; {len(package.notes)} notes"
+    what += f": {', '.join(names)})" if len(names) > 1 else f" of note type {note_type.name!r})"
     return _Parts(what, groups, decks[0] if decks else None, described)
+
+
+def _located(exc: SourceError, path: Path, kind: str) -> InputError:
+    """``exc`` for the user: at its line of a table; a package has no lines, so there it
+    names the note (its number in Anki's order of creation, as rows count them)."""
+    if kind != "anki" or exc.line is None:
+        return exc.to_input_error(path)
+    message = exc.message.replace("this row", "this note")
+    return InputError(f"note {exc.line}: {message}", hint=exc.hint, path=path)
 
 
 def _own(note_type: NoteType, row: Row, decks: list[str]) -> Row:
@@ -174,6 +228,8 @@ def import_deck_source(
     :class:`InputError` for any bad input (file, line or note, what to do).
     """
     path = Path(path)
+    if lang is not None:
+        lang = check_lang_option(lang)
     check_names(deck, [path])
     kind = source_kind(path, separator)
     try:
@@ -187,7 +243,7 @@ def import_deck_source(
         else:
             parts = _read_table(path, separator, columns, lang)
     except SourceError as exc:
-        raise exc.to_input_error(path) from exc
+        raise _located(exc, path, kind) from exc
     name = deck or parts.deck_name or path.stem
     deck_id = name if SLUG_RE.match(name) else slugify(name)
     if not deck_id:
@@ -208,6 +264,7 @@ def import_deck_source(
                 deck_name=name,
                 file=path.name,
                 existing=current,
+                noun="field" if kind == "anki" else "column",
             )
             total.new += report.new
             total.updated += report.updated
@@ -219,7 +276,7 @@ def import_deck_source(
     try:
         written = write_built_deck(build, deck_id=deck_id, into=into, dry_run=dry_run)
     except SourceError as exc:
-        raise exc.to_input_error(path) from exc
+        raise _located(exc, path, kind) from exc
     return SourceImport(
         deck=written.deck,
         path=written.path,

@@ -38,7 +38,8 @@ from quizzer.cards.card import CardKey
 from quizzer.errors import InputError, StoreError
 from quizzer.paths import default_db_path
 from quizzer.progress import open_store
-from quizzer.progress.store import Store, store_exists
+from quizzer.progress.store import Store
+from quizzer.progress.storepath import store_exists
 from quizzer.scheduling.answer import review_id
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.grades import Grade
@@ -224,7 +225,21 @@ class _Merge:
         return self.recompute(new, (), history.suspended)
 
     def _not_undone(self, new: list[Review], slack: timedelta = timedelta(0)) -> list[Review]:
-        kept = self.store.without_undone(new, slack)
+        """``new`` less the answers undone in this store. An undone answer is known by its
+        review id, or, come back through another program under an id of its own (an Anki
+        package), as an answer to its card at its time, up to ``slack`` later."""
+        undone = self.store.undone_answers()
+        ids = {answer.review_id for answer in undone}
+        times: dict[str, list[datetime]] = {}
+        for answer in undone:
+            times.setdefault(answer.card, []).append(answer.when)
+        early = timedelta(milliseconds=1)
+        kept = [
+            r
+            for r in new
+            if r.id not in ids
+            and not any(t - early <= r.reviewed_at <= t + slack for t in times.get(r.card_id, ()))
+        ]
         self.report.undone = len(new) - len(kept)
         return kept
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
 from quizzer.progress import Bury
+from quizzer.progress.events import Practice
 from quizzer.scheduling.grades import GRADE_NAMES, Grade
 from quizzer.scheduling.queue import DueQueue, next_due
 from quizzer.scheduling.review import Review
@@ -112,9 +113,9 @@ class CramScheduler:
         self.store = store
         self.cards = list(cards)
         self._answered = 0
-        #: For each practice answer: whether the store's undo stack took it (its depth grew).
-        self._undoable: list[bool] = []
-        self._kept = False
+        #: One entry per answer (``True``) and bury (``False``) of this session, for undo.
+        self._steps: list[bool] = []
+        self._taken: object = None
 
     def due(self, now: datetime) -> Sequence[CardKey]:
         """Every card of the practice, in order."""
@@ -123,9 +124,8 @@ class CramScheduler:
     def record(self, card: CardKey, grade: Grade, now: datetime, answer: Answer) -> Review:
         """Log ``grade`` as practice; the review says when the card comes back (Again: in a
         minute, within the session), else that it is done."""
-        before = self.store.undo_depth
         self.store.record_practice(card, grade, now, answer, "cram")
-        self._undoable.append(self.store.undo_depth > before)
+        self._steps.append(True)
         self._answered += 1
         return Review(
             id=f"practice-{self._answered}",
@@ -141,21 +141,21 @@ class CramScheduler:
         )
 
     def bury(self, card: CardKey, now: datetime) -> None:
-        """Nothing: practice changes no schedule (the session moves on all the same)."""
+        """Nothing in the store: practice changes no schedule (the session moves on)."""
+        self._steps.append(False)
 
     def undo(self) -> None:
-        """Take back the last practice answer. Only when the store's undo stack holds it:
-        an undo there would otherwise take back the last *scheduled* answer, changing a
-        card's schedule, which practice never does."""
-        self._kept = not (self._undoable.pop() if self._undoable else False)
-        if not self._kept:
-            self.store.undo()
+        """Take back the last step: a practice answer is taken back in the store (a tombstone,
+        as for any answer); a bury wrote nothing, so there is nothing to take back."""
+        self._taken = None
+        if self._steps and self._steps.pop():
+            self._taken = self.store.undo()
 
     def undone_message(self) -> str:
         """What :meth:`undo` took back, for the learner."""
-        if self._kept:
-            return "Asked again; this store keeps the practice answer in its log."
-        return "Practice answer taken back."
+        if isinstance(self._taken, Practice):
+            return "Practice answer taken back."
+        return "Taken back."
 
     def next_due(self, now: datetime) -> datetime | None:
         """No schedule: practice has no next due time."""

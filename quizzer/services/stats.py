@@ -14,6 +14,7 @@ from typing import Any
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
 from quizzer.progress.localtz import LocalTimezone, system_timezone_name
+from quizzer.progress.store import Store
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.cardfacts import fact_of
 from quizzer.stats.compute import compute_stats, timezone_label
@@ -21,7 +22,7 @@ from quizzer.stats.days import StudyDays
 from quizzer.stats.definitions import card_key
 from quizzer.stats.digest import Digest, digest_from, stats_of
 from quizzer.stats.figures import Stats
-from quizzer.stats.tally import TallyGap
+from quizzer.stats.tally import Tally, TallyGap
 from quizzer.study.selection import default_pair
 
 
@@ -67,7 +68,7 @@ def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
 
 
 def stats_from_store(
-    store: Any,
+    store: Store,
     decks: Sequence[Deck] = (),
     now: datetime | None = None,
     deck_ids: Iterable[str] | None = None,
@@ -82,7 +83,12 @@ def stats_from_store(
     """
     from quizzer.services.practice_stats import with_practice
 
-    return with_practice(_stats(store, decks, now, deck_ids, tz), store, deck_ids, now)
+    now = now or datetime.now(UTC)
+    zone = tz if tz is not None else store.tz
+    tally = store.stats_tally(zone)  # the cache's, with the answers since
+    stats = _stats(store, decks, now, deck_ids, zone, tally)
+    today = study_day(now, zone, store.settings.day_start_hour)
+    return with_practice(stats, tally, deck_ids, today)
 
 
 def _stats(
@@ -91,6 +97,7 @@ def _stats(
     now: datetime | None,
     deck_ids: Iterable[str] | None,
     tz: tzinfo | None,
+    tally: Tally,
 ) -> Stats:
     now = now or datetime.now(UTC)
     wanted = set(deck_ids) if deck_ids is not None else None
@@ -101,7 +108,7 @@ def _stats(
     try:
         # The day's figures from the cache when they are still the store's (else counted from
         # the card states and the log's tally, and cached).
-        digest = digest_for(store, now, zone, wanted)
+        digest = digest_for(store, now, zone, wanted, tally)
     except TallyGap:  # a clock before the newest answers: count that day from the log
         states = list(store.cards())
         shown = _shown(decks, wanted, {s.card_id.split("/", 1)[0] for s in states})
@@ -123,10 +130,15 @@ def _stats(
 
 
 def digest_for(
-    store: Any, now: datetime, tz: tzinfo, deck_ids: Iterable[str] | None = None
+    store: Any,
+    now: datetime,
+    tz: tzinfo,
+    deck_ids: Iterable[str] | None = None,
+    tally: Tally | None = None,
 ) -> Digest:
     """The day's figures of ``store`` at ``now`` (study days in ``tz``) for ``deck_ids``
-    (``None``: every deck), from its card states and its review log's tally.
+    (``None``: every deck), from its card states and its review log's tally (``tally``, or
+    the store's counted in ``tz``).
 
     :class:`~quizzer.stats.tally.TallyGap` when the tally can't tell the day's distinct
     cards (a ``now`` before the newest answers)."""
@@ -135,7 +147,8 @@ def digest_for(
     today = study_day(now, tz, hour)
     days = StudyDays(tz, hour)
     facts = {state.card_id: fact_of(state, days) for state in store.cards()}
-    tally = store.stats_tally(tz)  # the cache's, with the answers since
+    if tally is None:
+        tally = store.stats_tally(tz)  # the cache's, with the answers since
     wanted = set(deck_ids) if deck_ids is not None else None
     return digest_from(tally, facts, today, wanted, settings.parameters)
 

@@ -262,7 +262,7 @@ class StudyService:
                 states[key.id] = state
         failed: set[str] = set()
         if choice.cram == "failed":
-            start, end = day_bounds(now, self.store.tz_at(now), self.store.settings.day_start_hour)
+            start, end = day_bounds(now, self.store.tz, self.store.settings.day_start_hour)
             failed = {
                 r.card_id
                 for r in self.store.reviews()

@@ -8,12 +8,13 @@ from Anki. Every other figure counts them all alike; this one tells them apart.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from datetime import date
 
 from quizzer.scheduling.grades import LOG_MODES
 from quizzer.stats.definitions import RECENT_SOURCE_DAYS
 from quizzer.stats.figures import AnswerSources, SourceCount
-from quizzer.stats.tally import DeckTally
+from quizzer.stats.tally import DeckTally, Tally
 
 _NONE = (0, 0)
 
@@ -36,3 +37,22 @@ def answer_sources(deck: DeckTally, today: date, days: int = RECENT_SOURCE_DAYS)
             for mode in order
         ),
     )
+
+
+def practice_sources(
+    tally: Tally,
+    today: date,
+    deck_ids: Collection[str] | None = None,
+    days: int = RECENT_SOURCE_DAYS,
+) -> tuple[SourceCount, ...]:
+    """Practice answers (cram, match) of ``deck_ids`` (every deck if ``None``) per mode: all
+    time, in the last ``days`` study days (today included) and how many passed; by mode."""
+    counts: dict[str, list[int]] = {}
+    first, last = today.toordinal() - days + 1, today.toordinal()
+    for (deck, mode, day), (answers, passed) in tally.practice.items():
+        if deck_ids is None or deck in deck_ids:
+            row = counts.setdefault(mode, [0, 0, 0])
+            row[0] += answers
+            row[1] += answers if first <= day <= last else 0
+            row[2] += passed
+    return tuple(SourceCount(mode, *row) for mode, row in sorted(counts.items()))

@@ -8,6 +8,9 @@ between runs as plain data (:meth:`Tally.to_data`). Study days depend on the
 learner's time zone and day start: a tally is only good for the zone and hour it
 was counted in.
 
+Practice answers (cram sessions, Match games: no schedule changed) are counted apart, per
+deck, mode and study day (:meth:`Tally.add_practice`): no other figure counts them.
+
 One figure needs more than sums: today's *distinct* cards. A tally keeps which
 cards were answered on its two newest study days (:attr:`Tally.newest` and the day
 before); asking for another day that has answers is a :class:`TallyGap` (the
@@ -178,6 +181,8 @@ class Tally:
     card_days: dict[int, Counter[str]] = field(default_factory=dict)
     #: One more study day ordinal whose distinct cards are kept, however old (not stored).
     keep_day: int | None = None
+    #: Practice answers: (deck, mode, study day ordinal) -> [answers, passed].
+    practice: dict[tuple[str, str, int], list[int]] = field(default_factory=dict)
 
     def add(self, review: Review, day: date) -> None:
         """Count ``review``, answered on study day ``day``."""
@@ -186,6 +191,16 @@ class Tally:
     def remove(self, review: Review, day: date) -> None:
         """Take ``review`` (answered on ``day``) out again: an undo."""
         self._count(review, day.toordinal(), -1)
+
+    def add_practice(self, card_id: str, mode: str, grade: int, day: date, sign: int = 1) -> None:
+        """Count a practice answer to ``card_id`` in ``mode`` with ``grade``, given on study
+        day ``day``, in (``sign`` 1) or out (-1: an undo)."""
+        key = (deck_of(card_id), mode, day.toordinal())
+        counts = self.practice.setdefault(key, [0, 0])
+        counts[0] += sign
+        counts[1] += sign * (grade > 1)
+        if not counts[0]:
+            del self.practice[key]
 
     def _count(self, review: Review, day: int, sign: int) -> None:
         deck = deck_of(review.card_id)
@@ -232,6 +247,7 @@ class Tally:
             "newest": self.newest,
             "card_days": {str(d): dict(c) for d, c in self.card_days.items()},
             "decks": {d: t.to_data() for d, t in self.decks.items()},
+            "practice": [[*key, *counts] for key, counts in self.practice.items()],
         }
 
     @classmethod
@@ -245,7 +261,10 @@ class Tally:
         if any(not isinstance(n, int) for c in card_days.values() for n in c.values()):
             raise ValueError("a day's cards are not counts")
         decks = {str(d): DeckTally.from_data(t) for d, t in data["decks"].items()}
-        return cls(decks, newest, card_days)
+        practice = {
+            (str(d), str(m), int(day)): [int(n), int(p)] for d, m, day, n, p in data["practice"]
+        }
+        return cls(decks, newest, card_days, practice=practice)
 
 
 def tally_of(

@@ -184,6 +184,18 @@ def clusters(text: str) -> list[str]:
     return list(wcwidth.iter_graphemes(text))
 
 
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells between grapheme clusters, "…" marking the cut."""
+    if cells(text) <= width:
+        return text
+    out = ""
+    for cluster in clusters(text):
+        if cells(out + cluster) > width - 1:
+            break
+        out += cluster
+    return out + "…"
+
+
 def is_rtl_char(ch: str) -> bool:
     """A strong right-to-left character (Arabic or Hebrew letter)."""
     return unicodedata.bidirectional(ch) in ("R", "AL")

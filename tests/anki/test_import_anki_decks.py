@@ -22,7 +22,7 @@ from quizzer.cards.card import CardKey
 from quizzer.cli.main import main
 from quizzer.library.decks import read_deck
 from quizzer.progress import open_store
-from tests.anki_support import db_of, export_with_scheduling, fixture_deck
+from tests.anki_support import add_notes, db_of, export_with_scheduling, fixture_deck
 
 #: Front (Spanish) and back (English) of each note; HTML as a learner's deck has it.
 WORDS = [
@@ -33,28 +33,9 @@ WORDS = [
 ]
 
 
-@pytest.fixture
-def decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty user-decks folder ($QUIZZER_DECKS), where imports go and merge looks."""
-    directory = tmp_path / "decks"
-    directory.mkdir()
-    monkeypatch.setenv("QUIZZER_DECKS", str(directory))
-    monkeypatch.setenv("COLUMNS", "200")
-    return directory
-
-
 def _collection(folder: Path) -> Collection:
     folder.mkdir(parents=True, exist_ok=True)
     return Collection(str(folder / "collection.anki2"))
-
-
-def _add_notes(col: Collection, words: list[tuple[str, str]]) -> None:
-    model = col.models.by_name("Basic (and reversed card)")
-    assert model is not None
-    for front, back in words:
-        note = col.new_note(model)
-        note["Front"], note["Back"] = front, back
-        col.add_note(note, DeckId(1))
 
 
 def _answer(col: Collection, count: int) -> int:
@@ -75,7 +56,7 @@ def anki_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int
     tmp = tmp_path_factory.mktemp("anki")
     col = _collection(tmp / "col")
     try:
-        _add_notes(col, WORDS)
+        add_notes(col, WORDS)
         answers = _answer(col, 5)
         apkg = export_with_scheduling(col, tmp / "words.apkg")
         legacy = export_with_scheduling(col, tmp / "words-legacy.apkg", legacy=True)
@@ -200,7 +181,7 @@ def test_merge_brings_ankis_answers_onto_the_imported_cards(anki_deck, decks, tm
 def test_a_note_edited_in_anki_updates_its_concept_in_place(decks, tmp_path, capsys):
     col = _collection(tmp_path / "col")
     try:
-        _add_notes(col, WORDS)
+        add_notes(col, WORDS)
         (tmp_path / "before").mkdir()
         (tmp_path / "after").mkdir()
         first = export_with_scheduling(col, tmp_path / "before" / "words.apkg")
@@ -222,7 +203,7 @@ def test_a_note_edited_in_anki_updates_its_concept_in_place(decks, tmp_path, cap
 def test_cloze_notes_are_refused_and_nothing_is_written(decks, tmp_path, capsys):
     col = _collection(tmp_path / "col")
     try:
-        _add_notes(col, WORDS[:1])
+        add_notes(col, WORDS[:1])
         cloze = col.models.by_name("Cloze")
         assert cloze is not None
         note = col.new_note(cloze)
@@ -282,3 +263,103 @@ def test_a_package_with_damaged_note_types_is_refused(anki_deck, decks, tmp_path
     assert code == 2
     assert "bad.apkg" in err and "damaged Anki package" in err and "Traceback" not in err
     assert not list(decks.iterdir())
+
+
+def test_a_bad_note_is_named_by_its_number_not_a_line(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [WORDS[0], (WORDS[1][0], "")])
+        apkg = export_with_scheduling(col, tmp_path / "gap.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg), "--columns", "es:term,en:term")
+    assert code == 2
+    assert f"{apkg}: note 2: this note has fewer than two texts" in err, err
+    assert "hint: in Anki, move the notes without two texts" in err
+    assert not list(decks.iterdir())
+
+
+def test_a_language_not_told_is_asked_of_each_field(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [("42", "1024")])
+        apkg = export_with_scheduling(col, tmp_path / "short.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg))
+    assert code == 2
+    assert "can't tell the language of field 1 (Front)" in err
+    assert "say what each field holds" in err and "per field" in err
+    assert not list(decks.iterdir())
+
+
+def test_a_note_type_with_few_notes_takes_its_fields_languages_from_the_others(
+    decks, tmp_path, capsys
+):
+    # One "Basic" note alone says too little of its languages; its fields share their names
+    # with the "Basic (and reversed card)" notes', whose texts tell them.
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, WORDS)
+        add_notes(col, [("el teclado", "the keyboard")], note_type="Basic")
+        apkg = export_with_scheduling(col, tmp_path / "mixed.apkg")
+    finally:
+        col.close()
+    code, out, err = _import(capsys, str(apkg), "--deck", "words")
+    assert code == 0, err
+    assert "5 notes: 4 of note type 'Basic (and reversed card)', 1 of note type 'Basic'" in out
+    assert "Basic: field 1 (Front): es term" in out and "Basic: field 2 (Back): en term" in out
+    keyboard = read_deck(decks / "words.toml").concepts[-1]
+    assert (keyboard.text("es", "term"), keyboard.text("en", "term")) == (
+        "el teclado",
+        "the keyboard",
+    )
+
+
+def test_a_field_too_long_is_named_by_its_note_and_field(decks, tmp_path, capsys):
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(col, [WORDS[0], ("el ordenador " * 1000, "the computer")])
+        apkg = export_with_scheduling(col, tmp_path / "long.apkg")
+    finally:
+        col.close()
+    code, _out, err = _import(capsys, str(apkg), "--columns", "es:term,en:term")
+    assert code == 2
+    assert f"{apkg}: note 2: field 1 is 12,999 characters long (a text holds at most 10,000)" in err
+    assert "hint: " in err and not list(decks.iterdir())
+
+
+def test_lang_leaves_out_the_fields_no_card_shows(decks, tmp_path, capsys):
+    # "Basic (optional reversed card)" has a third field, Add Reverse, that only switches
+    # the reverse card on: --lang is the language of the texts, not of that switch.
+    col = _collection(tmp_path / "col")
+    try:
+        add_notes(
+            col,
+            [("la biblioteca", "un lugar con libros"), ("el ordenador", "una máquina")],
+            note_type="Basic (optional reversed card)",
+        )
+        apkg = export_with_scheduling(col, tmp_path / "optional.apkg")
+    finally:
+        col.close()
+    code, out, err = _import(capsys, str(apkg), "--deck", "words", "--lang", "es")
+    assert code == 0, err
+    assert "field 2 (Back): es definition (by --lang)" in out
+    assert "1 field(s) left out: Add Reverse" in out
+    concept = read_deck(decks / "words.toml").concepts[0]
+    assert concept.text("es", "definition") == "un lugar con libros"
+
+
+def test_merging_a_deck_not_imported_yet_says_to_import_it_first(
+    anki_deck, decks, tmp_path, capsys
+):
+    apkg, _legacy, _answers = anki_deck
+    db = tmp_path / "store" / "progress.json"
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 notes quizzer didn't export" in out
+    assert f"to study those notes here with their answers: quizzer import {apkg}, then" in out
+    assert _import(capsys, str(apkg), "--deck", "words")[0] == 0
+    assert main(["merge", str(apkg), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 notes found in your decks by their GUID" in out and "merge it again" not in out

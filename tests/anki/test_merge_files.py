@@ -103,7 +103,7 @@ def _rewrite(source: Path, target: Path, change) -> Path:
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
-        ("truncated", "not an Anki package: not a zip archive"),
+        ("truncated", "damaged Anki package: the zip is cut short"),
         ("bad zstd", "damaged Anki package: collection.anki21b can't be decompressed"),
         ("not sqlite", "damaged Anki package: collection.anki21b can't be decompressed"),
         ("no collection", "not an Anki package: no Anki collection inside the zip"),

@@ -1,5 +1,6 @@
-"""`quizzer devices`: the table and --json over a store folder, a clear word for an old store
-file, exit 3 with no traceback where there is no store."""
+"""`quizzer devices`: the table and --json over a store folder (how far this device's view is
+behind each device), a clear word for an old store file, exit 3 with no traceback where there
+is no store, exit 2 for a file or folder that is no store (nothing written)."""
 
 from __future__ import annotations
 
@@ -52,9 +53,11 @@ def test_the_table_lists_each_device_and_marks_this_one(
     store = _store(tmp_path, monkeypatch)
     assert main(["devices", "--db", str(store)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split() == ["DEVICE", "NAME", "LAST", "EVENT", "(UTC)", "ANSWERS", "VERIFIES"]
-    assert out[1].split() == ["desk", "desk", "2026-12-05", "09:00", "1", "yes"]
-    assert out[2].split() == ["*", "laptop", "laptop", "2026-12-05", "09:00", "1", "yes"]
+    head = ["DEVICE", "NAME", "LAST", "EVENT", "(UTC)", "ANSWERS", "VERIFIES", "BEHIND"]
+    assert out[0].split() == head
+    # No device has opened the store yet: no view has taken in any event.
+    assert out[1].split() == ["desk", "desk", "2026-12-05", "09:00", "1", "yes", "1"]
+    assert out[2].split() == ["*", "laptop", "laptop", "2026-12-05", "09:00", "1", "yes", "1"]
 
 
 def test_json_gives_every_field(
@@ -98,3 +101,69 @@ def test_an_old_store_file_is_named_and_left_alone(
     assert main(["devices", "--db", str(old)]) == 0
     assert "single-writer layout" in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json"]
+
+
+def test_behind_counts_the_events_this_devices_view_has_not_taken_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from quizzer.progress import open_store
+
+    db = tmp_path / "store"
+    for name, count in (("laptop", 2), ("desk", 3)):
+        monkeypatch.setenv(device.ENV_DEVICE, name)
+        with open_store(db, tz=UTC) as store:
+            for n in range(count):
+                store.record(CARD, 3, NOW.replace(minute=n))
+    monkeypatch.setenv(device.ENV_DEVICE, "laptop")
+
+    def behind() -> dict[str, int]:
+        assert main(["devices", "--json", "--db", str(db)]) == 0
+        return {d["device"]: d["behind"] for d in json.loads(capsys.readouterr().out)}
+
+    assert behind() == {"desk": 3, "laptop": 0}  # the laptop closed before the desk wrote
+    assert main(["devices", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split()[-1] == "3" and out[2].split()[-1] == "0"
+    assert out[3].startswith("BEHIND: events this device's view hasn't taken in yet")
+    with open_store(db, tz=UTC):
+        pass  # the laptop opens the store: its view takes in the desk's answers
+    assert behind() == {"desk": 0, "laptop": 0}
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("README.md", "# notes\n"),
+        ("progress.json", '{"meta": {"1": {"schema": 99}}}'),
+        ("binary.db", "\x00\x01garbage"),
+    ],
+)
+def test_a_file_that_is_no_store_is_exit_2_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    assert main(["devices", "--db", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"quizzer: error: {path}: not a quizzer progress store (a file that is neither a store "
+        "folder nor an old store)",
+        "  hint: give --db the store's folder (or an old store's progress.json); nothing was "
+        "changed",
+    ]
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    assert path.read_text(encoding="utf-8") == content
+
+
+def test_a_folder_of_other_things_is_exit_2_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "todo.txt").write_text("keep\n", encoding="utf-8")
+    assert main(["devices", "--db", str(notes)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"quizzer: error: {notes}: not a quizzer progress store (a folder")
+    assert "Traceback" not in err and "Error" not in err
+    assert [p.name for p in notes.iterdir()] == ["todo.txt"]

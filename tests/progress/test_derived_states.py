@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,8 +16,10 @@ import quizzer.progress.derive as derive
 import quizzer.progress.events as ev
 from quizzer.cards.card import CardKey
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.replay import replay as replay_answers
 from quizzer.scheduling.scheduler import answer
 from quizzer.scheduling.settings import SchedulerSettings
+from tests.unit.test_replay import FUZZED, KEY, OTHER, PARIS, _history
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
 CARDS = [f"demo/c{i}|en:term>en:definition" for i in range(4)]
@@ -206,3 +209,43 @@ def test_the_leech_answer_is_named() -> None:
     replay = derive.replay(events, UTC, SchedulerSettings(leech_threshold=2, leech_every=1))
     assert replay.leeched
     assert replay.states[CARDS[0]].leech
+
+
+#: UTC+14: a study day (from 04:00) there starts at 14:00 UTC the day before.
+KIRITIMATI = ZoneInfo("Pacific/Kiritimati")
+
+
+def test_a_log_delivered_in_slices_gives_each_card_its_answers_replay() -> None:
+    """Answers carried over with the due dates the learner was given (as an upgrade or a
+    merge writes them), delivered a few at a time with some late: each card's state is what
+    ``scheduling.replay`` gives its answers, study days counted in the zone given."""
+    _, mine = _history(KEY, FUZZED, 7)
+    _, other = _history(OTHER, FUZZED, 8)
+    log = sorted(mine + other, key=lambda r: r.reviewed_at)
+    events: list[ev.AnyEvent] = []
+    for seq, review in enumerate(log, start=1):
+        data = {"id": f"old-{seq}", "dev": "old", "seq": seq, "at": ev.to_ms(review.reviewed_at)}
+        data |= {"op": "answer", "card": review.card_id, "grade": review.grade, "mode": "flip"}
+        assert review.due is not None
+        data |= {"ms": 0, "review": review.id, "due": ev.to_ms(review.due)}
+        events.append(ev.from_dict(data))
+    late = events[len(events) // 2]
+    for zone in (PARIS, KIRITIMATI):
+        replayed = derive.Replay(zone, FUZZED)
+        on_time = [e for e in events if e is not late]
+        for start in range(0, len(on_time), 3):
+            replayed.add(on_time[start : start + 3])
+        assert isinstance(late, ev.Answer)
+        assert replayed.add([late]) == {late.card}  # only its card replayed again
+        for key in (KEY, OTHER):
+            expected = replay_answers(key.id, log, FUZZED, zone)
+            assert expected is not None
+            assert replayed.states[key.id].to_dict() == expected.to_dict()
+            assert [r.id for r in replayed.reviews(key.id)] == [
+                r.id for r in log if r.card_id == key.id
+            ]
+    # The zone matters for this log: replayed in UTC, some card's memory differs.
+    in_utc = derive.replay(events, UTC, FUZZED)
+    assert any(
+        in_utc.states[key.id].stability != replayed.states[key.id].stability for key in (KEY, OTHER)
+    )

@@ -194,9 +194,23 @@ def test_a_damaged_sealed_month_is_reported_not_raised(tmp_path: Path) -> None:
     value["seal"]["1"]["count"] = 4
     sealed.write_text(json.dumps(value))
     result = read_since(tmp_path)
-    assert result.events == [] and "seal says" in result.damage[0].reason
-    sealed.write_text("{not json")
-    assert "can't read this sealed month" in read_since(tmp_path).damage[0].reason
+    assert result.events == [] and "seal says 4" in result.damage[0].reason
+    events = value["events"]
+    for damaged in (
+        "{not json",
+        json.dumps(value | {"events": {"one": events["1"]}}),  # an id that is no number
+        json.dumps(value | {"events": {"1": 5}}),
+        json.dumps({"events": events}),  # no seal
+        "[]",
+    ):
+        sealed.write_text(damaged)
+        (problem,) = read_since(tmp_path).damage
+        # Where, what is wrong and what to do, in words: no Python text.
+        assert problem.path == sealed and problem.line is None
+        assert problem.reason.startswith("can't read this sealed month: ")
+        assert problem.reason.endswith("restore it from a backup or from another machine's copy")
+        for python in ("Error", "int()", "'one'", "invalid literal", "StopIteration"):
+            assert python not in problem.reason
 
 
 def test_a_month_delivered_late_below_the_mark_is_read(tmp_path: Path) -> None:

@@ -16,7 +16,9 @@ import quizzer.progress.derive as derive
 import quizzer.progress.events as ev
 from quizzer import paths
 from quizzer.progress.store import Store, open_store
+from quizzer.progress.storepath import list_devices
 from quizzer.scheduling.answer import Answer
+from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
@@ -54,7 +56,7 @@ def test_two_devices_see_the_union_and_the_same_states(
         assert len(b.reviews()) == 22
     with as_device(monkeypatch, "laptop", path) as a:
         assert states(a) == seen_by_b
-        assert sorted(d.device for d in a.devices()) == ["desktop", "laptop"]
+        assert sorted(d.device for d in list_devices(path)) == ["desktop", "laptop"]
     drop_caches()
     with as_device(monkeypatch, "laptop", path) as a:
         assert states(a) == seen_by_b  # the cache is only a shortcut
@@ -92,7 +94,7 @@ def test_undo_takes_back_only_this_devices_own_answers(
         b.merge_batch([mine_like(mine.card_id)], [])
         assert b.undo_depth == 1
         taken = b.undo()
-        assert taken is not None and taken.card_id == CARDS[1]
+        assert isinstance(taken, Review) and taken.card_id == CARDS[1]
         assert b.undo() is None  # a's answer and the merged one stay
         assert {r.card_id for r in b.reviews()} == {CARDS[0], CARDS[2]}
     with as_device(monkeypatch, "a", path) as a:
@@ -198,7 +200,7 @@ def test_bad_events_from_another_device_are_reported_and_skipped(
         assert any("grade" in r for r in reasons)
         assert any("another device's event" in r for r in reasons)
         assert len(a.reviews()) == 4  # a's three and rogue's good one
-        info = {d.device: d for d in a.devices()}
+        info = {d.device: d for d in list_devices(path)}
         assert not info["rogue"].verifies and info["a"].verifies
 
 
@@ -283,3 +285,44 @@ def test_the_statistics_tally_goes_on_from_the_cache_and_equals_a_recount(
         a.undo()
         a.undo()  # the second takes back an answer the cached tally had counted
         assert a.stats_tally().to_data() == tally_of(a.reviews(), UTC, 4).to_data()
+
+
+@pytest.mark.parametrize("damage", ["flip", "cut", "empty"])
+def test_a_damaged_states_cache_is_replayed_past_not_believed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """A cache's card lines are decoded only when asked for, so damage anywhere in the file
+    must be caught when it is opened: the states then come from the logs, as if no cache."""
+    path = tmp_path / "store"
+    with as_device(monkeypatch, "laptop", path) as a:
+        study(a, T0, 12)
+        truth = states(a)
+    (cache,) = (paths.cache_dir() / "stores").rglob("states.json")
+    data = bytearray(cache.read_bytes())
+    if damage == "flip":
+        row = data.rindex(b"\n", 0, len(data) - 1) + 1  # the last card's row
+        at = data.index(b",", data.index(b",", row) + 1) + 1  # its stability's first digit
+        data[at] = ord("7") if data[at] != ord("7") else ord("8")
+    elif damage == "cut":
+        data = data[: len(data) - 30]
+    else:
+        data = bytearray()
+    cache.write_bytes(bytes(data))
+    with as_device(monkeypatch, "laptop", path) as a:
+        assert states(a) == truth
+
+
+def test_rows_a_session_never_read_are_kept_through_its_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "store"
+    with as_device(monkeypatch, "laptop", path) as a:
+        study(a, T0, 12)
+    with as_device(monkeypatch, "laptop", path) as a:
+        a.record(CARDS[0], 3, T0 + timedelta(days=9), Answer("typed", 900))
+        truth = states(a)
+    with as_device(monkeypatch, "laptop", path) as a:
+        assert states(a) == truth
+    drop_caches()
+    with as_device(monkeypatch, "laptop", path) as a:
+        assert states(a) == truth

@@ -17,7 +17,7 @@ def test_lines_read_back_as_written_with_tabs_newlines_and_scripts_in_text() -> 
     assert data.count(b"\n") == 2
     parsed = eventlines.parse(data)
     assert parsed.events == events
-    assert (parsed.end, parsed.lines, parsed.torn, parsed.damage) == (len(data), 2, False, [])
+    assert (parsed.end, parsed.damage) == (len(data), [])
 
 
 def test_a_line_cut_short_at_the_end_is_the_torn_tail_not_damage() -> None:
@@ -25,7 +25,7 @@ def test_a_line_cut_short_at_the_end_is_the_torn_tail_not_damage() -> None:
     data = whole + eventlines.encode(_event(3))[:-7]
     parsed = eventlines.parse(data)
     assert [event["seq"] for event in parsed.events] == [1, 2]
-    assert parsed.torn and parsed.end == len(whole) and parsed.damage == []
+    assert parsed.end == len(whole) < len(data) and parsed.damage == []
 
 
 def test_a_bad_checksum_on_the_last_line_is_torn_too() -> None:
@@ -33,7 +33,7 @@ def test_a_bad_checksum_on_the_last_line_is_torn_too() -> None:
     last = bytearray(eventlines.encode(_event(2)))
     last[3] ^= 0x01
     parsed = eventlines.parse(whole + bytes(last))
-    assert parsed.torn and parsed.end == len(whole) and len(parsed.events) == 1
+    assert parsed.end == len(whole) and len(parsed.events) == 1 and parsed.damage == []
 
 
 def test_a_changed_line_in_the_middle_is_reported_and_skipped() -> None:
@@ -46,7 +46,7 @@ def test_a_changed_line_in_the_middle_is_reported_and_skipped() -> None:
     assert len(parsed.damage) == 1
     assert parsed.damage[0].line == 8 and parsed.damage[0].offset == 100 + len(lines[0])
     assert "checksum" in parsed.damage[0].reason
-    assert parsed.end == 100 + len(data) and not parsed.torn
+    assert parsed.end == 100 + len(data)
 
 
 @pytest.mark.parametrize(

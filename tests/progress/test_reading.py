@@ -105,7 +105,7 @@ def test_the_log_is_read_from_disk_on_first_use(db: Path) -> None:
         table = store.reviews_db().table("reviews")
         assert [r["id"] for r in table.search(Query().grade == 1)] == [early.id]
         assert store.undo_depth == 2
-        assert store.tz_at(NOW) == UTC
+        assert store.tz == UTC
 
 
 def test_after_a_sort_the_latest_answer_is_the_one_compared_with(db: Path) -> None:

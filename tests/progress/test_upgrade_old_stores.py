@@ -182,3 +182,37 @@ def test_the_apps_files_beside_the_store_stay_where_they_are(tmp_path: Path) -> 
         "progress.json.legacy-v2",
         "progress.json.ui.json",
     ]
+
+
+def test_an_old_table_with_ids_that_are_no_numbers_is_upgraded_not_a_python_error(
+    tmp_path: Path,
+) -> None:
+    """TinyDB names documents by numbers as text; another id (a hand edit) used to stop the
+    upgrade with Python's own words (``invalid literal for int()``)."""
+    store = _copy(tmp_path, "schema1")
+    doc = json.loads(store.read_text())
+    reviews = doc["reviews"]
+    first = next(iter(reviews))
+    reviews["x"] = reviews.pop(first)
+    store.write_text(json.dumps(doc))
+    done = upgrade.upgrade(store, NOW)
+    expected = json.loads((OLD_STORES / "schema1.expected.json").read_text())
+    assert done.answers == len(expected["reviews"])
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"meta": {"1": {"schema": "4"}}}', "its meta.schema is no version quizzer wrote"),
+        ("[1, 2", "it is not JSON"),
+    ],
+)
+def test_a_file_that_is_no_old_store_is_told_in_words(
+    tmp_path: Path, text: str, words: str
+) -> None:
+    path = tmp_path / "progress.json"
+    path.write_text(text)
+    with pytest.raises(StoreError) as refused:
+        upgrade.check_old_store(path)
+    assert words in refused.value.message
+    assert "'4'" not in refused.value.message and "Error" not in refused.value.message

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -100,6 +101,20 @@ def test_slugs_made_many_at_once_are_the_slugs_made_one_by_one() -> None:
     assert slug.slugify_many(no_joiners) == [slug.slugify(t) for t in no_joiners]
     assert slug.slugify_many(["Flash Attention", "লোরা ২"], max_len=5) == ["flash", "lora"]
     assert slug.slugify_many([]) == []
+
+
+def test_accents_dropped_by_the_marks_found_are_the_accents_of_every_character() -> None:
+    # _latin_lower removes the combining marks it finds among a text's distinct characters;
+    # the plain rule tests every character of the decomposed text.
+    rng = random.Random(17)
+    alphabet = "aeiouéèêëçñøßÅǅ\u0301\u0308\u0327\u20d7\u1dc0 Жй ΐ ḱ ḯ ক ب\u064b İıﬁ\u212b"
+    samples = [*LINES, "", "plain", "Éléphant", "Ça\u0327a"]
+    samples += ["".join(rng.choices(alphabet, k=rng.randint(0, 20))) for _ in range(3000)]
+    for text in samples:
+        decomposed = unicodedata.normalize("NFKD", slug.transliterate(text))
+        plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+        assert slug._latin_lower(text) == plain, repr(text)
+    assert slug._latin_lower("Éléphant Ça") == "elephant ca"
 
 
 def test_concept_ids_named_together_are_the_ids_named_one_at_a_time() -> None:

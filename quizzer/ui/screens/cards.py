@@ -17,17 +17,20 @@ from textual.content import Content
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizzer.errors import QuizzerError
-from quizzer.services.cards import CardRow, edit_text, find_cards, history, set_suspended
+from quizzer.concepts.languages import language_name
+from quizzer.errors import QuizzerError, shown
+from quizzer.services.cards import CardBrowser, CardRow
 from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
 from quizzer.ui.screens.base import QuizzerScreen
-from quizzer.ui.textshape import display_text
+from quizzer.ui.textshape import clip, display_text
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 #: The most cards listed at once (a search narrows them).
 LIMIT = 500
+#: The most answers a card's history shows (the newest; how many came before is said).
+HISTORY_LINES = 8
 
 
 class CardsScreen(QuizzerScreen[None]):
@@ -76,6 +79,7 @@ class CardsScreen(QuizzerScreen[None]):
         self._status: str | None = None
         self._deck_index = -1  # every deck
         self.rows: list[CardRow] = []
+        self._browser: CardBrowser | None = None
         #: The text being edited: (concept uid, language, side).
         self._editing: tuple[str, str, str] | None = None
 
@@ -86,6 +90,9 @@ class CardsScreen(QuizzerScreen[None]):
         yield Static("", id="cards-filters", markup=False)
         yield OptionList(id="cards-list")
         with Vertical(id="cards-detail"):
+            label = Static("", id="cards-edit-label", markup=False)
+            label.display = False
+            yield label
             edit = Input(
                 placeholder="the new text, Enter to keep it, Esc to leave it", id="cards-edit"
             )
@@ -102,6 +109,14 @@ class CardsScreen(QuizzerScreen[None]):
         self._refresh()
         self.set_focus(self.query_one("#cards-search", Input))
 
+    @property
+    def browser(self) -> CardBrowser:
+        """This screen's browsing session: what every search and every card's history need
+        (the device names, the studied cards, each text's search form) kept between them."""
+        if self._browser is None:
+            self._browser = CardBrowser(self.service)
+        return self._browser
+
     # -- the list --------------------------------------------------------------
 
     def _every_deck(self) -> list[str]:
@@ -115,9 +130,7 @@ class CardsScreen(QuizzerScreen[None]):
 
     def _refresh(self) -> None:
         search = self.query_one("#cards-search", Input).value
-        self.rows = find_cards(
-            self.service, self._decks(), utcnow(), search=search, status=self._status
-        )
+        self.rows = self.browser.find(self._decks(), utcnow(), search=search, status=self._status)
         shown = self.rows[:LIMIT]
         cards = self.query_one("#cards-list", OptionList)
         keep = cards.highlighted
@@ -126,7 +139,9 @@ class CardsScreen(QuizzerScreen[None]):
         if shown:
             cards.highlighted = min(keep or 0, len(shown) - 1)
         decks = self._decks()
-        where = decks[0] if len(decks) == 1 else "every deck"
+        # The deck by its name, as the home screen lists it.
+        names = {d.id: display_text(d.name, self.rtl_mode) for d in self.service.listings()}
+        where = names.get(decks[0], decks[0]) if len(decks) == 1 else "every deck"
         more = f" (first {LIMIT})" if len(self.rows) > LIMIT else ""
         self.query_one("#cards-filters", Static).update(
             f"{len(self.rows)} card{'' if len(self.rows) == 1 else 's'}{more} · {where} · "
@@ -147,6 +162,34 @@ class CardsScreen(QuizzerScreen[None]):
             Content(display_text(answer, mode)),
         )
 
+    def _clip(self, text: str, width: int = 40) -> str:
+        """``text`` as a notification quotes it: laid out for the terminal, cut at
+        ``width`` cells."""
+        return display_text(clip(text, width), self.rtl_mode)
+
+    def _words(self, row: CardRow) -> str:
+        """The card as a learner knows it: its prompt → its answer."""
+        p = row.card.pair
+        prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
+        answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        return f"{self._clip(prompt)} → {self._clip(answer)}"
+
+    def _found_in(self, row: CardRow) -> list[str]:
+        """Where the search matched, when not in the texts the row shows (a card found by
+        its Arabic text while it asks English → Bangla): "found in Arabic term: …"."""
+        if not self.query_one("#cards-search", Input).value.strip():
+            return []
+        p = row.card.pair
+        shown = {(p.prompt_lang, p.prompt_side), (p.answer_lang, p.answer_side)}
+        if shown & set(row.matched):
+            return []
+        # One line: the first text found (the row above has the card's own).
+        lang, side = row.matched[0]
+        head = f"found in {language_name(lang)} {side}: "
+        room = max(10, self.size.width - 2 - len(head))
+        text = clip(row.concept.text(lang, side) or "", room)
+        return [head + display_text(text, self.rtl_mode)]
+
     def _current(self) -> CardRow | None:
         cards = self.query_one("#cards-list", OptionList)
         index = cards.highlighted
@@ -163,10 +206,14 @@ class CardsScreen(QuizzerScreen[None]):
         lines = [f"{row.card.id}", f"{row.status} · reps {row.reps} · lapses {row.lapses}"]
         if row.due is not None:
             lines[-1] += f" · due {row.due.astimezone():%Y-%m-%d %H:%M}"
-        answers = history(self.service, row.card)
+        lines += self._found_in(row)
+        answers = self.browser.history(row.card)
         if not answers:
             lines.append("No answer yet.")
-        for a in answers[-8:]:
+        if len(answers) > HISTORY_LINES:
+            earlier = len(answers) - HISTORY_LINES
+            lines.append(f"{earlier} earlier answer{'' if earlier == 1 else 's'}, then:")
+        for a in answers[-HISTORY_LINES:]:
             lines.append(
                 f"{a.at.astimezone():%Y-%m-%d %H:%M}  {GRADES.get(a.grade, a.grade):<5} "
                 f"{a.mode:<6} {a.duration_ms / 1000:>5.1f}s  {a.device}"
@@ -199,11 +246,18 @@ class CardsScreen(QuizzerScreen[None]):
         field = self.query_one("#cards-edit", Input)
         field.value = row.concept.text(p.answer_lang, p.answer_side) or ""
         field.display = True
+        label = self.query_one("#cards-edit-label", Static)
+        label.update(
+            f"Edit the {language_name(p.answer_lang)} {p.answer_side}: "
+            "Enter keeps it, Esc leaves it"
+        )
+        label.display = True
         self.set_focus(field)
 
     def _stop_editing(self) -> None:
         self._editing = None
         self.query_one("#cards-edit", Input).display = False
+        self.query_one("#cards-edit-label", Static).display = False
         self.set_focus(self.query_one("#cards-list", OptionList))
 
     def _save_edit(self, text: str) -> None:
@@ -211,11 +265,25 @@ class CardsScreen(QuizzerScreen[None]):
             return
         concept, lang, side = self._editing
         try:
-            path = edit_text(self.service, concept, lang, side, text)
+            path = self.browser.edit_text(concept, lang, side, text)
         except QuizzerError as exc:
-            self.notify(str(exc), severity="error")
+            # The message quotes the learner's text: data, never markup.
+            self.notify(str(exc), severity="error", markup=False)
             return
-        self.notify(f"Kept in {path.name}; the text before stays as its provenance.")
+        except OSError as exc:
+            where = f" ({shown(exc.filename)})" if exc.filename is not None else ""
+            self.notify(
+                f"The edit can't be kept: {shown(exc.strerror or exc)}{where}. Nothing changed.",
+                severity="error",
+                markup=False,
+            )
+            return
+        # Notifications quote the learner's texts: data, never markup.
+        self.notify(
+            f"Now «{self._clip(text.strip())}», kept in {path.name}; "
+            "the text before stays as its provenance.",
+            markup=False,
+        )
         self._stop_editing()
         self._refresh()
 
@@ -241,8 +309,8 @@ class CardsScreen(QuizzerScreen[None]):
         if row is None:
             return
         back = row.status == "suspended"
-        set_suspended(self.service, row.card, not back, utcnow())
-        self.notify(f"{'Back in study' if back else 'Suspended'}: {row.card.id}")
+        self.browser.set_suspended(row.card, not back, utcnow())
+        self.notify(f"{'Back in study' if back else 'Suspended'}: {self._words(row)}", markup=False)
         self._refresh()
 
     def action_hear(self) -> None:
@@ -256,7 +324,7 @@ class CardsScreen(QuizzerScreen[None]):
         p = row.card.pair
         problem = speak(row.concept.text(p.prompt_lang, p.prompt_side) or "", p.prompt_lang)
         if problem is not None:
-            self.notify(problem, severity="warning")
+            self.notify(problem, severity="warning", markup=False)
 
     def action_cycle_status(self) -> None:
         """Next status filter: any, new, learning, due, review, leech, suspended."""

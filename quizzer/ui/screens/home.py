@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import ClassVar, cast
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
 from quizzer.cards.card import Pair
 from quizzer.concepts.languages import (
@@ -34,7 +33,7 @@ from quizzer.study.selection import (
 )
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import display_text
-from quizzer.ui.widgets.deck_list import DeckList
+from quizzer.ui.widgets.deck_list import DeckEntry, DeckList
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -208,8 +207,13 @@ class HomeScreen(QuizzerScreen[None]):
             with Vertical(id="deck-panel"):
                 yield Static("Decks", classes="section")
                 initial = self._decks.index(last.deck) if last.deck in self._decks else None
-                options = self._deck_options(self._pairs_of(pair))
-                yield DeckList(*options, initial=initial, id="decks")
+                mode = self.rtl_mode
+                yield DeckList(
+                    self._deck_entries(self._pairs_of(pair)),
+                    initial=initial,
+                    shape=lambda text: display_text(text, mode),
+                    id="decks",
+                )
             with Vertical(id="choice-panel"):
                 yield Static("Prompt", classes="section")
                 with Horizontal(classes="select-row"):
@@ -323,40 +327,23 @@ class HomeScreen(QuizzerScreen[None]):
         line.update(text)
         line.display = bool(text)
 
-    def _deck_options(self, pairs: tuple[Pair, ...] | None) -> list[Option]:
+    def _deck_entries(self, pairs: tuple[Pair, ...] | None) -> list[DeckEntry]:
         service = self.service
         self._counted_pairs = pairs
         self._counted_for = pair = pairs[0] if pairs else None
-        options = []
+        entries = []
         waiting = []
         for deck in service.listings():
-            name = display_text(deck.name, self.rtl_mode)
-            if deck.id in self._marked:
-                name = f"✓ {name}"
-            line = Content(name)
+            entry = DeckEntry(deck.id, deck.name, deck.concepts, marked=deck.id in self._marked)
             if pair is not None and deck.id in self._uncountable:
-                line = Content.assemble(
-                    Content(name), "\n", (f"{deck.concepts} concepts · can't be read", "$error")
-                )
+                entry = replace(entry, note="can't be read", problem=True)
             elif pairs is not None and not service.counts_ready(deck.id, pairs):
                 # A big deck is loaded and counted off the UI thread: the screen shows now.
                 waiting.append(deck.id)
-                line = Content.assemble(
-                    Content(name),
-                    "\n",
-                    (f"{deck.concepts} concepts · counting…", "$text-muted"),
-                )
+                entry = replace(entry, note="counting…")
             elif pairs is not None:
-                new, due = service.counts(deck.id, pairs)
-                line = Content.assemble(
-                    Content(name),
-                    "\n",
-                    (f"{deck.concepts} concepts · ", "$text-muted"),
-                    (f"{new} new", "$text-accent"),
-                    " · ",
-                    (f"{due} due", "$text-success" if due else "$text-muted"),
-                )
-            options.append(Option(line, id=deck.id))
+                entry = replace(entry, counts=service.counts(deck.id, pairs))
+            entries.append(entry)
         if waiting and pairs is not None:
             # After the paint: the loading thread holds the GIL most of the time, and
             # started at once it slowed the first paint by seconds.
@@ -367,7 +354,7 @@ class HomeScreen(QuizzerScreen[None]):
                 group="deck-counts",
                 exclusive=True,
             )
-        return options
+        return entries
 
     def _load_for_counts(self, deck_ids: list[str], pairs: tuple[Pair, ...]) -> None:
         """Load big decks (in a worker thread), then recount the list on the UI thread."""
@@ -377,18 +364,18 @@ class HomeScreen(QuizzerScreen[None]):
         except Exception as exc:  # the file changed or went away since it was listed
             self._uncountable.update(deck_ids)
             with contextlib.suppress(RuntimeError):  # the app may be closing
+                # The message names the learner's file: data, never markup.
                 self.app.call_from_thread(
-                    self.notify, f"Can't read a deck: {exc}", severity="error"
+                    self.notify, f"Can't read a deck: {exc}", severity="error", markup=False
                 )
             return
         with contextlib.suppress(RuntimeError):
             self.app.call_from_thread(self._refresh_decks)
 
     def _refresh_decks(self) -> None:
-        decks = self.query_one("#decks", OptionList)
+        decks = self.query_one("#decks", DeckList)
         keep = decks.highlighted
-        decks.clear_options()
-        decks.add_options(self._deck_options(self._pairs_of(self.current_pair())))
+        decks.show_decks(self._deck_entries(self._pairs_of(self.current_pair())))
         if keep is not None and self._decks:
             decks.highlighted = min(keep, len(self._decks) - 1)
         elif self._decks:

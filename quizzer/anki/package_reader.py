@@ -243,7 +243,8 @@ def _entry(archive: zipfile.ZipFile, name: str, limit: int) -> zipfile.ZipInfo:
         raise _damaged(f"{name} is compressed in a way Anki never writes")
     if info.file_size > limit:
         raise _damaged(
-            f"{name} claims {info.file_size:,} bytes unpacked, more than a package holds "
+            f"{name} is too large: it claims {info.file_size:,} bytes unpacked, more than a "
+            "package holds "
             f"({limit >> 20:,} MB at most)"
         )
     return info
@@ -297,6 +298,7 @@ def _extract_collection(path: Path, folder: Path) -> tuple[str, Path]:
 def _extract_from(path: Path, archive: zipfile.ZipFile, folder: Path) -> tuple[str, Path]:
     names = set(archive.namelist())
     target = folder / "collection.sqlite"
+    name = "meta"  # the entry being read, for the messages below
     try:
         if "meta" in names:
             _entry(archive, "meta", _MAX_META_BYTES)

@@ -153,7 +153,9 @@ def test_a_collection_larger_than_the_limit_is_refused_by_its_size(
     monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "decks"))
     assert main(["import", str(legacy), "--columns", "es:term,en:term"]) == 2
     err = capsys.readouterr().err
-    hint = _check_refused(err, legacy, "damaged Anki package: collection.anki21 is too large: it claims ")
+    hint = _check_refused(
+        err, legacy, "damaged Anki package: collection.anki21 is too large: it claims "
+    )
     assert "more than a package holds (0 MB at most)" in err and "import the new file" in hint
     assert not (tmp_path / "decks").exists()
 

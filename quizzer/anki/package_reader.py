@@ -315,9 +315,10 @@ def _extract_from(path: Path, archive: zipfile.ZipFile, folder: Path) -> tuple[s
                     hint="in Anki, export with 'Support older Anki versions' ticked",
                     path=path,
                 )
-        name = next((n for n in _COLLECTIONS if n in names), None)
-        if name is None:
+        found = next((n for n in _COLLECTIONS if n in names), None)
+        if found is None:
             raise _foreign("no Anki collection inside the zip")
+        name = found
         _entry(archive, name, MAX_COLLECTION_BYTES)
         with archive.open(name) as entry, target.open("wb") as out:
             if name.endswith("b"):

@@ -224,9 +224,9 @@ def load(path: Path) -> Cache | None:
         # Lines are decoded only when asked for, so damage is caught here, whole, or never.
         if meta.get("version") != VERSION or meta.get("crc") != zlib.crc32(body):
             return None
-        ids, rows = body.split(b"\n", 1)
+        ids, block = body.split(b"\n", 1)
         card_ids = msgspec.json.decode(ids, type=list[str])
-        lines = rows.split(b"\n")[:-1] if rows else []
+        lines = block.split(b"\n")[:-1] if block else []
         if len(lines) != len(card_ids):
             return None
         marks = {name: devicelog.Mark(*mark) for name, mark in meta["marks"].items()}

@@ -35,7 +35,6 @@ import quizzer.progress.storepath as storepath
 import quizzer.progress.upgrade as upgrade
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.errors import StoreError
-from quizzer.progress.localtz import LocalTimezone, zone_key
 from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer
@@ -65,6 +64,34 @@ ProgressCallback = Callable[[int, int], None]
 def card_key(card: CardKey | str) -> CardKey:
     """``card`` as a :class:`CardKey` (a card id string is parsed)."""
     return card if isinstance(card, CardKey) else CardKey.parse(card)
+
+
+def system_zone() -> tzinfo:
+    """The system's time zone (``$TZ``, else ``/etc/localtime``) as :mod:`tzlocal` finds it.
+
+    A :class:`zoneinfo.ZoneInfo`, which follows daylight-saving changes. A ``$TZ`` that
+    names no zone (a POSIX rule such as ``CET-1CEST,M3.5.0,M10.5.0/3``) has none: then the
+    offset the C library gives now, fixed, so such a zone's clock changes are not followed.
+    """
+    # Imported here: tzlocal and zoneinfo cost a few milliseconds, paid when a store opens.
+    # Read again for each store (not tzlocal's cached zone), as the C library reads $TZ.
+    from zoneinfo import ZoneInfoNotFoundError
+
+    import tzlocal
+
+    try:
+        return tzlocal.reload_localzone()
+    except ZoneInfoNotFoundError:  # a POSIX rule, an unknown name, conflicting settings
+        return datetime.now().astimezone().tzinfo or UTC
+
+
+def zone_key(tz: tzinfo) -> str:
+    """A stable name for the rules of ``tz``, to tell whether study days were counted in it:
+    an IANA zone's name (``Europe/Paris``), else the zone's type and ``repr``."""
+    key = getattr(tz, "key", None)
+    if isinstance(key, str) and key:
+        return key
+    return f"{type(tz).__qualname__}:{tz!r}"
 
 
 def _answer_time(now: datetime) -> datetime:
@@ -127,7 +154,7 @@ class Store:
     ) -> None:
         self.path = path
         self.read_only = read_only
-        self.tz: tzinfo = tz or LocalTimezone()
+        self.tz: tzinfo = tz or system_zone()
         self._mutex = threading.RLock()
         self.notice: str | None = None
         self.last_outcome: RecordOutcome | None = None

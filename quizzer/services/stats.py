@@ -13,7 +13,6 @@ from typing import Any
 
 from quizzer.cards.card import CardKey, Pair, has_card
 from quizzer.concepts.deck import Deck
-from quizzer.progress.localtz import LocalTimezone, system_timezone_name
 from quizzer.progress.store import Store
 from quizzer.scheduling.studyday import study_day
 from quizzer.stats.cardfacts import fact_of
@@ -24,19 +23,6 @@ from quizzer.stats.digest import Digest, digest_from, stats_of
 from quizzer.stats.figures import Stats
 from quizzer.stats.tally import Tally, TallyGap
 from quizzer.study.selection import default_pair
-
-
-def timezone_name(tz: tzinfo | None, now: datetime) -> str:
-    """How the report names ``tz``: an IANA name if there is one, else ``UTC+HH:MM``.
-
-    The store's default zone is the system's (``LocalTimezone``), which carries
-    no name of its own: it is looked up in ``$TZ`` and ``/etc/localtime``.
-    """
-    if tz is None or isinstance(tz, LocalTimezone):
-        name = system_timezone_name()
-        if name:
-            return name
-    return timezone_label(tz, now)
 
 
 def unseen_new(decks: Iterable[Deck], studied: Iterable[str]) -> int:
@@ -104,7 +90,7 @@ def _stats(
     settings = store.settings
     zone = tz if tz is not None else store.tz
     hour = settings.day_start_hour
-    name = timezone_name(zone, now)
+    name = timezone_label(zone, now)
     try:
         # The day's figures from the cache when they are still the store's (else counted from
         # the card states and the log's tally, and cached).

@@ -21,7 +21,6 @@ from quizzer.cli.main import main
 from quizzer.cli.stats_cmd import CSV_COLUMNS
 from quizzer.library.decks import write_deck
 from quizzer.progress import open_store
-from quizzer.progress.localtz import system_timezone_name
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.grades import Grade
 from quizzer.scheduling.optimizer import DEFAULT_PARAMETERS, MIN_REVIEWS
@@ -409,21 +408,11 @@ def test_stats_names_the_time_zone(store_path: Path, capsys, local_tz) -> None:
     assert data["timezone"] == "Europe/Paris"
     assert main(["stats", "--db", str(store_path)]) == 0
     out = capsys.readouterr().out
-    assert "(Europe/Paris)" in out and "LocalTimezone" not in out
+    assert "(Europe/Paris)" in out and "ZoneInfo" not in out
     # A POSIX rule without a zone name: the offset it gives now.
     local_tz("<+0530>-5:30")
     data = run_json(capsys, "stats", "--db", str(store_path), "--json")
     assert data["timezone"] == "UTC+05:30"
-
-
-def test_system_timezone_name_from_tz_or_localtime_link(tmp_path: Path) -> None:
-    assert system_timezone_name({"TZ": "America/Sao_Paulo"}) == "America/Sao_Paulo"
-    assert system_timezone_name({"TZ": ":Asia/Dhaka"}) == "Asia/Dhaka"
-    assert system_timezone_name({"TZ": "CET-1CEST"}) is None
-    link = tmp_path / "localtime"
-    link.symlink_to("/usr/share/zoneinfo/Europe/Paris")
-    assert system_timezone_name({}, localtime=link) == "Europe/Paris"
-    assert system_timezone_name({}, localtime=tmp_path / "missing") is None
 
 
 #: Paris wall times around the 2026-03-29 change (02:00 CET -> 03:00 CEST), with the study

@@ -128,14 +128,11 @@ class Replay:
 
     def reviews(self, card: str | None = None) -> list[Review]:
         """The answers not undone as review log entries, in replay order (``card``'s only)."""
-        for stepped in list(self._stepped):
-            self._replay(stepped)  # their reviews weren't made from a cache's states
-            self._log = None
+        self._unstep(self._stepped if card is None else {card})
         if card is not None:
             return [_review(item) for item in self._reviews.get(card, ())]
         if self._log is None:
-            merged = [item for items in self._reviews.values() for item in items]
-            merged.sort(key=_first)
+            merged = sorted((i for items in self._reviews.values() for i in items), key=_first)
             self._log = [_review(item) for item in merged]
         return list(self._log)
 
@@ -144,13 +141,15 @@ class Replay:
         event = self.events.get(event_id)
         if not isinstance(event, ev.Answer) or event_id in self.undone:
             return None
-        if event.card in self._stepped:
-            self._replay(event.card)
+        self._unstep({event.card})
+        items = reversed(self._reviews.get(event.card, ()))
+        return next((_review(item) for item in items if item[1] is event), None)
+
+    def _unstep(self, cards: set[str]) -> None:
+        """Replay those of ``cards`` whose state came from a cache's (and no other card)."""
+        for card in self._stepped & cards:
+            self._replay(card)
             self._log = None
-        for item in reversed(self._reviews.get(event.card, ())):
-            if item[1] is event:
-                return _review(item)
-        return None
 
     def last_key(self, card: str) -> ev.Key | None:
         """The key of the last event that made ``card``'s state, if any."""

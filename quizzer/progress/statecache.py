@@ -11,7 +11,7 @@ array of card ids; then comes one line per card, in the same order: its state in
 
 A cache is only ever a shortcut: opening with none (or one that doesn't fit) replays every
 event, and deleting every cache file loses nothing. A card's line is decoded only when that
-card is asked for (:class:`CachedRows`), and an unchanged line is written back as it was
+card is asked for (:func:`cached_rows`), and an unchanged line is written back as it was
 read, so opening a store of 100,000 cards splits bytes instead of building a million
 numbers: decoding every line made the home screen's first paint 0.2 s slower at 100,000
 cards (benchmarks/RESULTS.md, "home screen, first paint").
@@ -22,10 +22,10 @@ from __future__ import annotations
 import contextlib
 import os
 import zlib
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import fsrs
 import msgspec
@@ -37,6 +37,9 @@ from quizzer import paths
 from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling.card_state import CardState
+
+S = TypeVar("S")
+T = TypeVar("T")
 
 #: Raised when the cache format changes: an older cache is ignored (and rewritten).
 VERSION = 2
@@ -104,91 +107,48 @@ def from_row(card_id: str, row: list[Any]) -> CardState:
     )
 
 
-class CachedRows(MutableMapping[str, list[Any]]):
-    """Card id → its row, each line of the cache file decoded when first read."""
+class Lazy(MutableMapping[str, T], Generic[S, T]):
+    """Card id → a value made from ``source``'s entry when first read (``made``). A value set
+    since stands on its own: its card keeps a ``placeholder`` entry in ``source``."""
 
-    def __init__(self, lines: dict[str, bytes]) -> None:
-        self.lines = lines
-        self.decoded: dict[str, list[Any]] = {}
+    def __init__(
+        self, source: MutableMapping[str, S], make: Callable[[str, S], T], placeholder: S
+    ) -> None:
+        self.source, self.make, self.placeholder = source, make, placeholder
+        self.made: dict[str, T] = {}
 
-    def __getitem__(self, card_id: str) -> list[Any]:
-        row = self.decoded.get(card_id)
-        if row is None:
-            row = self.decoded[card_id] = msgspec.json.decode(self.lines[card_id])
-        return row
+    def __getitem__(self, card_id: str) -> T:
+        value = self.made.get(card_id)
+        if value is None:
+            value = self.made[card_id] = self.make(card_id, self.source[card_id])
+        return value
 
-    def __setitem__(self, card_id: str, row: list[Any]) -> None:
-        self.decoded[card_id] = row
-        self.lines.setdefault(card_id, b"")
-
-    def __delitem__(self, card_id: str) -> None:
-        self.decoded.pop(card_id, None)
-        del self.lines[card_id]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.lines)
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self.lines
-
-    def encoded(self, card_id: str) -> bytes:
-        """The row's line: as read when it was never decoded, encoded again otherwise."""
-        row = self.decoded.get(card_id)
-        return self.lines[card_id] if row is None else msgspec.json.encode(row)
-
-
-class LastKeys(Mapping[str, ev.Key]):
-    """Card id → the key of its last event, read from the rows when asked for."""
-
-    def __init__(self, rows: Mapping[str, list[Any]]) -> None:
-        self.rows = rows
-
-    def __getitem__(self, card_id: str) -> ev.Key:
-        last = self.rows[card_id][11]
-        return (last[0], last[1], last[2])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.rows)
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self.rows
-
-
-class CachedStates(MutableMapping[str, CardState]):
-    """Card states that start as a cache's rows and become objects when first read."""
-
-    def __init__(self, rows: MutableMapping[str, list[Any]]) -> None:
-        self.rows = rows
-        self.made: dict[str, CardState] = {}
-
-    def __getitem__(self, card_id: str) -> CardState:
-        state = self.made.get(card_id)
-        if state is None:
-            state = self.made[card_id] = from_row(card_id, self.rows[card_id])
-        return state
-
-    def __setitem__(self, card_id: str, state: CardState) -> None:
-        self.made[card_id] = state
-        self.rows.setdefault(card_id, [])
+    def __setitem__(self, card_id: str, value: T) -> None:
+        self.made[card_id] = value
+        self.source.setdefault(card_id, self.placeholder)
 
     def __delitem__(self, card_id: str) -> None:
         self.made.pop(card_id, None)
-        del self.rows[card_id]
+        del self.source[card_id]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.rows)
+        return iter(self.source)
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.source)
 
     def __contains__(self, card_id: object) -> bool:
-        return card_id in self.rows
+        return card_id in self.source
+
+
+def cached_rows(lines: dict[str, bytes]) -> Lazy[bytes, list[Any]]:
+    """Card id → its row, each line of the cache file decoded when first read."""
+    return Lazy(lines, lambda _, line: msgspec.json.decode(line), b"")
+
+
+def cached_states(rows: MutableMapping[str, list[Any]]) -> Lazy[list[Any], CardState]:
+    """Card states that start as a cache's rows and become objects when first read."""
+    return Lazy(rows, from_row, [])
 
 
 @dataclass(slots=True)
@@ -205,8 +165,8 @@ class Cache:
     tally: tuple[list[Any], dict[str, Any]] | None = None
 
     def last_keys(self) -> Mapping[str, ev.Key]:
-        """Card id → the key of its last event."""
-        return LastKeys(self.rows)
+        """Card id → the key of its last event, read from its row when asked for."""
+        return Lazy(self.rows, lambda _, row: (row[11][0], row[11][1], row[11][2]), [])
 
 
 #: The parts of a cache's ``meta`` kept as they are (after ``marks``, before ``tally``).
@@ -231,7 +191,7 @@ def load(path: Path) -> Cache | None:
             return None
         marks = {name: devicelog.Mark(*mark) for name, mark in meta["marks"].items()}
         tally = (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None
-        rows = CachedRows(dict(zip(card_ids, lines, strict=True)))
+        rows = cached_rows(dict(zip(card_ids, lines, strict=True)))
         return Cache(marks, rows, tally=tally, **{part: meta[part] for part in _PARTS})
     except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
         return None
@@ -242,13 +202,14 @@ def save(path: Path, cache: Cache) -> None:
     meta = {part: getattr(cache, part) for part in _PARTS} | {"version": VERSION}
     meta["marks"] = {n: [m.segment, m.offset, m.count, m.before] for n, m in cache.marks.items()}
     meta["tally"] = list(cache.tally) if cache.tally else None
-    rows = cache.rows
+    rows, encode = cache.rows, msgspec.json.encode
     card_ids = list(rows)
-    if isinstance(rows, CachedRows):
-        lines = [rows.encoded(card) for card in card_ids]
+    if isinstance(rows, Lazy):  # a row never decoded is written back as it was read
+        made = rows.made
+        lines = [encode(made[c]) if c in made else rows.source[c] for c in card_ids]
     else:
-        lines = [msgspec.json.encode(rows[card]) for card in card_ids]
-    body = b"\n".join([msgspec.json.encode(card_ids), *lines]) + b"\n"
+        lines = [encode(rows[c]) for c in card_ids]
+    body = b"\n".join([encode(card_ids), *lines]) + b"\n"
     meta["crc"] = zlib.crc32(body)
     data = msgspec.json.encode(meta) + b"\n" + body
     with contextlib.suppress(OSError):

@@ -221,7 +221,7 @@ class Store:
         self._replay.add(sorted(found, key=_key))
 
     def _start(self, cache: statecache.Cache | None) -> None:
-        states = statecache.CachedStates(cache.rows) if cache else None
+        states = statecache.cached_states(cache.rows) if cache else None
         self._replay = derive.Replay(
             self.tz,
             states=states,
@@ -732,8 +732,8 @@ class Store:
     def _cache(self) -> statecache.Cache:
         replay = self._replay
         states = replay.states
-        rows = states.rows if isinstance(states, statecache.CachedStates) else {}
-        made = states.made if isinstance(states, statecache.CachedStates) else states
+        rows = states.source if isinstance(states, statecache.Lazy) else {}
+        made = states.made if isinstance(states, statecache.Lazy) else states
         for card_id, state in made.items():
             last = replay.last_key(card_id) or (0, "", 0)
             rows[card_id] = statecache.to_row(state, last)

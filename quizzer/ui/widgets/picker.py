@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from quizzer.ui.widgets.drawn import DrawnCells, DrawnOptionList
+from quizzer.ui.widgets.drawn import CellWrapped, DrawnCells, DrawnOptionList
 
 #: Typing in an open list searches what was typed within this many seconds.
 SEARCH_RESET_S = 0.7
@@ -197,7 +197,8 @@ class Picker(DrawnCells, can_focus=True):
         """Open the list (mounting it the first time), the chosen option highlighted."""
         if self._list is None:
             options = [
-                Option(Content(self._shown(label)), id=value) for label, value in self._options
+                Option(CellWrapped.of(Content(self._shown(label))), id=value)
+                for label, value in self._options
             ]
             self._list = PickerList(options)
             self.mount(self._list)

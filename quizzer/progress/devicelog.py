@@ -19,7 +19,7 @@ never renamed or deleted here.
 from __future__ import annotations
 
 import contextlib
-import errno
+import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -29,12 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tinydb import TinyDB
 
 import quizzer.progress.eventlines as eventlines
 import quizzer.progress.layout as layout
-from quizzer.errors import StoreError
-from quizzer.fsutil import fsync_dir
+from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress.eventlines import Event
 
 #: The most of one month file a reader takes in (about a million answers).
@@ -44,10 +42,13 @@ _SEGMENT_RE = re.compile(r"(\d{4}-(?:0[1-9]|1[0-2]))\.(log|json)")
 _COPY_RE = re.compile(
     r"\.sync-conflict-|conflicted copy|\.orig$|[._](LOCAL|REMOTE|BASE|BACKUP)[._]", re.IGNORECASE
 )
-_SEALING = ".sealing"
+#: The temp files of a seal (:func:`atomic_write_bytes`'s, for a ``YYYY-MM.json``).
+_SEALING = ".????-??.json.*.tmp"
 #: The TinyDB tables of a sealed month: its events (document ids in log order) and its seal.
 EVENTS_TABLE = "events"
 SEAL_TABLE = "seal"
+#: What to do when a device's own files can't be written.
+_WRITABLE = "free some disk space or check the folder's permissions; nothing was saved"
 #: What to do about a sealed month that doesn't read (its log is gone: readers skip it).
 _RESTORE = "restore it from a backup or from another machine's copy"
 
@@ -141,22 +142,8 @@ def is_sync_copy(name: str) -> bool:
     return layout.MONTH_RE.match(name) is not None and _COPY_RE.search(name) is not None
 
 
-def _read_bytes(path: Path, start: int = 0) -> bytes:
-    with layout.open_file(path) as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size > MONTH_LIMIT:
-            raise OSError(
-                errno.EFBIG,
-                f"it is larger than {MONTH_LIMIT // 2**20} MB, the most quizzer reads of a "
-                "month; move it out of the store folder",
-            )
-        fh.seek(start)
-        return fh.read(size - start) if size >= start else b""
-
-
 def _unreadable(path: Path, what: str, error: OSError) -> Problem:
-    reason = error.strerror or "the system refused to read it"
-    return Problem(path, None, f"can't read this {what}: {reason}")
+    return Problem(path, None, f"can't read this {what}: {layout.why(error)}")
 
 
 def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
@@ -166,7 +153,7 @@ def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
     same format) after a size check. This is where a damaged file is told: what the events
     then hold is checked where each becomes an event."""
     try:
-        value = msgspec.json.decode(_read_bytes(path))
+        value = msgspec.json.decode(layout.read_file(path, MONTH_LIMIT))
     except FileNotFoundError:
         return [], None
     except OSError as error:
@@ -190,7 +177,7 @@ def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
 
 def _read_log(path: Path, start: int) -> tuple[eventlines.Parsed, Problem | None]:
     try:
-        data = _read_bytes(path, start)
+        data = layout.read_file(path, MONTH_LIMIT, start)
     except FileNotFoundError:
         return eventlines.Parsed(end=start), None
     except OSError as error:
@@ -306,22 +293,11 @@ def _read_copies(files: _Folder, month: str, result: ReadResult) -> None:
 
 
 def _write_sealed(path: Path, month: str, device: str, events: list[Event]) -> None:
-    """Seal ``events`` into the TinyDB file ``path``: a temp file, fsynced, renamed."""
-    temp = path.with_name(f".{path.name}{_SEALING}")
-    temp.unlink(missing_ok=True)
-    database = TinyDB(temp)
-    try:
-        database.table(SEAL_TABLE).insert({"month": month, "device": device, "count": len(events)})
-        database.table(EVENTS_TABLE).insert_multiple(events)
-    finally:
-        database.close()
-    fd = os.open(temp, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temp, path)
-    fsync_dir(path.parent)
+    """Seal ``events`` into the TinyDB file ``path``: the JSON TinyDB writes for the two
+    tables (``json.dumps``, document ids from 1), written whole or not at all."""
+    seal = {"month": month, "device": device, "count": len(events)}
+    tables = {SEAL_TABLE: {"1": seal}, EVENTS_TABLE: dict(enumerate(events, 1))}
+    atomic_write_bytes(path, json.dumps(tables).encode())
 
 
 class DeviceLog:
@@ -346,9 +322,7 @@ class DeviceLog:
             self._open(now)
         except OSError as error:
             self.close()
-            raise StoreError(
-                f"can't open the device log: {error.strerror or error}", path=folder
-            ) from error
+            raise layout.failed("open the device log", error, folder, _WRITABLE) from error
 
     @property
     def next_seq(self) -> int:
@@ -361,8 +335,8 @@ class DeviceLog:
         return layout.log_path(self.folder, self._month) if self._month else None
 
     def _open(self, now: datetime) -> None:
-        for leftover in self.folder.glob(f".*{_SEALING}"):
-            leftover.unlink(missing_ok=True)
+        for leftover in self.folder.glob(_SEALING):
+            leftover.unlink(missing_ok=True)  # a seal killed mid-write (we hold the lock)
         files = _scan(self.folder)
         months = files.months
         current = layout.month_of(int(now.timestamp() * 1000))
@@ -389,7 +363,9 @@ class DeviceLog:
             if month in files.sealed:
                 found = self._see(read_sealed(files.sealed[month])[0])
             elif month != self._month:
-                found = self._see(eventlines.parse(_read_bytes(files.logs[month])).events)
+                found = self._see(
+                    eventlines.parse(layout.read_file(files.logs[month], MONTH_LIMIT)).events
+                )
 
     def _see(self, events: list[Event]) -> bool:
         """Count ``events``' numbers as used; whether there were any."""
@@ -403,7 +379,7 @@ class DeviceLog:
         path = layout.log_path(self.folder, month)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
         self._fd, self._month = fd, month
-        data = _read_bytes(path)
+        data = layout.read_file(path, MONTH_LIMIT)
         parsed = eventlines.parse(data)
         self._size = parsed.end
         if parsed.end < len(data):
@@ -414,7 +390,7 @@ class DeviceLog:
 
     def _seal(self, files: _Folder, month: str) -> None:
         log = files.logs[month]
-        parsed = eventlines.parse(_read_bytes(log))
+        parsed = eventlines.parse(layout.read_file(log, MONTH_LIMIT))
         sealed = layout.sealed_path(self.folder, month)
         done, problem = read_sealed(sealed)
         if problem is not None:
@@ -465,10 +441,8 @@ class DeviceLog:
                 with contextlib.suppress(OSError):
                     os.ftruncate(self._fd, self._size)
                     _datasync(self._fd)
-            raise StoreError(
-                f"can't write the answer to the device log: {error.strerror or error}",
-                hint="free some disk space or check the folder's permissions; nothing was saved",
-                path=self.path,
+            raise layout.failed(
+                "write the answer to the device log", error, self.path or self.folder, _WRITABLE
             ) from error
         self.last_seq = seq
         self._size += len(data)

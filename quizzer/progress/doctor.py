@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import quizzer.progress.devicelog as devicelog
@@ -104,7 +103,7 @@ def repair(path: Path) -> Report:
     report = Report(path, found.cards, found.devices, losses=lost)
     if _marker_problem(path):
         # The same bytes every machine writes (a damaged one's kept beside it).
-        layout.create_store(path, datetime.now(UTC))
+        layout.create_store(path)
         report.actions.append(
             f"wrote the marker again (any damaged one kept as {layout.DAMAGED_MARKER})"
         )

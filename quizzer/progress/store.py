@@ -173,7 +173,7 @@ class Store:
             self.notice = upgrade.upgrade(path, now).notice
         # A damaged marker beside device folders reads as damaged (and a writer writes it
         # again): the answers are in the device folders, not in the marker.
-        marker = layout.read_marker(path) if read_only else layout.create_store(path, now)
+        marker = layout.read_marker(path) if read_only else layout.create_store(path)
         self.store_id = marker.store if marker else ""
         if read_only:
             self.device = device.local_identity(device.requested_name())[0].device
@@ -214,8 +214,9 @@ class Store:
         try:
             old = upgrade.read_old_store(self.path.parent, self.path.name)
         except (OSError, ValueError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else str(exc)
-            raise StoreError(f"can't read the old store: {why}", path=self.path) from exc
+            raise StoreError(
+                f"can't read the old store: {layout.why(exc)}", path=self.path
+            ) from exc
         lines, _ = upgrade.to_events(old, "old", now)
         found = [e for e in (self._event(line, "") for line in lines) if e is not None]
         self._replay.add(sorted(found, key=_key))

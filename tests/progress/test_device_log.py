@@ -179,7 +179,7 @@ def test_a_seal_killed_before_removing_the_log_is_finished_without_repeats(tmp_p
     saved = (tmp_path / "2026-12.log").read_bytes()
     DeviceLog(tmp_path, "d", JAN).close()
     (tmp_path / "2026-12.log").write_bytes(saved)  # as if killed between rename and unlink
-    (tmp_path / ".2026-12.json.sealing").write_text("half")
+    (tmp_path / ".2026-12.json.k3j_x9qa.tmp").write_text("half")  # a seal killed mid-write
     assert read_since(tmp_path).events == december
     DeviceLog(tmp_path, "d", JAN).close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["2026-12.json"]

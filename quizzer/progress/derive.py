@@ -77,7 +77,8 @@ class Replay:
         #: Card id → its state now.
         self.states: MutableMapping[str, CardState] = {} if states is None else states
         self._last_keys = last_keys or {}
-        self._recent_ms = 0
+        #: The time (ms) from which :attr:`recent` holds every answer replayed here.
+        self.recent_floor = 0
         #: Review id → (card id, time, phase before) of the recent answers.
         self.recent: dict[str, tuple[str, int, str]] = {}
         #: Every event taken (undone ones too), by id.
@@ -176,11 +177,6 @@ class Replay:
                 if last is not None and event.key < last:
                     return True
         return False
-
-    @property
-    def recent_floor(self) -> int:
-        """The time (ms) from which :attr:`recent` holds every answer replayed here."""
-        return self._recent_ms
 
     def rebuilt(self, card: str) -> bool:
         """Whether ``card``'s reviews were all made here (not taken from a cache's state)."""
@@ -364,11 +360,11 @@ class Replay:
         last, due = outcome.last_interval_days, new.due
         replayed = (event.key, event, outcome.phase, last, due, new.stability, new.difficulty)
         self._reviews.setdefault(state.card_id, []).append(replayed)
-        if event.at >= self._recent_ms:
+        if event.at >= self.recent_floor:
             self.recent[event.review_id] = (state.card_id, event.at, outcome.phase)
-            if event.at - RECENT_MS > self._recent_ms + 86_400_000:
-                self._recent_ms = event.at - RECENT_MS
-                self.recent = {r: v for r, v in self.recent.items() if v[1] >= self._recent_ms}
+            if event.at - RECENT_MS > self.recent_floor + 86_400_000:
+                self.recent_floor = event.at - RECENT_MS
+                self.recent = {r: v for r, v in self.recent.items() if v[1] >= self.recent_floor}
         return new
 
 

@@ -234,12 +234,9 @@ def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDev
         try:
             claim = folder_record(folder, "claim")
             if claim is None:
-                if not layout.create_exclusive(
-                    folder / layout.DEVICE_FILE, _folder_record(identity, now)
-                ):
-                    claim = folder_record(folder, "claim")
-                else:
-                    claim = identity.claim
+                record = _folder_record(identity, now)
+                made_it = layout.create_exclusive(folder / layout.DEVICE_FILE, record)
+                claim = identity.claim if made_it else folder_record(folder, "claim")
             if claim == identity.claim:
                 return ClaimedDevice(store, identity, lock, notice)
             if made and name is not None and claim is not None:

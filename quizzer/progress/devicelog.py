@@ -8,7 +8,7 @@ written to a temp file, fsynced, renamed; the ``.log`` removed only then).
 
 Reading (:func:`read_since`, any device's folder, no lock): the events past a :class:`Mark`
 and the mark to keep for next time. A log that shrank or a month that vanished below the
-mark is reported as a :class:`Loss` (answers that were there are gone: the doctor's case)
+mark is reported as a loss (answers that were there are gone: the doctor's case)
 and its month read again from the start; event ids make reading an event twice harmless.
 Copies a sync engine left beside a month (Syncthing's ``*.sync-conflict-*``, Dropbox's
 ``(… conflicted copy …)``, git's ``*.orig`` / ``*.LOCAL.*`` …) are read as extra copies:
@@ -74,17 +74,10 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
-class Loss:
-    """Events that were in a folder at the last read and are gone now (a log cut short,
-    a month deleted, a log rewritten by something that isn't quizzer)."""
-
-    path: Path
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
 class Problem:
-    """A damaged line or file: where and what is wrong; its events are skipped."""
+    """A damaged line or file: where and what is wrong; its events are skipped. Also a loss:
+    events that were in a folder at the last read and are gone now (a log cut short, a month
+    deleted, a log rewritten by something that isn't quizzer)."""
 
     path: Path
     line: int | None
@@ -103,7 +96,7 @@ class ReadResult:
     events: list[Event]
     mark: Mark
     damage: list[Problem] = field(default_factory=list)
-    losses: list[Loss] = field(default_factory=list)
+    losses: list[Problem] = field(default_factory=list)
     copies: list[Event] = field(default_factory=list)
     copy_files: list[Path] = field(default_factory=list)
 
@@ -208,7 +201,7 @@ def _read_month(
     result.damage.extend([problem] if problem else [])
     if len(events) < skip:
         result.losses.append(
-            Loss(files.sealed[month], f"{skip - len(events)} events read before are gone")
+            Problem(files.sealed[month], None, f"{skip - len(events)} events read before are gone")
         )
         skip = 0
     result.events.extend(events[skip:])
@@ -223,7 +216,9 @@ def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
     result = ReadResult([], mark)
     older = [month for month in months if month < mark.segment]
     if len(older) < mark.before:
-        result.losses.append(Loss(folder, f"{mark.before - len(older)} closed months are gone"))
+        result.losses.append(
+            Problem(folder, None, f"{mark.before - len(older)} closed months are gone")
+        )
     if len(older) != mark.before:
         # A month appeared or vanished below the mark (a sync delivered files out of order,
         # or something removed one): read the older months again; ids drop the repeats.
@@ -234,11 +229,11 @@ def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
     if mark.segment and mark.segment not in months:
         if mark.count:
             gone = f"the month {mark.segment} and its {mark.count} events are gone"
-            result.losses.append(Loss(folder / mark.segment, gone))
+            result.losses.append(Problem(folder / mark.segment, None, gone))
         start = skip = 0
     elif log is not None and start and not _ends_a_line(log, start):
         cut = f"the log lost some of the {mark.count} events read before (cut or rewritten)"
-        result.losses.append(Loss(log, cut))
+        result.losses.append(Problem(log, None, cut))
         start = skip = 0
     elif log is None:
         start = 0

@@ -64,8 +64,7 @@ class _Seen:
 def _read(folder: Path, seen: _Seen) -> None:
     result = devicelog.read_since(folder)
     info = seen.info
-    info.problems += [str(problem) for problem in result.damage]
-    info.problems += [f"{loss.path}: {loss.message}" for loss in result.losses]
+    info.problems += map(str, result.damage + result.losses)
     info.copies = len(result.copy_files)
     known: set[str] = set()
     last = -1

@@ -63,8 +63,7 @@ def _cache_losses(path: Path, store_id: str) -> list[str]:
                 if mark.count or mark.before:
                     found.append(f"{layout.devices_dir(path) / name}: the device folder is gone")
                 continue
-            for loss in devicelog.read_since(folders[name], mark).losses:
-                found.append(f"{loss.path}: {loss.message}")
+            found.extend(map(str, devicelog.read_since(folders[name], mark).losses))
     return list(dict.fromkeys(found))
 
 

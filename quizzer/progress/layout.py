@@ -124,12 +124,6 @@ def sealed_path(folder: Path, month: str) -> Path:
     return folder / f"{month}.json"
 
 
-def is_device_name(name: str) -> bool:
-    """Whether ``name`` is a folder name a device (or its merged events) may have."""
-    base = name.removesuffix(MERGED_SUFFIX)
-    return DEVICE_RE.fullmatch(base) is not None
-
-
 def device_folders(store: Path) -> list[Path]:
     """Every device folder of ``store`` (merged ones too), sorted by name; none if there is no
     ``devices`` folder yet. Anything else there (a stray file, a sync engine's temp folder) is
@@ -138,7 +132,8 @@ def device_folders(store: Path) -> list[Path]:
         entries = sorted(devices_dir(store).iterdir())
     except FileNotFoundError:
         return []
-    return [entry for entry in entries if entry.is_dir() and is_device_name(entry.name)]
+    device = DEVICE_RE.fullmatch
+    return [e for e in entries if e.is_dir() and device(e.name.removesuffix(MERGED_SUFFIX))]
 
 
 def read_marker(store: Path) -> StoreMarker | None:

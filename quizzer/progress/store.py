@@ -223,11 +223,8 @@ class Store:
 
     def _start(self, cache: statecache.Cache | None) -> None:
         states = statecache.cached_states(cache.rows) if cache else None
-        self._replay = derive.Replay(
-            self.tz,
-            states=states,
-            last_keys=cache.last_keys() if cache else None,
-        )
+        last_keys = cache.last_keys() if cache else None
+        self._replay = derive.Replay(self.tz, states=states, last_keys=last_keys)
         self._folders: dict[str, _Folder] = {}
         self._bad: list[derive.Problem] = []
         #: Whether every event of every folder is in memory (else: the cache's states).
@@ -261,11 +258,8 @@ class Store:
             result = devicelog.read_since(folder, marks.get(name))
             known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
             known.mark = result.mark
-            self.damage.extend(d for d in result.damage if d not in self.damage)
-            for loss in result.losses:
-                message = f"{loss.path}: {loss.message}"
-                if message not in self.losses:
-                    self.losses.append(message)
+            self.damage = list(dict.fromkeys([*self.damage, *result.damage]))
+            self.losses = list(dict.fromkeys([*self.losses, *map(str, result.losses)]))
             for data in [*result.events, *result.copies]:
                 event = self._event(data, name)
                 if event is not None:
@@ -526,12 +520,11 @@ class Store:
                 if state.suspended and not (have is not None and have.suspended):
                     rows.append({"op": "suspend", "card": state.card_id})
             log = self._log_for(self._claimed.merged_folder, self.device + layout.MERGED_SUFFIX)
+            progress = on_progress or (lambda done, total: None)
             try:
-                if on_progress is not None:
-                    on_progress(0, len(rows))
+                progress(0, len(rows))
                 self._write(rows, datetime.now(UTC), log)
-                if on_progress is not None:
-                    on_progress(len(rows), len(rows))
+                progress(len(rows), len(rows))
             finally:
                 log.close()
 

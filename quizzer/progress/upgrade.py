@@ -180,11 +180,6 @@ def _month_reviews(path: Path, problems: list[str]) -> list[dict[str, Any]]:
     return []
 
 
-def _apply_flags(cards: dict[str, dict[str, Any]], card_id: Any, state: Any) -> None:
-    if isinstance(card_id, str) and isinstance(state, dict):
-        cards[card_id] = state
-
-
 def read_old_store(folder: Path, name: str) -> OldStore:
     """Every answer (undone ones taken out), card flag and setting of the old store whose
     snapshot is ``folder / name``."""
@@ -218,8 +213,11 @@ def read_old_store(folder: Path, name: str) -> OldStore:
         journals.insert(0, folder / f"{name}.journal.prev")
     for journal in journals:
         current = journal.name.endswith(".journal")
-        stale = current and old.schema >= 3 and _journal_gen(journal) != meta.get("gen")
-        for end, event in _journal_lines(journal, old.problems):
+        lines = list(_journal_lines(journal, old.problems))
+        first = lines[0][1] if lines else {}
+        gen = first.get("gen") if first.get("op") == "header" else None
+        stale = current and old.schema >= 3 and gen != meta.get("gen")
+        for end, event in lines:
             op = event.get("op")
             if op in ("record", "review"):
                 add(event.get("review"))
@@ -231,28 +229,25 @@ def read_old_store(folder: Path, name: str) -> OldStore:
     return old
 
 
-def _journal_gen(path: Path) -> Any:
-    for _end, event in _journal_lines(path, []):
-        return event.get("gen") if event.get("op") == "header" else None
-    return None
-
-
 def _apply_event(old: OldStore, event: dict[str, Any]) -> None:
-    op = event.get("op")
+    """Apply what one journal event did to a card's flags or to the settings."""
+    op, card_id, state = event.get("op"), event.get("card_id"), event.get("state")
     if op == "record":
-        review = _dict(event.get("review"))
-        card = old.cards.get(str(review.get("card_id")), {})
-        _apply_flags(old.cards, review.get("card_id"), card | _dict(event.get("card")))
-    elif op in ("undo", "unbury"):
-        _apply_flags(old.cards, event.get("card_id"), event.get("restore"))
+        card_id = _dict(event.get("review")).get("card_id")
+        state = old.cards.get(str(card_id), {}) | _dict(event.get("card"))
     elif op == "bury":
         bury = _dict(event.get("bury"))
-        card = old.cards.get(str(bury.get("card_id")), {})
-        _apply_flags(old.cards, bury.get("card_id"), card | {"buried_until": bury.get("until")})
-    elif op == "state":
-        _apply_flags(old.cards, event.get("card_id"), event.get("state"))
+        card_id = bury.get("card_id")
+        state = old.cards.get(str(card_id), {}) | {"buried_until": bury.get("until")}
+    elif op in ("undo", "unbury"):
+        state = event.get("restore")
     elif op == "settings":
         old.settings = dict(_dict(event.get("settings")))
+        return
+    elif op != "state":
+        return
+    if isinstance(card_id, str) and isinstance(state, dict):
+        old.cards[card_id] = state
 
 
 def _ms(text: Any) -> int | None:

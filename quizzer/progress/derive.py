@@ -317,8 +317,7 @@ class Replay:
         self.states.pop(card, None)
         self._reviews.pop(card, None)
         self._rebuilt.add(card)
-        for review_id in [r for r, item in self.recent.items() if item[0] == card]:
-            del self.recent[review_id]
+        self.recent = {r: item for r, item in self.recent.items() if item[0] != card}
         self._stepped.discard(card)
         for event in self._history.get(card, ()):
             self.leeched.discard(event.id)

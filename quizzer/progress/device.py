@@ -182,7 +182,7 @@ class ClaimedDevice:
     @property
     def merged_folder(self) -> Path:
         """The folder of the events this device brought in by ``quizzer merge``."""
-        return layout.merged_dir(self.store, self.identity.device)
+        return layout.device_dir(self.store, self.identity.device + layout.MERGED_SUFFIX)
 
     def release(self) -> None:
         """Give up the folder's lock."""

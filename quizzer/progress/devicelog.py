@@ -324,11 +324,6 @@ class DeviceLog:
         """The sequence number the next appended event must have."""
         return self.last_seq + 1
 
-    @property
-    def path(self) -> Path | None:
-        """The open month's log, if one is open."""
-        return layout.log_path(self.folder, self._month) if self._month else None
-
     def _open(self, now: datetime) -> None:
         for leftover in self.folder.glob(_SEALING):
             leftover.unlink(missing_ok=True)  # a seal killed mid-write (we hold the lock)
@@ -386,7 +381,7 @@ class DeviceLog:
     def _seal(self, files: _Folder, month: str) -> None:
         log = files.logs[month]
         parsed = eventlines.parse(layout.read_file(log, MONTH_LIMIT))
-        sealed = layout.sealed_path(self.folder, month)
+        sealed = self.folder / f"{month}.json"
         done, problem = read_sealed(sealed)
         if problem is not None:
             # A damaged sealed file is not ours to overwrite: both stay (readers take the
@@ -437,7 +432,10 @@ class DeviceLog:
                     os.ftruncate(self._fd, self._size)
                     _datasync(self._fd)
             raise layout.failed(
-                "write the answer to the device log", error, self.path or self.folder, _WRITABLE
+                "write the answer to the device log",
+                error,
+                layout.log_path(self.folder, month),
+                _WRITABLE,
             ) from error
         self.last_seq = seq
         self._size += len(data)

@@ -106,9 +106,9 @@ def repair(path: Path) -> Report:
         report.actions.append(
             f"wrote the marker again (any damaged one kept as {layout.DAMAGED_MARKER})"
         )
-    with store_mod.open_store(path, read_only=True) as store:
-        caches = paths.cache_dir() / "stores" / store.store_id
-    if store.store_id and caches.is_dir():
+    marker = layout.read_marker(path)
+    caches = paths.cache_dir() / "stores" / (marker.store if marker else "")
+    if marker and caches.is_dir():
         # Every cache of the store on this machine: each is rebuilt from the logs when next
         # opened, and says no more what it lost (reported above, once).
         shutil.rmtree(caches, ignore_errors=True)

@@ -93,11 +93,6 @@ def device_dir(store: Path, device: str) -> Path:
     return devices_dir(store) / device
 
 
-def merged_dir(store: Path, device: str) -> Path:
-    """The folder of events ``device`` brought in with ``quizzer merge``."""
-    return devices_dir(store) / f"{device}{MERGED_SUFFIX}"
-
-
 def legacy_dir(store: Path) -> Path:
     """Where an upgraded store's old files are kept: ``P.legacy-v2`` beside ``P``."""
     return store.with_name(store.name + ".legacy-v2")
@@ -117,11 +112,6 @@ def next_month(month: str) -> str:
 def log_path(folder: Path, month: str) -> Path:
     """The open log of ``month`` in a device folder."""
     return folder / f"{month}.log"
-
-
-def sealed_path(folder: Path, month: str) -> Path:
-    """The sealed TinyDB file of ``month`` in a device folder."""
-    return folder / f"{month}.json"
 
 
 def device_folders(store: Path) -> list[Path]:

@@ -441,14 +441,10 @@ class Store:
             return taken
 
     def _own_undoable(self) -> list[_Undoable]:
-        undone = self._replay.undone
+        undone, events = self._replay.undone, self._replay.events.values()
+        own = [e for e in events if e.dev == self.device and isinstance(e, _Undoable)]
         return [
-            e
-            for e in self._replay.events.values()
-            if e.dev == self.device
-            and isinstance(e, _Undoable)
-            and e.id not in undone
-            and not (isinstance(e, ev.Answer) and e.review is not None)
+            e for e in own if e.id not in undone and not (isinstance(e, ev.Answer) and e.review)
         ]
 
     def _undoable(self) -> _Undoable | None:
@@ -562,13 +558,10 @@ class Store:
         newest: int = max((int(entry[2]) for entry in out), default=0)
         return [entry for entry in out if entry[2] >= newest - derive.RECENT_MS]
 
-    def _recent(self) -> Iterator[tuple[str, datetime, Any]]:
-        for _, card, at, phase in self._recent_entries():
-            yield card, ev.from_ms(at), phase
-
     def today(self, deck: str, now: datetime) -> TodayCounts:
         """Answers given in ``deck`` during the study day of ``now``."""
-        return count_today(self._recent(), deck, now, self.tz, self.settings)
+        recent = ((card, ev.from_ms(at), phase) for _, card, at, phase in self._recent_entries())
+        return count_today(recent, deck, now, self.tz, self.settings)
 
     def due_cards(
         self,
@@ -594,7 +587,7 @@ class Store:
         ids = [key.id for key in candidates]
         states = self._replay.states
         facts: dict[str, QueueFacts] = {}
-        for card_id in (*ids, *(entry[0] for entry in self._recent())):
+        for card_id in (*ids, *(entry[1] for entry in self._recent_entries())):
             if card_id not in facts and card_id in states:
                 facts[card_id] = facts_of(states[card_id])
         today = self.today(deck.id, now)

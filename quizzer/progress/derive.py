@@ -155,9 +155,7 @@ class Replay:
     def last_key(self, card: str) -> ev.Key | None:
         """The key of the last event that made ``card``'s state, if any."""
         history = self._history.get(card)
-        if history:
-            return history[-1].key
-        return self._last_keys.get(card)
+        return history[-1].key if history else self._last_keys.get(card)
 
     def needs_history(self, events: Iterable[ev.AnyEvent]) -> bool:
         """Whether adding ``events`` needs the events of a cache's states (:meth:`add` with

@@ -360,8 +360,7 @@ class DeviceLog:
     def _see(self, events: list[Event]) -> bool:
         """Count ``events``' numbers as used; whether there were any."""
         seqs = [event["seq"] for event in events if isinstance(event.get("seq"), int)]
-        if seqs:
-            self.last_seq = max(self.last_seq, *seqs)
+        self.last_seq = max([self.last_seq, *seqs])
         return bool(seqs)
 
     def _open_log(self, month: str) -> bool:

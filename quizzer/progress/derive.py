@@ -95,6 +95,8 @@ class Replay:
         self._settings_events: list[ev.Settings] = []
         self._timeline: list[tuple[ev.Key, SchedulerSettings]] = []
         self._by_digest: dict[str, SchedulerSettings] = {}
+        #: The digest of the settings in force: what a new answer names as its ``params``.
+        self.digest = ""
         self._bad: list[Problem] = []
         self._log: list[Review] | None = None
         #: Cards replayed from their whole history here (all of them without a cache).
@@ -282,7 +284,8 @@ class Replay:
         values = self.defaults.to_dict()
         current = self.defaults
         self._timeline = [((0, "", -1), current)]
-        self._by_digest = {ev.settings_digest(current): current}
+        self.digest = ev.settings_digest(current)
+        self._by_digest = {self.digest: current}
         self.setters = {}
         self._bad = [p for p in self._bad if not p.reason.startswith("settings ")]
         for event in self._settings_events:
@@ -298,7 +301,8 @@ class Replay:
             for name in event.values:
                 self.setters[name] = event
             self._timeline.append((event.key, current))
-            self._by_digest.setdefault(ev.settings_digest(current), current)
+            self.digest = ev.settings_digest(current)
+            self._by_digest.setdefault(self.digest, current)
 
     def _settings_for(self, answer_event: ev.Answer) -> SchedulerSettings:
         if answer_event.params is not None:

@@ -209,11 +209,6 @@ def folder_record(folder: Path, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def folder_name(folder: Path) -> str | None:
-    """The name a device folder's ``device.json`` gives its device, if any."""
-    return folder_record(folder, "name")
-
-
 def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDevice:
     """Take this machine's device folder in the store folder ``store`` for writing.
 

@@ -102,7 +102,7 @@ def list_devices(
     seen: list[_Seen] = []
     for folder in layout.device_folders(store):
         merged = folder.name.endswith(layout.MERGED_SUFFIX)
-        name = device.folder_name(folder) or folder.name
+        name = device.folder_record(folder, "name") or folder.name
         info = DeviceInfo(folder.name, name, merged=merged, this=folder.name == this)
         one = _Seen(info)
         _read(folder, one)

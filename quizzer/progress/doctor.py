@@ -78,10 +78,8 @@ def check(path: Path) -> Report:
     report.devices = len(folders)
     for folder in folders:
         result = devicelog.read_since(folder)
-        for damage in result.damage:
-            report.losses.append(f"damaged, skipped: {damage}")
-        for copy in result.copy_files:
-            report.notes.append(f"a sync engine's copy, read once: {copy}")
+        report.losses += (f"damaged, skipped: {damage}" for damage in result.damage)
+        report.notes += (f"a sync engine's copy, read once: {copy}" for copy in result.copy_files)
     with store_mod.open_store(path, read_only=True) as store:
         report.cards = len(store)
         report.losses.extend(_cache_losses(path, store.store_id) if store.store_id else [])

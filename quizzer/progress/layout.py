@@ -143,9 +143,8 @@ def read_marker(store: Path) -> StoreMarker | None:
         value = msgspec.json.decode(data)
     except msgspec.DecodeError:
         value = None
-    if not isinstance(value, dict) or value.get("format") != MARKER_FORMAT:
-        value = None
-    if value is None or type(value.get("version")) is not int:
+    ours = isinstance(value, dict) and value.get("format") == MARKER_FORMAT
+    if not ours or type(value.get("version")) is not int:
         if devices_dir(store).is_dir():
             return StoreMarker(_local_id(path), damaged=True)
         raise StoreError(

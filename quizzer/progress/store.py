@@ -396,10 +396,9 @@ class Store:
         # The review's own checks, with their messages (a mode, a duration that can't be).
         Review("-", key.id, now, grade, answer.mode, answer.duration_ms)
         fields: dict[str, Any] = {"op": "answer", "card": key.id, "grade": grade}
-        fields |= {"mode": answer.mode, "ms": int(answer.duration_ms)}
-        fields |= {"typed": answer.typed, "correct": answer.correct}
-        fields |= {"over": answer.overridden or None}
-        fields |= {"params": ev.settings_digest(self.settings)}
+        fields |= {"mode": answer.mode, "ms": int(answer.duration_ms), "typed": answer.typed}
+        fields |= {"correct": answer.correct, "over": answer.overridden}
+        fields |= {"params": self._replay.digest}
         with self._mutex:
             (event,) = self._write([fields], now)
             review = self._replay.review(event.id)
@@ -502,12 +501,10 @@ class Store:
             fields: dict[str, Any] = {"op": "answer", "card": review.card_id}
             fields |= {"at": ev.to_ms(review.reviewed_at), "grade": review.grade}
             fields |= {"mode": review.mode, "ms": review.duration_ms, "review": review.id}
-            fields |= {"typed": review.typed, "correct": review.correct}
-            fields |= {"over": review.overridden or None}
+            fields |= {"typed": review.typed, "correct": review.correct, "over": review.overridden}
             fields |= {"due": ev.to_ms(review.due) if review.due is not None else None}
-            if review.mode == "anki":
-                fields["anki"] = {"interval_days": review.interval_days}
-            rows.append(fields)
+            anki = {"interval_days": review.interval_days} if review.mode == "anki" else None
+            rows.append(fields | {"anki": anki})
         with self._mutex:
             self._check_writable()
             assert self._claimed is not None
@@ -735,12 +732,11 @@ class Store:
         return cache
 
     def _release(self) -> None:
+        # Both are safe to close twice.
         if self._log is not None:
             self._log.close()
-            self._log = None
         if self._claimed is not None:
             self._claimed.release()
-            self._claimed = None
 
     def __enter__(self) -> Store:
         return self

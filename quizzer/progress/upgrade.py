@@ -251,15 +251,12 @@ def _apply_event(old: OldStore, event: dict[str, Any]) -> None:
 
 
 def _ms(text: Any) -> int | None:
-    if not isinstance(text, str):
-        return None
+    """An old ISO time as milliseconds (a time without a zone is UTC); ``None`` if it isn't one."""
     try:
         moment = datetime.fromisoformat(text)
-    except ValueError:
+    except (TypeError, ValueError):
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return events.to_ms(moment)
+    return events.to_ms(moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment)
 
 
 def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], list[str]]:

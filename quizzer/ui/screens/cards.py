@@ -132,7 +132,6 @@ class CardsScreen(QuizzerScreen[None]):
     def _refresh(self) -> None:
         search = self.query_one("#cards-search", Input).value
         self.rows = self.browser.find(self._decks(), utcnow(), search=search, status=self._status)
-        shown = self.rows[:LIMIT]
         self._fill_list()
         decks = self._decks()
         # The deck by its name, as the home screen lists it.
@@ -159,7 +158,7 @@ class CardsScreen(QuizzerScreen[None]):
             cards.highlighted = min(keep or 0, len(shown) - 1)
 
     def on_resize(self) -> None:
-        # Rows are cut to the width they had; a new width cuts them again.
+        """Rows are cut to the width they had: a new width cuts them again."""
         cards = self.query_one("#cards-list", OptionList)
         if cards.scrollable_content_region.width != self._fitted_width:
             self._fill_list()
@@ -254,7 +253,11 @@ class CardsScreen(QuizzerScreen[None]):
         if row is None:
             detail.update("No card holds that text." if self.rows == [] else "")
             return
-        lines = [self._whole(row), f"{row.card.id}", f"{row.status} · reps {row.reps} · lapses {row.lapses}"]
+        lines = [
+            self._whole(row),
+            f"{row.card.id}",
+            f"{row.status} · reps {row.reps} · lapses {row.lapses}",
+        ]
         if row.due is not None:
             lines[-1] += f" · due {row.due.astimezone():%Y-%m-%d %H:%M}"
         lines += self._found_in(row)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -67,3 +68,20 @@ def state_dir() -> Path:
     if env:
         return Path(env)
     return user_state_path(APP_NAME, appauthor=False)
+
+
+def machine_file(store: str | os.PathLike[str], suffix: str) -> Path:
+    """This machine's own file about the store at ``store`` (``.ui.json``: the choice it
+    remembers; ``.anki.json``: its record of Anki exports). It lives in :func:`state_dir`,
+    not beside the store: a store is often a folder inside a synced one (``~/Sync/quizzer``),
+    where a file beside it would be written by every device and end in sync conflicts."""
+    where = os.fsencode(Path(store).expanduser().absolute())
+    digest = hashlib.sha256(where).hexdigest()[:20]
+    return state_dir() / "stores" / f"{digest}{suffix}"
+
+
+def beside_store(store: str | os.PathLike[str], suffix: str) -> Path:
+    """Where earlier versions of quizzer kept :func:`machine_file`'s file: beside the store. It is
+    read (never written) while the machine has no file of its own yet."""
+    path = Path(store)
+    return path.with_name(path.name + suffix)

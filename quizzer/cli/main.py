@@ -70,10 +70,7 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (2 for bad input, 3 for store trouble)."""
-    words = list(sys.argv[1:] if argv is None else argv)
-    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help", "--version")):
-        # `quizzer` and `quizzer --db PATH`: the home screen.
-        words = ["home", *words]
+    words = _command_first(list(sys.argv[1:] if argv is None else argv))
     # Start-up and the one-shot commands build hundreds of thousands to millions of small
     # objects without cycles (Textual's classes and styles, a big deck's concepts, an
     # import's entries), which the cyclic collector walks again and again as they pile up.
@@ -97,6 +94,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if was_on:
             gc.enable()
+
+
+def _command_first(words: list[str]) -> list[str]:
+    """``words`` with the command first: `quizzer` and `quizzer --db PATH` open the home
+    screen, and `quizzer --db PATH COMMAND …` (the order `--help` shows) is `COMMAND --db PATH …`,
+    since each command takes its own --db."""
+    if words and words[0] in ("-h", "--help", "--version"):
+        return words
+    if words[:1] == ["--db"] and len(words) >= 3 and words[2] in COMMANDS:
+        return [words[2], *words[:2], *words[3:]]
+    if words and words[0].startswith("--db=") and len(words) >= 2 and words[1] in COMMANDS:
+        return [words[1], words[0], *words[2:]]
+    if not words or words[0].startswith("-"):
+        return ["home", *words]
+    return words
 
 
 def _run(words: list[str], on_first_paint: Callable[[], None] | None) -> int:

@@ -77,7 +77,8 @@ class Replay:
         #: Card id → its state now.
         self.states: MutableMapping[str, CardState] = {} if states is None else states
         self._last_keys = last_keys or {}
-        self._recent_ms = 0
+        #: The time (ms) from which :attr:`recent` holds every answer replayed here.
+        self.recent_floor = 0
         #: Review id → (card id, time, phase before) of the recent answers.
         self.recent: dict[str, tuple[str, int, str]] = {}
         #: Every event taken (undone ones too), by id.
@@ -94,6 +95,8 @@ class Replay:
         self._settings_events: list[ev.Settings] = []
         self._timeline: list[tuple[ev.Key, SchedulerSettings]] = []
         self._by_digest: dict[str, SchedulerSettings] = {}
+        #: The digest of the settings in force: what a new answer names as its ``params``.
+        self.digest = ""
         self._bad: list[Problem] = []
         self._log: list[Review] | None = None
         #: Cards replayed from their whole history here (all of them without a cache).
@@ -154,9 +157,7 @@ class Replay:
     def last_key(self, card: str) -> ev.Key | None:
         """The key of the last event that made ``card``'s state, if any."""
         history = self._history.get(card)
-        if history:
-            return history[-1].key
-        return self._last_keys.get(card)
+        return history[-1].key if history else self._last_keys.get(card)
 
     def needs_history(self, events: Iterable[ev.AnyEvent]) -> bool:
         """Whether adding ``events`` needs the events of a cache's states (:meth:`add` with
@@ -176,11 +177,6 @@ class Replay:
                 if last is not None and event.key < last:
                     return True
         return False
-
-    @property
-    def recent_floor(self) -> int:
-        """The time (ms) from which :attr:`recent` holds every answer replayed here."""
-        return self._recent_ms
 
     def rebuilt(self, card: str) -> bool:
         """Whether ``card``'s reviews were all made here (not taken from a cache's state)."""
@@ -288,7 +284,8 @@ class Replay:
         values = self.defaults.to_dict()
         current = self.defaults
         self._timeline = [((0, "", -1), current)]
-        self._by_digest = {ev.settings_digest(current): current}
+        self.digest = ev.settings_digest(current)
+        self._by_digest = {self.digest: current}
         self.setters = {}
         self._bad = [p for p in self._bad if not p.reason.startswith("settings ")]
         for event in self._settings_events:
@@ -304,7 +301,8 @@ class Replay:
             for name in event.values:
                 self.setters[name] = event
             self._timeline.append((event.key, current))
-            self._by_digest.setdefault(ev.settings_digest(current), current)
+            self.digest = ev.settings_digest(current)
+            self._by_digest.setdefault(self.digest, current)
 
     def _settings_for(self, answer_event: ev.Answer) -> SchedulerSettings:
         if answer_event.params is not None:
@@ -321,8 +319,7 @@ class Replay:
         self.states.pop(card, None)
         self._reviews.pop(card, None)
         self._rebuilt.add(card)
-        for review_id in [r for r, item in self.recent.items() if item[0] == card]:
-            del self.recent[review_id]
+        self.recent = {r: item for r, item in self.recent.items() if item[0] != card}
         self._stepped.discard(card)
         for event in self._history.get(card, ()):
             self.leeched.discard(event.id)
@@ -364,11 +361,11 @@ class Replay:
         last, due = outcome.last_interval_days, new.due
         replayed = (event.key, event, outcome.phase, last, due, new.stability, new.difficulty)
         self._reviews.setdefault(state.card_id, []).append(replayed)
-        if event.at >= self._recent_ms:
+        if event.at >= self.recent_floor:
             self.recent[event.review_id] = (state.card_id, event.at, outcome.phase)
-            if event.at - RECENT_MS > self._recent_ms + 86_400_000:
-                self._recent_ms = event.at - RECENT_MS
-                self.recent = {r: v for r, v in self.recent.items() if v[1] >= self._recent_ms}
+            if event.at - RECENT_MS > self.recent_floor + 86_400_000:
+                self.recent_floor = event.at - RECENT_MS
+                self.recent = {r: v for r, v in self.recent.items() if v[1] >= self.recent_floor}
         return new
 
 

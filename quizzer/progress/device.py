@@ -22,7 +22,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 
 import msgspec
 
@@ -67,10 +66,6 @@ def new_device_id() -> str:
     return base64.b32encode(os.urandom(7)).decode("ascii")[:10].lower()
 
 
-def _host() -> str:
-    return socket.gethostname()
-
-
 def _state_file(name: str | None) -> Path:
     if name is None:
         return paths.state_dir() / layout.DEVICE_FILE
@@ -84,7 +79,7 @@ def _read_small(path: Path) -> dict[str, object] | None:
     except (FileNotFoundError, msgspec.DecodeError):
         return None
     except OSError as error:
-        raise StoreError(f"can't read {path.name}: {error.strerror}", path=path) from error
+        raise layout.failed(f"read {path.name}", error, path) from error
     return value if isinstance(value, dict) else None
 
 
@@ -92,18 +87,15 @@ def _save_identity(name: str | None, identity: Identity, *, exclusive: bool = Fa
     """Write ``identity`` as this machine's (for ``name``); whether it was written (an
     exclusive write loses to another process that made the file first)."""
     path = _state_file(name)
-    record = {"device": identity.device, "claim": identity.claim, "host": _host()}
+    record = {"device": identity.device, "claim": identity.claim, "host": socket.gethostname()}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         if exclusive:
             return layout.create_exclusive(path, msgspec.json.encode(record) + b"\n")
         atomic_write_bytes(path, msgspec.json.encode(record) + b"\n")
     except OSError as error:
-        raise StoreError(
-            f"can't save this device's identity: {error.strerror or 'the system refused'}",
-            hint=f"check that {paths.ENV_STATE} (or the user state dir) is writable",
-            path=path,
-        ) from error
+        hint = f"check that {paths.ENV_STATE} (or the user state dir) is writable"
+        raise layout.failed("save this device's identity", error, path, hint) from error
     return True
 
 
@@ -112,15 +104,11 @@ def local_identity(name: str | None = None) -> tuple[Identity, bool]:
     saved on first use; and whether it was made just now. A record written on another host
     (a copied state dir) is replaced by a fresh one."""
     record = _read_small(_state_file(name))
-    shown = name or _host()
-    if record is not None and record.get("host") == _host():
-        device, claim = record.get("device"), record.get("claim")
-        if (
-            isinstance(device, str)
-            and layout.DEVICE_RE.fullmatch(device)
-            and isinstance(claim, str)
-        ):
-            return Identity(device, claim, shown), False
+    shown = name or socket.gethostname()
+    ours = record if record and record.get("host") == socket.gethostname() else {}
+    device, claim = ours.get("device"), ours.get("claim")
+    if isinstance(device, str) and layout.DEVICE_RE.fullmatch(device) and isinstance(claim, str):
+        return Identity(device, claim, shown), False
     identity = Identity(name or new_device_id(), str(uuid.uuid4()), shown)
     # Exclusive when there was none: two processes starting at once must end with one claim.
     if not _save_identity(name, identity, exclusive=record is None):
@@ -132,10 +120,8 @@ def current_device() -> str | None:
     """This machine's device id if it has one already (made by an earlier open), without
     making one: for read-only commands."""
     name = requested_name()
-    record = _read_small(_state_file(name))
-    if record is None or record.get("host") != _host():
-        return name
-    found = record.get("device")
+    record = _read_small(_state_file(name)) or {}
+    found = record.get("device") if record.get("host") == socket.gethostname() else None
     return found if isinstance(found, str) else name
 
 
@@ -147,7 +133,7 @@ class DeviceLock:
         try:
             self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as error:
-            raise StoreError(f"can't open the device lock: {error.strerror}", path=path) from error
+            raise layout.failed("open the device lock", error, path) from error
         if sys.platform == "win32":  # no flock: the folder's claim is the only guard there
             return
         deadline = time.monotonic() + wait
@@ -196,7 +182,7 @@ class ClaimedDevice:
     @property
     def merged_folder(self) -> Path:
         """The folder of the events this device brought in by ``quizzer merge``."""
-        return layout.merged_dir(self.store, self.identity.device)
+        return layout.device_dir(self.store, self.identity.device + layout.MERGED_SUFFIX)
 
     def release(self) -> None:
         """Give up the folder's lock."""
@@ -205,12 +191,7 @@ class ClaimedDevice:
     def __enter__(self) -> ClaimedDevice:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
 
@@ -228,11 +209,6 @@ def folder_record(folder: Path, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def folder_name(folder: Path) -> str | None:
-    """The name a device folder's ``device.json`` gives its device, if any."""
-    return folder_record(folder, "name")
-
-
 def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDevice:
     """Take this machine's device folder in the store folder ``store`` for writing.
 
@@ -248,19 +224,14 @@ def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDev
         try:
             layout.make_dir(folder)
         except OSError as error:
-            raise StoreError(
-                f"can't create the device folder: {error.strerror}", path=folder
-            ) from error
+            raise layout.failed("create the device folder", error, folder) from error
         lock = DeviceLock(folder / layout.LOCK_FILE, identity.device, wait)
         try:
             claim = folder_record(folder, "claim")
             if claim is None:
-                if not layout.create_exclusive(
-                    folder / layout.DEVICE_FILE, _folder_record(identity, now)
-                ):
-                    claim = folder_record(folder, "claim")
-                else:
-                    claim = identity.claim
+                record = _folder_record(identity, now)
+                made_it = layout.create_exclusive(folder / layout.DEVICE_FILE, record)
+                claim = identity.claim if made_it else folder_record(folder, "claim")
             if claim == identity.claim:
                 return ClaimedDevice(store, identity, lock, notice)
             if made and name is not None and claim is not None:
@@ -271,9 +242,7 @@ def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDev
                 return ClaimedDevice(store, identity, lock, notice)
         except OSError as error:
             lock.release()
-            raise StoreError(
-                f"can't claim the device folder: {error.strerror or error}", path=folder
-            ) from error
+            raise layout.failed("claim the device folder", error, folder) from error
         except BaseException:
             lock.release()
             raise

@@ -8,7 +8,7 @@ written to a temp file, fsynced, renamed; the ``.log`` removed only then).
 
 Reading (:func:`read_since`, any device's folder, no lock): the events past a :class:`Mark`
 and the mark to keep for next time. A log that shrank or a month that vanished below the
-mark is reported as a :class:`Loss` (answers that were there are gone: the doctor's case)
+mark is reported as a loss (answers that were there are gone: the doctor's case)
 and its month read again from the start; event ids make reading an event twice harmless.
 Copies a sync engine left beside a month (Syncthing's ``*.sync-conflict-*``, Dropbox's
 ``(… conflicted copy …)``, git's ``*.orig`` / ``*.LOCAL.*`` …) are read as extra copies:
@@ -19,7 +19,7 @@ never renamed or deleted here.
 from __future__ import annotations
 
 import contextlib
-import errno
+import json
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -29,12 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tinydb import TinyDB
 
 import quizzer.progress.eventlines as eventlines
 import quizzer.progress.layout as layout
-from quizzer.errors import StoreError
-from quizzer.fsutil import fsync_dir
+from quizzer.fsutil import atomic_write_bytes, fsync_dir
 from quizzer.progress.eventlines import Event
 
 #: The most of one month file a reader takes in (about a million answers).
@@ -44,10 +42,13 @@ _SEGMENT_RE = re.compile(r"(\d{4}-(?:0[1-9]|1[0-2]))\.(log|json)")
 _COPY_RE = re.compile(
     r"\.sync-conflict-|conflicted copy|\.orig$|[._](LOCAL|REMOTE|BASE|BACKUP)[._]", re.IGNORECASE
 )
-_SEALING = ".sealing"
+#: The temp files of a seal (:func:`atomic_write_bytes`'s, for a ``YYYY-MM.json``).
+_SEALING = ".????-??.json.*.tmp"
 #: The TinyDB tables of a sealed month: its events (document ids in log order) and its seal.
 EVENTS_TABLE = "events"
 SEAL_TABLE = "seal"
+#: What to do when a device's own files can't be written.
+_WRITABLE = "free some disk space or check the folder's permissions; nothing was saved"
 #: What to do about a sealed month that doesn't read (its log is gone: readers skip it).
 _RESTORE = "restore it from a backup or from another machine's copy"
 
@@ -73,17 +74,10 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
-class Loss:
-    """Events that were in a folder at the last read and are gone now (a log cut short,
-    a month deleted, a log rewritten by something that isn't quizzer)."""
-
-    path: Path
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
 class Problem:
-    """A damaged line or file: where and what is wrong; its events are skipped."""
+    """A damaged line or file: where and what is wrong; its events are skipped. Also a loss:
+    events that were in a folder at the last read and are gone now (a log cut short, a month
+    deleted, a log rewritten by something that isn't quizzer)."""
 
     path: Path
     line: int | None
@@ -102,7 +96,7 @@ class ReadResult:
     events: list[Event]
     mark: Mark
     damage: list[Problem] = field(default_factory=list)
-    losses: list[Loss] = field(default_factory=list)
+    losses: list[Problem] = field(default_factory=list)
     copies: list[Event] = field(default_factory=list)
     copy_files: list[Path] = field(default_factory=list)
 
@@ -141,22 +135,8 @@ def is_sync_copy(name: str) -> bool:
     return layout.MONTH_RE.match(name) is not None and _COPY_RE.search(name) is not None
 
 
-def _read_bytes(path: Path, start: int = 0) -> bytes:
-    with layout.open_file(path) as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size > MONTH_LIMIT:
-            raise OSError(
-                errno.EFBIG,
-                f"it is larger than {MONTH_LIMIT // 2**20} MB, the most quizzer reads of a "
-                "month; move it out of the store folder",
-            )
-        fh.seek(start)
-        return fh.read(size - start) if size >= start else b""
-
-
 def _unreadable(path: Path, what: str, error: OSError) -> Problem:
-    reason = error.strerror or "the system refused to read it"
-    return Problem(path, None, f"can't read this {what}: {reason}")
+    return Problem(path, None, f"can't read this {what}: {layout.why(error)}")
 
 
 def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
@@ -166,7 +146,7 @@ def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
     same format) after a size check. This is where a damaged file is told: what the events
     then hold is checked where each becomes an event."""
     try:
-        value = msgspec.json.decode(_read_bytes(path))
+        value = msgspec.json.decode(layout.read_file(path, MONTH_LIMIT))
     except FileNotFoundError:
         return [], None
     except OSError as error:
@@ -190,7 +170,7 @@ def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
 
 def _read_log(path: Path, start: int) -> tuple[eventlines.Parsed, Problem | None]:
     try:
-        data = _read_bytes(path, start)
+        data = layout.read_file(path, MONTH_LIMIT, start)
     except FileNotFoundError:
         return eventlines.Parsed(end=start), None
     except OSError as error:
@@ -221,7 +201,7 @@ def _read_month(
     result.damage.extend([problem] if problem else [])
     if len(events) < skip:
         result.losses.append(
-            Loss(files.sealed[month], f"{skip - len(events)} events read before are gone")
+            Problem(files.sealed[month], None, f"{skip - len(events)} events read before are gone")
         )
         skip = 0
     result.events.extend(events[skip:])
@@ -236,7 +216,9 @@ def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
     result = ReadResult([], mark)
     older = [month for month in months if month < mark.segment]
     if len(older) < mark.before:
-        result.losses.append(Loss(folder, f"{mark.before - len(older)} closed months are gone"))
+        result.losses.append(
+            Problem(folder, None, f"{mark.before - len(older)} closed months are gone")
+        )
     if len(older) != mark.before:
         # A month appeared or vanished below the mark (a sync delivered files out of order,
         # or something removed one): read the older months again; ids drop the repeats.
@@ -247,11 +229,11 @@ def read_since(folder: Path, mark: Mark | None = None) -> ReadResult:
     if mark.segment and mark.segment not in months:
         if mark.count:
             gone = f"the month {mark.segment} and its {mark.count} events are gone"
-            result.losses.append(Loss(folder / mark.segment, gone))
+            result.losses.append(Problem(folder / mark.segment, None, gone))
         start = skip = 0
     elif log is not None and start and not _ends_a_line(log, start):
         cut = f"the log lost some of the {mark.count} events read before (cut or rewritten)"
-        result.losses.append(Loss(log, cut))
+        result.losses.append(Problem(log, None, cut))
         start = skip = 0
     elif log is None:
         start = 0
@@ -306,22 +288,11 @@ def _read_copies(files: _Folder, month: str, result: ReadResult) -> None:
 
 
 def _write_sealed(path: Path, month: str, device: str, events: list[Event]) -> None:
-    """Seal ``events`` into the TinyDB file ``path``: a temp file, fsynced, renamed."""
-    temp = path.with_name(f".{path.name}{_SEALING}")
-    temp.unlink(missing_ok=True)
-    database = TinyDB(temp)
-    try:
-        database.table(SEAL_TABLE).insert({"month": month, "device": device, "count": len(events)})
-        database.table(EVENTS_TABLE).insert_multiple(events)
-    finally:
-        database.close()
-    fd = os.open(temp, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temp, path)
-    fsync_dir(path.parent)
+    """Seal ``events`` into the TinyDB file ``path``: the JSON TinyDB writes for the two
+    tables (``json.dumps``, document ids from 1), written whole or not at all."""
+    seal = {"month": month, "device": device, "count": len(events)}
+    tables = {SEAL_TABLE: {"1": seal}, EVENTS_TABLE: dict(enumerate(events, 1))}
+    atomic_write_bytes(path, json.dumps(tables).encode())
 
 
 class DeviceLog:
@@ -346,23 +317,16 @@ class DeviceLog:
             self._open(now)
         except OSError as error:
             self.close()
-            raise StoreError(
-                f"can't open the device log: {error.strerror or error}", path=folder
-            ) from error
+            raise layout.failed("open the device log", error, folder, _WRITABLE) from error
 
     @property
     def next_seq(self) -> int:
         """The sequence number the next appended event must have."""
         return self.last_seq + 1
 
-    @property
-    def path(self) -> Path | None:
-        """The open month's log, if one is open."""
-        return layout.log_path(self.folder, self._month) if self._month else None
-
     def _open(self, now: datetime) -> None:
-        for leftover in self.folder.glob(f".*{_SEALING}"):
-            leftover.unlink(missing_ok=True)
+        for leftover in self.folder.glob(_SEALING):
+            leftover.unlink(missing_ok=True)  # a seal killed mid-write (we hold the lock)
         files = _scan(self.folder)
         months = files.months
         current = layout.month_of(int(now.timestamp() * 1000))
@@ -389,13 +353,14 @@ class DeviceLog:
             if month in files.sealed:
                 found = self._see(read_sealed(files.sealed[month])[0])
             elif month != self._month:
-                found = self._see(eventlines.parse(_read_bytes(files.logs[month])).events)
+                found = self._see(
+                    eventlines.parse(layout.read_file(files.logs[month], MONTH_LIMIT)).events
+                )
 
     def _see(self, events: list[Event]) -> bool:
         """Count ``events``' numbers as used; whether there were any."""
         seqs = [event["seq"] for event in events if isinstance(event.get("seq"), int)]
-        if seqs:
-            self.last_seq = max(self.last_seq, *seqs)
+        self.last_seq = max([self.last_seq, *seqs])
         return bool(seqs)
 
     def _open_log(self, month: str) -> bool:
@@ -403,7 +368,7 @@ class DeviceLog:
         path = layout.log_path(self.folder, month)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
         self._fd, self._month = fd, month
-        data = _read_bytes(path)
+        data = layout.read_file(path, MONTH_LIMIT)
         parsed = eventlines.parse(data)
         self._size = parsed.end
         if parsed.end < len(data):
@@ -414,8 +379,8 @@ class DeviceLog:
 
     def _seal(self, files: _Folder, month: str) -> None:
         log = files.logs[month]
-        parsed = eventlines.parse(_read_bytes(log))
-        sealed = layout.sealed_path(self.folder, month)
+        parsed = eventlines.parse(layout.read_file(log, MONTH_LIMIT))
+        sealed = self.folder / f"{month}.json"
         done, problem = read_sealed(sealed)
         if problem is not None:
             # A damaged sealed file is not ours to overwrite: both stay (readers take the
@@ -465,10 +430,11 @@ class DeviceLog:
                 with contextlib.suppress(OSError):
                     os.ftruncate(self._fd, self._size)
                     _datasync(self._fd)
-            raise StoreError(
-                f"can't write the answer to the device log: {error.strerror or error}",
-                hint="free some disk space or check the folder's permissions; nothing was saved",
-                path=self.path,
+            raise layout.failed(
+                "write the answer to the device log",
+                error,
+                layout.log_path(self.folder, month),
+                _WRITABLE,
             ) from error
         self.last_seq = seq
         self._size += len(data)

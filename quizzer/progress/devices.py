@@ -64,8 +64,7 @@ class _Seen:
 def _read(folder: Path, seen: _Seen) -> None:
     result = devicelog.read_since(folder)
     info = seen.info
-    info.problems += [str(problem) for problem in result.damage]
-    info.problems += [f"{loss.path}: {loss.message}" for loss in result.losses]
+    info.problems += map(str, result.damage + result.losses)
     info.copies = len(result.copy_files)
     known: set[str] = set()
     last = -1
@@ -103,7 +102,7 @@ def list_devices(
     seen: list[_Seen] = []
     for folder in layout.device_folders(store):
         merged = folder.name.endswith(layout.MERGED_SUFFIX)
-        name = device.folder_name(folder) or folder.name
+        name = device.folder_record(folder, "name") or folder.name
         info = DeviceInfo(folder.name, name, merged=merged, this=folder.name == this)
         one = _Seen(info)
         _read(folder, one)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import quizzer.progress.devicelog as devicelog
@@ -64,8 +63,7 @@ def _cache_losses(path: Path, store_id: str) -> list[str]:
                 if mark.count or mark.before:
                     found.append(f"{layout.devices_dir(path) / name}: the device folder is gone")
                 continue
-            for loss in devicelog.read_since(folders[name], mark).losses:
-                found.append(f"{loss.path}: {loss.message}")
+            found.extend(map(str, devicelog.read_since(folders[name], mark).losses))
     return list(dict.fromkeys(found))
 
 
@@ -80,10 +78,8 @@ def check(path: Path) -> Report:
     report.devices = len(folders)
     for folder in folders:
         result = devicelog.read_since(folder)
-        for damage in result.damage:
-            report.losses.append(f"damaged, skipped: {damage}")
-        for copy in result.copy_files:
-            report.notes.append(f"a sync engine's copy, read once: {copy}")
+        report.losses += (f"damaged, skipped: {damage}" for damage in result.damage)
+        report.notes += (f"a sync engine's copy, read once: {copy}" for copy in result.copy_files)
     with store_mod.open_store(path, read_only=True) as store:
         report.cards = len(store)
         report.losses.extend(_cache_losses(path, store.store_id) if store.store_id else [])
@@ -104,13 +100,13 @@ def repair(path: Path) -> Report:
     report = Report(path, found.cards, found.devices, losses=lost)
     if _marker_problem(path):
         # The same bytes every machine writes (a damaged one's kept beside it).
-        layout.create_store(path, datetime.now(UTC))
+        layout.create_store(path)
         report.actions.append(
             f"wrote the marker again (any damaged one kept as {layout.DAMAGED_MARKER})"
         )
-    with store_mod.open_store(path, read_only=True) as store:
-        caches = paths.cache_dir() / "stores" / store.store_id
-    if store.store_id and caches.is_dir():
+    marker = layout.read_marker(path)
+    caches = paths.cache_dir() / "stores" / (marker.store if marker else "")
+    if marker and caches.is_dir():
         # Every cache of the store on this machine: each is rebuilt from the logs when next
         # opened, and says no more what it lost (reported above, once).
         shutil.rmtree(caches, ignore_errors=True)

@@ -91,7 +91,6 @@ def parse(data: bytes, *, offset: int = 0, line: int = 1) -> Parsed:
     position = offset
     last = len(pieces) - 1
     for index, piece in enumerate(pieces):
-        number = line + index
         try:
             if len(piece) > MAX_LINE:
                 raise ValueError(f"the line is longer than {MAX_LINE // 1024} KB")
@@ -99,7 +98,7 @@ def parse(data: bytes, *, offset: int = 0, line: int = 1) -> Parsed:
         except ValueError as error:
             if index == last and not tail:
                 break
-            found.damage.append(Damage(number, position, str(error)))
+            found.damage.append(Damage(line + index, position, str(error)))
         position += len(piece) + 1
         found.end = position
     return found

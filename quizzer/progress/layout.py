@@ -51,6 +51,8 @@ MONTH_RE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])")
 #: The marker's bytes: the same on every machine, so two devices that each made the store
 #: before their first sync wrote the same file (git and Syncthing take identical adds silently).
 MARKER_BYTES = b'{"format":"quizzer-store","version":3}\n'
+#: What to do when the system refuses a store file or folder.
+_ACCESS = "check that the path given with --db (or $QUIZZER_DB) is yours to read and write"
 #: Where a damaged marker's bytes are kept when it is written again.
 DAMAGED_MARKER = MARKER_NAME + ".damaged"
 
@@ -67,8 +69,6 @@ class StoreMarker:
     """
 
     store: str
-    created: str = ""
-    version: int = MARKER_VERSION
     damaged: bool = False
 
 
@@ -93,11 +93,6 @@ def device_dir(store: Path, device: str) -> Path:
     return devices_dir(store) / device
 
 
-def merged_dir(store: Path, device: str) -> Path:
-    """The folder of events ``device`` brought in with ``quizzer merge``."""
-    return devices_dir(store) / f"{device}{MERGED_SUFFIX}"
-
-
 def legacy_dir(store: Path) -> Path:
     """Where an upgraded store's old files are kept: ``P.legacy-v2`` beside ``P``."""
     return store.with_name(store.name + ".legacy-v2")
@@ -119,17 +114,6 @@ def log_path(folder: Path, month: str) -> Path:
     return folder / f"{month}.log"
 
 
-def sealed_path(folder: Path, month: str) -> Path:
-    """The sealed TinyDB file of ``month`` in a device folder."""
-    return folder / f"{month}.json"
-
-
-def is_device_name(name: str) -> bool:
-    """Whether ``name`` is a folder name a device (or its merged events) may have."""
-    base = name.removesuffix(MERGED_SUFFIX)
-    return DEVICE_RE.fullmatch(base) is not None
-
-
 def device_folders(store: Path) -> list[Path]:
     """Every device folder of ``store`` (merged ones too), sorted by name; none if there is no
     ``devices`` folder yet. Anything else there (a stray file, a sync engine's temp folder) is
@@ -138,7 +122,8 @@ def device_folders(store: Path) -> list[Path]:
         entries = sorted(devices_dir(store).iterdir())
     except FileNotFoundError:
         return []
-    return [entry for entry in entries if entry.is_dir() and is_device_name(entry.name)]
+    device = DEVICE_RE.fullmatch
+    return [e for e in entries if e.is_dir() and device(e.name.removesuffix(MERGED_SUFFIX))]
 
 
 def read_marker(store: Path) -> StoreMarker | None:
@@ -153,14 +138,13 @@ def read_marker(store: Path) -> StoreMarker | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise StoreError(f"can't read the store's marker: {error.strerror}", path=path) from error
+        raise failed("read the store's marker", error, path, _ACCESS) from error
     try:
         value = msgspec.json.decode(data)
     except msgspec.DecodeError:
         value = None
-    if not isinstance(value, dict) or value.get("format") != MARKER_FORMAT:
-        value = None
-    if value is None or type(value.get("version")) is not int:
+    ours = isinstance(value, dict) and value.get("format") == MARKER_FORMAT
+    if not ours or type(value.get("version")) is not int:
         if devices_dir(store).is_dir():
             return StoreMarker(_local_id(path), damaged=True)
         raise StoreError(
@@ -174,21 +158,15 @@ def read_marker(store: Path) -> StoreMarker | None:
             hint="update quizzer to open it",
             path=path,
         )
-    created = value.get("created")
     own = value.get("store")
-    return StoreMarker(
-        own if isinstance(own, str) and own else _local_id(path),
-        created if isinstance(created, str) else "",
-        value["version"],
-    )
+    return StoreMarker(own if isinstance(own, str) and own else _local_id(path))
 
 
-def create_store(store: Path, now: datetime) -> StoreMarker:
+def create_store(store: Path) -> StoreMarker:
     """Make ``store`` a store folder (the folder, its ``devices`` folder and the marker) and
     return its marker. An existing marker is kept as it is; a damaged one is written again
     (its bytes kept in ``quizzer-store.json.damaged``). The marker is written whole or not at
-    all, and its bytes are the same on every machine (``now`` is not in them)."""
-    del now  # the marker holds no time: every device's copy must be the same bytes
+    all, and its bytes are the same on every machine (no time, no id in them)."""
     try:
         found = read_marker(store)
         if found is not None and found.damaged:
@@ -206,9 +184,7 @@ def create_store(store: Path, now: datetime) -> StoreMarker:
         fsync_dir(store.parent)
         made = read_marker(store)
     except OSError as error:
-        raise StoreError(
-            f"can't create the store folder: {error.strerror or error}", path=store
-        ) from error
+        raise failed("create the store folder", error, store, _ACCESS) from error
     assert made is not None
     return made
 
@@ -250,6 +226,31 @@ def make_dir(folder: Path) -> None:
         return
     folder.mkdir(parents=True, exist_ok=True)
     fsync_dir(folder.parent)
+
+
+def read_file(path: Path, limit: int, start: int = 0) -> bytes:
+    """The bytes of ``path`` (opened by :func:`open_file`) from ``start`` on. A file larger
+    than ``limit`` is refused unread: an ``OSError`` whose text says so and what to do."""
+    with open_file(path) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > limit:
+            raise OSError(
+                errno.EFBIG,
+                f"it is larger than {limit // 2**20} MB, the most quizzer reads of such a file; "
+                "move it out of the store folder",
+            )
+        fh.seek(start)
+        return fh.read(size - start) if size >= start else b""
+
+
+def why(error: OSError | ValueError) -> str:
+    """What went wrong, in words: an ``OSError``'s text without Python's decoration."""
+    return (error.strerror or "the system refused") if isinstance(error, OSError) else str(error)
+
+
+def failed(doing: str, error: OSError, path: Path, hint: str | None = None) -> StoreError:
+    """The :class:`StoreError` for an ``OSError`` met while ``doing`` something to ``path``."""
+    return StoreError(f"can't {doing}: {why(error)}", hint=hint, path=path)
 
 
 def open_file(path: Path) -> BinaryIO:

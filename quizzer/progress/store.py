@@ -173,7 +173,7 @@ class Store:
             self.notice = upgrade.upgrade(path, now).notice
         # A damaged marker beside device folders reads as damaged (and a writer writes it
         # again): the answers are in the device folders, not in the marker.
-        marker = layout.read_marker(path) if read_only else layout.create_store(path, now)
+        marker = layout.read_marker(path) if read_only else layout.create_store(path)
         self.store_id = marker.store if marker else ""
         if read_only:
             self.device = device.local_identity(device.requested_name())[0].device
@@ -214,19 +214,17 @@ class Store:
         try:
             old = upgrade.read_old_store(self.path.parent, self.path.name)
         except (OSError, ValueError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else str(exc)
-            raise StoreError(f"can't read the old store: {why}", path=self.path) from exc
+            raise StoreError(
+                f"can't read the old store: {layout.why(exc)}", path=self.path
+            ) from exc
         lines, _ = upgrade.to_events(old, "old", now)
         found = [e for e in (self._event(line, "") for line in lines) if e is not None]
         self._replay.add(sorted(found, key=_key))
 
     def _start(self, cache: statecache.Cache | None) -> None:
         states = statecache.cached_states(cache.rows) if cache else None
-        self._replay = derive.Replay(
-            self.tz,
-            states=states,
-            last_keys=cache.last_keys() if cache else None,
-        )
+        last_keys = cache.last_keys() if cache else None
+        self._replay = derive.Replay(self.tz, states=states, last_keys=last_keys)
         self._folders: dict[str, _Folder] = {}
         self._bad: list[derive.Problem] = []
         #: Whether every event of every folder is in memory (else: the cache's states).
@@ -260,11 +258,8 @@ class Store:
             result = devicelog.read_since(folder, marks.get(name))
             known = self._folders.setdefault(name, _Folder(devicelog.Mark()))
             known.mark = result.mark
-            self.damage.extend(d for d in result.damage if d not in self.damage)
-            for loss in result.losses:
-                message = f"{loss.path}: {loss.message}"
-                if message not in self.losses:
-                    self.losses.append(message)
+            self.damage = list(dict.fromkeys([*self.damage, *result.damage]))
+            self.losses = list(dict.fromkeys([*self.losses, *map(str, result.losses)]))
             for data in [*result.events, *result.copies]:
                 event = self._event(data, name)
                 if event is not None:
@@ -401,10 +396,9 @@ class Store:
         # The review's own checks, with their messages (a mode, a duration that can't be).
         Review("-", key.id, now, grade, answer.mode, answer.duration_ms)
         fields: dict[str, Any] = {"op": "answer", "card": key.id, "grade": grade}
-        fields |= {"mode": answer.mode, "ms": int(answer.duration_ms)}
-        fields |= {"typed": answer.typed, "correct": answer.correct}
-        fields |= {"over": answer.overridden or None}
-        fields |= {"params": ev.settings_digest(self.settings)}
+        fields |= {"mode": answer.mode, "ms": int(answer.duration_ms), "typed": answer.typed}
+        fields |= {"correct": answer.correct, "over": answer.overridden}
+        fields |= {"params": self._replay.digest}
         with self._mutex:
             (event,) = self._write([fields], now)
             review = self._replay.review(event.id)
@@ -446,14 +440,10 @@ class Store:
             return taken
 
     def _own_undoable(self) -> list[_Undoable]:
-        undone = self._replay.undone
+        undone, events = self._replay.undone, self._replay.events.values()
+        own = [e for e in events if e.dev == self.device and isinstance(e, _Undoable)]
         return [
-            e
-            for e in self._replay.events.values()
-            if e.dev == self.device
-            and isinstance(e, _Undoable)
-            and e.id not in undone
-            and not (isinstance(e, ev.Answer) and e.review is not None)
+            e for e in own if e.id not in undone and not (isinstance(e, ev.Answer) and e.review)
         ]
 
     def _undoable(self) -> _Undoable | None:
@@ -511,12 +501,10 @@ class Store:
             fields: dict[str, Any] = {"op": "answer", "card": review.card_id}
             fields |= {"at": ev.to_ms(review.reviewed_at), "grade": review.grade}
             fields |= {"mode": review.mode, "ms": review.duration_ms, "review": review.id}
-            fields |= {"typed": review.typed, "correct": review.correct}
-            fields |= {"over": review.overridden or None}
+            fields |= {"typed": review.typed, "correct": review.correct, "over": review.overridden}
             fields |= {"due": ev.to_ms(review.due) if review.due is not None else None}
-            if review.mode == "anki":
-                fields["anki"] = {"interval_days": review.interval_days}
-            rows.append(fields)
+            anki = {"interval_days": review.interval_days} if review.mode == "anki" else None
+            rows.append(fields | {"anki": anki})
         with self._mutex:
             self._check_writable()
             assert self._claimed is not None
@@ -525,12 +513,11 @@ class Store:
                 if state.suspended and not (have is not None and have.suspended):
                     rows.append({"op": "suspend", "card": state.card_id})
             log = self._log_for(self._claimed.merged_folder, self.device + layout.MERGED_SUFFIX)
+            progress = on_progress or (lambda done, total: None)
             try:
-                if on_progress is not None:
-                    on_progress(0, len(rows))
+                progress(0, len(rows))
                 self._write(rows, datetime.now(UTC), log)
-                if on_progress is not None:
-                    on_progress(len(rows), len(rows))
+                progress(len(rows), len(rows))
             finally:
                 log.close()
 
@@ -568,13 +555,10 @@ class Store:
         newest: int = max((int(entry[2]) for entry in out), default=0)
         return [entry for entry in out if entry[2] >= newest - derive.RECENT_MS]
 
-    def _recent(self) -> Iterator[tuple[str, datetime, Any]]:
-        for _, card, at, phase in self._recent_entries():
-            yield card, ev.from_ms(at), phase
-
     def today(self, deck: str, now: datetime) -> TodayCounts:
         """Answers given in ``deck`` during the study day of ``now``."""
-        return count_today(self._recent(), deck, now, self.tz, self.settings)
+        recent = ((card, ev.from_ms(at), phase) for _, card, at, phase in self._recent_entries())
+        return count_today(recent, deck, now, self.tz, self.settings)
 
     def due_cards(
         self,
@@ -600,7 +584,7 @@ class Store:
         ids = [key.id for key in candidates]
         states = self._replay.states
         facts: dict[str, QueueFacts] = {}
-        for card_id in (*ids, *(entry[0] for entry in self._recent())):
+        for card_id in (*ids, *(entry[1] for entry in self._recent_entries())):
             if card_id not in facts and card_id in states:
                 facts[card_id] = facts_of(states[card_id])
         today = self.today(deck.id, now)
@@ -748,12 +732,11 @@ class Store:
         return cache
 
     def _release(self) -> None:
+        # Both are safe to close twice.
         if self._log is not None:
             self._log.close()
-            self._log = None
         if self._claimed is not None:
             self._claimed.release()
-            self._claimed = None
 
     def __enter__(self) -> Store:
         return self

@@ -50,6 +50,8 @@ OLD_FILE_LIMIT = 2 * 2**30
 #: Files beside the store that aren't the store's but the app's (the remembered choice, the
 #: record of Anki exports): they stay where they are, valid for the store folder too.
 KEPT_BESIDE = (".ui.json", ".anki.json")
+#: The tables of a schema 1 snapshot (it has no ``meta``).
+_SCHEMA_1_TABLES = {"cards", "reviews", "settings", "_default"}
 #: Events appended per ``fdatasync`` while upgrading.
 BATCH = 5000
 
@@ -98,27 +100,11 @@ class Upgraded:
         return text
 
 
-def _read(path: Path) -> bytes:
-    with layout.open_file(path) as fh:
-        if os.fstat(fh.fileno()).st_size > OLD_FILE_LIMIT:
-            raise StoreError(
-                f"the file is larger than {OLD_FILE_LIMIT // 2**30} GB, the most quizzer reads",
-                hint="is this really a quizzer store? move it out of the way",
-                path=path,
-            )
-        return fh.read()
-
-
 def _decode_json(path: Path) -> Any:
     try:
-        return msgspec.json.decode(_read(path))
+        return msgspec.json.decode(layout.read_file(path, OLD_FILE_LIMIT))
     except msgspec.DecodeError as error:
         raise ValueError(f"it is not JSON ({error})") from None
-
-
-def _why(error: OSError | ValueError) -> str:
-    """What is wrong, in words: an ``OSError``'s text without Python's decoration."""
-    return (error.strerror or "the system refused") if isinstance(error, OSError) else str(error)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -135,10 +121,7 @@ def schema_of(doc: Any) -> int:
     if not isinstance(doc, dict):
         raise ValueError("not a JSON object")
     if "meta" not in doc:
-        if set(doc) <= {"cards", "reviews", "settings", "_default"} and set(doc) & {
-            "cards",
-            "reviews",
-        }:
+        if set(doc) <= _SCHEMA_1_TABLES and ("cards" in doc or "reviews" in doc):
             return 1
         raise ValueError("not a layout any quizzer wrote")
     schema = _dict(_dict(doc["meta"]).get("1")).get("schema")
@@ -154,7 +137,7 @@ def check_old_store(path: Path) -> int:
         return schema_of(_decode_json(path))
     except (ValueError, OSError) as error:
         raise StoreError(
-            f"this is neither a store folder nor an old progress store: {_why(error)}",
+            f"this is neither a store folder nor an old progress store: {layout.why(error)}",
             hint="give --db the store's folder (or an old store's progress.json)",
             path=path,
         ) from error
@@ -163,7 +146,7 @@ def check_old_store(path: Path) -> int:
 def _journal_lines(path: Path, problems: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(offset after the line, event)`` of an old journal; damaged lines are noted."""
     try:
-        data = _read(path)
+        data = layout.read_file(path, OLD_FILE_LIMIT)
     except FileNotFoundError:
         return
     position = 0
@@ -195,11 +178,6 @@ def _month_reviews(path: Path, problems: list[str]) -> list[dict[str, Any]]:
             return _documents(table)
     problems.append(f"{path.name}: a month file that doesn't read, nor its mirror")
     return []
-
-
-def _apply_flags(cards: dict[str, dict[str, Any]], card_id: Any, state: Any) -> None:
-    if isinstance(card_id, str) and isinstance(state, dict):
-        cards[card_id] = state
 
 
 def read_old_store(folder: Path, name: str) -> OldStore:
@@ -235,8 +213,11 @@ def read_old_store(folder: Path, name: str) -> OldStore:
         journals.insert(0, folder / f"{name}.journal.prev")
     for journal in journals:
         current = journal.name.endswith(".journal")
-        stale = current and old.schema >= 3 and _journal_gen(journal) != meta.get("gen")
-        for end, event in _journal_lines(journal, old.problems):
+        lines = list(_journal_lines(journal, old.problems))
+        first = lines[0][1] if lines else {}
+        gen = first.get("gen") if first.get("op") == "header" else None
+        stale = current and old.schema >= 3 and gen != meta.get("gen")
+        for end, event in lines:
             op = event.get("op")
             if op in ("record", "review"):
                 add(event.get("review"))
@@ -248,40 +229,34 @@ def read_old_store(folder: Path, name: str) -> OldStore:
     return old
 
 
-def _journal_gen(path: Path) -> Any:
-    for _end, event in _journal_lines(path, []):
-        return event.get("gen") if event.get("op") == "header" else None
-    return None
-
-
 def _apply_event(old: OldStore, event: dict[str, Any]) -> None:
-    op = event.get("op")
+    """Apply what one journal event did to a card's flags or to the settings."""
+    op, card_id, state = event.get("op"), event.get("card_id"), event.get("state")
     if op == "record":
-        review = _dict(event.get("review"))
-        card = old.cards.get(str(review.get("card_id")), {})
-        _apply_flags(old.cards, review.get("card_id"), card | _dict(event.get("card")))
-    elif op in ("undo", "unbury"):
-        _apply_flags(old.cards, event.get("card_id"), event.get("restore"))
+        card_id = _dict(event.get("review")).get("card_id")
+        state = old.cards.get(str(card_id), {}) | _dict(event.get("card"))
     elif op == "bury":
         bury = _dict(event.get("bury"))
-        card = old.cards.get(str(bury.get("card_id")), {})
-        _apply_flags(old.cards, bury.get("card_id"), card | {"buried_until": bury.get("until")})
-    elif op == "state":
-        _apply_flags(old.cards, event.get("card_id"), event.get("state"))
+        card_id = bury.get("card_id")
+        state = old.cards.get(str(card_id), {}) | {"buried_until": bury.get("until")}
+    elif op in ("undo", "unbury"):
+        state = event.get("restore")
     elif op == "settings":
         old.settings = dict(_dict(event.get("settings")))
+        return
+    elif op != "state":
+        return
+    if isinstance(card_id, str) and isinstance(state, dict):
+        old.cards[card_id] = state
 
 
 def _ms(text: Any) -> int | None:
-    if not isinstance(text, str):
-        return None
+    """An old ISO time as milliseconds (a time without a zone is UTC); ``None`` if it isn't one."""
     try:
         moment = datetime.fromisoformat(text)
-    except ValueError:
+    except (TypeError, ValueError):
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return events.to_ms(moment)
+    return events.to_ms(moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment)
 
 
 def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], list[str]]:
@@ -370,8 +345,9 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
     marker = migrating_path(path)
     if not marker.exists():
         check_old_store(path)
-    lock = _old_lock(path.with_name(path.name + ".lock"))
+    lock = contextlib.ExitStack()
     try:
+        lock = _old_lock(path.with_name(path.name + ".lock"))
         if not marker.exists():
             if legacy.exists():
                 raise StoreError(
@@ -388,21 +364,21 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
                 hint=f"look for it in {shown(legacy)}; {shown(marker.name)} marks the upgrade",
                 path=path,
             )
-        try:
-            old = read_old_store(legacy, path.name)
-        except (OSError, ValueError) as error:
-            raise StoreError(
-                f"can't read the old store: {_why(error)}",
-                hint=f"the old files are kept in {shown(legacy)}; nothing was removed",
-                path=legacy / path.name,
-            ) from error
-        layout.create_store(path, now)
+        old = read_old_store(legacy, path.name)
+        layout.create_store(path)
         with claim_device(path, now) as claimed:
             carried, skipped = _append(claimed, old, now)
+        marker.unlink()
+        fsync_dir(path.parent)
+    except (OSError, ValueError) as error:
+        raise StoreError(
+            f"can't upgrade the old store: {layout.why(error)}",
+            hint=f"nothing was removed (the old files are beside it or in {shown(legacy)}); "
+            "check that the folder is yours to write, then open the store again",
+            path=path,
+        ) from error
     finally:
         lock.close()
-    marker.unlink()
-    fsync_dir(path.parent)
     return Upgraded(old.schema, carried, skipped + old.problems, legacy)
 
 

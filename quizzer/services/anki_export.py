@@ -13,7 +13,7 @@ from pathlib import Path
 from quizzer.cards.card import CardKey
 from quizzer.errors import InputError, StoreError
 from quizzer.fsutil import atomic_write_text, read_regular_file
-from quizzer.paths import default_db_path
+from quizzer.paths import beside_store, default_db_path, machine_file
 from quizzer.progress import open_store
 from quizzer.progress.storepath import check_store_path, store_exists
 from quizzer.scheduling.card_state import CardState
@@ -83,16 +83,17 @@ _RECORD_KIND = "quizzer-anki-exports"
 
 
 def exports_record_path(db: str | os.PathLike[str] | None = None) -> Path:
-    """Where the record of exported cards lives: beside the store, ``<store>.anki.json``."""
-    path = default_db_path(db)
-    return path.with_name(path.name + ".anki.json")
+    """Where this machine's record of exported cards lives: its local state folder (see
+    :func:`quizzer.paths.machine_file`), never beside a store that may be synced."""
+    return machine_file(default_db_path(db), ".anki.json")
 
 
 def _record_doc(db: str | os.PathLike[str] | None) -> dict[str, object] | None:
-    """The record file's JSON (``{}`` when there is none yet; ``None``: not ours to trust)."""
-    path = exports_record_path(db)
+    """The record file's JSON (``{}`` when there is none yet; ``None``: not ours to trust).
+    Until this machine has a record of its own, the one an earlier version kept beside the
+    store is read (and the next export writes this machine's)."""
     try:
-        doc = json.loads(read_regular_file(path, 16 << 20, "export record"))
+        doc = json.loads(_record_bytes(db))
     except FileNotFoundError:
         return {"kind": _RECORD_KIND, "decks": {}}
     except (OSError, ValueError, InputError, RecursionError):  # unreadable, not JSON, ...
@@ -102,6 +103,14 @@ def _record_doc(db: str | os.PathLike[str] | None) -> dict[str, object] | None:
     if not isinstance(doc.get("decks"), dict):
         return None
     return doc
+
+
+def _record_bytes(db: str | os.PathLike[str] | None) -> bytes:
+    try:
+        return read_regular_file(exports_record_path(db), 16 << 20, "export record")
+    except FileNotFoundError:
+        old = beside_store(default_db_path(db), ".anki.json")
+        return read_regular_file(old, 16 << 20, "export record")
 
 
 def read_exported(db: str | os.PathLike[str] | None = None) -> dict[str, set[str]] | None:
@@ -135,13 +144,13 @@ def record_exported(
     """Write the record (atomically), with ``timestamp``, the export's note time; ``False``
     when it can't be written or the file there isn't one of ours (it is left alone).
 
-    The store's folder is created when missing: a learner who exports for Anki before
+    It is written even before the store exists: a learner who exports for Anki before
     ever studying needs the record most (without it a later export empties the guard
     fields of the cards an earlier one gave, and Anki shows those cards blank).
     """
     path = exports_record_path(db)
-    if read_exported(db) is None:
-        return False
+    if read_exported(db) is None and path.exists():
+        return False  # (an old record beside the store that isn't ours is simply not read)
     doc = {
         "kind": _RECORD_KIND,
         "decks": {deck: sorted(names) for deck, names in sorted(exported.items())},

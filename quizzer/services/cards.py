@@ -17,7 +17,7 @@ from quizzer.concepts.languages import SIDES, Side
 from quizzer.errors import InputError
 from quizzer.library.decks import write_deck
 from quizzer.library.overrides import override_path, with_text, write_override
-from quizzer.progress.device import folder_name
+from quizzer.progress.device import folder_record
 from quizzer.progress.layout import device_folders
 from quizzer.scheduling.card_state import CardState
 from quizzer.study.browse import search_key, status_of
@@ -278,7 +278,8 @@ def device_names(store: Store) -> dict[str, str]:
     folder's own name). Read from the folders alone: the store's ``devices()`` reads and
     verifies every log, seconds for a store of 100,000 answers."""
     return {
-        folder.name: folder_name(folder) or folder.name for folder in device_folders(store.path)
+        folder.name: folder_record(folder, "name") or folder.name
+        for folder in device_folders(store.path)
     }
 
 

@@ -92,8 +92,7 @@ def _stats(
     hour = settings.day_start_hour
     name = timezone_label(zone, now)
     try:
-        # The day's figures from the cache when they are still the store's (else counted from
-        # the card states and the log's tally, and cached).
+        # The day's figures from the card states and the log's tally (kept in the store's cache).
         digest = digest_for(store, now, zone, wanted, tally)
     except TallyGap:  # a clock before the newest answers: count that day from the log
         states = list(store.cards())

@@ -21,6 +21,7 @@ from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError
 from quizzer.fsutil import atomic_write_text, read_regular_file
+from quizzer.paths import beside_store, machine_file
 from quizzer.scheduling.queue import DueQueue
 from quizzer.scheduling.studyday import day_bounds
 from quizzer.services.deck_counts import KeptCounts
@@ -302,19 +303,30 @@ class StudyService:
 
     @property
     def _prefs_path(self) -> Path:
-        return Path(self.store.path).with_name(Path(self.store.path).name + ".ui.json")
+        return machine_file(self.store.path, ".ui.json")
 
     def _read_prefs(self) -> dict[str, Any] | None:
         """The remembered preferences: ``{}`` if the file is missing or damaged, ``None`` if
         what is there is no preferences file (a FIFO, which would block the app forever,
-        or an oversized file): it is neither read nor replaced."""
+        or an oversized file): it is neither read nor replaced. Until this machine has its
+        own file, the one an earlier version kept beside the store is read."""
         try:
-            data = json.loads(read_regular_file(self._prefs_path, MAX_PREFS_BYTES, "preferences"))
+            data = json.loads(self._prefs_bytes())
         except InputError:
             return None
         except (OSError, ValueError, RecursionError):
             return {}
         return data if isinstance(data, dict) else {}
+
+    def _prefs_bytes(self) -> bytes:
+        try:
+            return read_regular_file(self._prefs_path, MAX_PREFS_BYTES, "preferences")
+        except FileNotFoundError:
+            old = beside_store(self.store.path, ".ui.json")
+            try:
+                return read_regular_file(old, MAX_PREFS_BYTES, "preferences")
+            except (OSError, InputError):
+                return b"{}"  # (the old file is only a starting point: none is as good)
 
     def _get(self, key: str) -> Any:
         return (self._read_prefs() or {}).get(key)
@@ -329,6 +341,7 @@ class StudyService:
         text = json.dumps(prefs, ensure_ascii=False, indent=1)
         # Best effort: a choice that can't be remembered must not stop the session.
         with contextlib.suppress(OSError):
+            self._prefs_path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self._prefs_path, text + "\n")
 
     def last_choice(self) -> StudyChoice | None:

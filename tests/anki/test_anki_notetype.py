@@ -22,6 +22,7 @@ from quizzer.anki.model import BASE, LEGACY_MODEL_ID, Direction, template_direct
 from quizzer.cli.main import main
 from quizzer.concepts.deck import Deck
 from quizzer.library.decks import write_deck
+from quizzer.services.anki_export import exports_record_path
 from tests.anki_support import (
     check_every_card,
     db_of,
@@ -290,7 +291,8 @@ def test_fresh_forgets_earlier_exports(tmp_path, exporter):
 
 
 def test_a_record_file_that_is_not_ours_is_left_alone(tmp_path, exporter, capsys):
-    record = tmp_path / "store.json.anki.json"
+    record = exports_record_path(tmp_path / "store.json")
+    record.parent.mkdir(parents=True, exist_ok=True)
     record.write_text('{"something": "else"}')
     exporter("--deck", "fixture", "--all")
     assert "is not quizzer's record of exported cards" in capsys.readouterr().err

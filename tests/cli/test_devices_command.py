@@ -21,7 +21,7 @@ CARD = "quantization/c001|ru:term>en:definition"
 
 def _store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     store = tmp_path / "store"
-    layout.create_store(store, NOW)
+    layout.create_store(store)
     for name in ("desk", "laptop"):
         monkeypatch.setenv(device.ENV_DEVICE, name)
         with device.claim_device(store, NOW) as claimed:

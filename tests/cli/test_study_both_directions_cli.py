@@ -12,6 +12,7 @@ import pytest
 
 from quizzer.cards.card import Pair
 from quizzer.cli.main import main
+from quizzer.paths import machine_file
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.study import StudyScreen
 from tests.ui_support import card_of
@@ -41,7 +42,7 @@ def test_both_serves_the_first_direction_and_remembers_the_choice(
     first, reverse = Pair("en", "term", "bn", "term"), Pair("bn", "term", "en", "term")
     assert seen["pairs"] == (first, reverse)
     assert seen["card"].pair == first
-    prefs = json.loads(Path(db + ".ui.json").read_text(encoding="utf-8"))
+    prefs = json.loads(machine_file(db, ".ui.json").read_text(encoding="utf-8"))
     assert prefs["ui.last_choice"]["also"] == [reverse.code]
     # `quizzer study` alone studies the last choice, both directions.
     seen.clear()

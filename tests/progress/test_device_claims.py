@@ -24,7 +24,7 @@ NOW = datetime(2026, 12, 5, 8, 0, tzinfo=UTC)
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
     folder = tmp_path / "store"
-    layout.create_store(folder, NOW)
+    layout.create_store(folder)
     return folder
 
 

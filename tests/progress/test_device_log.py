@@ -121,7 +121,7 @@ def test_a_log_that_shrank_below_the_mark_is_a_loss(tmp_path: Path) -> None:
     path.write_bytes(b"\n".join(lines[:2]) + b"\n")
     result = read_since(tmp_path, mark)
     assert len(result.losses) == 1 and result.losses[0].path == path
-    assert "4 events" in result.losses[0].message
+    assert "4 events" in result.losses[0].reason
     assert _ids(result.events) == ["d-1", "d-2"] and result.mark.count == 2
 
 
@@ -141,7 +141,7 @@ def test_a_vanished_month_is_a_loss(tmp_path: Path) -> None:
     (tmp_path / "2026-12.log").unlink()
     result = read_since(tmp_path, mark)
     assert result.events == [] and len(result.losses) == 1
-    assert "2 events are gone" in result.losses[0].message
+    assert "2 events are gone" in result.losses[0].reason
 
 
 def test_opening_in_a_new_month_seals_the_old_one_into_tinydb(tmp_path: Path) -> None:
@@ -179,7 +179,7 @@ def test_a_seal_killed_before_removing_the_log_is_finished_without_repeats(tmp_p
     saved = (tmp_path / "2026-12.log").read_bytes()
     DeviceLog(tmp_path, "d", JAN).close()
     (tmp_path / "2026-12.log").write_bytes(saved)  # as if killed between rename and unlink
-    (tmp_path / ".2026-12.json.sealing").write_text("half")
+    (tmp_path / ".2026-12.json.k3j_x9qa.tmp").write_text("half")  # a seal killed mid-write
     assert read_since(tmp_path).events == december
     DeviceLog(tmp_path, "d", JAN).close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["2026-12.json"]

@@ -40,7 +40,7 @@ def _answer(at: int, grade: int = 3) -> dict[str, Any]:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    layout.create_store(tmp_path / "s", NOW)
+    layout.create_store(tmp_path / "s")
     return tmp_path / "s"
 
 

@@ -10,26 +10,24 @@ import pytest
 import quizzer.progress.layout as layout
 from quizzer.errors import StoreError
 
-NOW = datetime(2026, 12, 5, 8, 0, tzinfo=UTC)
-
 
 def test_a_new_store_gets_a_marker_and_a_devices_folder(tmp_path: Path) -> None:
     store = tmp_path / "progress"
-    marker = layout.create_store(store, NOW)
+    marker = layout.create_store(store)
     assert layout.read_marker(store) == marker and not marker.damaged
     assert layout.devices_dir(store).is_dir()
     assert sorted(p.name for p in store.iterdir()) == ["devices", "quizzer-store.json"]
 
 
 def test_opening_again_keeps_the_first_marker(tmp_path: Path) -> None:
-    first = layout.create_store(tmp_path / "s", NOW)
-    again = layout.create_store(tmp_path / "s", datetime(2027, 1, 1, tzinfo=UTC))
+    first = layout.create_store(tmp_path / "s")
+    again = layout.create_store(tmp_path / "s")
     assert again == first
 
 
 def test_two_machines_that_each_make_the_store_write_the_same_bytes(tmp_path: Path) -> None:
-    layout.create_store(tmp_path / "laptop", NOW)
-    layout.create_store(tmp_path / "desktop", datetime(2027, 5, 1, tzinfo=UTC))
+    layout.create_store(tmp_path / "laptop")
+    layout.create_store(tmp_path / "desktop")
     laptop = (tmp_path / "laptop" / layout.MARKER_NAME).read_bytes()
     assert laptop == (tmp_path / "desktop" / layout.MARKER_NAME).read_bytes()
     # Each machine still names its copy apart, for the caches outside it.
@@ -40,15 +38,15 @@ def test_a_marker_with_an_id_of_its_own_keeps_it(tmp_path: Path) -> None:
     (tmp_path / layout.MARKER_NAME).write_text(
         '{"format": "quizzer-store", "version": 3, "store": "abc", "created": "2026-12-05"}'
     )
-    assert layout.read_marker(tmp_path) == layout.StoreMarker("abc", "2026-12-05")
+    assert layout.read_marker(tmp_path) == layout.StoreMarker("abc")
 
 
 @pytest.mark.parametrize("damage", [b"", b'{"format": "quizz', b"\x00" * 40])
 def test_a_damaged_marker_of_a_store_is_written_again(tmp_path: Path, damage: bytes) -> None:
-    layout.create_store(tmp_path, NOW)
+    layout.create_store(tmp_path)
     (tmp_path / layout.MARKER_NAME).write_bytes(damage)
     assert layout.read_marker(tmp_path).damaged  # type: ignore[union-attr]
-    marker = layout.create_store(tmp_path, NOW)
+    marker = layout.create_store(tmp_path)
     assert not marker.damaged
     assert (tmp_path / layout.MARKER_NAME).read_bytes() == layout.MARKER_BYTES
     assert (tmp_path / layout.DAMAGED_MARKER).read_bytes() == damage
@@ -79,7 +77,7 @@ def test_a_marker_quizzer_did_not_write_is_refused(
 
 
 def test_only_device_folders_are_listed(tmp_path: Path) -> None:
-    layout.create_store(tmp_path, NOW)
+    layout.create_store(tmp_path)
     for name in ("abc", "abc~merged", ".syncthing.tmp", "Upper", "x y"):
         (layout.devices_dir(tmp_path) / name).mkdir()
     (layout.devices_dir(tmp_path) / "file").write_text("")

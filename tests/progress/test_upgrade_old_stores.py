@@ -115,7 +115,7 @@ def test_an_upgrade_that_fails_after_claiming_lets_the_device_go(
     # else wrote this device's folder: refused, never mixed in.
     upgrade.migrating_path(store).write_text("{}")
     upgrade._move_old_files(store, layout.legacy_dir(store))
-    layout.create_store(store, NOW)
+    layout.create_store(store)
     log = devicelog.DeviceLog(layout.device_dir(store, "desk"), "desk", NOW)
     log.append(
         [{"id": "desk-1", "dev": "desk", "seq": 1, "at": 1, "op": "suspend", "card": "x"}], NOW

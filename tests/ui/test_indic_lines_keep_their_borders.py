@@ -4,6 +4,7 @@ own scroll bar (Textual's would cut its lines by Rich's count)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,12 @@ def test_tmux_card_list_rows_end_in_one_column(tmp_path: Path, size: tuple[int, 
         pane.wait_for(lambda t: "Start (Enter" in t, "the home screen")
         pane.keys("/")
         screen = pane.wait_for(lambda t: "en→bn" in t and "Cards ·" in t, "the card list")
+        # The list fits its rows to its width once laid out: read the settled screen.
+        for _ in range(50):
+            time.sleep(0.2)
+            settled, screen = screen, pane.screen()
+            if screen == settled:
+                break
         rows = [line for line in screen.splitlines() if line.startswith("▊")]
         bengali = [line for line in rows if any("\u0980" <= ch <= "\u09ff" for ch in line)]
         assert len(bengali) >= 3, screen

@@ -14,6 +14,7 @@ from textual.widgets import Static
 from quizzer.cards.card import CardKey, Pair
 from quizzer.cli.main import main
 from quizzer.concepts.deck import Deck
+from quizzer.paths import machine_file
 from quizzer.progress import open_store
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.home import HomeScreen
@@ -100,5 +101,5 @@ def test_quizzer_study_a_b_serves_both_decks_with_their_own_limits(
     decks = [k.deck for k in seen["shown"]]
     # Two new cards a deck a day: each deck's own limit.
     assert decks == ["quantization"] * 2 + ["training-efficiency"] * 2
-    prefs = json.loads(Path(str(db) + ".ui.json").read_text(encoding="utf-8"))
+    prefs = json.loads(machine_file(db, ".ui.json").read_text(encoding="utf-8"))
     assert prefs["ui.last_choice"]["more_decks"] == ["training-efficiency"]

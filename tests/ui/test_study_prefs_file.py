@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from quizzer.paths import machine_file
 from quizzer.progress import open_store
 from quizzer.services.study import MAX_PREFS_BYTES, StudyService
 from quizzer.study.selection import StudyChoice
@@ -46,7 +47,8 @@ def _within(seconds: float, fifo: Path, work: Callable[[], object]) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_a_fifo_in_place_of_the_preferences_is_neither_read_nor_replaced(tmp_path: Path) -> None:
-    prefs = tmp_path / "p.json.ui.json"
+    prefs = machine_file(tmp_path / "p.json", ".ui.json")
+    prefs.parent.mkdir(parents=True, exist_ok=True)
     with open_store(tmp_path / "p.json") as store:
         service = StudyService(store, bundled_decks())
         os.mkfifo(prefs)
@@ -62,7 +64,8 @@ def test_a_fifo_in_place_of_the_preferences_is_neither_read_nor_replaced(tmp_pat
 
 
 def test_an_oversized_preferences_file_is_neither_read_nor_replaced(tmp_path: Path) -> None:
-    prefs = tmp_path / "p.json.ui.json"
+    prefs = machine_file(tmp_path / "p.json", ".ui.json")
+    prefs.parent.mkdir(parents=True, exist_ok=True)
     with open_store(tmp_path / "p.json") as store:
         service = StudyService(store, bundled_decks())
         service.remember(_picked())
@@ -77,7 +80,8 @@ def test_an_oversized_preferences_file_is_neither_read_nor_replaced(tmp_path: Pa
 def test_remembering_the_same_choice_again_leaves_the_file_alone(tmp_path: Path) -> None:
     """`quizzer study` with the last choice writes (and fsyncs) nothing before its first card;
     another choice is written."""
-    prefs = tmp_path / "p.json.ui.json"
+    prefs = machine_file(tmp_path / "p.json", ".ui.json")
+    prefs.parent.mkdir(parents=True, exist_ok=True)
     with open_store(tmp_path / "p.json") as store:
         service = StudyService(store, bundled_decks())
         service.remember(_picked())

@@ -14,6 +14,7 @@ from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.deck import Deck
 from quizzer.errors import StoreError
 from quizzer.library.decks import find_deck
+from quizzer.paths import machine_file
 from quizzer.progress import open_store
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.services.study import StudyService
@@ -659,10 +660,11 @@ def test_remembering_the_choice_is_best_effort(tmp_path: Path) -> None:
         picked = choice("quantization", "ru:term>en:definition", "typed")
         service.remember(picked)
         assert service.last_choice() == picked
-        (tmp_path / "p.json.ui.json").write_text("{not json", encoding="utf-8")
+        prefs = machine_file(tmp_path / "p.json", ".ui.json")
+        prefs.write_text("{not json", encoding="utf-8")
         assert service.last_choice() is None  # a damaged file is ignored, not fatal
-        (tmp_path / "p.json.ui.json").unlink()
-        (tmp_path / "p.json.ui.json").mkdir()  # can't be written: ignored
+        prefs.unlink()
+        prefs.mkdir()  # can't be written: ignored
         service.remember(picked)
         assert service.last_choice() is None
 

@@ -23,8 +23,8 @@ from quizzer.services.cards import CardBrowser, CardRow
 from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
 from quizzer.ui.screens.base import QuizzerScreen
-from quizzer.ui.textshape import clip, display_text
-from quizzer.ui.widgets.drawn import CellWrapped, DrawnOptionList, DrawnStatic
+from quizzer.ui.textshape import cells, clip, clusters, display_text, visual_lines
+from quizzer.ui.widgets.drawn import DrawnOptionList, DrawnStatic
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
@@ -80,6 +80,7 @@ class CardsScreen(QuizzerScreen[None]):
         self._status: str | None = None
         self._deck_index = -1  # every deck
         self.rows: list[CardRow] = []
+        self._fitted_width = 0
         self._browser: CardBrowser | None = None
         #: The text being edited: (concept uid, language, side).
         self._editing: tuple[str, str, str] | None = None
@@ -132,15 +133,7 @@ class CardsScreen(QuizzerScreen[None]):
     def _refresh(self) -> None:
         search = self.query_one("#cards-search", Input).value
         self.rows = self.browser.find(self._decks(), utcnow(), search=search, status=self._status)
-        shown = self.rows[:LIMIT]
-        cards = self.query_one("#cards-list", OptionList)
-        keep = cards.highlighted
-        cards.clear_options()
-        cards.add_options(
-            [Option(CellWrapped.of(self._line(row)), id=row.card.id) for row in shown]
-        )
-        if shown:
-            cards.highlighted = min(keep or 0, len(shown) - 1)
+        self._fill_list()
         decks = self._decks()
         # The deck by its name, as the home screen lists it.
         names = {d.id: display_text(d.name, self.rtl_mode) for d in self.service.listings()}
@@ -152,10 +145,43 @@ class CardsScreen(QuizzerScreen[None]):
         )
         self._show_detail()
 
-    def _line(self, row: CardRow) -> Content:
+    def _fill_list(self) -> None:
+        """The list's rows for the cards found, each fitted to the list's width."""
+        cards = self.query_one("#cards-list", OptionList)
+        keep = cards.highlighted
+        shown = self.rows[:LIMIT]
+        # The list's own width once laid out; before that, the screen's less its borders.
+        width = cards.scrollable_content_region.width or self.app.size.width - 4
+        self._fitted_width = width
+        cards.clear_options()
+        cards.add_options([Option(self._line(row, width), id=row.card.id) for row in shown])
+        if shown:
+            cards.highlighted = min(keep or 0, len(shown) - 1)
+
+    def on_resize(self) -> None:
+        """Rows are cut to the width they had: a new width cuts them again."""
+        cards = self.query_one("#cards-list", OptionList)
+        if cards.scrollable_content_region.width != self._fitted_width:
+            self._fill_list()
+
+    def _line(self, row: CardRow, width: int) -> Content:
+        """One line per card, as a browser lists them: its state, its direction, and its
+        prompt → answer, each cut between grapheme clusters to share what room is left (the
+        highlighted card's whole texts are in the detail below)."""
         p = row.card.pair
         prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
         answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        head = f"{row.status:<9} {p.prompt_lang}→{p.answer_lang} "
+        room = max(8, width - cells(head) - 4)
+        if cells(prompt) + cells(answer) > room:
+            # The shorter side keeps its whole text when it fits in half the room.
+            half = room // 2
+            if cells(prompt) <= half:
+                answer = clip(answer, room - cells(prompt))
+            elif cells(answer) <= half:
+                prompt = clip(prompt, room - cells(answer))
+            else:
+                prompt, answer = clip(prompt, half), clip(answer, room - half)
         mode = self.rtl_mode
         return Content.assemble(
             (f"{row.status:<9} ", "$text-muted"),
@@ -169,6 +195,28 @@ class CardsScreen(QuizzerScreen[None]):
         """``text`` as a notification quotes it: laid out for the terminal, cut at
         ``width`` cells."""
         return display_text(clip(text, width), self.rtl_mode)
+
+    def _whole(self, row: CardRow) -> str:
+        """The card's prompt → answer on up to three lines, laid out for the terminal (the
+        list's row may be cut to one)."""
+        p = row.card.pair
+        prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
+        answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        width = max(20, self.size.width - 2)
+        above = visual_lines(prompt, width, self.rtl_mode)
+        below = visual_lines(f"→ {answer}", width, self.rtl_mode)
+        # The answer keeps up to two lines, the prompt what is left of three; a cut says so.
+        below = self._cut(below, 2, width)
+        return "\n".join([*self._cut(above, 3 - len(below), width), *below])
+
+    @staticmethod
+    def _cut(lines: list[str], most: int, width: int) -> list[str]:
+        if len(lines) <= most:
+            return lines
+        last = clusters(lines[most - 1])
+        while last and cells("".join(last)) + 2 > width:
+            last.pop()
+        return [*lines[: most - 1], "".join(last) + " …"]
 
     def _words(self, row: CardRow) -> str:
         """The card as a learner knows it: its prompt → its answer."""
@@ -206,7 +254,11 @@ class CardsScreen(QuizzerScreen[None]):
         if row is None:
             detail.update("No card holds that text." if self.rows == [] else "")
             return
-        lines = [f"{row.card.id}", f"{row.status} · reps {row.reps} · lapses {row.lapses}"]
+        lines = [
+            self._whole(row),
+            f"{row.card.id}",
+            f"{row.status} · reps {row.reps} · lapses {row.lapses}",
+        ]
         if row.due is not None:
             lines[-1] += f" · due {row.due.astimezone():%Y-%m-%d %H:%M}"
         lines += self._found_in(row)

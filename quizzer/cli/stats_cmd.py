@@ -33,6 +33,7 @@ from quizzer.scheduling.grades import GRADE_NAMES
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.studyday import study_day
 from quizzer.services.stats import stats_from_store
+from quizzer.ui.drawn_cells import DrawnWidths
 from quizzer.ui.stats_render import full_report
 
 DB_HELP = "progress store file (default: $QUIZZER_DB, else the platform's user data dir)"
@@ -153,7 +154,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         data["db"] = str(default_db_path(args.db))
         print_json(data)
         return 0
-    Console(highlight=False).print(full_report(stats))
+    # Through DrawnWidths: a table naming Hindi or Bengali keeps its columns on a terminal.
+    Console(highlight=False).print(DrawnWidths(full_report(stats)))
     return 0
 
 

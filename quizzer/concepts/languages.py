@@ -136,6 +136,13 @@ def native_name(tag: str) -> str:
     return _names(tag)[1]
 
 
+def both_names(tag: str) -> str:
+    """``Bangla · বাংলা``: the English name, then the name in the language itself (once,
+    ``English``, where the two are the same)."""
+    english, native = _names(tag)
+    return english if native == english else f"{english} · {native}"
+
+
 def _names(tag: str) -> tuple[str, str]:
     known = _NAMES.get(tag)
     if known is not None:

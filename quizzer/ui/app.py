@@ -89,7 +89,7 @@ class QuizzerApp(App[int]):
             return
         from quizzer.ui.screens.stats import StatsScreen
 
-        self.push_screen(StatsScreen(load=lambda: self.service.stats(deck)))
+        self.push_screen(StatsScreen(load=lambda: self.service.stats(deck), rtl_mode=self.rtl_mode))
 
     def on_unmount(self) -> None:
         """Close the study service."""

@@ -2,6 +2,13 @@
 
 Every cell is a :class:`rich.text.Text` built from plain strings: deck texts
 (concept names) are data, never markup, so a name like ``[bold]`` shows as typed.
+
+Languages are named in themselves (``বাংলা``, ``हिन्दी``, ``العربية``), with their English name
+too where the table fits (``Bangla · বাংলা``). Such names are drawn by ``shape`` (Arabic
+joined and in visual order: :func:`quizzer.ui.textshape.display_text`), and a column holding
+them is made as wide as a terminal draws them (a Hindi or Bengali vowel sign a cell, none in
+Rich's count), with the text at its left: the blanks after it are where the lines are fitted
+(:mod:`quizzer.ui.drawn_cells`).
 """
 
 from __future__ import annotations
@@ -12,10 +19,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from quizzer.concepts.languages import language_name
+from quizzer.concepts.languages import both_names, native_name
 from quizzer.stats.figures import GroupSummary, SourceCount, Stats
 from quizzer.ui.fitted import Fitted
 from quizzer.ui.stats_charts import forecast_text, heatmap_text
+from quizzer.ui.textshape import cells, display_text, resolve_rtl_mode
 
 #: Concepts shown in the mastery table (the rest are in ``quizzer stats --json``).
 MASTERY_ROWS = 60
@@ -65,6 +73,20 @@ def _recall_style(value: float | None) -> str:
 
 def _t(value: object, style: str = "") -> Text:
     return Text(str(value), style=style)
+
+
+#: Prepares a language's name for the terminal (shaping right-to-left scripts).
+Shape = Callable[[str], str]
+
+
+def terminal_shape(text: str) -> str:
+    """``text`` shaped as this terminal needs (``--rtl auto``): the command line's default."""
+    return display_text(text, resolve_rtl_mode("auto"))
+
+
+def _names(labels: Sequence[str]) -> int:
+    """The width of a column of names, as a terminal draws them."""
+    return max((cells(label) for label in labels), default=0)
 
 
 def overview_table(stats: Stats) -> Table:
@@ -126,9 +148,12 @@ def retention_table(stats: Stats) -> Table:
     return t
 
 
-def mastery_table(stats: Stats, limit: int = MASTERY_ROWS) -> Table:
+def mastery_table(
+    stats: Stats, limit: int = MASTERY_ROWS, shape: Shape = terminal_shape, wide: bool = True
+) -> Table:
     """Concepts × answer languages: recall probability now; the first ``limit`` concepts
-    (a big library has thousands: ``--json`` carries them all)."""
+    (a big library has thousands: ``--json`` carries them all). The languages are named in
+    themselves, and in English too when ``wide``."""
     title = "Predicted recall now (FSRS), by answer language"
     more = len(stats.mastery) - limit
     # Retrievability is 1 at the moment of any answer, a failed one too: said here, or
@@ -140,20 +165,23 @@ def mastery_table(stats: Stats, limit: int = MASTERY_ROWS) -> Table:
     )
     t = Table(title=title, padding=(0, 1), min_width=len(title), caption=caption)
     t.add_column(_t("Concept"), overflow="fold", max_width=32)
+    name = both_names if wide else native_name
     for lang in stats.mastery_languages:
-        t.add_column(_t(language_name(lang)), justify="right")
+        label = shape(name(lang))
+        # Headed at the left, over the figures: the blanks after a Hindi name take its signs.
+        t.add_column(Text(label, justify="left"), justify="right", min_width=cells(label))
     t.add_column(_t("All"), justify="right")
     for row in stats.mastery[:limit]:
-        name = stats.concept_names.get(row.concept_uid, row.concept_uid)
-        cells = []
+        concept = stats.concept_names.get(row.concept_uid, row.concept_uid)
+        figures = []
         for lang in stats.mastery_languages:
             cell = row.cells.get(lang)
             if cell is None:
-                cells.append(_t("·", "grey50"))
+                figures.append(_t("·", "grey50"))
             else:
-                cells.append(_t(percent(cell.recall, 0), _recall_style(cell.recall)))
-        cells.append(_t(percent(row.recall, 0), _recall_style(row.recall)))
-        t.add_row(_t(name), *cells)
+                figures.append(_t(percent(cell.recall, 0), _recall_style(cell.recall)))
+        figures.append(_t(percent(row.recall, 0), _recall_style(row.recall)))
+        t.add_row(_t(concept), *figures)
     return t
 
 
@@ -189,13 +217,20 @@ def _summary_table(
     rows: Sequence[GroupSummary],
     label: Callable[[str], str],
     headings: Sequence[str] = _SUMMARY_HEADINGS,
+    narrow: bool = False,
 ) -> Table:
     t = Table(title=title, padding=(0, 1), caption=SUMMARY_NOTE)
-    for name, justify in [(first, "left"), *((h, "right") for h in headings)]:
-        t.add_column(_t(name), justify=justify)  # type: ignore[arg-type]
-    for s in rows:
+    if narrow:
+        # No lines between the columns: the room the names need, in 60 columns.
+        t.box, t.pad_edge = None, False
+    labels = [label(s.key) for s in rows]
+    widest = max((_names(label.split("\n")) for label in labels), default=0)
+    t.add_column(_t(first), justify="left", min_width=widest)
+    for heading in headings:
+        t.add_column(_t(heading), justify="right")
+    for name, s in zip(labels, rows, strict=True):
         t.add_row(
-            _t(label(s.key)),
+            _t(name),
             _t(s.cards),
             _t(s.reviews),
             _t(percent(s.correct_rate), _recall_style(s.correct_rate)),
@@ -206,33 +241,48 @@ def _summary_table(
     return t
 
 
-def _pair_label(key: str) -> str:
+def _pair_label(key: str, name: Callable[[str], str], shape: Shape, sep: str = " ") -> str:
     a, _, b = key.partition(">")
-    return f"{language_name(a)} → {language_name(b)}"
+    return f"{shape(name(a))} →{sep}{shape(name(b))}"
 
 
-def _code_pair(key: str) -> str:
-    return key.replace(">", "→")
+def languages_table(stats: Stats, shape: Shape = terminal_shape) -> Table:
+    """Per answer language, named in English and in itself."""
+    return _summary_table(
+        "By answer language", "Language", stats.languages, lambda key: shape(both_names(key))
+    )
 
 
-def languages_table(stats: Stats) -> Table:
-    """Per answer language."""
-    return _summary_table("By answer language", "Language", stats.languages, language_name)
+def pairs_table(stats: Stats, shape: Shape = terminal_shape) -> Table:
+    """Per language pair, each named in English and in itself."""
+    return _summary_table(
+        "By language pair",
+        "Pair",
+        stats.pairs,
+        lambda key: _pair_label(key, both_names, shape),
+    )
 
 
-def pairs_table(stats: Stats) -> Table:
-    """Per language pair."""
-    return _summary_table("By language pair", "Pair", stats.pairs, _pair_label)
-
-
-def _narrow_summaries(stats: Stats) -> dict[str, Table]:
-    """The summary tables with language codes and short headings, for narrow terminals."""
+def _narrow_tables(stats: Stats, shape: Shape) -> dict[str, Table]:
+    """The tables naming languages in themselves only, with short headings, for narrow
+    terminals."""
     return {
+        "stats-mastery": mastery_table(stats, shape=shape, wide=False),
         "stats-languages": _summary_table(
-            "By answer language", "Lang.", stats.languages, str, _SHORT_HEADINGS
+            "By answer language",
+            "Lang.",
+            stats.languages,
+            lambda key: shape(native_name(key)),
+            _SHORT_HEADINGS,
+            narrow=True,
         ),
         "stats-pairs": _summary_table(
-            "By language pair", "Pair", stats.pairs, _code_pair, _SHORT_HEADINGS
+            "By language pair",
+            "Pair",
+            stats.pairs,
+            lambda key: _pair_label(key, native_name, shape, "\n"),  # on two lines
+            _SHORT_HEADINGS,
+            narrow=True,
         ),
     }
 
@@ -292,20 +342,20 @@ def sources_table(stats: Stats) -> Table:
     return t
 
 
-def detail_tables(stats: Stats) -> list[tuple[str, RenderableType]]:
+def detail_tables(stats: Stats, shape: Shape = terminal_shape) -> list[tuple[str, RenderableType]]:
     """The per-concept and per-language tables, each with its screen id; empty ones left out.
 
     A deck nobody has answered yet has no language, pair or source rows, and a header
     over nothing reads like a bug; the hardest-concepts table stays, saying "no lapses yet".
     """
     tables = [
-        ("stats-mastery", mastery_table(stats)),
+        ("stats-mastery", mastery_table(stats, shape=shape)),
         ("stats-hardest", hardest_table(stats)),
-        ("stats-languages", languages_table(stats)),
-        ("stats-pairs", pairs_table(stats)),
+        ("stats-languages", languages_table(stats, shape)),
+        ("stats-pairs", pairs_table(stats, shape)),
         ("stats-sources", sources_table(stats)),
     ]
-    narrow = _narrow_summaries(stats)
+    narrow = _narrow_tables(stats, shape)
     return [
         (name, Fitted(table, narrow[name]) if name in narrow else table)
         for name, table in tables
@@ -326,7 +376,7 @@ def report_heading(stats: Stats) -> Fitted:
     return Fitted(wide, narrow)
 
 
-def full_report(stats: Stats) -> Group:
+def full_report(stats: Stats, shape: Shape = terminal_shape) -> Group:
     """Everything, top to bottom, for the terminal."""
     return Group(
         report_heading(stats),
@@ -342,5 +392,5 @@ def full_report(stats: Stats) -> Group:
         Text(""),
         Text("Due in the next 30 days", style="bold italic"),
         Fitted(forecast_text(stats.forecast), forecast_text(stats.forecast, column=1)),
-        *(part for _, table in detail_tables(stats) for part in (Text(""), table)),
+        *(part for _, table in detail_tables(stats, shape) for part in (Text(""), table)),
     )

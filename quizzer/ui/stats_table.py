@@ -20,7 +20,7 @@ from textual.geometry import Size
 from textual.strip import Strip
 
 from quizzer.ui.textshape import cells
-from quizzer.ui.widgets.drawn import DrawnCells
+from quizzer.ui.widgets.drawn import DrawnCells, fitted
 
 
 class RenderedTable(DrawnCells):
@@ -78,7 +78,8 @@ class RenderedTable(DrawnCells):
         width = self.size.width
         lines = self._strips(width)
         if 0 <= y < len(lines):
-            return lines[y].extend_cell_length(width, self.visual_style.rich_style)
+            # Fitted to the cells the terminal draws (a Hindi or Bengali name's vowel signs).
+            return fitted(self, lines[y].extend_cell_length(width, self.visual_style.rich_style))
         return Strip.blank(width, self.visual_style.rich_style)
 
 

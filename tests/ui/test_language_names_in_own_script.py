@@ -49,3 +49,21 @@ async def test_the_language_pickers_name_each_language_in_its_own_script(
             assert shown[lang] == display_text(f"{english} · {native}"), shown[lang]
         assert shown["en"] == "English"  # named once where both names are the same
         await pilot.press("escape")
+
+
+@pytest.mark.parametrize("size", [(60, 20), (120, 40)])
+async def test_the_card_captions_name_languages_in_their_own_script(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    from quizzer.ui.widgets.card_view import CaptionedText, CaptionLine
+    from tests.ui_support import choice
+
+    app = make_app(tmp_path / "p.json", choice("quantization", "ar:term>bn:definition", "flip"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        prompt = app.screen.query_one("#prompt", CaptionedText)
+        answer = app.screen.query_one("#answer-label", CaptionLine)
+        # Drawn as it reads: the Arabic name joined and in visual order.
+        assert prompt.caption == display_text("Arabic · العربية term")
+        assert str(answer.render()) == "Bangla · বাংলা definition"

@@ -27,6 +27,7 @@ from quizzer.concepts.deck import Deck
 from quizzer.stats.figures import Stats
 from quizzer.ui.stats_render import detail_tables, overview_table, retention_table, states_table
 from quizzer.ui.stats_table import RenderedTable
+from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.due_chart import DueChart
 from quizzer.ui.widgets.heatmap import Heatmap
 
@@ -89,6 +90,7 @@ class StatsScreen(Screen[None]):
         decks: Sequence[Deck] | None = None,
         now: datetime | None = None,
         load: Callable[[], Stats] | None = None,
+        rtl_mode: str = "app",
     ) -> None:
         if stats is None and load is None:
             if store is None:
@@ -98,6 +100,8 @@ class StatsScreen(Screen[None]):
         #: The figures (``None`` while they are being counted).
         self.stats: Stats | None = stats
         self._load = load
+        #: How right-to-left language names are drawn (see :func:`display_text`).
+        self.rtl_mode = rtl_mode
 
     def compose(self) -> ComposeResult:
         """The figures, or a loading line while a worker thread counts them."""
@@ -159,7 +163,7 @@ class StatsScreen(Screen[None]):
 
     def _details(self, s: Stats) -> Iterator[Widget]:
         """The mastery, hardest-concepts and summary tables, under the charts."""
-        for name, table in detail_tables(s):
+        for name, table in detail_tables(s, lambda text: display_text(text, self.rtl_mode)):
             yield RenderedTable(table, id=name, classes="stats-table")
 
     async def _mount_details(self, s: Stats) -> None:

@@ -11,14 +11,33 @@ from textual.geometry import Size
 from textual.style import Style
 from textual.widgets import Rule
 
-from quizzer.concepts.languages import language_name
-from quizzer.ui.widgets.drawn import DrawnLabel
+from quizzer.concepts.languages import both_names, language_name, native_name
+from quizzer.ui.textshape import cells, clip, display_text
+from quizzer.ui.widgets.drawn import DrawnCells
 from quizzer.ui.widgets.script_text import ScriptText
+
+#: A caption where the line has room, and a shorter one where it hasn't.
+Captions = tuple[str, str]
 
 
 def side_label(lang: str, side: str) -> str:
-    """``"Bengali term"`` — what a text is."""
+    """``"Bangla term"`` — what a text is, in English (for a sentence: "Type the …")."""
     return f"{language_name(lang)} {side}"
+
+
+def side_captions(lang: str, side: str) -> Captions:
+    """What a text is, its language named in itself: ``"Bangla · বাংলা term"`` where the
+    line has room, ``"বাংলা term"`` where it hasn't."""
+    return f"{both_names(lang)} {side}", f"{native_name(lang)} {side}"
+
+
+def fit_caption(captions: Captions, width: int, rtl_mode: str) -> str:
+    """The caption for a line ``width`` cells wide, drawn as it reads (Arabic joined and in
+    visual order), cut with "…" if even the short one is too long."""
+    wide = display_text(captions[0], rtl_mode)
+    if cells(wide) <= width:
+        return wide
+    return display_text(clip(captions[1], width), rtl_mode)
 
 
 class CaptionedText(ScriptText):
@@ -35,12 +54,18 @@ class CaptionedText(ScriptText):
     }
     """
 
-    #: The caption above the text.
-    caption = ""
+    #: The caption above the text, and its shorter form (:func:`side_captions`).
+    captions: Captions = ("", "")
 
-    def set_caption(self, caption: str) -> None:
-        """Show ``caption`` above the text."""
-        self.caption = caption
+    @property
+    def caption(self) -> str:
+        """The caption as shown at the widget's width."""
+        width = self.content_region.width or self.size.width
+        return fit_caption(self.captions, width, self.rtl_mode)
+
+    def set_caption(self, captions: Captions) -> None:
+        """Show ``captions`` (the first where it fits, else the second) above the text."""
+        self.captions = captions
         self.refresh()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -50,8 +75,33 @@ class CaptionedText(ScriptText):
     def render(self) -> Content:
         """The caption in the caption's colour, then the text's lines, bold."""
         muted = self.get_visual_style("captioned-text--caption").foreground
-        caption = Content.styled(self.caption.partition("\n")[0], Style(foreground=muted))
+        caption = Content.styled(self.caption, Style(foreground=muted))
         return Content("\n").join([caption, self.render_text().stylize(Style(bold=True))])
+
+
+class CaptionLine(DrawnCells):
+    """One line naming a text (:func:`side_captions`): the long caption where it fits."""
+
+    DEFAULT_CSS = """
+    CaptionLine {
+        height: 1;
+    }
+    """
+
+    def __init__(self, captions: Captions, *, rtl_mode: str = "app", id: str | None = None) -> None:
+        super().__init__(id=id, classes="card-label")
+        self.captions = captions
+        self.rtl_mode = rtl_mode
+
+    def update(self, captions: Captions) -> None:
+        """Show ``captions`` from now on."""
+        self.captions = captions
+        self.refresh()
+
+    def render(self) -> Content:
+        """The caption that fits the line."""
+        width = self.content_region.width or self.size.width
+        return Content(fit_caption(self.captions, width, self.rtl_mode))
 
 
 class CardView(Vertical):
@@ -93,7 +143,7 @@ class CardView(Vertical):
         super().__init__(id=id)
         #: How right-to-left texts are drawn (see :class:`ScriptText`).
         self.rtl_mode = rtl_mode
-        self._answer = ("", "")  # (label, text) of the card shown
+        self._answer: tuple[Captions, str] = (("", ""), "")  # (captions, text) of the card
         self._answer_mounted = False
 
     def compose(self) -> ComposeResult:
@@ -101,7 +151,11 @@ class CardView(Vertical):
         yield CaptionedText("", id="prompt", align="center", rtl_mode=self.rtl_mode)
 
     def show(
-        self, prompt: str, prompt_label: str, answer: str = "", answer_label: str = ""
+        self,
+        prompt: str,
+        prompt_label: Captions,
+        answer: str = "",
+        answer_label: Captions = ("", ""),
     ) -> None:
         """Show a new card with its answer hidden."""
         shown = self.query_one("#prompt", CaptionedText)
@@ -109,7 +163,7 @@ class CardView(Vertical):
         shown.text = prompt
         self._answer = (answer_label, answer)
         if self._answer_mounted:
-            self.query_one("#answer-label", DrawnLabel).update(answer_label)
+            self.query_one("#answer-label", CaptionLine).update(answer_label)
             self.query_one("#answer", ScriptText).text = answer
         self.set_revealed(False)
 
@@ -122,7 +176,7 @@ class CardView(Vertical):
             # Registered at once (a query finds them now); laid out with the next refresh.
             self.mount(
                 Rule(id="card-rule"),
-                DrawnLabel(label, id="answer-label", classes="card-label", markup=False),
+                CaptionLine(label, rtl_mode=self.rtl_mode, id="answer-label"),
                 ScriptText(text, id="answer", align="center", rtl_mode=self.rtl_mode),
             )
             self._answer_mounted = True

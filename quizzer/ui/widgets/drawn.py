@@ -17,7 +17,7 @@ from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.visual import RenderOptions
 from textual.widget import Widget
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from quizzer.ui.drawn_cells import fit_line
 from quizzer.ui.textshape import cells, line_spans
@@ -93,19 +93,6 @@ class DrawnCells(Widget):
 
 class DrawnStatic(Static):
     """Textual's :class:`~textual.widgets.Static`, its text wrapped and its lines fitted to
-    the cells drawn."""
-
-    def render(self) -> RenderResult:
-        """The text, wrapped by drawn cells (:class:`CellWrapped`)."""
-        return cell_wrapped(super().render())
-
-    def render_line(self, y: int) -> Strip:
-        """The line Textual renders, fitted."""
-        return fitted(self, super().render_line(y))
-
-
-class DrawnLabel(Label):
-    """Textual's :class:`~textual.widgets.Label`, its text wrapped and its lines fitted to
     the cells drawn."""
 
     def render(self) -> RenderResult:

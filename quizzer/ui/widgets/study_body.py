@@ -11,7 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from quizzer.cards.card import Pair
-from quizzer.ui.widgets.card_view import CardView, side_label
+from quizzer.ui.widgets.card_view import CardView, side_captions, side_label
 from quizzer.ui.widgets.choice_panel import ChoicePanel
 from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.flip_panel import FlipPanel
@@ -109,8 +109,12 @@ class StudyBody(VerticalScroll):
     ) -> None:
         """Show a new card (answer hidden), asked as ``stage`` (a choice with ``options``)."""
         answer_label = side_label(pair.answer_lang, pair.answer_side)
-        prompt_label = side_label(pair.prompt_lang, pair.prompt_side)
-        self.query_one(CardView).show(prompt, prompt_label, answer, answer_label)
+        self.query_one(CardView).show(
+            prompt,
+            side_captions(pair.prompt_lang, pair.prompt_side),
+            answer,
+            side_captions(pair.answer_lang, pair.answer_side),
+        )
         self._to_end = False
         self._in_sight = None
         self.scroll_home(animate=False)

@@ -9,10 +9,16 @@
   term alone is often an acronym or an English loan (``GPTQ``, ``Scale Factor``) in any
   glossary, and the definition carries the sentence.
 * A file is surveyed first: a sample of its entries, each read by a fast detector over
-  every candidate of their script, gives the languages the file holds (each with at
-  least a sixth of the sample); then each entry is decided among those few. A file in
-  one language is therefore never split by a detector's slips on short entries, and a
-  mixed file (French entries in a Bengali glossary) is still tagged entry by entry.
+  every candidate of their script, gives the languages the file holds; then each entry is
+  decided among those few. The sample's majority and any language with a third of it are
+  surely in the file. Any other language the sample names (at least once in a hundred)
+  is one of the file's only when the full detector confirms it: at least half of the
+  entries that voted for it are read as it, and surely (:data:`CONFIRM_SURE`), against
+  the languages surely there. French entries that are a tenth of an English file are
+  confirmed (the full detector is all but certain of each); a detector's slips in a file
+  of one language (Marathi read in a Hindi glossary, Malay in an Indonesian one) are
+  not, so such a file is never split by them, and a mixed file (French entries in a
+  Bengali glossary) is still tagged entry by entry.
 * Each entry of a mixed file is read by the fast detector among the file's languages
   first, and its answer taken when it is sure (:data:`FAST_SURE`) and names a language
   the survey trusts: the sample's majority, or one with at least a third of the sample.
@@ -47,9 +53,13 @@ DECIDE_BATCH = 2000
 #: it takes the majority of the entries in its script (Indonesian and Malay, Spanish and
 #: Galician share most of their words; a short entry can lean either way).
 SURE = 0.75
-#: A language holds at least this share of the surveyed entries of its script to be one of
-#: the file's languages.
-SURVEY_SHARE = 1 / 6
+#: A language the survey names for at least this share of its sample (and at least once)
+#: is checked by the full detector; rarer votes are not worth loading its model for.
+SURVEY_SHARE = 1 / 100
+#: Entries that voted for a language checked by the full detector, at most.
+CONFIRM_SAMPLE = 30
+#: The full detector confirms a language an entry voted for at this confidence or more.
+CONFIRM_SURE = 0.9
 #: The fast detector's answer for an entry is taken at this confidence or more (when it
 #: names a language the survey trusts); below, the entry is decided at full accuracy.
 FAST_SURE = 0.99
@@ -108,13 +118,32 @@ def _forced(forced: str, count: int) -> Tagging:
 def _survey(
     texts: Sequence[str], indices: list[int], tags: tuple[str, ...]
 ) -> tuple[tuple[str, ...], Counter[str], int]:
-    """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted), the
-    votes of the sample, and its size."""
+    """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted: those
+    surely there and those the full detector confirms), the votes of the sample, and its
+    size."""
     sample = _spread(indices, SURVEY_SIZE)
-    votes = Counter(v for v in detector.survey([texts[i] for i in sample], tags) if v)
+    read = detector.survey([texts[i] for i in sample], tags)
+    votes = Counter(v for v in read if v)
+    if not votes:
+        return (), votes, len(sample)
+    sure = _trusted(tuple(votes), votes, len(sample))
     least = max(1, math.ceil(len(sample) * SURVEY_SHARE))
-    found = tuple(sorted(lang for lang, count in votes.items() if count >= least))
-    return found, votes, len(sample)
+    found = set(sure)
+    for lang, count in votes.items():
+        if lang in sure or count < least:
+            continue
+        voters = [texts[i] for i, vote in zip(sample, read, strict=True) if vote == lang]
+        if _confirmed(voters[:CONFIRM_SAMPLE], lang, tuple(sorted({*sure, lang}))):
+            found.add(lang)
+    return tuple(sorted(found)), votes, len(sample)
+
+
+def _confirmed(voters: list[str], lang: str, among: tuple[str, ...]) -> bool:
+    """Whether at least half of ``voters`` are ``lang`` to the full detector deciding
+    ``among``, each at :data:`CONFIRM_SURE` or more."""
+    decided = detector.decide_many(voters, among)
+    sure = sum(1 for found, confidence in decided if found == lang and confidence >= CONFIRM_SURE)
+    return 2 * sure >= len(voters)
 
 
 #: The golden ratio's fractional part: its multiples modulo 1 spread evenly over [0, 1)

@@ -11,10 +11,13 @@ import quizzer.glossary.language_id as language_id
 import quizzer.glossary.language_id_detector as detector
 from quizzer.glossary.language_id import LanguageIdError, tag_entries, tag_file
 from quizzer.glossary.parse import decode, parse
+from tests.factories import bundled
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 WRITTEN = ROOT / "tests" / "data" / "glossaries"
+#: Shorter glossaries (13 entries, another field) in the same ten languages.
+NETWORKING = WRITTEN / "networking"
 
 
 def _entries(path: Path) -> list[tuple[str, str, int]]:
@@ -137,3 +140,64 @@ def test_a_sure_fast_answer_is_taken_only_for_a_trusted_language() -> None:
         # (lingua's sums may differ in the last digits from one batch to another)
         expected = fast[k] if k in taken else full[k]
         assert lang == expected[0] and sure == pytest.approx(expected[1], abs=1e-9), k
+
+
+@pytest.mark.parametrize("lang", LANGUAGES_WRITTEN)
+def test_a_short_glossary_in_a_learners_language_is_told_entry_by_entry(lang: str) -> None:
+    # 13 entries: one slip would be 8% of them, so every entry must be right.
+    entries = _entries(NETWORKING / f"{lang}.txt")
+    assert len(entries) == 13
+    assert tag_entries(entries) == [lang] * 13
+
+
+def _bundled_pairs(lang: str) -> list[tuple[str, str]]:
+    pairs = []
+    for deck_id in ("training-efficiency", "quantization"):
+        for concept in bundled(deck_id).concepts:
+            term, definition = concept.text(lang, "term"), concept.text(lang, "definition")
+            assert term is not None and definition is not None
+            pairs.append((term, definition))
+    return pairs
+
+
+def _one_in(every: int, count: int) -> tuple[list[tuple[str, str, int]], list[str]]:
+    """``count`` entries of the bundled decks' texts, every ``every``-th French and the
+    others English, each numbered (all distinct), and their languages."""
+    english, french = _bundled_pairs("en"), _bundled_pairs("fr")
+    entries, langs = [], []
+    for i in range(count):
+        lang = "fr" if i % every == every - 1 else "en"
+        term, definition = (french if lang == "fr" else english)[i % len(english)]
+        entries.append((f"{term} {i}", definition, 3 + 2 * i))
+        langs.append(lang)
+    return entries, langs
+
+
+@pytest.mark.parametrize("count", [20, 400])
+def test_a_language_under_a_sixth_of_the_file_keeps_its_entries(count: int) -> None:
+    # A tenth of the entries French: fewer than a sixth of the sample (300 of a large file,
+    # all of a small one), yet each is French to the full detector, so each stays French.
+    entries, langs = _one_in(10, count)
+    tagging = tag_file(entries)
+    assert list(tagging.langs) == langs
+    assert [(found.lang, found.entries) for found in tagging.languages()] == [
+        ("en", count - count // 10),
+        ("fr", count // 10),
+    ]
+    assert tagging.notes == ()
+
+
+def test_a_single_french_entry_among_english_ones_is_french() -> None:
+    entries, langs = _one_in(12, 12)
+    assert langs.count("fr") == 1
+    assert tag_entries(entries) == langs
+
+
+def test_a_detectors_slips_are_not_taken_for_a_language_of_the_file() -> None:
+    # The fast detector reads a few entries of the Hindi glossary as Marathi: the full
+    # detector is never sure of them, so the file stays Hindi, every entry.
+    texts = [f"{term}\n{definition}" for term, definition, _ in _entries(WRITTEN / "hi.txt")]
+    votes = Counter(detector.survey(texts, detector.candidates("Deva")))
+    assert votes["mr"] > 0 and votes.most_common(1)[0][0] == "hi"
+    found, _votes, _size = language_id._survey(texts, list(range(len(texts))), ("hi", "mr"))
+    assert found == ("hi",)

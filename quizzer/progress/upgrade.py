@@ -135,10 +135,13 @@ def check_old_store(path: Path) -> int:
     touched) when the file is not one."""
     try:
         return schema_of(_decode_json(path))
-    except (ValueError, OSError) as error:
+    except OSError as error:
+        hint = "check that the file is yours to read; nothing was changed"
+        raise layout.failed("read this old progress store", error, path, hint) from error
+    except ValueError as error:
         raise StoreError(
-            f"this is neither a store folder nor an old progress store: {layout.why(error)}",
-            hint="give --db the store's folder (or an old store's progress.json)",
+            f"not a quizzer progress store (neither a store folder nor an old one: {error})",
+            hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
             path=path,
         ) from error
 

@@ -60,7 +60,9 @@ def register(subparsers: Subcommands) -> None:
         metavar="NAME",
         help="deck to create or merge into (default: the first glossary's title line, or its "
         "file name when the title has no Latin spelling; for a package or table, the deck it "
-        "names (Anki's #deck: line, quizzer's own notes) or its file name)",
+        "names (the Anki deck a package's notes are in, Anki's #deck: line, quizzer's own "
+        "notes) or its file name; a package imported before goes to the deck holding its "
+        "notes)",
     )
     p.add_argument(
         "--lang",

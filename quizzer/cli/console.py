@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from rich.console import Console
+from rich.console import Console, ConsoleRenderable, RenderHook
 
-from quizzer.ui.textshape import fix_cell_widths
+from quizzer.ui.drawn_cells import DrawnWidths
+
+
+class _DrawnWidths(RenderHook):
+    """Prints everything through :class:`DrawnWidths`: Bengali and Hindi vowel signs take a
+    cell on a terminal, which Rich's tables don't count; a table keeps its columns."""
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        """Each renderable wrapped to be drawn with its lines fitted."""
+        return [DrawnWidths(renderable) for renderable in renderables]
 
 
 def text_console() -> Console:
     """The console deck texts are printed on: no highlighting, lines as long as the text."""
-    # Bengali vowel signs take a cell in terminals; Rich counts some as zero.
-    fix_cell_widths()
-    return Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True)
+    console.push_render_hook(_DrawnWidths())
+    return console

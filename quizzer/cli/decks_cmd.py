@@ -13,7 +13,6 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -29,6 +28,7 @@ from quizzer.library.summary import DeckSummary, library_summaries, validated_ta
 from quizzer.paths import user_decks_dir
 from quizzer.ui.textshape import (
     base_direction,
+    cells,
     has_rtl,
     resolve_rtl_mode,
     visual_lines,
@@ -183,17 +183,17 @@ def _append_wrapped(
     the right edge, as the app aligns it. ``suffix`` (dim: the source, a reason) follows on
     the last line if it fits there, else on lines of its own.
     """
-    indent = cell_len(prefix)
+    indent = cells(prefix)
     column = max(width - indent, 10)
     lines = visual_lines(text, column, rtl)
     right = rtl == "app" and has_rtl(text) and base_direction(text) == "R"
     # (text, style, whether it starts a new line)
     rows = [
-        (" " * (column - cell_len(line)) + line if right else line, style, index > 0)
+        (" " * (column - cells(line)) + line if right else line, style, index > 0)
         for index, line in enumerate(lines)
     ]
     tail = visual_lines(suffix, column, rtl)
-    if not right and len(tail) == 1 and cell_len(lines[-1]) + 2 + cell_len(tail[0]) <= column:
+    if not right and len(tail) == 1 and cells(lines[-1]) + 2 + cells(tail[0]) <= column:
         rows.append(("  " + tail[0], "dim", False))
     else:
         rows.extend((line, "dim", True) for line in tail)

@@ -11,7 +11,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from quizzer.study.selection import StudyChoice
-from quizzer.ui.textshape import fix_cell_widths, restore_cell_widths
 
 if TYPE_CHECKING:
     from quizzer.services.study import StudyService
@@ -51,12 +50,6 @@ class QuizzerApp(App[int]):
             theme = remembered if remembered in self.available_themes else None
         if theme:
             self.theme = theme
-
-    def on_load(self) -> None:
-        """Make Rich count Bengali spacing vowel signs as one cell before any text is measured."""
-        # Before any text is measured, and only while the app runs (restored on unmount):
-        # Bengali spacing vowel signs take a cell, as the terminal draws them.
-        fix_cell_widths()
 
     def get_default_screen(self) -> Screen[None]:
         """The first screen: the study screen for a start given on the command line, else
@@ -99,7 +92,5 @@ class QuizzerApp(App[int]):
         self.push_screen(StatsScreen(load=lambda: self.service.stats(deck)))
 
     def on_unmount(self) -> None:
-        """Close the study service and restore Rich's cell widths."""
+        """Close the study service."""
         self.service.close()
-        # Leave Rich as we found it for whatever runs next in this process (tests).
-        restore_cell_widths()

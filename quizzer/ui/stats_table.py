@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from itertools import islice
 
-from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Size
 from textual.strip import Strip
-from textual.widget import Widget
+
+from quizzer.ui.textshape import cells
+from quizzer.ui.widgets.drawn import DrawnCells
 
 
-class RenderedTable(Widget):
+class RenderedTable(DrawnCells):
     """Shows ``renderable`` (a table, or any Rich renderable), rendered once per width."""
 
     DEFAULT_CSS = """
@@ -52,7 +53,7 @@ class RenderedTable(Widget):
         segments = app.console.render(renderable, options.update_width(width))
         lines = Segment.split_and_crop_lines(segments, width, include_new_lines=False, pad=False)
         strips = [Strip(line) for line in islice(lines, None)]
-        widest = max((strip.cell_length for strip in strips), default=0)
+        widest = max((cells(strip.text) for strip in strips), default=0)
         self._renders = [*self._renders[-3:], (width, widest, strips)]
         return widest, strips
 
@@ -96,7 +97,7 @@ class RenderedChart(RenderedTable):
     def _show(self, text: Text) -> None:
         """Show ``text`` from now on (its lines rendered anew)."""
         self.renderable = text
-        self._width = max((cell_len(line) for line in text.plain.split("\n")), default=0)
+        self._width = max((cells(line) for line in text.plain.split("\n")), default=0)
         self._renders = []
 
     def get_content_width(self, container: Size, viewport: Size) -> int:

@@ -10,11 +10,10 @@ Two problems, two fixes:
   letters too; every mark kept) and reorders it with python-bidi's algorithm (every
   right-to-left script). ``terminal`` mode passes
   logical text through for terminals that do bidi themselves (VTE-based ones).
-* **Bengali** spacing vowel signs (category Mc, e.g. া ি ো ং) take a cell in
-  every terminal we tried (tmux asks glibc's ``wcwidth``, which gives 1), but
-  Rich's tables give them 0, so a box around Bengali text ends too early.
-  :func:`fix_cell_widths` patches Rich's width table once, at app start, so the
-  layout measures what the terminal draws.
+* **Bengali and Hindi** spacing vowel signs (category Mc, e.g. া ি ো ং) take a cell
+  in every terminal we tried (tmux asks glibc's ``wcwidth``, which gives 1), but
+  Rich's tables give them 0. :func:`cells` measures as the terminal draws, and
+  :mod:`quizzer.ui.drawn_cells` fits the lines Rich and Textual lay out to it.
 
 ``arabic_reshaper`` and ``python-bidi`` are imported where a line with right-to-left
 letters is first shaped: about 15 ms of imports that a session without Arabic or Hebrew
@@ -23,24 +22,17 @@ text never pays.
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Literal, Protocol
 
 import wcwidth
-from rich import cells as rich_cells
-from rich.segment import Segment
 
 RtlMode = Literal["auto", "app", "terminal"]
 RTL_MODES: tuple[str, ...] = ("auto", "app", "terminal")
-
-_patched = False
-#: (the patched list, its original content), to undo the patch.
-_originals: list[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = []
 
 
 class _Reshaper(Protocol):
@@ -67,92 +59,6 @@ def resolve_rtl_mode(mode: str, env: Mapping[str, str] | None = None) -> Literal
     return "terminal" if mode == "terminal" else "app"
 
 
-def _zero_width_spacing_marks(widths: Sequence[tuple[int, int, int]]) -> list[int]:
-    """Code points of category Mc that a width table lists as zero cells."""
-    found: list[int] = []
-    for start, end, width in widths:
-        if width != 0:
-            continue
-        for cp in range(start, end + 1):
-            if unicodedata.category(chr(cp)) == "Mc":
-                found.append(cp)
-    return found
-
-
-def _patched_widths(
-    widths: list[tuple[int, int, int]], one_cell: set[int]
-) -> list[tuple[int, int, int]]:
-    """``widths`` with every code point of ``one_cell`` split out of its range as width 1."""
-    marks = sorted(one_cell)
-    out: list[tuple[int, int, int]] = []
-    for start, end, width in widths:
-        lo = bisect.bisect_left(marks, start)
-        if width != 0 or lo == len(marks) or marks[lo] > end:
-            out.append((start, end, width))
-            continue
-        run_start = start
-        for cp in marks[lo : bisect.bisect_right(marks, end)]:
-            if cp > run_start:
-                out.append((run_start, cp - 1, 0))
-            out.append((cp, cp, 1))
-            run_start = cp + 1
-        if run_start <= end:
-            out.append((run_start, end, 0))
-    return out
-
-
-def _clear_width_caches() -> None:
-    rich_cells.get_character_cell_size.cache_clear()
-    rich_cells.cached_cell_len.cache_clear()
-    split_cells = getattr(Segment, "_split_cells", None)
-    if split_cells is not None and hasattr(split_cells, "cache_clear"):
-        split_cells.cache_clear()
-    _visual_lines_cached.cache_clear()
-
-
-def fix_cell_widths() -> int:
-    """Make Rich (and so Textual) count spacing combining marks (Mc) as one cell.
-
-    Idempotent; returns how many code points changed width on the first call
-    (0 afterwards). Rich's caches are cleared so nothing measured before keeps
-    the old width. :func:`restore_cell_widths` undoes it (for tests sharing a
-    process with code that expects Rich's own table).
-    """
-    global _patched
-    if _patched:
-        return 0
-    from rich._unicode_data import load
-
-    changed: set[int] = set()
-    seen: list[object] = []
-    for version in ("auto", "latest"):
-        table = load(version)
-        widths = table.widths
-        # Typed a Sequence, but a list: shared by every caller of load(), patched in place.
-        assert isinstance(widths, list)
-        if any(widths is done for done in seen):
-            continue  # "auto" is usually "latest": one scan of its 6,000 zero widths is enough
-        seen.append(widths)
-        marks = set(_zero_width_spacing_marks(widths))
-        if marks:
-            _originals.append((widths, list(widths)))
-            widths[:] = _patched_widths(list(widths), marks)
-            changed |= marks
-    _clear_width_caches()
-    _patched = True
-    return len(changed)
-
-
-def restore_cell_widths() -> None:
-    """Put Rich's width table back as it was before :func:`fix_cell_widths`."""
-    global _patched
-    while _originals:
-        widths, original = _originals.pop()
-        widths[:] = original
-    _clear_width_caches()
-    _patched = False
-
-
 @lru_cache(maxsize=4096)
 def _char_cells(ch: str) -> int:
     if unicodedata.category(ch) == "Mc":
@@ -169,8 +75,8 @@ def cells(text: str) -> int:
     of its code points as the terminals we draw in lay them out: tmux, xterm and VTE ask the
     C library's ``wcwidth`` for each code point, which gives a spacing mark its own cell (so
     हिन्दी is 5 cells there, though ``wcwidth.wcswidth``, for terminals that lay out whole
-    clusters, says 4). Rich agrees once :func:`fix_cell_widths` ran, so Textual's borders
-    and this module's wrapping measure alike.
+    clusters, says 4). Rich's tables count none for a spacing mark; the lines Textual lays
+    out are fitted to this count by :mod:`quizzer.ui.drawn_cells`.
     """
     if text.isascii() and text.isprintable():
         return len(text)
@@ -269,6 +175,44 @@ def wrap_cells(text: str, width: int) -> list[str]:
                 line = pieces[-1]
         lines.append(line)
     return lines
+
+
+#: A run of characters a line may not break inside: anything but the break spaces.
+_WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
+
+
+def line_spans(text: str, width: int) -> list[tuple[int, int]]:
+    """Where ``text`` breaks into lines of at most ``width`` cells: (start, end) offsets of
+    each line in ``text``, the spaces at a break left out (a paragraph's indent kept).
+
+    The breaks of :func:`wrap_cells` (at spaces, never a no-break space; existing line
+    breaks kept; a word longer than a line cut between grapheme clusters), given as
+    offsets so a styled text can be cut at them.
+    """
+    width = max(1, width)
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for paragraph in text.split("\n"):
+        line: tuple[int, int] | None = None
+        for match in _WORD.finditer(paragraph):
+            start = offset if line is None else match.start() + offset
+            end = match.end() + offset
+            if line is not None and cells(text[line[0] : end]) <= width:
+                line = (line[0], end)
+                continue
+            if line is not None:
+                start = match.start() + offset
+                spans.append(line)
+            if cells(text[start:end]) <= width:
+                line = (start, end)
+                continue
+            for piece in _chop_clusters(text[start:end], width):
+                spans.append((start, start + len(piece)))
+                start += len(piece)
+            line = spans.pop()
+        spans.append(line if line is not None else (offset, offset))
+        offset += len(paragraph) + 1
+    return spans
 
 
 @lru_cache(maxsize=2)

@@ -16,15 +16,13 @@ import subprocess
 import sys
 import termios
 import unicodedata
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rich.cells import cell_len
 
 import quizzer
 from quizzer.library.decks import find_deck
-from quizzer.ui.textshape import fix_cell_widths, has_rtl, restore_cell_widths
+from quizzer.ui.textshape import cells, has_rtl
 
 #: The checkout whose `quizzer` is tested (the one on the path, as `python -m` runs it).
 ROOT = Path(quizzer.__file__).resolve().parents[1]
@@ -43,14 +41,6 @@ _DROP = (
     "STY",
 )
 _ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _widths() -> Iterator[None]:
-    # Measure as the terminal draws: Bengali spacing vowel signs take a cell.
-    fix_cell_widths()
-    yield
-    restore_cell_widths()
 
 
 def _env(decks: Path) -> dict[str, str]:
@@ -118,7 +108,7 @@ def _arabic_block_lines(lines: list[str]) -> tuple[list[str], int]:
 @pytest.mark.parametrize("deck", DECKS)
 def test_show_in_a_terminal_fits_its_width(deck: str, columns: int, decks: Path) -> None:
     lines = show_in_terminal(deck, columns, decks)
-    too_wide = [line for line in lines if cell_len(line) > columns]
+    too_wide = [line for line in lines if cells(line) > columns]
     assert not too_wide, too_wide[:3]
     # No line starts with a combining mark (a Bengali vowel sign cut off its letter).
     for line in lines:
@@ -138,14 +128,14 @@ def test_show_in_a_terminal_fits_its_width(deck: str, columns: int, decks: Path)
     # lines too: each of its lines ends at the right edge.
     arabic, continuations = _arabic_block_lines(lines)
     assert arabic and continuations > 0
-    ragged = [line for line in arabic if cell_len(line) != columns]
+    ragged = [line for line in arabic if cells(line) != columns]
     assert not ragged, ragged[:3]
 
 
 @pytest.mark.parametrize("deck", DECKS)
 def test_terminal_bidi_mode_wraps_too(deck: str, decks: Path) -> None:
     lines = show_in_terminal(deck, 60, decks, "--rtl", "terminal")
-    assert max(cell_len(line) for line in lines) <= 60
+    assert max(cells(line) for line in lines) <= 60
     starts = [line.lstrip(" ")[:1] for line in lines]
     assert all(unicodedata.category(ch)[0] != "M" for ch in starts if ch)
 

@@ -24,6 +24,7 @@ from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import cells, clip, clusters, display_text, visual_lines
+from quizzer.ui.widgets.drawn import DrawnOptionList, DrawnStatic
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
@@ -88,10 +89,10 @@ class CardsScreen(QuizzerScreen[None]):
         """The title, the search field, the filters line, the cards and the detail pane."""
         yield Static("Cards · search every text, in any language", id="cards-title")
         yield Input(self._search, placeholder="search a text (any language)", id="cards-search")
-        yield Static("", id="cards-filters", markup=False)
-        yield OptionList(id="cards-list")
+        yield DrawnStatic("", id="cards-filters", markup=False)
+        yield DrawnOptionList(id="cards-list")
         with Vertical(id="cards-detail"):
-            label = Static("", id="cards-edit-label", markup=False)
+            label = DrawnStatic("", id="cards-edit-label", markup=False)
             label.display = False
             yield label
             edit = Input(
@@ -99,7 +100,7 @@ class CardsScreen(QuizzerScreen[None]):
             )
             edit.display = False
             yield edit
-            yield Static("", id="cards-history", markup=False)
+            yield DrawnStatic("", id="cards-history", markup=False)
         yield QuizFooter()
 
     def on_mount(self) -> None:

@@ -34,6 +34,7 @@ from quizzer.study.selection import (
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.deck_list import DeckEntry, DeckList
+from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.line_button import LineButton
 from quizzer.ui.widgets.picker import Picker
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -231,8 +232,8 @@ class HomeScreen(QuizzerScreen[None]):
                     markup=False,
                     classes="-long" if typing_long_answers(last.pair, last.mode) else "",
                 )
-                yield Static("", id="pair-error", markup=False)
-                waiting = Static(self._waiting_text(last.deck), id="waiting", markup=False)
+                yield DrawnStatic("", id="pair-error", markup=False)
+                waiting = DrawnStatic(self._waiting_text(last.deck), id="waiting", markup=False)
                 waiting.display = bool(waiting.content)
                 yield waiting
                 yield LineButton("Start (Enter · ^s)", id="start")

@@ -35,6 +35,7 @@ from quizzer.study.match import (
 from quizzer.study.selection import StudyChoice
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import display_text
+from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.match_tile import MatchTile
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
@@ -114,8 +115,10 @@ class MatchScreen(QuizzerScreen[None]):
         deck = self.service.deck_for(choice)
         pairs = match_pairs(deck.concepts, choice.pair, self.service.rng)
         name = display_text(deck.name, self.rtl_mode)
-        yield Static(f"Match · {name} · {_direction(choice.pair)}", id="match-title", markup=False)
-        yield Static("", id="match-status", markup=False)
+        yield DrawnStatic(
+            f"Match · {name} · {_direction(choice.pair)}", id="match-title", markup=False
+        )
+        yield DrawnStatic("", id="match-status", markup=False)
         if len(pairs) >= MIN_PAIRS:
             self.game = MatchGame.deal(pairs, self.service.rng, utcnow())
             self.best = self.service.best_match_seconds(deck.id, choice.pair)

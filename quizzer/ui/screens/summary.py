@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from quizzer.ui.screens.base import QuizzerScreen
+from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 if TYPE_CHECKING:
@@ -192,7 +193,7 @@ class SummaryScreen(QuizzerScreen[None]):
             where = f"{s.deck_name} · {s.pair_label} · {s.mode}"
             if s.practice:
                 where += f" · practice: {s.practice}"
-            yield Static(Content(where), id="summary-where")
+            yield DrawnStatic(Content(where), id="summary-where")
             if self.reason:
                 yield Static(Content.styled(self.reason, "$text-warning"), id="summary-reason")
             body = Content("\n").join(

@@ -9,9 +9,10 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.geometry import Size
 from textual.style import Style
-from textual.widgets import Label, Rule
+from textual.widgets import Rule
 
 from quizzer.concepts.languages import language_name
+from quizzer.ui.widgets.drawn import DrawnLabel
 from quizzer.ui.widgets.script_text import ScriptText
 
 
@@ -108,7 +109,7 @@ class CardView(Vertical):
         shown.text = prompt
         self._answer = (answer_label, answer)
         if self._answer_mounted:
-            self.query_one("#answer-label", Label).update(answer_label)
+            self.query_one("#answer-label", DrawnLabel).update(answer_label)
             self.query_one("#answer", ScriptText).text = answer
         self.set_revealed(False)
 
@@ -121,7 +122,7 @@ class CardView(Vertical):
             # Registered at once (a query finds them now); laid out with the next refresh.
             self.mount(
                 Rule(id="card-rule"),
-                Label(label, id="answer-label", classes="card-label", markup=False),
+                DrawnLabel(label, id="answer-label", classes="card-label", markup=False),
                 ScriptText(text, id="answer", align="center", rtl_mode=self.rtl_mode),
             )
             self._answer_mounted = True

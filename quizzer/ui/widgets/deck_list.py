@@ -10,10 +10,10 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from quizzer.ui.textshape import cells, clip
+from quizzer.ui.widgets.drawn import DrawnOptionList
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ def entry_prompt(entry: DeckEntry, width: int, shape: Callable[[str], str]) -> C
     return Content("\n").join(lines)
 
 
-class DeckList(OptionList):
+class DeckList(DrawnOptionList):
     """The deck list. A click only highlights a deck; Enter (or a double click) starts it.
 
     ``initial`` is highlighted as soon as the list is mounted, before any key typed early

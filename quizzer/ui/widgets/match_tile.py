@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from rich.cells import cell_len
 from textual import events
 from textual.content import Content
 from textual.message import Message
-from textual.widget import Widget
 
-from quizzer.ui.textshape import visual_lines
+from quizzer.ui.textshape import cells, visual_lines
+from quizzer.ui.widgets.drawn import DrawnCells
 
 
-class MatchTile(Widget):
+class MatchTile(DrawnCells):
     """A tile labelled ``key`` (``1``, ``a``); a click posts :class:`MatchTile.Clicked`.
 
     The board gives every tile an equal share of its height; a text longer than that is
@@ -55,7 +54,7 @@ class MatchTile(Widget):
         if len(lines) > height:
             lines = lines[:height]
             last = lines[-1]
-            while last and cell_len(last) + 1 > width:
+            while last and cells(last) + 1 > width:
                 last = last[:-1]
             lines[-1] = last.rstrip() + "…"
         label = Content.styled(f"{self.key} ", "bold $accent")

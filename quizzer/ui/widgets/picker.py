@@ -19,15 +19,16 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from quizzer.ui.widgets.drawn import CellWrapped, DrawnCells, DrawnOptionList
 
 #: Typing in an open list searches what was typed within this many seconds.
 SEARCH_RESET_S = 0.7
 
 
-class PickerList(OptionList):
+class PickerList(DrawnOptionList):
     """A picker's open list, drawn over the screen below the picker."""
 
     DEFAULT_CSS = """
@@ -96,7 +97,7 @@ class PickerList(OptionList):
         event.stop()
 
 
-class Picker(Widget, can_focus=True):
+class Picker(DrawnCells, can_focus=True):
     """One line showing the chosen option's label and ``▼``; opens its list on demand.
 
     ``options`` are ``(label, value)`` pairs; ``value`` must be one of them. Setting
@@ -196,7 +197,8 @@ class Picker(Widget, can_focus=True):
         """Open the list (mounting it the first time), the chosen option highlighted."""
         if self._list is None:
             options = [
-                Option(Content(self._shown(label)), id=value) for label, value in self._options
+                Option(CellWrapped.of(Content(self._shown(label))), id=value)
+                for label, value in self._options
             ]
             self._list = PickerList(options)
             self.mount(self._list)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
-from textual.content import Content
 from textual.strip import Strip
 from textual.widget import Widget
+
+from quizzer.ui.textshape import cells, clip
+from quizzer.ui.widgets.drawn import fit_strip
 
 BAR_WIDTH = 12
 #: Below this many columns the header takes two lines, so the pair and mode stay visible.
@@ -110,7 +111,7 @@ class ProgressHeader(Widget):
         text = self.visual_style.rich_style
         bold = text + RichStyle(bold=True)
         blank = RichStyle(bgcolor=text.bgcolor)
-        pair_width = cell_len(self.pair)
+        pair_width = cells(self.pair)
         if self.has_class("-narrow"):
             if y == 0:
                 where = width - NARROW_GAP - pair_width
@@ -122,12 +123,13 @@ class ProgressHeader(Widget):
                 line.extend(self._bar(text))
         else:
             # The counts and bar keep their width at the right; the deck name the rest.
-            right = cell_len(self.counts) + GAP + BAR_WIDTH
+            right = cells(self.counts) + GAP + BAR_WIDTH
             where = width - GAP - right - GAP - pair_width
             gap = Segment(" " * GAP, blank)
             line = [*self._fit(self.where, where, bold, blank), gap, Segment(self.pair, bold)]
             line += [gap, Segment(self.counts, text), gap, *self._bar(text)]
-        return Strip(line).adjust_cell_length(width, blank)
+        # Measured as the terminal draws (a Hindi deck name's vowel signs take cells).
+        return fit_strip(Strip(line), width)
 
     @staticmethod
     def _fit(text: str, width: int, style: RichStyle, blank: RichStyle) -> list[Segment]:
@@ -136,8 +138,8 @@ class ProgressHeader(Widget):
         if width <= 0:
             return []
         # (A label one line high shows a text's first line only.)
-        shown = Content(text.partition("\n")[0]).truncate(width, ellipsis=True).plain
-        pad = width - cell_len(shown)
+        shown = clip(text.partition("\n")[0], width)
+        pad = width - cells(shown)
         return [Segment(shown, style), *([Segment(" " * pad, blank)] if pad else [])]
 
     def _bar(self, base: RichStyle) -> list[Segment]:

@@ -6,12 +6,12 @@ from textual.content import Content
 from textual.css.types import TextAlign
 from textual.geometry import Size
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from quizzer.ui.textshape import base_direction, cells, has_rtl, visual_lines
+from quizzer.ui.widgets.drawn import DrawnCells
 
 
-class ScriptText(Widget):
+class ScriptText(DrawnCells):
     """Glossary text shown as data (never markup), wrapped before Arabic shaping.
 
     Arabic needs its lines wrapped in logical order and then shaped and

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 from quizzer.cards.card import Pair
 from quizzer.ui.widgets.card_view import CardView, side_label
 from quizzer.ui.widgets.choice_panel import ChoicePanel
+from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.flip_panel import FlipPanel
 from quizzer.ui.widgets.typed_panel import TypedPanel
 
@@ -78,10 +79,10 @@ class StudyBody(VerticalScroll):
     def compose(self) -> ComposeResult:
         """Compose the card, the hint and this mode's panels (fewer widgets, faster first card)."""
         yield CardView(rtl_mode=self.rtl_mode, id="card")
-        yield Static("", id="hint", markup=False)
+        yield DrawnStatic("", id="hint", markup=False)
         if self.mode != "flip":  # (flip mode's panel is mounted with the first answer shown)
             with Horizontal(id="continue-row", classes="hidden"):
-                yield Static("", id="feedback", markup=False)
+                yield DrawnStatic("", id="feedback", markup=False)
                 button = Button("Continue (Enter)", id="continue", compact=True, variant="primary")
                 # Textual ignores a press while the last one's 0.2 s "active" flash
                 # lasts; a quick learner's next Enter must not be lost.

@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.script_input import ScriptInput
 
 
@@ -45,8 +46,8 @@ class TypedAnswer(Vertical):
         yield ScriptInput(
             rtl_mode=self.rtl_mode, placeholder="type the answer, Enter to check", id="typed"
         )
-        yield Static("", id="right-answer", classes="hidden", markup=False)
-        yield Static("", id="diff", classes="hidden", markup=False)
+        yield DrawnStatic("", id="right-answer", classes="hidden", markup=False)
+        yield DrawnStatic("", id="diff", classes="hidden", markup=False)
         yield Button("I was right (r)", id="i-was-right", classes="hidden", compact=True)
 
     def reset(self) -> None:

@@ -158,7 +158,8 @@ class Rows(MutableMapping[str, list[Any]]):
         yield from (c for c, row in self.made.items() if row is not None and self._at(c) < 0)
 
     def __len__(self) -> int:
-        return sum(1 for _ in self)
+        extra = ((row is not None) - (self._at(c) >= 0) for c, row in self.made.items())
+        return len(self.ids) + sum(extra)
 
 
 def cached_states(rows: MutableMapping[str, list[Any]]) -> Lazy[list[Any], CardState]:

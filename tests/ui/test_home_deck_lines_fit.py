@@ -83,8 +83,8 @@ async def test_every_deck_is_a_name_and_one_line_of_counts(
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_tmux_60x20_deck_lines_do_not_wrap(tmp_path: Path) -> None:
-    """In a real 60×20 terminal each deck's name is followed by its counts line, in the
-    first screen that shows the counts."""
+    """In a real 60×20 terminal each deck's name is followed by its counts line, and the
+    pickers fit beside the list, in the first screen that shows the counts."""
     decks = _decks(tmp_path)
     socket = f"quizzer-decklines-{os.getpid()}"
     quizzer = [sys.executable, "-m", "quizzer", "--db", str(tmp_path / "p.json")]
@@ -108,6 +108,9 @@ def test_tmux_60x20_deck_lines_do_not_wrap(tmp_path: Path) -> None:
             if re.search(r"\d+ new · \d+ due", screen):
                 break
             time.sleep(0.2)
+        # The pickers' column is laid out for 60 columns from the first frame too: the
+        # prompt's two pickers side by side, the second one's arrow inside the screen.
+        assert screen.splitlines()[3].rstrip().endswith("▼"), screen
         # The deck list's column: between the border characters, left of the pickers.
         rows = [line[3:27].strip() for line in screen.splitlines()[4:18]]
         rows = [row for row in rows if row]

@@ -50,14 +50,10 @@ class Identity:
 
 def requested_name() -> str | None:
     """``$QUIZZER_DEVICE`` when set; a name that isn't safe is a :class:`StoreError`."""
-    name = os.environ.get(ENV_DEVICE)
-    if not name:
-        return None
-    if not layout.DEVICE_RE.fullmatch(name):
-        raise StoreError(
-            f"${ENV_DEVICE} is {name!r}, not a device name",
-            hint="use 1 to 32 characters of a-z, 0-9 and '-'",
-        )
+    name = os.environ.get(ENV_DEVICE) or None
+    if name and not layout.DEVICE_RE.fullmatch(name):
+        hint = "use 1 to 32 characters of a-z, 0-9 and '-'"
+        raise StoreError(f"${ENV_DEVICE} is {name!r}, not a device name", hint=hint)
     return name
 
 

@@ -594,11 +594,37 @@ MAX_NOTES = MAX_ROWS
 
 @dataclass(frozen=True, slots=True)
 class PackageNotes:
-    """Every note of a package and the note types they use."""
+    """Every note of a package, the note types they use, and how many of the package's
+    cards each deck holds (by its full name, ``Spanish::Animals``)."""
 
     collection: str
     note_types: dict[int, NoteType]
     notes: tuple[Note, ...]
+    deck_cards: dict[str, int] = field(default_factory=dict)
+
+
+def _deck_names(conn: sqlite3.Connection) -> dict[int, str]:
+    """Each deck's full name by id: schema 18's ``decks`` table (levels separated by
+    ``\x1f``), else the JSON in ``col.decks`` (levels separated by ``::``)."""
+    tables = dict(conn.execute("SELECT name, type FROM sqlite_master"))
+    if tables.get("decks") == "table":
+        rows = conn.execute("SELECT id, name FROM decks")
+        return {int(did): str(name).replace("\x1f", "::") for did, name in rows}
+    (decks_json,) = conn.execute("SELECT decks FROM col").fetchone()
+    decks: dict[str, dict[str, object]] = json.loads(decks_json or "{}")
+    return {int(did): str(deck.get("name", "")) for did, deck in decks.items()}
+
+
+def _deck_cards(conn: sqlite3.Connection) -> dict[str, int]:
+    """How many cards each deck holds (a card in a filtered deck counts in its own)."""
+    names = _deck_names(conn)
+    counts: dict[str, int] = {}
+    query = "SELECT did, odid, count() FROM cards GROUP BY did, odid"
+    for did, odid, count in conn.execute(query):
+        name = names.get(int(odid or did), "")
+        if name:
+            counts[name] = counts.get(name, 0) + int(count)
+    return counts
 
 
 def read_notes(path: Path | str) -> PackageNotes:
@@ -624,5 +650,8 @@ def read_notes(path: Path | str) -> PackageNotes:
                 raise _damaged(f"note {number} has no note type")
             notes.append(Note(str(guid), mid, tuple(str(flds).split("\x1f")), number))
         return PackageNotes(
-            name, {mid: types[mid] for mid in {n.type_id for n in notes}}, tuple(notes)
+            name,
+            {mid: types[mid] for mid in {n.type_id for n in notes}},
+            tuple(notes),
+            _deck_cards(conn),
         )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from quizzer.cli.output import print_json
 from quizzer.cli.subcommands import Subcommands
-from quizzer.errors import InputError, StoreError, shown
+from quizzer.errors import StoreError, shown
 from quizzer.paths import default_db_path
 
 DB_HELP = "progress store folder (default: $QUIZZER_DB, else the platform's user data dir)"
@@ -35,7 +35,8 @@ def register(subparsers: Subcommands) -> None:
 
 def run_devices(args: argparse.Namespace) -> int:
     """Print the devices of the store folder. An old store's file is named (exit 0), a path
-    with no store is exit 3, a file or folder that is no store exit 2; nothing is written."""
+    with no store and a file or folder that is no store are exit 3, as for every command
+    that takes a store path; nothing is written."""
     import quizzer.progress.storepath as storepath
     import quizzer.progress.upgrade as upgrade
 
@@ -43,7 +44,9 @@ def run_devices(args: argparse.Namespace) -> int:
     if path.is_file():
         try:
             schema = upgrade.check_old_store(path)
-        except StoreError:
+        except StoreError as error:
+            if isinstance(error.__cause__, OSError):
+                raise  # it couldn't be read: its own words say why
             raise _not_a_store(
                 path, "a file that is neither a store folder nor an old store"
             ) from None
@@ -102,8 +105,8 @@ def run_devices(args: argparse.Namespace) -> int:
     return 0
 
 
-def _not_a_store(path: Path, what: str) -> InputError:
-    return InputError(
+def _not_a_store(path: Path, what: str) -> StoreError:
+    return StoreError(
         f"not a quizzer progress store ({what})",
         hint="give --db the store's folder (or an old store's progress.json); nothing was changed",
         path=path,

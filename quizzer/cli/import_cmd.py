@@ -24,11 +24,9 @@ from quizzer.cli.subcommands import Subcommands
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError, shown
-from quizzer.fsutil import read_regular_file
 from quizzer.glossary.alignment_report import UNSURE_BELOW
-from quizzer.glossary.parse import MAX_GLOSSARY_BYTES, GlossaryError, decode, parse
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
-from quizzer.library.importer import import_glossaries
+from quizzer.library.importer import import_glossaries, reads_as_glossary
 from quizzer.library.source_kind import source_kind
 from quizzer.paths import bundled_decks_dir, user_decks_dir
 
@@ -62,7 +60,9 @@ def register(subparsers: Subcommands) -> None:
         metavar="NAME",
         help="deck to create or merge into (default: the first glossary's title line, or its "
         "file name when the title has no Latin spelling; for a package or table, the deck it "
-        "names (Anki's #deck: line, quizzer's own notes) or its file name)",
+        "names (the Anki deck a package's notes are in, Anki's #deck: line, quizzer's own "
+        "notes) or its file name; a package imported before goes to the deck holding its "
+        "notes)",
     )
     p.add_argument(
         "--lang",
@@ -314,7 +314,7 @@ def _read_for_validate(path: Path) -> Deck:
     except InputError:
         if path.suffix.lower() == DECK_SUFFIX or not path.is_file():
             raise
-        glossary = _as_glossary(path)
+        glossary = reads_as_glossary(path)
         if glossary:
             raise InputError(
                 "this looks like a glossary (title, subtitle, term and definition lines), "
@@ -327,15 +327,6 @@ def _read_for_validate(path: Path) -> Deck:
             hint="give a deck file, e.g. one listed by `quizzer decks`",
             path=path,
         ) from None
-
-
-def _as_glossary(path: Path) -> bool:
-    """Whether the file reads as a glossary."""
-    try:
-        parse(decode(read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")))
-    except (OSError, InputError, GlossaryError):
-        return False
-    return True
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

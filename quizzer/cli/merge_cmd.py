@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+import stat
 import sys
+from pathlib import Path
 
 from quizzer.cli.subcommands import Subcommands
-from quizzer.errors import shown
+from quizzer.errors import InputError, shown
+from quizzer.library.importer import reads_as_glossary
+from quizzer.library.source_kind import ANKI_SUFFIXES, source_kind
 from quizzer.services.merge import MergeReport, ProgressCallback, added_rows, merge_file
 
 
@@ -90,8 +95,51 @@ def render(report: MergeReport) -> list[str]:
     return lines
 
 
+def _is_json(path: Path) -> bool:
+    """Whether the file starts as JSON does (``{`` or ``[`` before any other character)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(JSON_HEAD)
+    except OSError:
+        return False
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
+
+
+#: Bytes read to tell a JSON file.
+JSON_HEAD = 4096
+
+
+def refuse_a_deck(path: Path) -> None:
+    """Raise :class:`InputError` when ``path`` is a regular file that reads as a deck to
+    import (a Quizlet export, a CSV/TSV table, a glossary): merging brings answers, not
+    decks, and the learner most likely meant ``quizzer import``."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return
+    except OSError:
+        return  # merge says what is wrong with it
+    if path.suffix.lower() in ANKI_SUFFIXES or _is_json(path):
+        return  # (an old progress store's file is JSON: merge says what to give instead)
+    kind = source_kind(path)
+    if kind == "table":
+        what = "a deck (a Quizlet export or a table of terms and definitions)"
+    elif kind == "glossary" and reads_as_glossary(path):
+        what = "a deck (a glossary: title, subtitle, term and definition lines)"
+    else:
+        return
+    command = f"quizzer import {shlex.quote(str(path))}"
+    raise InputError(
+        f"this looks like {what}, not an Anki package or a progress store",
+        hint=f"import it as a deck: {command}; merge brings answers, from an .apkg or "
+        ".colpkg Anki exported with scheduling, or another store's folder (nothing was "
+        "written)",
+        path=path,
+    )
+
+
 def run_merge(args: argparse.Namespace) -> int:
     """Run ``quizzer merge``."""
+    refuse_a_deck(Path(args.file))
     report = merge_file(args.file, args.db, dry_run=args.dry_run, on_progress=_progress_bar())
     for line in render(report):
         print(line)

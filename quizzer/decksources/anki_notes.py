@@ -109,6 +109,28 @@ def refuse_cloze(note_types: Mapping[int, NoteType], notes: Sequence[Note]) -> N
         )
 
 
+#: The deck every Anki collection has, where notes go when no other deck is chosen: it
+#: names nothing.
+DEFAULT_DECK = "Default"
+
+
+def package_deck(deck_cards: Mapping[str, int]) -> str | None:
+    """The name of the deck a package's cards are in (full names, ``Spanish::Animals``, and
+    how many cards each holds): the one deck, else the deepest deck they are all under
+    (``Spanish`` for ``Spanish::Verbs`` and ``Spanish::Nouns``), else the deck holding the
+    most. ``None`` when that is Anki's ``Default`` deck, or there are no cards."""
+    names = sorted(name for name, count in deck_cards.items() if count > 0)
+    if not names:
+        return None
+    common: list[str] = []
+    for level in zip(*(name.split("::") for name in names), strict=False):
+        if len(set(level)) != 1:
+            break
+        common.append(level[0])
+    name = "::".join(common) if common else max(names, key=lambda n: deck_cards[n])
+    return None if name == DEFAULT_DECK else name
+
+
 def _text_key(text: str) -> str:
     return text.casefold().strip()
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import langcodes
 
 from quizzer.concepts.languages import check_language
-from quizzer.glossary.language_id import language_of_texts
+from quizzer.glossary.language_id import TextsLanguage, language_of_texts
 
 #: Texts of a column pooled to tell its language: enough for any detector, bounded in time.
 SAMPLE_TEXTS = 200
@@ -53,7 +53,7 @@ def language_of(name: str) -> str | None:
     return valid_tag(name) or tag_for_name(name)
 
 
-def column_language(texts: Sequence[str]) -> str | None:
-    """The language of a column's texts taken together, or ``None`` when they don't tell."""
+def column_language(texts: Sequence[str]) -> TextsLanguage:
+    """The language of a column's texts taken together, or why they don't tell it."""
     sample = [text for text in texts if text][:SAMPLE_TEXTS]
     return language_of_texts(sample)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from quizzer.concepts.languages import Side
+from quizzer.concepts.languages import SIDES, Side
 from quizzer.decksources.columns import Column, column_from_name, resolve
 from quizzer.decksources.langs import column_language
 from quizzer.decksources.table import DeckSourceError, Row
+from quizzer.glossary.language_id import TextsLanguage
 
 #: Columns left out named in the report; more are counted.
 MAX_NAMED = 6
@@ -100,18 +102,66 @@ def _detected(
     pooled: Sequence[Sequence[str]],
 ) -> tuple[list[Column | None], list[str]]:
     columns: list[Column | None] = []
+    unknown: dict[int, TextsLanguage] = {}
     for index in range(width):
         texts = [row.cells[index] for row in rows if index < len(row.cells)]
         if (candidates is not None and not candidates[index]) or not any(texts):
             columns.append(None)
             continue
-        lang = column_language([*texts, *(pooled[index] if index < len(pooled) else ())])
-        if lang is None:
-            label = _label(index + 1, names, numbers).replace("column", noun, 1)
-            raise DeckSourceError(
-                f"can't tell the language of {label}",
-                hint=f"say what each {noun} holds, e.g. --columns es:term,en:term "
-                f"(LANG:term or LANG:definition per {noun}, - to leave one out)",
-            )
-        columns.append(Column(lang))
+        found = column_language([*texts, *(pooled[index] if index < len(pooled) else ())])
+        if found.lang is None:
+            unknown[index] = found
+            columns.append(None)
+            continue
+        columns.append(Column(found.lang))
+    if unknown:
+        index, found = next(iter(unknown.items()))
+        label = _label(index + 1, names, numbers).replace("column", noun, 1)
+        texts = [row.cells[index] for row in rows if index < len(row.cells) and row.cells[index]]
+        shown = ", ".join(texts[:SHOWN_TEXTS]) + (", …" if len(texts) > SHOWN_TEXTS else "")
+        raise DeckSourceError(
+            f"can't tell the language of {label} from its texts ({shown}): {found.why}",
+            hint=_columns_hint(columns, unknown, noun, names, numbers),
+        )
     return columns, ["its texts' language"] * width
+
+
+#: Texts of a column named in the error saying its language can't be told.
+SHOWN_TEXTS = 4
+
+
+def _columns_hint(
+    columns: Sequence[Column | None],
+    unknown: dict[int, TextsLanguage],
+    noun: str,
+    names: Sequence[str],
+    numbers: Sequence[int],
+) -> str:
+    """The ``--columns`` to pass: one item per column of the file, in order, each told
+    language as told and ``LANG`` (``LANG1``, ``LANG2``… for several) for each other, with
+    the languages its texts lean to."""
+    placeholders = {
+        index: "LANG" if len(unknown) == 1 else f"LANG{n}"
+        for n, index in enumerate(unknown, start=1)
+    }
+    items, seen = [], Counter[str]()
+    for index, column in enumerate(columns):
+        if index in placeholders:
+            items.append(f"{placeholders[index]}:term")
+        elif column is None:
+            items.append("-")
+        else:
+            seen[column.lang] += 1
+            count = seen[column.lang]
+            items.append(f"{column.lang}:{SIDES[count - 1]}" if count <= len(SIDES) else "-")
+    width = len(columns)
+    plural = f"its {width} {noun}s" if width != 1 else f"its one {noun}"
+    meanings = [
+        f"{placeholders[index]} the tag of "
+        f"{_label(index + 1, names, numbers).replace('column', noun, 1)}'s language"
+        for index in unknown
+    ]
+    return (
+        f"say what each of {plural} holds, in order: --columns {','.join(items)} with "
+        f"{' and '.join(meanings)} (es, en, ru, pt-BR…); - leaves a {noun} out"
+    )

@@ -72,14 +72,14 @@ def survey(texts: Sequence[str], tags: tuple[str, ...]) -> list[str | None]:
     return [tag_of(language) if language is not None else None for language in found]
 
 
-def decide(text: str, tags: tuple[str, ...]) -> tuple[str | None, float]:
-    """The likeliest of ``tags`` (two or more, sorted) for ``text`` at full accuracy, and
-    its confidence (0–1, the detector's share of the evidence); ``(None, 0)`` when the text
-    has nothing the detector can weigh."""
+def ranked(text: str, tags: tuple[str, ...]) -> list[tuple[str, float]]:
+    """Each of ``tags`` (two or more, sorted) with its confidence for ``text`` at full
+    accuracy (0–1, summing to 1), likeliest first; empty when the text has nothing the
+    detector can weigh."""
     values = _deciding_detector(tags).compute_language_confidence_values(text)
     if not values or values[0].value <= 0:
-        return None, 0.0
-    return tag_of(values[0].language), float(values[0].value)
+        return []
+    return [(tag_of(value.language), float(value.value)) for value in values]
 
 
 def _best(found: list[list[ConfidenceValue]]) -> list[tuple[str | None, float]]:
@@ -92,7 +92,9 @@ def _best(found: list[list[ConfidenceValue]]) -> list[tuple[str | None, float]]:
 
 
 def decide_many(texts: Sequence[str], tags: tuple[str, ...]) -> list[tuple[str | None, float]]:
-    """:func:`decide` for each of ``texts``, run by lingua on all cores at once."""
+    """The likeliest of ``tags`` (two or more, sorted) for each of ``texts`` at full
+    accuracy, and its confidence (0–1, the detector's share of the evidence); ``(None, 0)``
+    for a text with nothing the detector can weigh. Run by lingua on all cores at once."""
     return _best(
         _deciding_detector(tags).compute_language_confidence_values_in_parallel(list(texts))
     )

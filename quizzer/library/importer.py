@@ -26,7 +26,7 @@ from quizzer.concepts.concept import SLUG_RE
 from quizzer.concepts.deck import Deck, DeckFormatError, check_name
 from quizzer.concepts.languages import LanguageTagError, check_language
 from quizzer.concepts.textrules import describe, forbidden_char
-from quizzer.errors import InputError
+from quizzer.errors import InputError, SourceError
 from quizzer.fsutil import read_regular_file, remove_stale_temps
 from quizzer.glossary.align import align
 from quizzer.glossary.alignment_report import AlignmentReport
@@ -81,6 +81,16 @@ def read_source_file(path: Path, what: str) -> bytes:
             hint="check the path, and that you may read the file",
             path=path,
         ) from exc
+
+
+def reads_as_glossary(path: Path) -> bool:
+    """Whether the file at ``path`` reads as a glossary (title, subtitle, term and
+    definition lines): for commands given one by mistake to say so."""
+    try:
+        parse(decode(read_regular_file(path, MAX_GLOSSARY_BYTES, "glossary")))
+    except (OSError, InputError, SourceError):
+        return False
+    return True
 
 
 def read_glossary(

@@ -27,7 +27,8 @@ import random
 from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Any, cast
+from operator import attrgetter, itemgetter
+from typing import cast
 
 import quizzer.progress.events as ev
 from quizzer.cards.card import CardKey
@@ -42,6 +43,8 @@ _CARD_OPS = (ev.Answer, ev.Bury, ev.Suspend, ev.Unsuspend, ev.Leech)
 #: How far before the newest answer :attr:`Replay.recent` keeps answers (a study day is at
 #: most 26 hours long: two days hold today's and yesterday's).
 RECENT_MS = 2 * 86_400_000
+#: An event's replay order, and an item's first part (its key).
+_key, _first = attrgetter("key"), itemgetter(0)
 #: What an undo may take back.
 _UNDOABLE = (*_CARD_OPS, ev.Practice)
 
@@ -367,14 +370,6 @@ class Replay:
                 self.recent_floor = event.at - RECENT_MS
                 self.recent = {r: v for r, v in self.recent.items() if v[1] >= self.recent_floor}
         return new
-
-
-def _key(event: ev.Event) -> ev.Key:
-    return event.key
-
-
-def _first(item: tuple[ev.Key, *tuple[Any, ...]]) -> ev.Key:
-    return item[0]
 
 
 #: An answer replayed: its key, the event, the card's phase before it and the interval it

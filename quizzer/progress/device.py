@@ -50,14 +50,10 @@ class Identity:
 
 def requested_name() -> str | None:
     """``$QUIZZER_DEVICE`` when set; a name that isn't safe is a :class:`StoreError`."""
-    name = os.environ.get(ENV_DEVICE)
-    if not name:
-        return None
-    if not layout.DEVICE_RE.fullmatch(name):
-        raise StoreError(
-            f"${ENV_DEVICE} is {name!r}, not a device name",
-            hint="use 1 to 32 characters of a-z, 0-9 and '-'",
-        )
+    name = os.environ.get(ENV_DEVICE) or None
+    if name and not layout.DEVICE_RE.fullmatch(name):
+        hint = "use 1 to 32 characters of a-z, 0-9 and '-'"
+        raise StoreError(f"${ENV_DEVICE} is {name!r}, not a device name", hint=hint)
     return name
 
 
@@ -126,14 +122,16 @@ def current_device() -> str | None:
 
 
 class DeviceLock:
-    """The ``flock`` on a device folder's ``lock`` file, held until :meth:`release`."""
+    """The ``flock`` on a lock file (a device folder's ``lock``), held until :meth:`release`;
+    ``busy`` says what it means that another process holds it (waited for up to ``wait``
+    seconds)."""
 
-    def __init__(self, path: Path, device: str, wait: float) -> None:
+    def __init__(self, path: Path, busy: str, wait: float = 0.0) -> None:
         self.path = path
         try:
             self._fd: int | None = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as error:
-            raise layout.failed("open the device lock", error, path) from error
+            raise layout.failed("open the lock file", error, path) from error
         if sys.platform == "win32":  # no flock: the folder's claim is the only guard there
             return
         deadline = time.monotonic() + wait
@@ -144,11 +142,8 @@ class DeviceLock:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     self.release()
-                    raise StoreError(
-                        f"another quizzer on this machine is writing as device {device}",
-                        hint="close the other quizzer (or let it finish), then try again",
-                        path=path,
-                    ) from None
+                    hint = "close the other quizzer (or let it finish), then try again"
+                    raise StoreError(busy, hint=hint, path=path) from None
                 time.sleep(_POLL_SECONDS)
 
     def release(self) -> None:
@@ -225,7 +220,8 @@ def claim_device(store: Path, now: datetime, *, wait: float = 0.0) -> ClaimedDev
             layout.make_dir(folder)
         except OSError as error:
             raise layout.failed("create the device folder", error, folder) from error
-        lock = DeviceLock(folder / layout.LOCK_FILE, identity.device, wait)
+        busy = f"another quizzer on this machine is writing as device {identity.device}"
+        lock = DeviceLock(folder / layout.LOCK_FILE, busy, wait)
         try:
             claim = folder_record(folder, "claim")
             if claim is None:

@@ -135,10 +135,6 @@ def is_sync_copy(name: str) -> bool:
     return layout.MONTH_RE.match(name) is not None and _COPY_RE.search(name) is not None
 
 
-def _unreadable(path: Path, what: str, error: OSError) -> Problem:
-    return Problem(path, None, f"can't read this {what}: {layout.why(error)}")
-
-
 def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
     """The events of a sealed month file in log order, or none and what is wrong with it.
 
@@ -150,7 +146,7 @@ def read_sealed(path: Path) -> tuple[list[Event], Problem | None]:
     except FileNotFoundError:
         return [], None
     except OSError as error:
-        return [], _unreadable(path, "sealed month", error)
+        return [], Problem(path, None, f"can't read this sealed month: {layout.why(error)}")
     except msgspec.DecodeError:
         value = None
     try:
@@ -174,7 +170,9 @@ def _read_log(path: Path, start: int) -> tuple[eventlines.Parsed, Problem | None
     except FileNotFoundError:
         return eventlines.Parsed(end=start), None
     except OSError as error:
-        return eventlines.Parsed(end=start), _unreadable(path, "log", error)
+        return eventlines.Parsed(end=start), Problem(
+            path, None, f"can't read this log: {layout.why(error)}"
+        )
     parsed = eventlines.parse(data, offset=start)
     if parsed.damage and start:
         # Lines past a mark are numbered from it: say where they are in the file.

@@ -58,10 +58,13 @@ class _Seen:
     #: Each answer's id: its replay key and review id.
     answers: dict[str, tuple[events.Key, str]] = field(default_factory=dict)
     undone: set[str] = field(default_factory=set)
-    settings: dict[str, tuple[events.Key, Any]] = field(default_factory=dict)
 
 
-def _read(folder: Path, seen: _Seen) -> None:
+#: Each setting's value in force: the key of the event that set it, the value, its device.
+_Winners = dict[str, tuple[events.Key, Any, DeviceInfo]]
+
+
+def _read(folder: Path, seen: _Seen, winners: _Winners) -> None:
     result = devicelog.read_since(folder)
     info = seen.info
     info.problems += map(str, result.damage + result.losses)
@@ -89,8 +92,8 @@ def _read(folder: Path, seen: _Seen) -> None:
             seen.undone.add(event.target)
         elif isinstance(event, events.Settings):
             for key, value in event.values.items():
-                if key not in seen.settings or event.key > seen.settings[key][0]:
-                    seen.settings[key] = (event.key, value)
+                if key not in winners or event.key > winners[key][0]:
+                    winners[key] = (event.key, value, info)
     info.last_event = events.from_ms(last) if last >= 0 else None
 
 
@@ -100,12 +103,13 @@ def list_devices(
     """Every device folder of the store folder ``store``, by name. ``this`` is this machine's
     device id (marked in the list); ``marks`` the view's mark per folder name, for ``behind``."""
     seen: list[_Seen] = []
+    winners: _Winners = {}
     for folder in layout.device_folders(store):
         merged = folder.name.endswith(layout.MERGED_SUFFIX)
         name = device.folder_record(folder, "name") or folder.name
         info = DeviceInfo(folder.name, name, merged=merged, this=folder.name == this)
         one = _Seen(info)
-        _read(folder, one)
+        _read(folder, one, winners)
         info.verifies = not info.problems
         if marks is not None:
             info.behind = len(devicelog.read_since(folder, marks.get(folder.name)).events)
@@ -119,11 +123,6 @@ def list_devices(
                 first[review] = (when, one.info)
     for _when, counted in first.values():
         counted.answers += 1
-    winners: dict[str, tuple[events.Key, Any, DeviceInfo]] = {}
-    for one in seen:
-        for key, (order, value) in one.settings.items():
-            if key not in winners or order > winners[key][0]:
-                winners[key] = (order, value, one.info)
     for key, (_order, value, info) in sorted(winners.items()):
         info.settings[key] = value
     return [one.info for one in seen]

@@ -42,8 +42,11 @@ class Report:
 
 def _marker_problem(path: Path) -> str | None:
     try:
-        if layout.read_marker(path) is None and layout.devices_dir(path).is_dir():
+        marker = layout.read_marker(path)
+        if marker is None and layout.devices_dir(path).is_dir():
             return f"{layout.marker_path(path)}: the store's marker is missing"
+        if marker is not None and marker.damaged:
+            return f"{layout.marker_path(path)}: the store's marker is damaged (doesn't read)"
     except StoreError as exc:
         return f"{layout.marker_path(path)}: {exc.message}"
     return None

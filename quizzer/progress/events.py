@@ -28,12 +28,12 @@ input) and raises :class:`BadEvent` saying what is wrong; the caller reports and
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, fields
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 import msgspec
 
@@ -46,7 +46,7 @@ _LATEST_MS = 221845392000000
 #: The longest text kept from an answer (typed answers, modes, ids).
 _MAX_TEXT = 10_000
 #: The settings a ``settings`` event may carry.
-SETTING_NAMES: frozenset[str] = frozenset(f.name for f in fields(SchedulerSettings))
+SETTING_NAMES: frozenset[str] = frozenset(f.name for f in dataclasses.fields(SchedulerSettings))
 
 Key = tuple[int, str, int]
 
@@ -55,9 +55,9 @@ class BadEvent(ValueError):
     """An event that can't be replayed; the message says what is wrong with it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """What every event has: its id, device, sequence number on that device and time (ms)."""
+class Event(msgspec.Struct, frozen=True):
+    """What every event has: its id, device, sequence number on that device and time (ms).
+    (A struct: made in microseconds at start-up, where a frozen dataclass takes ~0.6 ms.)"""
 
     id: str
     dev: str
@@ -78,13 +78,12 @@ class Event:
         """The JSON object written to a log line (optional fields only when set)."""
         out: dict[str, Any] = {"id": self.id, "dev": self.dev, "seq": self.seq, "at": self.at}
         out["op"] = OPS_OF[type(self)]
-        values = ((f.name, getattr(self, f.name)) for f in fields(self)[4:])
+        values = ((name, getattr(self, name)) for name in self.__struct_fields__[4:])
         # ``over`` is written only when true; other flags (``correct``) are facts either way.
         return out | {k: v for k, v in values if v is not None and (k != "over" or v)}
 
 
-@dataclass(frozen=True, slots=True)
-class Answer(Event):
+class Answer(Event, frozen=True):
     """An answer that schedules the card."""
 
     card: str
@@ -105,8 +104,7 @@ class Answer(Event):
         return self.review or self.id
 
 
-@dataclass(frozen=True, slots=True)
-class Practice(Event):
+class Practice(Event, frozen=True):
     """An answer given in a mode that changes no schedule (cram, match)."""
 
     card: str
@@ -115,44 +113,38 @@ class Practice(Event):
     ms: int
 
 
-@dataclass(frozen=True, slots=True)
-class Undo(Event):
+class Undo(Event, frozen=True):
     """Takes back ``target``, an earlier event of the same device."""
 
     target: str
 
 
-@dataclass(frozen=True, slots=True)
-class Bury(Event):
+class Bury(Event, frozen=True):
     """Hides ``card`` until ``until`` (ms); an answer ends it."""
 
     card: str
     until: int
 
 
-@dataclass(frozen=True, slots=True)
-class Suspend(Event):
+class Suspend(Event, frozen=True):
     """Suspends ``card`` (never due)."""
 
     card: str
 
 
-@dataclass(frozen=True, slots=True)
-class Unsuspend(Event):
+class Unsuspend(Event, frozen=True):
     """Brings ``card`` back; clears its leech mark."""
 
     card: str
 
 
-@dataclass(frozen=True, slots=True)
-class Leech(Event):
+class Leech(Event, frozen=True):
     """Marks ``card`` as a leech."""
 
     card: str
 
 
-@dataclass(frozen=True, slots=True)
-class Settings(Event):
+class Settings(Event, frozen=True):
     """Sets the scheduling settings named in ``values`` (last writer wins per setting)."""
 
     values: dict[str, Any]
@@ -162,16 +154,8 @@ class Settings(Event):
 CardEvent = Answer | Practice | Bury | Suspend | Unsuspend | Leech
 AnyEvent = Answer | Practice | Undo | Bury | Suspend | Unsuspend | Leech | Settings
 
-OPS: dict[str, type[Event]] = {
-    "answer": Answer,
-    "practice": Practice,
-    "undo": Undo,
-    "bury": Bury,
-    "suspend": Suspend,
-    "unsuspend": Unsuspend,
-    "leech": Leech,
-    "settings": Settings,
-}
+#: Each kind by its ``op``: its name in lower case.
+OPS: dict[str, type[Event]] = {cls.__name__.lower(): cls for cls in get_args(AnyEvent)}
 OPS_OF: dict[type[Event], str] = {cls: op for op, cls in OPS.items()}
 
 
@@ -278,9 +262,11 @@ _CHECKS |= {"due": _time, "anki": _object, "target": _text, "until": _time, "val
 
 def _fields(cls: type[Event], **special: Check) -> tuple[tuple[str, Check, bool], ...]:
     """``cls``'s fields after the head: name, check, and whether it may be left out."""
+    names = cls.__struct_fields__
+    first_optional = len(names) - len(cls.__struct_defaults__)
     return tuple(
-        (f.name, special.get(f.name, _CHECKS[f.name]), f.default is not MISSING)
-        for f in fields(cls)[4:]
+        (name, special.get(name, _CHECKS[name]), at >= first_optional)
+        for at, name in enumerate(names[4:], 4)
     )
 
 

@@ -237,7 +237,7 @@ def read_file(path: Path, limit: int, start: int = 0) -> bytes:
             raise OSError(
                 errno.EFBIG,
                 f"it is larger than {limit // 2**20} MB, the most quizzer reads of such a file; "
-                "move it out of the store folder",
+                "if it isn't quizzer's, move it elsewhere",
             )
         fh.seek(start)
         return fh.read(size - start) if size >= start else b""

@@ -1,20 +1,17 @@
 """The card states cache: what replaying a store's events gave, kept outside the store folder.
 
-``paths.cache_dir()/stores/<store uuid>/<device>/states.json`` is written whole and
-atomically (temp file, rename) when a store closes after a change. Its first line is a JSON
-object, the ``meta``: per device folder, the :class:`~quizzer.progress.devicelog.Mark` its
-states include, the settings events (few, needed to go on replaying), the answers of the
-last days (today's counts), any losses found (for ``quizzer doctor --check``) and the
-statistics' tally, and the CRC-32 of the rest of the file. Its second line is the JSON
-array of card ids; then comes one line per card, in the same order: its state in numbers
-(times in ms) and the key of its last event.
+``paths.cache_dir()/stores/<store uuid>/<device>/states.json``, written whole and atomically
+when a store closes after a change. Line 1, the ``meta``: per device folder the
+:class:`~quizzer.progress.devicelog.Mark` its states include, the settings events, the last
+days' answers (today's counts), losses found (``quizzer doctor --check``), the statistics'
+tally, the rows' width and the CRC-32 of the rest. Line 2: the card ids, sorted; then a line
+per card, padded to that width: its state in numbers (ms) and the key of its last event.
+Without a cache (or with one that doesn't fit) every event is replayed: it loses nothing.
 
-A cache is only ever a shortcut: opening with none (or one that doesn't fit) replays every
-event, and deleting every cache file loses nothing. A card's line is decoded only when that
-card is asked for (:func:`cached_rows`), and an unchanged line is written back as it was
-read, so opening a store of 100,000 cards splits bytes instead of building a million
-numbers: decoding every line made the home screen's first paint 0.2 s slower at 100,000
-cards (benchmarks/RESULTS.md, "home screen, first paint").
+A card's line is found by bisecting the ids and decoded when asked for (:class:`Rows`); an
+unchanged line is written back as read. Opening a 100,000-card store decodes one list:
+decoding every line cost the home screen's first paint 0.2 s, a dict of the lines 40 ms
+(over 10% of it; benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -22,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import zlib
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +40,7 @@ S = TypeVar("S")
 T = TypeVar("T")
 
 #: Raised when the cache format changes: an older cache is ignored (and rewritten).
-VERSION = 2
+VERSION = 3
 _NONE = -1
 _LIMIT = 2**31  # a cache is ours: the limit only guards against a stray huge file
 
@@ -63,47 +61,22 @@ def _dt(value: int) -> Any:
 
 
 def to_row(state: CardState, last: ev.Key) -> list[Any]:
-    """``state`` in numbers, with the key of the card's last event."""
-    card = state.card
-    flags = state.leech | state.flagged << 1 | state.suspended << 2
-    return [
-        int(card.state.value),
-        card.step,
-        card.stability,
-        card.difficulty,
-        _ms(card.due),
-        _ms(card.last_review),
-        state.reps,
-        state.lapses,
-        flags,
-        _ms(state.buried_until),
-        _ms(state.first_review),
-        list(last),
-    ]
+    """``state`` in numbers, with the key of the card's last event: the fields of
+    :class:`fsrs.Card` (times in ms), then those of :class:`CardState` (flags as bits)."""
+    card, flags = state.card, state.leech | state.flagged << 1 | state.suspended << 2
+    head = [int(card.state.value), card.step, card.stability, card.difficulty, _ms(card.due)]
+    rest = [_ms(card.last_review), state.reps, state.lapses, flags, _ms(state.buried_until)]
+    return [*head, *rest, _ms(state.first_review), list(last)]
 
 
 def from_row(card_id: str, row: list[Any]) -> CardState:
     """The :class:`CardState` of a row (:func:`to_row`)."""
-    card = fsrs.Card(
-        card_id=CardKey.parse(card_id).int_id,
-        state=fsrs.State(row[0]),
-        step=row[1],
-        stability=row[2],
-        difficulty=row[3],
-        due=ev.from_ms(row[4]),
-        last_review=_dt(row[5]),
-    )
-    flags = row[8]
+    state, step, stability, difficulty, due, last, reps, lapses, flags, buried, first, _ = row
+    key, due = CardKey.parse(card_id).int_id, ev.from_ms(due)
+    card = fsrs.Card(key, fsrs.State(state), step, stability, difficulty, due, _dt(last))
+    leech, flagged, suspended = bool(flags & 1), bool(flags & 2), bool(flags & 4)
     return CardState(
-        card_id=card_id,
-        card=card,
-        reps=row[6],
-        lapses=row[7],
-        leech=bool(flags & 1),
-        flagged=bool(flags & 2),
-        suspended=bool(flags & 4),
-        buried_until=_dt(row[9]),
-        first_review=_dt(row[10]),
+        card_id, card, reps, lapses, leech, flagged, suspended, _dt(buried), _dt(first)
     )
 
 
@@ -141,9 +114,52 @@ class Lazy(MutableMapping[str, T], Generic[S, T]):
         return card_id in self.source
 
 
-def cached_rows(lines: dict[str, bytes]) -> Lazy[bytes, list[Any]]:
-    """Card id → its row, each line of the cache file decoded when first read."""
-    return Lazy(lines, lambda _, line: msgspec.json.decode(line), b"")
+class Rows(MutableMapping[str, list[Any]]):
+    """Card id → its row: the file's (``ids`` sorted, each line ``width`` bytes of ``block``),
+    decoded when asked for, under the rows set since (``made``; ``None``: deleted)."""
+
+    def __init__(self, ids: list[str], block: bytes, width: int) -> None:
+        self.ids, self.block, self.width = ids, block, width
+        self.made: dict[str, list[Any] | None] = {}
+
+    def _at(self, card_id: str) -> int:
+        at = bisect_left(self.ids, card_id)
+        return at if at < len(self.ids) and self.ids[at] == card_id else -1
+
+    def line(self, card_id: str) -> bytes | None:
+        """``card_id``'s row as set, else as the file has it (``None``: it has none)."""
+        if card_id in self.made:
+            row = self.made[card_id]
+            return None if row is None else msgspec.json.encode(row)
+        at, width = self._at(card_id), self.width
+        return self.block[at * width : (at + 1) * width].rstrip() if at >= 0 else None
+
+    def __getitem__(self, card_id: str) -> list[Any]:
+        row = self.made[card_id] if card_id in self.made else self.line(card_id)
+        if row is None:
+            raise KeyError(card_id)
+        return row if isinstance(row, list) else msgspec.json.decode(row)
+
+    def __contains__(self, card_id: object) -> bool:
+        if card_id in self.made:
+            return self.made[card_id] is not None
+        return isinstance(card_id, str) and self._at(card_id) >= 0
+
+    def __setitem__(self, card_id: str, row: list[Any]) -> None:
+        self.made[card_id] = row
+
+    def __delitem__(self, card_id: str) -> None:
+        if card_id not in self:
+            raise KeyError(card_id)
+        self.made[card_id] = None
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (c for c in self.ids if self.made.get(c, c) is not None)
+        yield from (c for c, row in self.made.items() if row is not None and self._at(c) < 0)
+
+    def __len__(self) -> int:
+        extra = ((row is not None) - (self._at(c) >= 0) for c, row in self.made.items())
+        return len(self.ids) + sum(extra)
 
 
 def cached_states(rows: MutableMapping[str, list[Any]]) -> Lazy[list[Any], CardState]:
@@ -185,13 +201,12 @@ def load(path: Path) -> Cache | None:
         if meta.get("version") != VERSION or meta.get("crc") != zlib.crc32(body):
             return None
         ids, block = body.split(b"\n", 1)
-        card_ids = msgspec.json.decode(ids, type=list[str])
-        lines = block.split(b"\n")[:-1] if block else []
-        if len(lines) != len(card_ids):
+        card_ids, width = msgspec.json.decode(ids, type=list[str]), meta["width"]
+        if len(block) != len(card_ids) * width:
             return None
         marks = {name: devicelog.Mark(*mark) for name, mark in meta["marks"].items()}
         tally = (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None
-        rows = cached_rows(dict(zip(card_ids, lines, strict=True)))
+        rows = Rows(card_ids, block, width)
         return Cache(marks, rows, tally=tally, **{part: meta[part] for part in _PARTS})
     except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
         return None
@@ -203,13 +218,11 @@ def save(path: Path, cache: Cache) -> None:
     meta["marks"] = {n: [m.segment, m.offset, m.count, m.before] for n, m in cache.marks.items()}
     meta["tally"] = list(cache.tally) if cache.tally else None
     rows, encode = cache.rows, msgspec.json.encode
-    card_ids = list(rows)
-    if isinstance(rows, Lazy):  # a row never decoded is written back as it was read
-        made = rows.made
-        lines = [encode(made[c]) if c in made else rows.source[c] for c in card_ids]
-    else:
-        lines = [encode(rows[c]) for c in card_ids]
-    body = b"\n".join([encode(card_ids), *lines]) + b"\n"
+    card_ids = sorted(rows)
+    # A row never decoded is written back as it was read.
+    lines = [(rows.line(c) or b"") if isinstance(rows, Rows) else encode(rows[c]) for c in card_ids]
+    meta["width"] = width = max(map(len, lines), default=0) + 1
+    body = b"\n".join([encode(card_ids), *(line.ljust(width - 1) for line in lines)]) + b"\n"
     meta["crc"] = zlib.crc32(body)
     data = msgspec.json.encode(meta) + b"\n" + body
     with contextlib.suppress(OSError):

@@ -44,14 +44,7 @@ def check_store_path(path: Path) -> Path:
             path=path,
         )
     if path.is_file():
-        try:
-            upgrade.check_old_store(path)  # an old store's file: upgraded when opened
-        except StoreError:
-            raise StoreError(
-                "not a quizzer progress store (a file that is no store)",
-                hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
-                path=path,
-            ) from None
+        upgrade.check_old_store(path)  # an old store's file: upgraded when opened
     elif path.exists():
         raise StoreError("not a quizzer progress store", path=path)
     return path

@@ -21,7 +21,6 @@ for a month that doesn't read) and the snapshot's tables.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import zlib
 from collections.abc import Iterator
@@ -37,11 +36,8 @@ import quizzer.progress.events as events
 import quizzer.progress.layout as layout
 from quizzer.errors import StoreError, shown
 from quizzer.fsutil import atomic_write_bytes, fsync_dir
-from quizzer.progress.device import ClaimedDevice, claim_device
+from quizzer.progress.device import ClaimedDevice, DeviceLock, claim_device
 from quizzer.progress.eventlines import Event
-
-if os.name != "nt":
-    import fcntl
 
 #: The suffix of the marker kept beside ``P`` while an upgrade runs.
 MIGRATING = ".migrating"
@@ -52,6 +48,8 @@ OLD_FILE_LIMIT = 2 * 2**30
 KEPT_BESIDE = (".ui.json", ".anki.json")
 #: The tables of a schema 1 snapshot (it has no ``meta``).
 _SCHEMA_1_TABLES = {"cards", "reviews", "settings", "_default"}
+#: What the old store's writer lock (``P.lock``) held by another process means.
+_OLD_WRITER = "another quizzer is writing this store (an older version?)"
 #: Events appended per ``fdatasync`` while upgrading.
 BATCH = 5000
 
@@ -135,10 +133,13 @@ def check_old_store(path: Path) -> int:
     touched) when the file is not one."""
     try:
         return schema_of(_decode_json(path))
-    except (ValueError, OSError) as error:
+    except OSError as error:
+        hint = "check that the file is yours to read; nothing was changed"
+        raise layout.failed("read this old progress store", error, path, hint) from error
+    except ValueError as error:
         raise StoreError(
-            f"this is neither a store folder nor an old progress store: {layout.why(error)}",
-            hint="give --db the store's folder (or an old store's progress.json)",
+            f"not a quizzer progress store (neither a store folder nor an old one: {error})",
+            hint="check the path given with --db (or $QUIZZER_DB); the file was left as it is",
             path=path,
         ) from error
 
@@ -299,26 +300,6 @@ def to_events(old: OldStore, device: str, now: datetime) -> tuple[list[Event], l
     return out, skipped
 
 
-def _old_lock(path: Path) -> contextlib.ExitStack:
-    """The old store's writer lock (``P.lock``), held until the stack closes: an old quizzer
-    still writing refuses us. Nothing to hold where no old writer ever ran here."""
-    held = contextlib.ExitStack()
-    if os.name == "nt" or not path.is_file():
-        return held
-    fd = os.open(path, os.O_RDWR)
-    held.callback(os.close, fd)  # closing the file drops the flock
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        held.close()
-        raise StoreError(
-            "another quizzer is writing this store (an older version?)",
-            hint="close it, then open the store again to upgrade it",
-            path=path,
-        ) from None
-    return held
-
-
 def _move_old_files(path: Path, legacy: Path) -> None:
     layout.make_dir(legacy)
     prefix = path.name + "."
@@ -345,9 +326,10 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
     marker = migrating_path(path)
     if not marker.exists():
         check_old_store(path)
-    lock = contextlib.ExitStack()
+    old_lock, lock = path.with_name(path.name + ".lock"), None
     try:
-        lock = _old_lock(path.with_name(path.name + ".lock"))
+        # An old quizzer still writing refuses us; nothing to hold where none ever ran here.
+        lock = DeviceLock(old_lock, _OLD_WRITER) if old_lock.is_file() else None
         if not marker.exists():
             if legacy.exists():
                 raise StoreError(
@@ -356,7 +338,8 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
                     path=path,
                 )
             atomic_write_bytes(marker, b'{"upgrading": "quizzer-store"}\n')
-        lock.close()  # the lock file moves with the old files
+        if lock:
+            lock.release()  # the lock file moves with the old files
         _move_old_files(path, legacy)
         if not (legacy / path.name).is_file():
             raise StoreError(
@@ -378,7 +361,8 @@ def upgrade(path: Path, now: datetime) -> Upgraded:
             path=path,
         ) from error
     finally:
-        lock.close()
+        if lock:
+            lock.release()
     return Upgraded(old.schema, carried, skipped + old.problems, legacy)
 
 

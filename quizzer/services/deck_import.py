@@ -23,8 +23,14 @@ from quizzer.anki.model import FIELD_CONCEPT
 from quizzer.anki.package_reader import CardResolver, read_notes
 from quizzer.cards.card import CardKey, Pair
 from quizzer.concepts.concept import SLUG_RE, Concept
-from quizzer.concepts.deck import Deck
-from quizzer.decksources.anki_notes import NoteType, card_direction, note_rows, refuse_cloze
+from quizzer.concepts.deck import Deck, DeckFormatError, check_name
+from quizzer.decksources.anki_notes import (
+    NoteType,
+    card_direction,
+    note_rows,
+    package_deck,
+    refuse_cloze,
+)
 from quizzer.decksources.build import BuildReport, build_deck, guid_tag, tag_of
 from quizzer.decksources.columns import Column, parse_columns
 from quizzer.decksources.delimited import read_table
@@ -186,7 +192,36 @@ def _read_anki(path: Path, columns: str | None, lang: str | None) -> _Parts:
         names.append(f"{len(by_type[type_id])} of note type {note_type.name!r}")
     what = f"Anki package ({package.collection}; {len(package.notes)} notes"
     what += f": {', '.join(names)})" if len(names) > 1 else f" of note type {note_type.name!r})"
-    return _Parts(what, groups, decks[0] if decks else None, described)
+    # quizzer's own notes name the deck they came from; other notes, the Anki deck they are in.
+    return _Parts(
+        what, groups, decks[0] if decks else _usable(package_deck(package.deck_cards)), described
+    )
+
+
+def _usable(name: str | None) -> str | None:
+    """``name`` when a deck may be named so (plain text), else ``None``."""
+    if name is None:
+        return None
+    try:
+        check_name(name)
+    except DeckFormatError:
+        return None
+    return name
+
+
+def _deck_holding(rows: Sequence[Row], into: Path | str | None) -> Deck | None:
+    """The one user deck holding concepts imported from notes of ``rows`` (found by their
+    GUIDs), if any: importing the package again updates that deck, whatever the deck is
+    named now in Anki or was named by then."""
+    tags = {guid_tag(row.guid) for row in rows if row.guid is not None}
+    if not tags:
+        return None
+    holding = [
+        item.deck
+        for item in load_library(into)
+        if not item.bundled and any(tag_of(concept.id) in tags for concept in item.deck.concepts)
+    ]
+    return holding[0] if len(holding) == 1 else None
 
 
 def _located(exc: SourceError, path: Path, kind: str) -> InputError:
@@ -244,8 +279,11 @@ def import_deck_source(
             parts = _read_table(path, separator, columns, lang)
     except SourceError as exc:
         raise _located(exc, path, kind) from exc
-    name = deck or parts.deck_name or path.stem
-    deck_id = name if SLUG_RE.match(name) else slugify(name)
+    held = None
+    if deck is None and kind == "anki":
+        held = _deck_holding([row for rows, _plan in parts.groups for row in rows], into)
+    name = deck or (held.name if held else None) or parts.deck_name or path.stem
+    deck_id = held.id if held else name if SLUG_RE.match(name) else slugify(name)
     if not deck_id:
         raise InputError(
             f"can't make a deck id from {name!r}",

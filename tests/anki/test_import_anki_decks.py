@@ -289,7 +289,7 @@ def test_a_language_not_told_is_asked_of_each_field(decks, tmp_path, capsys):
     code, _out, err = _import(capsys, str(apkg))
     assert code == 2
     assert "can't tell the language of field 1 (Front)" in err
-    assert "say what each field holds" in err and "per field" in err
+    assert "say what each of its 2 fields holds, in order: --columns LANG1:term,LANG2:term" in err
     assert not list(decks.iterdir())
 
 

@@ -1,6 +1,7 @@
 """`quizzer devices`: the table and --json over a store folder (how far this device's view is
 behind each device), a clear word for an old store file, exit 3 with no traceback where there
-is no store, exit 2 for a file or folder that is no store (nothing written)."""
+is no store and for a file or folder that is no store (nothing written), as for the other
+store commands."""
 
 from __future__ import annotations
 
@@ -138,12 +139,12 @@ def test_behind_counts_the_events_this_devices_view_has_not_taken_in(
         ("binary.db", "\x00\x01garbage"),
     ],
 )
-def test_a_file_that_is_no_store_is_exit_2_and_left_alone(
+def test_a_file_that_is_no_store_is_exit_3_and_left_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: str
 ) -> None:
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
-    assert main(["devices", "--db", str(path)]) == 2
+    assert main(["devices", "--db", str(path)]) == 3
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.splitlines() == [
@@ -156,13 +157,13 @@ def test_a_file_that_is_no_store_is_exit_2_and_left_alone(
     assert path.read_text(encoding="utf-8") == content
 
 
-def test_a_folder_of_other_things_is_exit_2_and_left_alone(
+def test_a_folder_of_other_things_is_exit_3_and_left_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "todo.txt").write_text("keep\n", encoding="utf-8")
-    assert main(["devices", "--db", str(notes)]) == 2
+    assert main(["devices", "--db", str(notes)]) == 3
     err = capsys.readouterr().err
     assert err.startswith(f"quizzer: error: {notes}: not a quizzer progress store (a folder")
     assert "Traceback" not in err and "Error" not in err

@@ -100,7 +100,7 @@ def test_undone_answers_stay_out(tmp_path: Path) -> None:
 def test_a_file_that_is_no_old_store_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "progress.json"
     path.write_text('{"hello": 1}')
-    with pytest.raises(StoreError, match="neither a store folder nor an old progress store"):
+    with pytest.raises(StoreError, match="neither a store folder nor an old one"):
         upgrade.upgrade(path, NOW)
     assert path.read_text() == '{"hello": 1}'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.json"]

@@ -6,7 +6,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from textual.content import Content
 from textual.widgets import OptionList
 
 from quizzer.concepts.deck import Deck
@@ -20,6 +19,7 @@ from quizzer.services.library import SMALL_DECK, open_shelf
 from quizzer.services.study import StudyService
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.home import HomeScreen
+from quizzer.ui.widgets.deck_list import DeckLines
 
 SIZE = (100, 30)
 
@@ -36,7 +36,7 @@ def big_deck(folder: Path) -> None:
 def deck_lines(screen: HomeScreen) -> list[str]:
     options = screen.query_one("#decks", OptionList)
     prompts = [options.get_option_at_index(i).prompt for i in range(options.option_count)]
-    assert all(isinstance(prompt, Content) for prompt in prompts)
+    assert all(isinstance(prompt, DeckLines) for prompt in prompts)
     return [str(prompt) for prompt in prompts]
 
 

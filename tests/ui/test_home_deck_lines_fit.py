@@ -1,7 +1,8 @@
 """The home screen's deck list never wraps a line: each deck is its name and one line of
 counts, fitted to the list's width at 60×20, 80×24 and 120×40 (at 60 columns the counts
-keep "N new · N due" and leave out the deck's size; a long name is cut with "…"). Pilot on
-the real app with real deck files, and tmux for what a terminal shows."""
+keep "N new · N due" and leave out the deck's size; a long name is cut with "…"), from the
+first frame on. Pilot on the real app with real deck files, and tmux for what a terminal
+shows."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.textshape import cells
-from quizzer.ui.widgets.deck_list import DeckList
+from quizzer.ui.widgets.deck_list import DeckLines, DeckList
 from tests.factories import ru_bn_deck
 from tests.ui_support import NoticedApp
 
@@ -59,7 +60,9 @@ async def test_every_deck_is_a_name_and_one_line_of_counts(
         width = decks.scrollable_content_region.width
         assert decks.option_count == 2 + len(LONG_NAMES)
         for index in range(decks.option_count):
-            lines = str(decks.get_option_at_index(index).prompt).split("\n")
+            prompt = decks.get_option_at_index(index).prompt
+            assert isinstance(prompt, DeckLines)
+            lines = str(prompt.fitted(width)).split("\n")
             assert len(lines) == 2, lines
             for line in lines:
                 assert cells(line) <= width, (line, width)
@@ -68,7 +71,9 @@ async def test_every_deck_is_a_name_and_one_line_of_counts(
                 assert COUNTS.match(counts), counts
             else:
                 assert re.match(r"^\d+ concepts · \d+ new · \d+ due$", counts), counts
-        first = str(decks.get_option_at_index(2).prompt).split("\n")[0]
+        prompt = decks.get_option_at_index(2).prompt
+        assert isinstance(prompt, DeckLines)
+        first = str(prompt.fitted(width)).split("\n")[0]
         if size[0] < 120:
             assert first.endswith("…") and first.startswith("Machine learning")
         else:
@@ -78,7 +83,8 @@ async def test_every_deck_is_a_name_and_one_line_of_counts(
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_tmux_60x20_deck_lines_do_not_wrap(tmp_path: Path) -> None:
-    """In a real 60×20 terminal each deck's name is followed by its counts line."""
+    """In a real 60×20 terminal each deck's name is followed by its counts line, and the
+    pickers fit beside the list, in the first screen that shows the counts."""
     decks = _decks(tmp_path)
     socket = f"quizzer-decklines-{os.getpid()}"
     quizzer = [sys.executable, "-m", "quizzer", "--db", str(tmp_path / "p.json")]
@@ -97,11 +103,14 @@ def test_tmux_60x20_deck_lines_do_not_wrap(tmp_path: Path) -> None:
         screen = ""
         while time.monotonic() < deadline:
             screen = tmux("capture-pane", "-p", "-t", "n")
-            # The list knows its width only once laid out: its very first frame may show the
-            # widest lines, refitted in the next one. What must hold is the settled screen.
-            if "Start (Enter" in screen and re.search(r"▊ \d+ new · \d+ due +▎", screen):
+            # Each deck's lines are laid out for the width they are drawn at: the first
+            # screen with counts (wide or narrow ones) must already fit.
+            if re.search(r"\d+ new · \d+ due", screen):
                 break
             time.sleep(0.2)
+        # The pickers' column is laid out for 60 columns from the first frame too: the
+        # prompt's two pickers side by side, the second one's arrow inside the screen.
+        assert screen.splitlines()[3].rstrip().endswith("▼"), screen
         # The deck list's column: between the border characters, left of the pickers.
         rows = [line[3:27].strip() for line in screen.splitlines()[4:18]]
         rows = [row for row in rows if row]

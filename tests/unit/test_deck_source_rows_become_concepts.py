@@ -7,7 +7,13 @@ import pytest
 
 from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import Side
-from quizzer.decksources.anki_notes import NoteType, card_direction, field_refs, template_of
+from quizzer.decksources.anki_notes import (
+    NoteType,
+    card_direction,
+    field_refs,
+    package_deck,
+    template_of,
+)
 from quizzer.decksources.build import build_deck, guid_tag, tag_of
 from quizzer.decksources.columns import Column, column_from_name, parse_columns, resolve
 from quizzer.decksources.table import DeckSourceError, Row
@@ -91,3 +97,20 @@ def test_template_fields_and_card_directions() -> None:
     # "Basic (type in the answer)": the typed box on the question is the answer's field.
     typed = template_of(0, "Card 1", "{{Front}}\n{{type:Back}}", "{{Front}}<hr>{{type:Back}}")
     assert (typed.front, typed.back) == (("Front",), ("Back",))
+
+
+@pytest.mark.parametrize(
+    ("cards", "name"),
+    [
+        ({"Spanish::Animals": 6}, "Spanish::Animals"),
+        ({"Spanish::Verbs": 4, "Spanish::Nouns": 8, "Default": 0}, "Spanish"),
+        ({"Spanish": 2, "Spanish::Verbs": 4}, "Spanish"),
+        ({"Spanish": 2, "German": 5}, "German"),
+        ({"Default": 6}, None),
+        ({}, None),
+    ],
+)
+def test_a_packages_deck_is_the_one_its_cards_are_all_under(
+    cards: dict[str, int], name: str | None
+) -> None:
+    assert package_deck(cards) == name

@@ -252,11 +252,18 @@ class HomeScreen(QuizzerScreen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """Below :attr:`NARROW` columns the pickers' column gives up its fixed width; from
         :attr:`WIDE` on it takes a third."""
-        self.set_class(event.size.width < self.NARROW, "-narrow")
-        self.set_class(event.size.width >= self.WIDE, "-wide")
+        self._fit_columns(event.size.width)
+
+    def _fit_columns(self, width: int) -> None:
+        self.set_class(width < self.NARROW, "-narrow")
+        self.set_class(width >= self.WIDE, "-wide")
 
     def on_mount(self) -> None:
-        """Focus the deck list at once, so keys typed early reach it."""
+        """Fit the columns to the terminal and focus the deck list at once, so keys typed
+        early reach it."""
+        # The first Resize comes after the first frame, which is then laid out for this
+        # width already (at 60 columns the pickers were drawn 44 cells wide, then narrowed).
+        self._fit_columns(self.app.size.width)
         # Focus now, not after a refresh (Widget.focus() is deferred).
         self.set_focus(self.query_one("#decks", DeckList))
 

@@ -1,5 +1,5 @@
 """The home screen's deck list: each deck's name and, beneath it, its counts, each on one line
-that fits the list's width; a click highlights a deck, Enter or a double click starts it."""
+that fits the width it is drawn at; a click highlights a deck, Enter or a double click starts it."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widgets.option_list import Option
 
 from quizzer.ui.textshape import cells, clip
@@ -69,12 +73,41 @@ def entry_prompt(entry: DeckEntry, width: int, shape: Callable[[str], str]) -> C
     return Content("\n").join(lines)
 
 
+class DeckLines(Visual):
+    """A deck's option: :func:`entry_prompt` laid out for each width it is drawn at, so the
+    first frame is already fitted (no line wraps, whatever the terminal's width)."""
+
+    def __init__(self, entry: DeckEntry, shape: Callable[[str], str]) -> None:
+        self.entry, self.shape = entry, shape
+
+    def fitted(self, width: int) -> Content:
+        """The entry's lines at ``width`` cells (0: as wide as they like)."""
+        return entry_prompt(self.entry, width, self.shape)
+
+    def __str__(self) -> str:
+        return str(self.fitted(0))
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        """The lines fitted to ``width``, drawn (part of the Visual protocol)."""
+        return self.fitted(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        """The widest form's width (part of the Visual protocol)."""
+        return self.fitted(0).get_optimal_width(rules, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        """One line for the name, one for the details if any: never wrapped."""
+        return self.fitted(width).get_height(rules, width)
+
+
 class DeckList(DrawnOptionList):
     """The deck list. A click only highlights a deck; Enter (or a double click) starts it.
 
     ``initial`` is highlighted as soon as the list is mounted, before any key typed early
-    can reach it. Each deck's lines are fitted to the list's width whenever it changes, so
-    none wraps: at 60 columns the list is 24 cells wide.
+    can reach it. Each deck's lines are fitted to the width they are drawn at
+    (:class:`DeckLines`), so none wraps: at 60 columns the list is 24 cells wide.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Start", show=False)]
@@ -89,7 +122,6 @@ class DeckList(DrawnOptionList):
     ) -> None:
         self._entries = list(entries)
         self._shape = shape
-        self._width = 0  # not laid out yet: every line in its widest form
         super().__init__(*self._deck_options(), id=id)
         self._initial = initial
 
@@ -103,24 +135,12 @@ class DeckList(DrawnOptionList):
             self.highlighted = min(keep or 0, self.option_count - 1)
 
     def _deck_options(self) -> list[Option]:
-        return [
-            Option(entry_prompt(entry, self._width, self._shape), id=entry.id)
-            for entry in self._entries
-        ]
+        return [Option(DeckLines(entry, self._shape), id=entry.id) for entry in self._entries]
 
     def on_mount(self) -> None:
         """Highlight the ``initial`` deck (clamped to the list) before any key arrives."""
         if self._initial is not None and self.option_count:
             self.highlighted = min(self._initial, self.option_count - 1)
-
-    def on_resize(self, event: events.Resize) -> None:
-        """Fit every deck's lines to the new width."""
-        width = self.scrollable_content_region.width
-        if width == self._width or width <= 0:
-            return
-        self._width = width
-        for index, entry in enumerate(self._entries):
-            self.replace_option_prompt_at_index(index, entry_prompt(entry, width, self._shape))
 
     def on_click(self, event: events.Click) -> None:
         """Highlight the clicked deck; a double click starts it."""

@@ -188,7 +188,7 @@ def check_arabic(db: Path) -> None:
         ],
         db,
     )
-    text = wait_for(lambda t: "Arabic term" in t, "the Arabic card")
+    text = wait_for(lambda t: "Arabic · " in t and " term" in t, "the Arabic card")
     joined = arabic_reshaper.reshape(logical)
     visual = joined[::-1]  # a purely Arabic line reads right to left: reversed in the grid
     lines = [line.strip(" │") for line in text.splitlines()]
@@ -226,10 +226,10 @@ def check_bengali(db: Path) -> None:
     wait_for(lambda t: "English term" in t, "the Bengali card")
     keys("Space")
     sys.path.insert(0, str(ROOT))
-    from quizzer.concepts.languages import language_name
+    from quizzer.concepts.languages import both_names
 
-    # The card names the language as CLDR does in English ("Bangla").
-    label = f"{language_name('bn')} definition"
+    # The card names the language as CLDR does, in English and in itself ("Bangla · বাংলা").
+    label = f"{both_names('bn')} definition"
     text = wait_for(lambda t: label in t, "the Bengali answer")
     rows = border_columns(text, wcwidth)
     bengali = [r for r in rows if any("\u0980" <= ch <= "\u09ff" for ch in r[2])]

@@ -34,6 +34,15 @@ LIMIT = 500
 HISTORY_LINES = 8
 
 
+def _texts(row: CardRow) -> tuple[str, str]:
+    """The card's prompt and answer texts (empty where the concept has none)."""
+    p = row.card.pair
+    return (
+        row.concept.text(p.prompt_lang, p.prompt_side) or "",
+        row.concept.text(p.answer_lang, p.answer_side) or "",
+    )
+
+
 class CardsScreen(QuizzerScreen[None]):
     """Find cards, read their history, suspend or bring them back."""
 
@@ -169,8 +178,7 @@ class CardsScreen(QuizzerScreen[None]):
         prompt → answer, each cut between grapheme clusters to share what room is left (the
         highlighted card's whole texts are in the detail below)."""
         p = row.card.pair
-        prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
-        answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        prompt, answer = _texts(row)
         head = f"{row.status:<9} {p.prompt_lang}→{p.answer_lang} "
         room = max(8, width - cells(head) - 4)
         if cells(prompt) + cells(answer) > room:
@@ -199,9 +207,7 @@ class CardsScreen(QuizzerScreen[None]):
     def _whole(self, row: CardRow) -> str:
         """The card's prompt → answer on up to three lines, laid out for the terminal (the
         list's row may be cut to one)."""
-        p = row.card.pair
-        prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
-        answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        prompt, answer = _texts(row)
         width = max(20, self.size.width - 2)
         above = visual_lines(prompt, width, self.rtl_mode)
         below = visual_lines(f"→ {answer}", width, self.rtl_mode)
@@ -220,9 +226,7 @@ class CardsScreen(QuizzerScreen[None]):
 
     def _words(self, row: CardRow) -> str:
         """The card as a learner knows it: its prompt → its answer."""
-        p = row.card.pair
-        prompt = row.concept.text(p.prompt_lang, p.prompt_side) or ""
-        answer = row.concept.text(p.answer_lang, p.answer_side) or ""
+        prompt, answer = _texts(row)
         return f"{self._clip(prompt)} → {self._clip(answer)}"
 
     def _found_in(self, row: CardRow) -> list[str]:

@@ -100,7 +100,8 @@ def legacy_dir(store: Path) -> Path:
 
 def month_of(at_ms: int) -> str:
     """The ``YYYY-MM`` (UTC) of a time in milliseconds since the epoch."""
-    return datetime.fromtimestamp(at_ms / 1000, UTC).strftime("%Y-%m")
+    moment = datetime.fromtimestamp(at_ms / 1000, UTC)
+    return f"{moment.year:04d}-{moment.month:02d}"
 
 
 def next_month(month: str) -> str:

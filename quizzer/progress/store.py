@@ -354,13 +354,24 @@ class Store:
         self, rows: Iterable[dict[str, Any]], now: datetime, log: devicelog.DeviceLog | None = None
     ) -> list[ev.AnyEvent]:
         """Number, write (durably, in one flushed append) and replay new events of ``log``'s
-        device (default: this device's own log); fields that are ``None`` are left out."""
+        device (default: this device's own log); fields that are ``None`` are left out.
+
+        The events of this device's own log are made as they are: their values were checked
+        where they came in (a card id parsed, a grade, a mode, settings), and checking them
+        again took a tenth of an answer's time. Those of another log (a merge's answers,
+        from another tool) are checked here like a line read from another device."""
         log = log or self._check_writable()
-        name = log.owner
+        name, at = log.owner, ev.to_ms(now)
+        own = name == self.device
         made: list[ev.AnyEvent] = []
         for seq, fields in enumerate(rows, log.next_seq):
-            data = {"id": ev.event_id(name, seq), "dev": name, "seq": seq, "at": ev.to_ms(now)}
-            made.append(ev.from_dict(data | {k: v for k, v in fields.items() if v is not None}))
+            values = {k: v for k, v in fields.items() if v is not None}
+            if own:
+                kind = ev.OPS[values.pop("op")]
+                made.append(kind(ev.event_id(name, seq), name, seq, at, **values))  # type: ignore[arg-type]
+            else:
+                head = {"id": ev.event_id(name, seq), "dev": name, "seq": seq, "at": at}
+                made.append(ev.from_dict(head | values))
         if made:
             taken = [e for e in made if isinstance(e, ev.Undo) and e.target not in self._fresh]
             if taken or self._replay.needs_history(made):
@@ -395,10 +406,12 @@ class Store:
         answer = answer or Answer()
         # The review's own checks, with their messages (a mode, a duration that can't be).
         Review("-", key.id, now, grade, answer.mode, answer.duration_ms)
+        # A typed text longer than a log line keeps (a page pasted) is kept to its start.
+        typed = None if answer.typed is None else answer.typed[: ev.MAX_TEXT]
         fields: dict[str, Any] = {"op": "answer", "card": key.id, "grade": grade}
-        fields |= {"mode": answer.mode, "ms": int(answer.duration_ms), "typed": answer.typed}
-        fields |= {"correct": answer.correct, "over": answer.overridden}
-        fields |= {"params": self._replay.digest}
+        fields |= {"mode": answer.mode}
+        fields |= {"ms": int(answer.duration_ms), "typed": typed, "correct": answer.correct}
+        fields |= {"over": answer.overridden, "params": self._replay.digest}
         with self._mutex:
             (event,) = self._write([fields], now)
             review = self._replay.review(event.id)
@@ -416,7 +429,7 @@ class Store:
         key = card_key(card)
         _check_grade(grade)
         now = _answer_time(now)
-        ms = int(answer.duration_ms) if answer is not None else 0
+        ms = max(0, int(answer.duration_ms)) if answer is not None else 0
         fields = {"op": "practice", "card": key.id, "grade": grade, "mode": mode, "ms": ms}
         with self._mutex:
             self._write([fields], now)

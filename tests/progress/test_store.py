@@ -48,6 +48,17 @@ def test_round_trip(tmp_path: Path, open_db) -> None:
     assert "\\u" not in text
 
 
+def test_a_typed_answer_longer_than_a_log_line_keeps_is_kept_to_its_start(
+    tmp_path: Path, open_db
+) -> None:
+    pasted = "ЛоРА " * 2001  # 10,005 characters: a log line keeps 10,000
+    with open_db(tmp_path / "p") as store:
+        review = store.record(KEY, 3, NOW, Answer(mode="typed", typed=pasted))
+    assert review.typed == pasted[:10_000]
+    with open_db(tmp_path / "p") as store:
+        assert store.reviews(KEY) == [review] and store.problems == []
+
+
 def test_default_location_honours_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "env" / "p.json"
     monkeypatch.setenv("QUIZZER_DB", str(target))

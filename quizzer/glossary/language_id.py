@@ -253,7 +253,9 @@ def _loans_in_the_main_script(texts: Sequence[str], by_script: dict[str | None, 
     and the French entries of a Bengali glossary have no Bengali letters.
     """
     latin = by_script.get("Latn")
-    main = max((s for s in by_script if s is not None), key=lambda s: len(by_script[s]), default=None)
+    main = max(
+        (s for s in by_script if s is not None), key=lambda s: len(by_script[s]), default=None
+    )
     if not latin or main is None or main == "Latn":
         return
     own = {main, "Hani"} if main in _WRITES_HAN else {main}

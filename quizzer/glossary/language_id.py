@@ -10,18 +10,19 @@
   glossary, and the definition carries the sentence.
 * A file is surveyed first: a sample of its entries, each read by a fast detector over
   every candidate of their script, gives the languages the file holds; then each entry is
-  decided among those few. The sample's majority and any language with a third of it are
-  surely in the file. Any other language the sample names (at least once in a hundred)
-  is one of the file's only when the full detector confirms it: at least half of the
-  entries that voted for it are read as it, and surely (:data:`CONFIRM_SURE`), against
-  the languages surely there. French entries that are a tenth of an English file are
-  confirmed (the full detector is all but certain of each); a detector's slips in a file
-  of one language (Marathi read in a Hindi glossary, Malay in an Indonesian one) are
-  not, so such a file is never split by them, and a mixed file (French entries in a
-  Bengali glossary) is still tagged entry by entry.
+  decided among those few. The sample's majority is surely in the file. Any other
+  language the sample names (at least once in a hundred) is one of the file's only when
+  the full detector confirms it: at least half of the entries that voted for it are read
+  as it, and surely (:data:`CONFIRM_SURE`), against the majority. French entries that are
+  a tenth (or half) of an English file are confirmed (the full detector is all but certain
+  of each); a detector's slips in a file of one language (Marathi read in a Hindi
+  glossary, Malay in an Indonesian one, Portuguese for a third of a Spanish one of short
+  definitions) are not, so such a file is never split by them, and a mixed file (French
+  entries in a Bengali glossary) is still tagged entry by entry.
 * Each entry of a mixed file is read by the fast detector among the file's languages
   first, and its answer taken when it is sure (:data:`FAST_SURE`) and names a language
-  the survey trusts: the sample's majority, or one with at least a third of the sample.
+  the survey trusts: the sample's majority, or a confirmed one with at least a third of
+  the sample.
   Every other entry is decided at full accuracy. The fast detector is sure of more short
   entries than the full one is; between close languages (Malay slips in an Indonesian
   glossary, where Malay holds a sixth of the sample) its sureness would tag entries the
@@ -42,7 +43,7 @@ from dataclasses import dataclass
 import quizzer.glossary.language_id_detector as detector
 from quizzer.concepts.languages import LanguageTagError, check_language, language_name
 from quizzer.errors import SourceError
-from quizzer.glossary.scripts import SCRIPT_NAMES, entry_script
+from quizzer.glossary.scripts import SCRIPT_NAMES, entry_script, run_re
 
 #: Entries of one script surveyed to find the languages a file holds (evenly spread).
 SURVEY_SIZE = 300
@@ -63,8 +64,8 @@ CONFIRM_SURE = 0.9
 #: The fast detector's answer for an entry is taken at this confidence or more (when it
 #: names a language the survey trusts); below, the entry is decided at full accuracy.
 FAST_SURE = 0.99
-#: A language with at least this share of the surveyed entries is surely in the file: the
-#: fast detector's sure answers naming it are taken.
+#: A language of the file (the survey's majority, or confirmed) with at least this share of
+#: the surveyed entries is trusted: the fast detector's sure answers naming it are taken.
 TRUSTED_SHARE = 1 / 3
 
 
@@ -118,22 +119,26 @@ def _forced(forced: str, count: int) -> Tagging:
 def _survey(
     texts: Sequence[str], indices: list[int], tags: tuple[str, ...]
 ) -> tuple[tuple[str, ...], Counter[str], int]:
-    """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted: those
-    surely there and those the full detector confirms), the votes of the sample, and its
-    size."""
+    """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted: its
+    majority and those the full detector confirms), the votes of the sample, and its size."""
     sample = _spread(indices, SURVEY_SIZE)
     read = detector.survey([texts[i] for i in sample], tags)
     votes = Counter(v for v in read if v)
     if not votes:
         return (), votes, len(sample)
-    sure = _trusted(tuple(votes), votes, len(sample))
+    # Only the majority is taken on the fast reading's word. A neighbour it names for a
+    # third of a file of short entries may be its slips alone (Portuguese for 6 of 15
+    # short Spanish definitions, each of which the full detector reads as Spanish), so
+    # every other language is confirmed, however many entries voted for it: most voted
+    # first, each against the languages found so far.
+    (majority, _count), *others = votes.most_common()
     least = max(1, math.ceil(len(sample) * SURVEY_SHARE))
-    found = set(sure)
-    for lang, count in votes.items():
-        if lang in sure or count < least:
+    found = {majority}
+    for lang, count in others:
+        if count < least:
             continue
         voters = [texts[i] for i, vote in zip(sample, read, strict=True) if vote == lang]
-        if _confirmed(voters[:CONFIRM_SAMPLE], lang, tuple(sorted({*sure, lang}))):
+        if _confirmed(voters[:CONFIRM_SAMPLE], lang, tuple(sorted({*found, lang}))):
             found.add(lang)
     return tuple(sorted(found)), votes, len(sample)
 
@@ -182,6 +187,7 @@ def tag_file(
     by_script: dict[str | None, list[int]] = {}
     for i, text in enumerate(texts):
         by_script.setdefault(entry_script(text), []).append(i)
+    _loans_in_the_main_script(texts, by_script)
     done, step = 0, max(1, total // 100)
 
     def tick(count: int) -> None:
@@ -229,6 +235,37 @@ def tag_file(
                 langs[i], confidences[i] = lang, confidence
             tick(len(batch))
     return _fill(entries, langs, confidences, why, leaning, by_script)
+
+
+#: Scripts whose files also write Han characters: a Japanese or Korean entry's Han letters
+#: are its own (as :func:`~quizzer.glossary.scripts.entry_script` reads them).
+_WRITES_HAN = frozenset({"Kana", "Hang"})
+
+
+def _loans_in_the_main_script(texts: Sequence[str], by_script: dict[str | None, list[int]]) -> None:
+    """Move to the file's main script (the most entries') the entries that Latin letters
+    dominate but whose other letters are of that script.
+
+    Latin letters among another script's are loans and acronyms (``REST API``, ``HTTP``,
+    ``Web``): ``REST API`` with a Chinese definition of 11 Han characters and 7 Latin
+    letters has more Latin letters than Han ones, yet it is Chinese. Only in a file mostly
+    in that script: in an English file a term quoting ``देवनागरी`` or ``η`` stays Latin,
+    and the French entries of a Bengali glossary have no Bengali letters.
+    """
+    latin = by_script.get("Latn")
+    main = max(
+        (s for s in by_script if s is not None), key=lambda s: len(by_script[s]), default=None
+    )
+    if not latin or main is None or main == "Latn":
+        return
+    own = {main, "Hani"} if main in _WRITES_HAN else {main}
+    moved = {i for i in latin if entry_script(run_re("Latn").sub("", texts[i])) in own}
+    if not moved:
+        return
+    by_script["Latn"] = [i for i in latin if i not in moved]
+    if not by_script["Latn"]:
+        del by_script["Latn"]
+    by_script[main] = sorted([*by_script[main], *moved])
 
 
 def _trusted(found: tuple[str, ...], votes: Counter[str], surveyed: int) -> frozenset[str]:

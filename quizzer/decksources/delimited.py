@@ -170,6 +170,7 @@ def _anki_table(
         )
         for row in rows
     ]
+    kept, swapped = _without_reverse_cards(kept) if guid_at is None else (kept, 0)
     names: tuple[str, ...] = ()
     if "columns" in headers:
         every = [name.strip() for name in headers["columns"][1].split(sep)]
@@ -187,7 +188,32 @@ def _anki_table(
         notes = (
             f"columns {told}: no texts, left out (--columns names the other columns, in order)",
         )
+    if swapped:
+        notes += (
+            f"{swapped} rows are an earlier row's two texts swapped (a note's reverse card, "
+            "as Anki's Cards in Plain Text writes it): left out, the note is one concept",
+        )
     return _checked(SourceTable(what, tuple(kept), names, deck, notes, numbers))
+
+
+def _without_reverse_cards(rows: list[Row]) -> tuple[list[Row], int]:
+    """``rows`` without those that are an earlier row's two texts swapped, and how many.
+
+    Anki's "Cards in Plain Text" writes each card's question and answer: a Basic and
+    reversed note is a row ``el perro / the dog`` and a row ``the dog / el perro``. Kept,
+    each column held both languages, the reverse rows became concepts of their own and
+    their English texts were taken for Spanish.
+    """
+    seen: set[tuple[str, str]] = set()
+    out: list[Row] = []
+    for row in rows:
+        if len(row.cells) == 2:
+            front, back = row.cells
+            if (back, front) in seen and front != back:
+                continue
+            seen.add((front, back))
+        out.append(row)
+    return out, len(rows) - len(out)
 
 
 def _at(item: tuple[str, int | None]) -> int:

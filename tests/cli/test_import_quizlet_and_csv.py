@@ -201,3 +201,27 @@ def test_semicolon_rows_with_a_custom_separator_are_never_read_as_one_row(decks,
         ("el ordenador portátil", "the laptop computer"),
         ("la contraseña segura", "the strong password"),
     ]
+
+
+def test_anki_cards_in_plain_text_of_reversed_notes_give_one_concept_a_note(
+    decks, tmp_path, capsys
+):
+    # What Anki's "Cards in Plain Text" writes for Basic (and reversed card) notes: each
+    # card's question and answer, so every note twice, the second time swapped. Read as
+    # rows, both columns held both languages and "the computer" was a Spanish term.
+    pairs = [
+        ("el ordenador", "the computer"),
+        ("la red neuronal", "the neural network"),
+        ("el servidor", "the server"),
+        ("la base de datos", "the database"),
+        ("la contraseña", "the password"),
+        ("el cortafuegos", "the firewall"),
+    ]
+    rows = "".join(f"{a}\t{b}\n{b}\t{a}\n" for a, b in pairs)
+    source = write(tmp_path / "cards.txt", "#separator:tab\n#html:false\n" + rows)
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0, out
+    assert "column 1: es term" in out and "column 2: en term" in out
+    assert "6 rows are an earlier row's two texts swapped" in out
+    deck = read_deck(decks / "words.toml")
+    assert [(c.text("es", "term"), c.text("en", "term")) for c in deck] == pairs

@@ -67,3 +67,27 @@ async def test_the_card_captions_name_languages_in_their_own_script(
         # Drawn as it reads: the Arabic name joined and in visual order.
         assert prompt.caption == display_text("Arabic · العربية term")
         assert str(answer.render()) == "Bangla · বাংলা definition"
+
+
+@pytest.mark.parametrize("lang", ["bn", "ar", "ru", "fr"])
+async def test_a_chosen_language_too_long_for_its_picker_shows_its_name_in_itself(
+    tmp_path: Path, lang: str
+) -> None:
+    """At 60 columns 'Bangla · বাংলা' does not fit the picker: it shows 'বাংলা' whole, the
+    arrow still at the picker's right edge, the line as wide as the picker."""
+    from quizzer.concepts.languages import both_names, native_name
+    from quizzer.ui.textshape import cells
+
+    decks = [bundled("quantization"), read_deck(DECK)]
+    app = make_app(tmp_path / "p.json", decks=decks)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        picker = pilot.app.screen.query_one("#to-lang", Picker)
+        picker.value = lang
+        await pilot.pause()
+        room = picker.content_region.width - 2
+        assert cells(both_names(lang)) > room  # the case this test is about
+        line = picker.render_line(0).text
+        assert display_text(native_name(lang)) in line, line
+        assert line.rstrip().endswith("▼"), line
+        assert cells(line) == picker.size.width, line

@@ -263,15 +263,19 @@ def _pairs(text: str, lines: Sequence[str], separator: str | None) -> SourceTabl
     """A Quizlet-style list: rows by newline or semicolon, columns by ``separator`` or found."""
     content = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
     pieces = _semicolon_rows(text)
+    # Rows by semicolon: more rows than lines (no row runs over a line break). Such a file
+    # is read by its semicolon rows or not at all: read by lines, its one line of 15 rows
+    # separated by ' - ' was one row split at its first semicolon.
+    by_semicolons = len(pieces) > len(content)
     # A semicolon between the columns is what spreadsheets write where the comma is the
     # decimal mark; rows by semicolon never hold one, so the two can't be confused.
     for sep in (separator,) if separator else ("\t", ",", ";"):
-        # Rows by semicolon: more rows than lines, each one term and one definition.
-        if len(pieces) > len(content) and all(piece.count(sep) == 1 for _n, piece in pieces):
+        # Each row by semicolon one term and one definition.
+        if by_semicolons and all(piece.count(sep) == 1 for _n, piece in pieces):
             _check_lengths(pieces)
             rows = tuple(_split(n, piece, sep) for n, piece in pieces)
             return _checked(_pairs_table(rows, sep, "rows separated by semicolons"))
-        if all(sep in line for _n, line in content):
+        if not by_semicolons and all(sep in line for _n, line in content):
             _check_lengths(lines)
             rows = tuple(_split(n, line, sep) for n, line in content)
             return _checked(_pairs_table(rows, sep, "one per line"))

@@ -10,19 +10,21 @@
   glossary, and the definition carries the sentence.
 * A file is surveyed first: a sample of its entries, each read by a fast detector over
   every candidate of their script, gives the languages the file holds; then each entry is
-  decided among those few. The sample's majority is surely in the file. Any other
-  language the sample names (at least once in a hundred) is one of the file's only when
-  the full detector confirms it: at least half of the entries that voted for it are read
-  as it, and surely (:data:`CONFIRM_SURE`), against the majority. French entries that are
-  a tenth (or half) of an English file are confirmed (the full detector is all but certain
-  of each); a detector's slips in a file of one language (Marathi read in a Hindi
-  glossary, Malay in an Indonesian one, Portuguese for a third of a Spanish one of short
-  definitions) are not, so such a file is never split by them, and a mixed file (French
-  entries in a Bengali glossary) is still tagged entry by entry.
+  decided among those few. The sample's majority and any language with a third of it are
+  surely in the file. Any other language the sample names (at least once in a hundred)
+  is one of the file's only when the full detector confirms it: at least half of the
+  entries that voted for it are read as it, and surely (:data:`CONFIRM_SURE`), against
+  the languages surely there. French entries that are a tenth of an English file are
+  confirmed (the full detector is all but certain of each); a detector's slips in a file
+  of one language (Marathi read in a Hindi glossary, Malay in an Indonesian one) are
+  not, so such a file is never split by them, and a mixed file (French entries in a
+  Bengali glossary) is still tagged entry by entry.
 * Each entry of a mixed file is read by the fast detector among the file's languages
   first, and its answer taken when it is sure (:data:`FAST_SURE`) and names a language
-  the survey trusts: the sample's majority, or a confirmed one with at least a third of
-  the sample.
+  the survey trusts: the sample's majority when it alone is surely there; when two or
+  more are, those of them the full detector confirms as above (on a file of one-line
+  definitions the fast reading can name a neighbour for a third of the entries, 99.9%
+  sure of some: Portuguese in a Spanish glossary, Malay in an Indonesian one).
   Every other entry is decided at full accuracy. The fast detector is sure of more short
   entries than the full one is; between close languages (Malay slips in an Indonesian
   glossary, where Malay holds a sixth of the sample) its sureness would tag entries the
@@ -64,8 +66,8 @@ CONFIRM_SURE = 0.9
 #: The fast detector's answer for an entry is taken at this confidence or more (when it
 #: names a language the survey trusts); below, the entry is decided at full accuracy.
 FAST_SURE = 0.99
-#: A language of the file (the survey's majority, or confirmed) with at least this share of
-#: the surveyed entries is trusted: the fast detector's sure answers naming it are taken.
+#: A language with at least this share of the surveyed entries is surely in the file (and
+#: its sure fast answers are taken when the full detector confirms it, or it is alone).
 TRUSTED_SHARE = 1 / 3
 
 
@@ -118,29 +120,39 @@ def _forced(forced: str, count: int) -> Tagging:
 
 def _survey(
     texts: Sequence[str], indices: list[int], tags: tuple[str, ...]
-) -> tuple[tuple[str, ...], Counter[str], int]:
-    """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted: its
-    majority and those the full detector confirms), the votes of the sample, and its size."""
+) -> tuple[tuple[str, ...], frozenset[str], Counter[str], int]:
+    """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted: those
+    surely there and those the full detector confirms), those of them whose sure fast
+    answers are taken, the votes of the sample, and its size."""
     sample = _spread(indices, SURVEY_SIZE)
     read = detector.survey([texts[i] for i in sample], tags)
     votes = Counter(v for v in read if v)
     if not votes:
-        return (), votes, len(sample)
-    # Only the majority is taken on the fast reading's word. A neighbour it names for a
-    # third of a file of short entries may be its slips alone (Portuguese for 6 of 15
-    # short Spanish definitions, each of which the full detector reads as Spanish), so
-    # every other language is confirmed, however many entries voted for it: most voted
-    # first, each against the languages found so far.
-    (majority, _count), *others = votes.most_common()
+        return (), frozenset(), votes, len(sample)
+
+    def voters(lang: str) -> list[str]:
+        return [texts[i] for i, vote in zip(sample, read, strict=True) if vote == lang]
+
+    sure = _trusted(tuple(votes), votes, len(sample))
     least = max(1, math.ceil(len(sample) * SURVEY_SHARE))
-    found = {majority}
-    for lang, count in others:
-        if count < least:
+    found = set(sure)
+    for lang, count in votes.items():
+        if lang in sure or count < least:
             continue
-        voters = [texts[i] for i, vote in zip(sample, read, strict=True) if vote == lang]
-        if _confirmed(voters[:CONFIRM_SAMPLE], lang, tuple(sorted({*found, lang}))):
+        if _confirmed(voters(lang)[:CONFIRM_SAMPLE], lang, tuple(sorted({*sure, lang}))):
             found.add(lang)
-    return tuple(sorted(found)), votes, len(sample)
+    trusted = sure
+    if len(sure) > 1:
+        # Two languages with a third of the sample each may be one language and the fast
+        # reading's slips on short entries (Portuguese for 6 of 15 one-line Spanish
+        # definitions, each 99.9% sure; Malay for half of an Indonesian glossary): its sure
+        # answers are taken only for a language the full detector confirms. The entries
+        # of one it doesn't are all decided in full.
+        among = tuple(sorted(sure))
+        trusted = frozenset(
+            lang for lang in sure if _confirmed(voters(lang)[:CONFIRM_SAMPLE], lang, among)
+        )
+    return tuple(sorted(found)), trusted, votes, len(sample)
 
 
 def _confirmed(voters: list[str], lang: str, among: tuple[str, ...]) -> bool:
@@ -207,8 +219,10 @@ def tag_file(
             why.update(dict.fromkeys(indices, reason))
             tick(len(indices))
             continue
-        found, votes, surveyed = (
-            (tags, Counter(), 0) if len(tags) == 1 else _survey(texts, indices, tags)
+        found, trusted, votes, surveyed = (
+            (tags, frozenset(tags), Counter(), 0)
+            if len(tags) == 1
+            else _survey(texts, indices, tags)
         )
         if len(found) == 1:
             # One language in this script: every entry in it has it, as sure as the survey.
@@ -221,7 +235,6 @@ def tag_file(
             why.update(dict.fromkeys(indices, "the detector found no language in the sample"))
             tick(len(indices))
             continue
-        trusted = _trusted(found, votes, surveyed)
         for start in range(0, len(indices), DECIDE_BATCH):
             batch = indices[start : start + DECIDE_BATCH]
             decided = _decide([texts[i] for i in batch], found, trusted)

@@ -100,13 +100,17 @@ class StudyService:
             return self._decks.listings()
         return [listing_of(deck) for deck in self._decks.values()]
 
+    def deck_ready(self, deck_id: str) -> bool:
+        """Whether the deck is loaded, or small enough to load at once."""
+        shelf = self._decks
+        return not isinstance(shelf, DeckShelf) or shelf.ready(deck_id)
+
     def counts_ready(
         self, deck_id: str, pair: Pair | Sequence[Pair] | None = None, now: datetime | None = None
     ) -> bool:
         """Whether :meth:`counts` answers at once (else it first loads a big deck): a small
         or loaded deck, or a big one whose counts in ``pair`` were kept and hold ``now``."""
-        shelf = self._decks
-        if not isinstance(shelf, DeckShelf) or shelf.ready(deck_id):
+        if self.deck_ready(deck_id):
             return True
         if pair is not None and not isinstance(pair, Pair):
             if len(pair) != 1:

@@ -198,7 +198,10 @@ def tag_file(
     leaning: dict[int, str] = {}  # what an entry not told for sure leans to
     by_script: dict[str | None, list[int]] = {}
     for i, text in enumerate(texts):
-        by_script.setdefault(entry_script(text), []).append(i)
+        script = entry_script(text)
+        if script == "Latn":
+            script = _definitions_script(entries[i][1])
+        by_script.setdefault(script, []).append(i)
     _loans_in_the_main_script(texts, by_script)
     done, step = 0, max(1, total // 100)
 
@@ -248,6 +251,15 @@ def tag_file(
                 langs[i], confidences[i] = lang, confidence
             tick(len(batch))
     return _fill(entries, langs, confidences, why, leaning, by_script)
+
+
+def _definitions_script(definition: str) -> str:
+    """The script of an entry Latin letters dominate: its definition's, when that is
+    another script's. An English term (``Primary key``, 10 Latin letters) with a Japanese
+    definition (``表の各行を一意に識別する列。``, 8 Han characters and 5 kana) is Japanese:
+    the definition carries the sentence."""
+    script = entry_script(definition)
+    return script if script is not None else "Latn"
 
 
 #: Scripts whose files also write Han characters: a Japanese or Korean entry's Han letters

@@ -255,3 +255,23 @@ def test_latin_loans_in_an_entry_of_another_scripts_file_dont_make_it_latin() ->
         ("Overfitting", "When a model memorises its training data and fails to generalise.", 7),
     ]
     assert tag_entries(english) == ["en"] * 3
+
+
+ENGLISH_TERMS = (
+    "Primary key", "Foreign key", "Index", "Transaction", "Normalization", "SQL query",
+    "Backup", "Replication", "Sharding", "ORM", "Schema", "Trigger",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGUAGES_WRITTEN)
+def test_english_terms_defined_in_a_learners_language_are_in_that_language(lang: str) -> None:
+    # A learner's glossary: the English term, its definition in their language. Seven of
+    # the twelve Japanese entries have more Latin letters (the term) than Han or kana ones
+    # (the definition), so the file was mostly "Latin" and those were read as Somali.
+    entries = [
+        (english, definition, line)
+        for english, (_term, definition, line) in zip(
+            ENGLISH_TERMS, _entries(DATABASES / f"{lang}.txt"), strict=True
+        )
+    ]
+    assert tag_entries(entries) == [lang] * 12

@@ -113,7 +113,7 @@ async def show_summary(pilot: Pilot[Any]) -> None:
     """Push a summary of a 12-card choice session (for the summary snapshots)."""
     summary = SessionSummary(
         deck_name="Quantization",
-        pair_label="Russian term → English term",
+        pair_label="Russian · Русский term → English term",
         mode="choice",
         studied=12,
         correct=9,

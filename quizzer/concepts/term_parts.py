@@ -28,7 +28,9 @@ letters than capitals (``PEFT``, ``GPTQ``, ``LoRA``, ``ZeRO``, ``MoE``, ``QLoRA`
   glossaries write acronyms in Latin letters in every language.
 
 **Where the alternatives are** (:func:`paren_parts`): a parenthesis that closes the
-term, after a space: ``"head (inner)"``. A parenthesis inside a name
+term, after a space: ``"head (inner)"``; in Chinese, Japanese and Korean, which put no
+space before it, a full-width one or one right after a Han, kana or Hangul letter
+(``"图形处理器（GPU）"``, ``"图形处理器(GPU)"``). A parenthesis inside a name
 (``LLM.int8()``, ``f(x)``) or followed by more text is part of the term, not a list
 of alternatives; nested parentheses are not split.
 
@@ -49,7 +51,14 @@ ACRONYM_MAX_LEN = 16
 
 _ACRONYM_TOKEN = re.compile(r"^[A-Z](?:[A-Za-z0-9\-]*[A-Z0-9])?$")
 # The contents hold no parenthesis, so a nested or unbalanced one ("A (B (C))") is no split.
-_CLOSING_PAREN = re.compile(r"^(?P<head>.*?\S)\s+\((?P<inner>[^()]*[^()\s][^()]*)\)\s*$", re.DOTALL)
+# Chinese and Japanese write no space before a parenthesis, and mostly the full-width one:
+# "图形处理器（GPU）", "图形处理器(GPU)" after a Han, kana or Hangul letter are split too.
+_CJK_LETTER = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CLOSING_PAREN = re.compile(
+    rf"^(?P<head>.*?\S)(?:\s+\(|\s*（|(?<=[{_CJK_LETTER}])\()"
+    r"(?P<inner>[^()（）]*[^()（）\s][^()（）]*)[)）]\s*$",
+    re.DOTALL,
+)
 _SEPARATORS = re.compile(r"\s*[/;]\s*")
 
 
@@ -80,7 +89,7 @@ def paren_parts(term: str) -> tuple[str, tuple[str, ...]] | None:
     "Адаптация"))``; ``"x (/)"`` → ``("x", ())``; ``"LLM.int8()"`` → ``None``.
     """
     term = term.strip()
-    if not term.endswith(")"):
+    if not term.endswith((")", "）")):
         # What the pattern needs last; most terms have no parenthesis, and the lazy head
         # makes a failing match try every split of the term (a fifth of a big import's
         # naming of concepts went here).

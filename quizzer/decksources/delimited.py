@@ -170,6 +170,7 @@ def _anki_table(
         )
         for row in rows
     ]
+    kept, swapped = _without_reverse_cards(kept) if guid_at is None else (kept, 0)
     names: tuple[str, ...] = ()
     if "columns" in headers:
         every = [name.strip() for name in headers["columns"][1].split(sep)]
@@ -187,7 +188,32 @@ def _anki_table(
         notes = (
             f"columns {told}: no texts, left out (--columns names the other columns, in order)",
         )
+    if swapped:
+        notes += (
+            f"{swapped} rows are an earlier row's two texts swapped (a note's reverse card, "
+            "as Anki's Cards in Plain Text writes it): left out, the note is one concept",
+        )
     return _checked(SourceTable(what, tuple(kept), names, deck, notes, numbers))
+
+
+def _without_reverse_cards(rows: list[Row]) -> tuple[list[Row], int]:
+    """``rows`` without those that are an earlier row's two texts swapped, and how many.
+
+    Anki's "Cards in Plain Text" writes each card's question and answer: a Basic and
+    reversed note is a row ``el perro / the dog`` and a row ``the dog / el perro``. Kept,
+    each column held both languages, the reverse rows became concepts of their own and
+    their English texts were taken for Spanish.
+    """
+    seen: set[tuple[str, str]] = set()
+    out: list[Row] = []
+    for row in rows:
+        if len(row.cells) == 2:
+            front, back = row.cells
+            if (back, front) in seen and front != back:
+                continue
+            seen.add((front, back))
+        out.append(row)
+    return out, len(rows) - len(out)
 
 
 def _at(item: tuple[str, int | None]) -> int:
@@ -263,15 +289,19 @@ def _pairs(text: str, lines: Sequence[str], separator: str | None) -> SourceTabl
     """A Quizlet-style list: rows by newline or semicolon, columns by ``separator`` or found."""
     content = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
     pieces = _semicolon_rows(text)
+    # Rows by semicolon: more rows than lines (no row runs over a line break). Such a file
+    # is read by its semicolon rows or not at all: read by lines, its one line of 15 rows
+    # separated by ' - ' was one row split at its first semicolon.
+    by_semicolons = len(pieces) > len(content)
     # A semicolon between the columns is what spreadsheets write where the comma is the
     # decimal mark; rows by semicolon never hold one, so the two can't be confused.
     for sep in (separator,) if separator else ("\t", ",", ";"):
-        # Rows by semicolon: more rows than lines, each one term and one definition.
-        if len(pieces) > len(content) and all(piece.count(sep) == 1 for _n, piece in pieces):
+        # Each row by semicolon one term and one definition.
+        if by_semicolons and all(piece.count(sep) == 1 for _n, piece in pieces):
             _check_lengths(pieces)
             rows = tuple(_split(n, piece, sep) for n, piece in pieces)
             return _checked(_pairs_table(rows, sep, "rows separated by semicolons"))
-        if all(sep in line for _n, line in content):
+        if not by_semicolons and all(sep in line for _n, line in content):
             _check_lengths(lines)
             rows = tuple(_split(n, line, sep) for n, line in content)
             return _checked(_pairs_table(rows, sep, "one per line"))

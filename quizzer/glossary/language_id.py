@@ -21,7 +21,10 @@
   Bengali glossary) is still tagged entry by entry.
 * Each entry of a mixed file is read by the fast detector among the file's languages
   first, and its answer taken when it is sure (:data:`FAST_SURE`) and names a language
-  the survey trusts: the sample's majority, or one with at least a third of the sample.
+  the survey trusts: the sample's majority when it alone is surely there; when two or
+  more are, those of them the full detector confirms as above (on a file of one-line
+  definitions the fast reading can name a neighbour for a third of the entries, 99.9%
+  sure of some: Portuguese in a Spanish glossary, Malay in an Indonesian one).
   Every other entry is decided at full accuracy. The fast detector is sure of more short
   entries than the full one is; between close languages (Malay slips in an Indonesian
   glossary, where Malay holds a sixth of the sample) its sureness would tag entries the
@@ -42,7 +45,7 @@ from dataclasses import dataclass
 import quizzer.glossary.language_id_detector as detector
 from quizzer.concepts.languages import LanguageTagError, check_language, language_name
 from quizzer.errors import SourceError
-from quizzer.glossary.scripts import SCRIPT_NAMES, entry_script
+from quizzer.glossary.scripts import SCRIPT_NAMES, entry_script, run_re
 
 #: Entries of one script surveyed to find the languages a file holds (evenly spread).
 SURVEY_SIZE = 300
@@ -63,8 +66,8 @@ CONFIRM_SURE = 0.9
 #: The fast detector's answer for an entry is taken at this confidence or more (when it
 #: names a language the survey trusts); below, the entry is decided at full accuracy.
 FAST_SURE = 0.99
-#: A language with at least this share of the surveyed entries is surely in the file: the
-#: fast detector's sure answers naming it are taken.
+#: A language with at least this share of the surveyed entries is surely in the file (and
+#: its sure fast answers are taken when the full detector confirms it, or it is alone).
 TRUSTED_SHARE = 1 / 3
 
 
@@ -117,25 +120,39 @@ def _forced(forced: str, count: int) -> Tagging:
 
 def _survey(
     texts: Sequence[str], indices: list[int], tags: tuple[str, ...]
-) -> tuple[tuple[str, ...], Counter[str], int]:
+) -> tuple[tuple[str, ...], frozenset[str], Counter[str], int]:
     """The languages of ``tags`` a sample of the entries at ``indices`` shows (sorted: those
-    surely there and those the full detector confirms), the votes of the sample, and its
-    size."""
+    surely there and those the full detector confirms), those of them whose sure fast
+    answers are taken, the votes of the sample, and its size."""
     sample = _spread(indices, SURVEY_SIZE)
     read = detector.survey([texts[i] for i in sample], tags)
     votes = Counter(v for v in read if v)
     if not votes:
-        return (), votes, len(sample)
+        return (), frozenset(), votes, len(sample)
+
+    def voters(lang: str) -> list[str]:
+        return [texts[i] for i, vote in zip(sample, read, strict=True) if vote == lang]
+
     sure = _trusted(tuple(votes), votes, len(sample))
     least = max(1, math.ceil(len(sample) * SURVEY_SHARE))
     found = set(sure)
     for lang, count in votes.items():
         if lang in sure or count < least:
             continue
-        voters = [texts[i] for i, vote in zip(sample, read, strict=True) if vote == lang]
-        if _confirmed(voters[:CONFIRM_SAMPLE], lang, tuple(sorted({*sure, lang}))):
+        if _confirmed(voters(lang)[:CONFIRM_SAMPLE], lang, tuple(sorted({*sure, lang}))):
             found.add(lang)
-    return tuple(sorted(found)), votes, len(sample)
+    trusted = sure
+    if len(sure) > 1:
+        # Two languages with a third of the sample each may be one language and the fast
+        # reading's slips on short entries (Portuguese for 6 of 15 one-line Spanish
+        # definitions, each 99.9% sure; Malay for half of an Indonesian glossary): its sure
+        # answers are taken only for a language the full detector confirms. The entries
+        # of one it doesn't are all decided in full.
+        among = tuple(sorted(sure))
+        trusted = frozenset(
+            lang for lang in sure if _confirmed(voters(lang)[:CONFIRM_SAMPLE], lang, among)
+        )
+    return tuple(sorted(found)), trusted, votes, len(sample)
 
 
 def _confirmed(voters: list[str], lang: str, among: tuple[str, ...]) -> bool:
@@ -181,7 +198,11 @@ def tag_file(
     leaning: dict[int, str] = {}  # what an entry not told for sure leans to
     by_script: dict[str | None, list[int]] = {}
     for i, text in enumerate(texts):
-        by_script.setdefault(entry_script(text), []).append(i)
+        script = entry_script(text)
+        if script == "Latn":
+            script = _definitions_script(entries[i][1])
+        by_script.setdefault(script, []).append(i)
+    _loans_in_the_main_script(texts, by_script)
     done, step = 0, max(1, total // 100)
 
     def tick(count: int) -> None:
@@ -201,8 +222,10 @@ def tag_file(
             why.update(dict.fromkeys(indices, reason))
             tick(len(indices))
             continue
-        found, votes, surveyed = (
-            (tags, Counter(), 0) if len(tags) == 1 else _survey(texts, indices, tags)
+        found, trusted, votes, surveyed = (
+            (tags, frozenset(tags), Counter(), 0)
+            if len(tags) == 1
+            else _survey(texts, indices, tags)
         )
         if len(found) == 1:
             # One language in this script: every entry in it has it, as sure as the survey.
@@ -215,7 +238,6 @@ def tag_file(
             why.update(dict.fromkeys(indices, "the detector found no language in the sample"))
             tick(len(indices))
             continue
-        trusted = _trusted(found, votes, surveyed)
         for start in range(0, len(indices), DECIDE_BATCH):
             batch = indices[start : start + DECIDE_BATCH]
             decided = _decide([texts[i] for i in batch], found, trusted)
@@ -229,6 +251,46 @@ def tag_file(
                 langs[i], confidences[i] = lang, confidence
             tick(len(batch))
     return _fill(entries, langs, confidences, why, leaning, by_script)
+
+
+def _definitions_script(definition: str) -> str:
+    """The script of an entry Latin letters dominate: its definition's, when that is
+    another script's. An English term (``Primary key``, 10 Latin letters) with a Japanese
+    definition (``表の各行を一意に識別する列。``, 8 Han characters and 5 kana) is Japanese:
+    the definition carries the sentence."""
+    script = entry_script(definition)
+    return script if script is not None else "Latn"
+
+
+#: Scripts whose files also write Han characters: a Japanese or Korean entry's Han letters
+#: are its own (as :func:`~quizzer.glossary.scripts.entry_script` reads them).
+_WRITES_HAN = frozenset({"Kana", "Hang"})
+
+
+def _loans_in_the_main_script(texts: Sequence[str], by_script: dict[str | None, list[int]]) -> None:
+    """Move to the file's main script (the most entries') the entries that Latin letters
+    dominate but whose other letters are of that script.
+
+    Latin letters among another script's are loans and acronyms (``REST API``, ``HTTP``,
+    ``Web``): ``REST API`` with a Chinese definition of 11 Han characters and 7 Latin
+    letters has more Latin letters than Han ones, yet it is Chinese. Only in a file mostly
+    in that script: in an English file a term quoting ``देवनागरी`` or ``η`` stays Latin,
+    and the French entries of a Bengali glossary have no Bengali letters.
+    """
+    latin = by_script.get("Latn")
+    main = max(
+        (s for s in by_script if s is not None), key=lambda s: len(by_script[s]), default=None
+    )
+    if not latin or main is None or main == "Latn":
+        return
+    own = {main, "Hani"} if main in _WRITES_HAN else {main}
+    moved = {i for i in latin if entry_script(run_re("Latn").sub("", texts[i])) in own}
+    if not moved:
+        return
+    by_script["Latn"] = [i for i in latin if i not in moved]
+    if not by_script["Latn"]:
+        del by_script["Latn"]
+    by_script[main] = sorted([*by_script[main], *moved])
 
 
 def _trusted(found: tuple[str, ...], votes: Counter[str], surveyed: int) -> frozenset[str]:

@@ -1,8 +1,9 @@
-"""Readable ASCII ids (slugs) from terms in any of quizzer's scripts.
+"""Readable ASCII ids (slugs) from terms in any script.
 
 Concept ids must be stable, short and typeable (``lora``, ``flash-attention``).
 Terms without a Latin spelling are transliterated — roughly, since the id only
-needs to be readable, not reversible.
+needs to be readable, not reversible: Bengali, Arabic and Cyrillic by the tables here,
+any other script by anyascii.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import functools
 import re
 import unicodedata
 from collections.abc import Sequence
+
+from anyascii import anyascii
 
 _CYRILLIC = dict(
     zip(
@@ -209,9 +212,19 @@ def _latin_lower(text: str) -> str:
         # The combining marks are found among the text's distinct characters and each
         # removed by one replace: testing every character in Python took five times as
         # long for the joined terms of a 50,000-entry French glossary.
-        for mark in {ch for ch in set(latin) if unicodedata.combining(ch)}:
+        for mark in {ch for ch in set(latin) if unicodedata.combining(ch)} - _KANA_VOICING:
             latin = latin.replace(mark, "")
+        if not latin.isascii():
+            # Letters the spellings above don't know (Devanagari, Han, kana, Hangul, Turkish
+            # ı, ß…) are spelt by anyascii, letter by letter, kana and Hangul composed again:
+            # they were dropped, and a Hindi or Chinese glossary's concepts were all named
+            # concept, concept-2…
+            latin = anyascii(unicodedata.normalize("NFC", latin))
     return latin.lower()
+
+
+#: Kana's voicing marks, kept on their letter: バ is ba, ハ ha.
+_KANA_VOICING = frozenset("\u3099\u309a")
 
 
 def _cut(slug: str, max_len: int) -> str:

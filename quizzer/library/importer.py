@@ -135,8 +135,11 @@ _LIST_SEPARATORS = (" - ", " – ", " — ", " = ", " : ", " | ", "|", ":")
 
 def listed_by(text: str) -> str | None:
     """The separator every non-blank line of ``text`` (two at least) holds, of those a
-    term/definition list is often written with (``perro - dog``), or ``None``."""
+    term/definition list is often written with (``perro - dog``), or ``None``. A text of
+    one line is read by its rows separated by semicolons, as Quizlet can write them."""
     lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) == 1:
+        lines = [row for row in lines[0].split(";") if row.strip()]
     if len(lines) < 2:
         return None
     return next((sep for sep in _LIST_SEPARATORS if all(sep in line for line in lines)), None)

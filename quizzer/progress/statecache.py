@@ -35,6 +35,7 @@ from quizzer import paths
 from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling.card_state import CardState
+from quizzer.scheduling.queue import QueueFacts, facts_of
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -115,11 +116,12 @@ class Lazy(MutableMapping[str, T], Generic[S, T]):
 
 
 class Rows(MutableMapping[str, list[Any]]):
-    """Card id → its row: the file's (``ids`` sorted, each line ``width`` bytes of ``block``),
-    decoded when asked for, under the rows set since (``made``; ``None``: deleted)."""
+    """Card id → its row: the file's (``ids`` sorted, each line ``width`` bytes of ``data``
+    from ``start`` on), decoded when asked for, under the rows set since (``made``; ``None``:
+    deleted)."""
 
-    def __init__(self, ids: list[str], block: bytes, width: int) -> None:
-        self.ids, self.block, self.width = ids, block, width
+    def __init__(self, ids: list[str], data: bytes, width: int, start: int = 0) -> None:
+        self.ids, self.data, self.width, self.start = ids, data, width, start
         self.made: dict[str, list[Any] | None] = {}
 
     def _at(self, card_id: str) -> int:
@@ -132,7 +134,8 @@ class Rows(MutableMapping[str, list[Any]]):
             row = self.made[card_id]
             return None if row is None else msgspec.json.encode(row)
         at, width = self._at(card_id), self.width
-        return self.block[at * width : (at + 1) * width].rstrip() if at >= 0 else None
+        begin = self.start + at * width
+        return self.data[begin : begin + width].rstrip() if at >= 0 else None
 
     def __getitem__(self, card_id: str) -> list[Any]:
         row = self.made[card_id] if card_id in self.made else self.line(card_id)
@@ -167,6 +170,35 @@ def cached_states(rows: MutableMapping[str, list[Any]]) -> Lazy[list[Any], CardS
     return Lazy(rows, from_row, [])
 
 
+def facts_of_row(row: list[Any]) -> QueueFacts:
+    """The :class:`QueueFacts` of a row (:func:`to_row`), as :func:`facts_of` gives them
+    of its state, without building the state."""
+    state, _, stability, _, due, last, reps, _, flags, buried, _, _ = row
+    review = state == fsrs.State.Review.value
+    return QueueFacts(
+        reps == 0, review, ev.from_ms(due), _dt(last), bool(flags & 4), _dt(buried), stability
+    )
+
+
+def queue_facts(states: Mapping[str, CardState]) -> Callable[[str], QueueFacts | None]:
+    """A card's :class:`QueueFacts` by its id (``None``: it has no state). From a cache's
+    states, a state not read yet gives them from its row: building the states of the cards
+    a session of a 100,000-card store queues cost `quizzer study` 20 to 30 ms of CPU to the
+    first card, 5 to 6% of it (medians of 9 launches)."""
+    if not isinstance(states, Lazy):
+        return lambda card_id: facts_of(states[card_id]) if card_id in states else None
+    made, rows = states.made, states.source
+
+    def read(card_id: str) -> QueueFacts | None:
+        state = made.get(card_id)
+        if state is not None:
+            return facts_of(state)
+        row = rows.get(card_id)
+        return None if row is None else facts_of_row(row)
+
+    return read
+
+
 @dataclass(slots=True)
 class Cache:
     """What a cache file holds (see the module docstring)."""
@@ -195,18 +227,23 @@ def load(path: Path) -> Cache | None:
         with layout.open_file(path) as fh:
             if os.fstat(fh.fileno()).st_size > _LIMIT:
                 return None
-            head, body = fh.read().split(b"\n", 1)
-        meta = msgspec.json.decode(head)
+            data = fh.read()
+        # The parts are read in place (views of the file's bytes): splitting them off copied
+        # the 18 MB file of a 100,000-card store twice into fresh memory, about 25 ms of CPU
+        # of the home screen's first paint (6%) and 40 ms of `quizzer study`'s (9%).
+        view, head_end = memoryview(data), data.index(b"\n")
+        meta = msgspec.json.decode(view[:head_end])
         # Lines are decoded only when asked for, so damage is caught here, whole, or never.
-        if meta.get("version") != VERSION or meta.get("crc") != zlib.crc32(body):
+        if meta.get("version") != VERSION or meta.get("crc") != zlib.crc32(view[head_end + 1 :]):
             return None
-        ids, block = body.split(b"\n", 1)
-        card_ids, width = msgspec.json.decode(ids, type=list[str]), meta["width"]
-        if len(block) != len(card_ids) * width:
+        ids_end = data.index(b"\n", head_end + 1)
+        card_ids = msgspec.json.decode(view[head_end + 1 : ids_end], type=list[str])
+        width = meta["width"]
+        if len(data) - ids_end - 1 != len(card_ids) * width:
             return None
         marks = {name: devicelog.Mark(*mark) for name, mark in meta["marks"].items()}
         tally = (meta["tally"][0], meta["tally"][1]) if meta["tally"] else None
-        rows = Rows(card_ids, block, width)
+        rows = Rows(card_ids, data, width, ids_end + 1)
         return Cache(marks, rows, tally=tally, **{part: meta[part] for part in _PARTS})
     except (OSError, ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
         return None

@@ -100,13 +100,17 @@ class StudyService:
             return self._decks.listings()
         return [listing_of(deck) for deck in self._decks.values()]
 
+    def deck_ready(self, deck_id: str) -> bool:
+        """Whether the deck is loaded, or small enough to load at once."""
+        shelf = self._decks
+        return not isinstance(shelf, DeckShelf) or shelf.ready(deck_id)
+
     def counts_ready(
         self, deck_id: str, pair: Pair | Sequence[Pair] | None = None, now: datetime | None = None
     ) -> bool:
         """Whether :meth:`counts` answers at once (else it first loads a big deck): a small
         or loaded deck, or a big one whose counts in ``pair`` were kept and hold ``now``."""
-        shelf = self._decks
-        if not isinstance(shelf, DeckShelf) or shelf.ready(deck_id):
+        if self.deck_ready(deck_id):
             return True
         if pair is not None and not isinstance(pair, Pair):
             if len(pair) != 1:
@@ -189,8 +193,8 @@ class StudyService:
             return self.store.due_cards(deck, [pair], now)
         # A big deck's queue kept with its counts, while they hold (the same function of
         # the same card states): no reading of the deck's every card state. Its cards are
-        # queued again over themselves (read whole, as the store's queue reads those it
-        # queues: a damaged state stops the session before it shows) and must come out as kept.
+        # queued again over themselves (their states read as the store's queue reads those
+        # it queues) and must come out as kept.
         found = self._kept.queue(deck_id, pair, now) if self._kept is not None else None
         kept = found[0] if found is not None else None
         if found is not None and kept is not None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import language_name
+from quizzer.concepts.languages import both_names
 from quizzer.scheduling.grades import MODES
 from quizzer.study.cram import parse_cram
 
@@ -57,14 +57,12 @@ class StudyChoice:
         """Every direction chosen, the first first."""
         return (self.pair, *self.also)
 
-    @property
-    def pair_label(self) -> str:
-        """``"Russian term → English definition"`` (``… (then reverse)`` with its reverse)."""
+    def pair_label(self, name: Callable[[str], str] = both_names) -> str:
+        """``"Russian · Русский term → English definition"`` (``… (then reverse)`` with its
+        reverse), each language named by ``name``: the UI passes one that draws the name
+        for its terminal (an Arabic name joined and right to left)."""
         p = self.pair
-        label = (
-            f"{language_name(p.prompt_lang)} {p.prompt_side} → "
-            f"{language_name(p.answer_lang)} {p.answer_side}"
-        )
+        label = f"{name(p.prompt_lang)} {p.prompt_side} → {name(p.answer_lang)} {p.answer_side}"
         if self.also == (reverse(p),):
             return label + " (then reverse)"
         if self.also:

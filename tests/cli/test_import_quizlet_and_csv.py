@@ -177,3 +177,51 @@ def test_lang_makes_every_column_that_language(decks, tmp_path, capsys):
     assert "column 1: en term (by --lang)" in out and "column 2: en definition (by --lang)" in out
     (concept,) = read_deck(decks / "words.toml").concepts
     assert concept.text("en", "definition") == "how plants make sugar from light"
+
+
+#: A Quizlet export with a custom separator (' - ') and rows by semicolon: one line.
+DASHED_ROWS = (
+    "el ordenador portátil - the laptop computer;la red neuronal profunda - the deep neural "
+    "network;el servidor de correo - the mail server;la base de datos - the database;"
+    "la contraseña segura - the strong password"
+)
+
+
+def test_semicolon_rows_with_a_custom_separator_are_never_read_as_one_row(decks, tmp_path, capsys):
+    # Read by lines, the one line was one row split at its first semicolon (a term of one
+    # pair and a definition of the four others), or refused with a hint about --columns.
+    source = write(tmp_path / "quizlet.txt", DASHED_ROWS)
+    code, _out, err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 2 and not list(decks.iterdir())
+    assert f"quizzer import {source} --separator ' - '" in err, err
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words", "--separator", " - ")
+    assert code == 0 and "rows separated by semicolons" in out, out
+    deck = read_deck(decks / "words.toml")
+    assert [(c.text("es", "term"), c.text("en", "term")) for c in deck][::4] == [
+        ("el ordenador portátil", "the laptop computer"),
+        ("la contraseña segura", "the strong password"),
+    ]
+
+
+def test_anki_cards_in_plain_text_of_reversed_notes_give_one_concept_a_note(
+    decks, tmp_path, capsys
+):
+    # What Anki's "Cards in Plain Text" writes for Basic (and reversed card) notes: each
+    # card's question and answer, so every note twice, the second time swapped. Read as
+    # rows, both columns held both languages and "the computer" was a Spanish term.
+    pairs = [
+        ("el ordenador", "the computer"),
+        ("la red neuronal", "the neural network"),
+        ("el servidor", "the server"),
+        ("la base de datos", "the database"),
+        ("la contraseña", "the password"),
+        ("el cortafuegos", "the firewall"),
+    ]
+    rows = "".join(f"{a}\t{b}\n{b}\t{a}\n" for a, b in pairs)
+    source = write(tmp_path / "cards.txt", "#separator:tab\n#html:false\n" + rows)
+    code, out, _err = run(capsys, "import", str(source), "--deck", "words")
+    assert code == 0, out
+    assert "column 1: es term" in out and "column 2: en term" in out
+    assert "6 rows are an earlier row's two texts swapped" in out
+    deck = read_deck(decks / "words.toml")
+    assert [(c.text("es", "term"), c.text("en", "term")) for c in deck] == pairs

@@ -47,6 +47,8 @@ LATER = (
     "quizzer.cli.export_cmd",
     "genanki",
     "fsrs_rs_python",
+    # --from and --to name languages of the deck: no tag tables to load for them.
+    "langcodes",
 )
 
 

@@ -278,3 +278,22 @@ def test_a_kept_queue_that_does_not_add_up_is_computed_again(
             queue["new_left"] = "20"
         entry.write_text(json.dumps(kept), "utf-8")
         assert launch(store, decks).due_cards(DECK, PAIR, NOW) == plain_queue(store, decks, NOW)
+
+
+def test_a_long_kept_queue_is_found_again(
+    tmp_path: Path, decks: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A queue of 2,000 new cards is kept in an entry of about 90 kB, read back whole."""
+    _write(decks, 2_000)
+    with open_store(tmp_path / "p.json", tz=UTC) as store:
+        store.set_settings(replace(store.settings, new_per_day=5_000))
+        counted = launch(store, decks).counts(DECK, PAIR, NOW)
+        assert counted == plain(store, decks, NOW) == (2_000, 0)
+        (entry,) = entries()
+        assert entry.stat().st_size > 1 << 16
+        assert launch(store, decks).counts_ready(DECK, PAIR, NOW)  # kept: shown at once
+        with monkeypatch.context() as patch:
+            sizes = _unread(store, patch)
+            queue = launch(store, decks).due_cards(DECK, PAIR, NOW)
+            assert sizes == [2_000]  # the kept queue's cards, queued again once
+        assert queue == plain_queue(store, decks, NOW)

@@ -18,6 +18,7 @@ from quizzer.scheduling.answer import Answer
 from quizzer.services.library import open_shelf
 from quizzer.services.study import StudyService
 from quizzer.ui.screens.cards import HISTORY_LINES, CardsScreen
+from quizzer.ui.textshape import display_text
 from tests.ui_support import NoticedApp
 
 LORA = CardKey("training-efficiency/lora", Pair("en", "term", "bn", "term"))
@@ -43,7 +44,9 @@ async def test_where_it_was_found_what_is_edited_and_earlier_answers(tmp_path: P
         filters = str(screen.query_one("#cards-filters", Static).content)
         assert filters == "1 card · Training efficiency · state: any"  # the deck's name
         detail = str(screen.query_one("#cards-history", Static).content)
-        assert "found in Arabic term: " in detail
+        # At 60 columns the language is named in English and in itself, the name drawn
+        # joined and right to left.
+        assert f"found in {display_text('Arabic · العربية')} term: " in detail
         assert "3 earlier answers, then:" in detail
         assert detail.count("Good") == HISTORY_LINES
         # Found by its Bangla text, which the row shows: nothing more to say.
@@ -54,7 +57,8 @@ async def test_where_it_was_found_what_is_edited_and_earlier_answers(tmp_path: P
         await pilot.pause()
         label = screen.query_one("#cards-edit-label", Static)
         assert label.display and label.region.height == 1
-        assert str(label.content) == "Edit the Bangla term: Enter keeps it, Esc leaves it"
+        # Both names would not fit 60 columns: the language is named in itself.
+        assert str(label.content) == "Edit the বাংলা term: Enter keeps it, Esc leaves it"
         await pilot.press("escape")
         await pilot.pause()
         assert not screen.query_one("#cards-edit-label", Static).display

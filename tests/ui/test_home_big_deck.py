@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pytest
 from textual.widgets import OptionList
 
+from quizzer.cards.card import Pair
 from quizzer.concepts.deck import Deck
 from quizzer.library import cache as deckcache
 from quizzer.library import decks as library_decks
@@ -17,6 +20,7 @@ from quizzer.progress import open_store
 from quizzer.services import library as shelf_module
 from quizzer.services.library import SMALL_DECK, open_shelf
 from quizzer.services.study import StudyService
+from quizzer.study.selection import StudyChoice
 from quizzer.ui.app import QuizzerApp
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.widgets.deck_list import DeckLines
@@ -109,4 +113,48 @@ async def test_a_big_decks_kept_counts_come_with_the_first_paint(
         assert deck_lines(home) == counted
         await pilot.pause(0.1)  # no worker runs to count it (it would fail: "can't be read")
         assert deck_lines(home) == counted
+        await pilot.press("q")
+
+
+async def test_a_highlighted_big_decks_waiting_line_comes_after_the_first_paint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The big deck last studied is highlighted, its counts kept: the first paint shows them
+    without loading the deck; the deck is loaded for its waiting line only after that."""
+    monkeypatch.setattr(deckcache, "RACY_NS", 0)  # the deck just imported is known by its stat
+    big_deck(tmp_path)
+    pair = Pair("en", "term", "en", "definition")
+
+    def launch(on_first_paint: Callable[[], None] | None = None) -> QuizzerApp:
+        service = StudyService(open_store(tmp_path / "p.json"), open_shelf(tmp_path / "decks"))
+        service.remember(StudyChoice("big", pair, "flip"))
+        return QuizzerApp(service, on_first_paint=on_first_paint)
+
+    app = launch()
+    async with app.run_test(size=SIZE) as pilot:  # counts the big deck, and keeps its counts
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if "counting" not in deck_lines(cast(HomeScreen, app.screen))[-1]:
+                break
+        await pilot.press("q")
+
+    events: list[str] = []
+    real_load = shelf_module._load
+
+    def load(summary: DeckSummary) -> tuple[Deck, bool]:
+        events.append(f"load {summary.id}")
+        return real_load(summary)
+
+    monkeypatch.setattr(shelf_module, "_load", load)
+    app = launch(on_first_paint=lambda: events.append("painted"))
+    async with app.run_test(size=SIZE) as pilot:
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        assert f"{SMALL_DECK + 1} concepts · 20 new · 0 due" in deck_lines(home)[-1]
+        assert home.query_one("#decks", OptionList).highlighted == len(deck_lines(home)) - 1
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "load big" in events:
+                break
+        assert [e for e in events if e in ("painted", "load big")] == ["painted", "load big"]
         await pilot.press("q")

@@ -16,7 +16,7 @@ from tests.ui_support import NOW, make_app
 async def _practice_summary(pilot: Pilot[Any]) -> None:
     summary = SessionSummary(
         deck_name="Quantization",
-        pair_label="English term → Russian term",
+        pair_label="English term → Russian · Русский term",
         mode="choice",
         studied=12,
         correct=11,

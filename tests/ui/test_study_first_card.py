@@ -1,7 +1,8 @@
 """The study screen's first card as the learner sees it: the header's lines and the focus.
 
 The header is one widget drawing what two rows of labels would (the snapshots pin it at
-80×24 and 60×20, narrow); these pin its one-line layout too, and its cutting. The focus
+80×24 and 60×20, narrow); these pin its one-line layout too, and its cutting: the deck's
+name gives way first, then the direction names its languages in themselves only. The focus
 on the first card is Textual's auto-focus, which the body only allows once it shows a card.
 """
 
@@ -14,6 +15,7 @@ from textual.widgets import Input
 
 from quizzer.ui.screens.home import HomeScreen
 from quizzer.ui.screens.study import StudyScreen
+from quizzer.ui.textshape import cells
 from quizzer.ui.widgets.card_view import CaptionedText
 from quizzer.ui.widgets.choice_list import ChoiceList
 from quizzer.ui.widgets.progress_header import BAR_WIDTH, ProgressHeader
@@ -21,7 +23,9 @@ from quizzer.ui.widgets.study_body import StudyBody
 from tests.ui_support import choice, make_app
 
 FLIP = choice("quantization", "en:term>bn:term", "flip")
-PAIR = "en term → bn term · flip"
+#: The direction with both names of each language, and with their names in themselves.
+PAIR = "English term → Bangla · বাংলা term · flip"
+SHORT_PAIR = "English term → বাংলা term · flip"
 
 
 async def _header_lines(tmp_path: Path, width: int) -> list[str]:
@@ -40,20 +44,23 @@ async def test_header_on_one_line_keeps_the_counts_and_bar_at_the_right(tmp_path
     counts, line = await _header_lines(tmp_path, 120)
     bar = "━" * BAR_WIDTH
     # Padding 2, the deck name in the room left, 3 cells before the pair, the counts, the bar.
-    name = 120 - 4 - 3 - len(PAIR) - 3 - len(counts) - 3 - BAR_WIDTH
+    name = 120 - 4 - 3 - cells(PAIR) - 3 - len(counts) - 3 - BAR_WIDTH
     assert line == f"  {'Quantization':<{name}}   {PAIR}   {counts}   {bar}  "
+    assert cells(line) == 120
 
 
 async def test_header_on_two_lines_when_narrow(tmp_path: Path) -> None:
     counts, first, second = await _header_lines(tmp_path, 80)
-    assert first == f"  {'Quantization':<{80 - 4 - 1 - len(PAIR)}} {PAIR}  "
+    assert first == f"  {'Quantization':<{80 - 4 - 1 - cells(PAIR)}} {PAIR}  "
+    assert cells(first) == 80
     assert second == f"  {counts:<{80 - 4 - 1 - BAR_WIDTH}} {'━' * BAR_WIDTH}  "
 
 
 async def test_header_cuts_the_deck_name_and_counts_with_an_ellipsis(tmp_path: Path) -> None:
     counts, first, second = await _header_lines(tmp_path, 40)
-    room = 40 - 4 - 1 - len(PAIR)
-    assert first == f"  {'Quantization'[: room - 1]}… {PAIR}  "
+    # The deck's name would keep too little beside both names: the short direction.
+    room = 40 - 4 - 1 - cells(SHORT_PAIR)
+    assert first == f"  {'Quantization'[: room - 1]}… {SHORT_PAIR}  "
     room = 40 - 4 - 1 - BAR_WIDTH
     assert second == f"  {counts[: room - 1]}… {'━' * BAR_WIDTH}  "
 

@@ -91,3 +91,19 @@ def test_the_first_files_title_names_a_deck_of_several(tmp_path: Path) -> None:
     )
     result = import_glossaries([first, second], into=tmp_path / "decks")
     assert (result.deck.id, result.deck.name) == ("glossariy-ii", "Глоссарий ИИ")
+
+
+@pytest.mark.parametrize(
+    ("term", "slug"),
+    [
+        ("ग्रेडिएंट डिसेंट", "grediemt-disemt"),
+        ("梯度下降", "tiduxiajiang"),
+        ("過学習", "guoxuexi"),
+        ("バッチ正規化", "batchizhengguihua"),
+        ("학습률", "hagseublyul"),
+        ("Aşırı öğrenme", "asiri-ogrenme"),  # the dotless ı is a letter, not dropped
+    ],
+)
+def test_a_script_without_a_table_here_is_still_spelt_in_the_id(term: str, slug: str) -> None:
+    # Hindi, Chinese, Japanese and Korean concepts were all named concept, concept-2…
+    assert slugify(term) == slug

@@ -15,6 +15,7 @@ from quizzer.concepts.term_parts import (
 )
 from quizzer.glossary.entries import SourceEntry
 from quizzer.study.answer_forms import answer_forms
+from quizzer.study.answers import Verdict, check_answer
 
 
 @pytest.mark.parametrize(
@@ -90,6 +91,12 @@ def test_split_alternatives(inner: str, parts: tuple[str, ...]) -> None:
         ("لورا (التكييف منخفض الرتبة)", ("لورا", ("التكييف منخفض الرتبة",))),
         ("  Term (A/B)  ", ("Term", ("A", "B"))),
         ("x (/)", ("x", ())),
+        # Chinese and Japanese: no space before it, full-width or not.
+        ("图形处理器（GPU）", ("图形处理器", ("GPU",))),
+        ("图形处理器(GPU)", ("图形处理器", ("GPU",))),
+        ("画像処理装置 （GPU）", ("画像処理装置", ("GPU",))),
+        ("量子化（りょうしか）", ("量子化", ("りょうしか",))),
+        ("関数f(x)", None),  # after a Latin letter: part of the name
         # Not a closing parenthesis of alternatives:
         ("LLM.int8()", None),  # empty, and part of a code name
         ("f(x)", None),  # no space before it: part of the name
@@ -147,3 +154,23 @@ def test_alignment_and_answers_agree_on_the_acronym(term: str) -> None:
     entry = SourceEntry("a.txt", 0, "en", term, "A definition.", 3, 4)
     acronyms = [f.text for f in answer_forms(term, "ru") if f.kind == "acronym"]
     assert entry.acronym == (acronyms[0] if acronyms else None)
+
+
+@pytest.mark.parametrize(
+    ("term", "lang"),
+    [
+        ("图形处理器（GPU）", "zh"),
+        ("アプリケーションプログラミングインターフェース（API）", "ja"),
+        ("图形处理器(GPU)", "zh-Hans"),
+    ],
+)
+def test_a_cjk_terms_parenthesis_gives_its_acronym_and_its_head_as_answers(
+    term: str, lang: str
+) -> None:
+    # Chinese and Japanese glossaries write "图形处理器（GPU）": its acronym aligns it with the
+    # other languages' GPU entry, and GPU or the term without it is a right answer.
+    acronym = acronym_of(term)
+    assert acronym is not None
+    assert check_answer(acronym, term, lang, side="term").verdict is Verdict.ACCEPTED
+    assert check_answer(term_head(term), term, lang, side="term").verdict.right
+    assert len(term_head(term)) < len(term)

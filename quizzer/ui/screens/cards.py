@@ -17,14 +17,15 @@ from textual.content import Content
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizzer.concepts.languages import language_name
 from quizzer.errors import QuizzerError, shown
 from quizzer.services.cards import CardBrowser, CardRow
 from quizzer.services.study import utcnow
 from quizzer.study.browse import STATUSES
+from quizzer.ui.language_labels import drawn_names, named
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.textshape import cells, clip, clusters, display_text, visual_lines
 from quizzer.ui.widgets.drawn import DrawnOptionList, DrawnStatic
+from quizzer.ui.widgets.fitted_line import FittedLine
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 
 GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
@@ -101,7 +102,7 @@ class CardsScreen(QuizzerScreen[None]):
         yield DrawnStatic("", id="cards-filters", markup=False)
         yield DrawnOptionList(id="cards-list")
         with Vertical(id="cards-detail"):
-            label = DrawnStatic("", id="cards-edit-label", markup=False)
+            label = FittedLine(id="cards-edit-label")
             label.display = False
             yield label
             edit = Input(
@@ -231,7 +232,8 @@ class CardsScreen(QuizzerScreen[None]):
 
     def _found_in(self, row: CardRow) -> list[str]:
         """Where the search matched, when not in the texts the row shows (a card found by
-        its Arabic text while it asks English → Bangla): "found in Arabic term: …"."""
+        its Arabic text while it asks English → Bangla): "found in Arabic · العربية term: …",
+        the language named in itself only where the line is short."""
         if not self.query_one("#cards-search", Input).value.strip():
             return []
         p = row.card.pair
@@ -240,8 +242,13 @@ class CardsScreen(QuizzerScreen[None]):
             return []
         # One line: the first text found (the row above has the card's own).
         lang, side = row.matched[0]
-        head = f"found in {language_name(lang)} {side}: "
-        room = max(10, self.size.width - 2 - len(head))
+        width = self.size.width - 2
+        both, native = drawn_names(self.rtl_mode)
+        # Both names while the text keeps a third of the line; else the name in itself.
+        head = f"found in {both(lang)} {side}: "
+        if cells(head) > width * 2 // 3:
+            head = f"found in {native(lang)} {side}: "
+        room = max(10, width - cells(head))
         text = clip(row.concept.text(lang, side) or "", room)
         return [head + display_text(text, self.rtl_mode)]
 
@@ -305,12 +312,15 @@ class CardsScreen(QuizzerScreen[None]):
         field = self.query_one("#cards-edit", Input)
         field.value = row.concept.text(p.answer_lang, p.answer_side) or ""
         field.display = True
-        label = self.query_one("#cards-edit-label", Static)
-        label.update(
-            f"Edit the {language_name(p.answer_lang)} {p.answer_side}: "
-            "Enter keeps it, Esc leaves it"
+        label = self.query_one("#cards-edit-label", FittedLine)
+        edit = named(
+            lambda name: (
+                f"Edit the {name(p.answer_lang)} {p.answer_side}: Enter keeps it, Esc leaves it"
+            ),
+            self.rtl_mode,
         )
         label.display = True
+        label.show(edit)
         self.set_focus(field)
 
     def _stop_editing(self) -> None:

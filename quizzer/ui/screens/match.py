@@ -15,11 +15,11 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Static
 
 from quizzer.cards.card import Pair
-from quizzer.concepts.languages import language_name
 from quizzer.services.sessions import record_match
 from quizzer.services.study import utcnow
 from quizzer.study.match import (
@@ -33,8 +33,10 @@ from quizzer.study.match import (
     match_pairs,
 )
 from quizzer.study.selection import StudyChoice
+from quizzer.ui.language_labels import Captions, named
 from quizzer.ui.screens.base import QuizzerScreen
-from quizzer.ui.textshape import display_text
+from quizzer.ui.textshape import cells, clip, display_text
+from quizzer.ui.widgets.card_view import CaptionLine
 from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.match_tile import MatchTile
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -46,11 +48,44 @@ def clock(seconds: float) -> str:
     return f"{int(minutes)}:{secs:04.1f}"
 
 
-def _direction(pair: Pair) -> str:
-    return (
-        f"{language_name(pair.prompt_lang)} {pair.prompt_side} ↔ "
-        f"{language_name(pair.answer_lang)} {pair.answer_side}"
+def _direction(pair: Pair, rtl_mode: str) -> Captions:
+    """``Arabic · العربية term ↔ Bangla · বাংলা definition``, and with the names in
+    themselves only (drawn as they read)."""
+    return named(
+        lambda name: (
+            f"{name(pair.prompt_lang)} {pair.prompt_side} ↔ "
+            f"{name(pair.answer_lang)} {pair.answer_side}"
+        ),
+        rtl_mode,
     )
+
+
+class MatchTitle(CaptionLine):
+    """``Match · deck · direction``: the direction with both names of its languages where
+    the line has room, else with their names in themselves; where even that doesn't fit,
+    the deck's name gives way (cut with "…") before the direction does."""
+
+    #: The deck's name gives way down to this many cells.
+    MIN_DECK = 8
+
+    def __init__(self, deck: str, direction: Captions, *, rtl_mode: str, id: str) -> None:
+        super().__init__(direction, id=id, classes="")
+        self.deck = deck
+        self.rtl_mode = rtl_mode
+
+    def render(self) -> Content:
+        """The title that fits the line."""
+        width = self.content_region.width or self.size.width
+        deck = display_text(self.deck, self.rtl_mode)
+        for direction in self.captions:
+            line = f"Match · {deck} · {direction}"
+            if cells(line) <= width:
+                return Content(line)
+        direction = self.captions[1]
+        room = max(self.MIN_DECK, width - cells(f"Match ·  · {direction}"))
+        # Cut as written (logical order), then drawn: an Arabic name loses its end.
+        deck = display_text(clip(self.deck, room), self.rtl_mode)
+        return Content(clip(f"Match · {deck} · {direction}", width))
 
 
 class MatchScreen(QuizzerScreen[None]):
@@ -114,10 +149,8 @@ class MatchScreen(QuizzerScreen[None]):
         choice = self.choice
         deck = self.service.deck_for(choice)
         pairs = match_pairs(deck.concepts, choice.pair, self.service.rng)
-        name = display_text(deck.name, self.rtl_mode)
-        yield DrawnStatic(
-            f"Match · {name} · {_direction(choice.pair)}", id="match-title", markup=False
-        )
+        direction = _direction(choice.pair, self.rtl_mode)
+        yield MatchTitle(deck.name, direction, rtl_mode=self.rtl_mode, id="match-title")
         yield DrawnStatic("", id="match-status", markup=False)
         if len(pairs) >= MIN_PAIRS:
             self.game = MatchGame.deal(pairs, self.service.rng, utcnow())

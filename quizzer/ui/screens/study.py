@@ -27,6 +27,7 @@ from quizzer.study.cram import describe
 from quizzer.study.flow import StudyFlow, card_texts
 from quizzer.study.selection import StudyChoice, reverse
 from quizzer.study.session import MAX_ANSWER_MS
+from quizzer.ui.language_labels import Captions, named
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.store_errors import stops_on_store_error
 from quizzer.ui.textshape import display_text
@@ -115,19 +116,26 @@ class StudyScreen(QuizzerScreen[None]):
         """The card on screen."""
         return self.flow.card if self.flow is not None else None
 
-    def _where(self) -> tuple[str, str]:
-        """(deck name, ``en def → en term · mode``) for the header."""
+    def _where(self) -> tuple[str, Captions]:
+        """(deck name, ``Arabic · العربية def → English term · mode`` and the same with the
+        languages named in themselves only) for the header."""
         # With several directions, the one of the card on screen (a flow's card, not yet
         # the screen's while the flow starts).
         card = self.flow.card if self.flow is not None and len(self.choice.pairs) > 1 else None
         p = card.pair if card is not None else self.choice.pair
         short = {"term": "term", "definition": "def"}
-        pair = f"{p.prompt_lang} {short[p.prompt_side]} → {p.answer_lang} {short[p.answer_side]}"
+        more = ""
         if len(self.choice.pairs) > 1:
-            pair += " (+rev)" if self.choice.also == (reverse(self.choice.pair),) else " (+more)"
-        if self.choice.cram:
-            return display_text(self.deck.name, self.rtl_mode), f"{pair} · practice"
-        return display_text(self.deck.name, self.rtl_mode), f"{pair} · {self.choice.mode}"
+            more = " (+rev)" if self.choice.also == (reverse(self.choice.pair),) else " (+more)"
+        mode = "practice" if self.choice.cram else self.choice.mode
+        pair = named(
+            lambda name: (
+                f"{name(p.prompt_lang)} {short[p.prompt_side]} → "
+                f"{name(p.answer_lang)} {short[p.answer_side]}{more} · {mode}"
+            ),
+            self.rtl_mode,
+        )
+        return display_text(self.deck.name, self.rtl_mode), pair
 
     def _stage(self) -> str | None:
         return self.flow.stage if self.flow is not None else self.choice.mode
@@ -366,7 +374,7 @@ class StudyScreen(QuizzerScreen[None]):
             self.app.clear_notifications()  # the summary says what wasn't saved
         now = utcnow()
         s = self._flow.summary(now, time.monotonic() - self._started)
-        summary = SessionSummary.of(s, self._where()[0], self.choice)
+        summary = SessionSummary.of(s, self._where()[0], self.choice, self.rtl_mode)
         if self.choice.cram:
             summary = replace(summary, practice=describe(self.choice.cram))
         else:

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from quizzer.ui.language_labels import drawn_names
 from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.quiz_footer import QuizFooter
@@ -26,6 +27,8 @@ class SessionSummary:
     """The figures of one session."""
 
     deck_name: str
+    #: The direction, its languages named in English and in themselves, drawn for the
+    #: terminal (:meth:`~quizzer.study.selection.StudyChoice.pair_label`).
     pair_label: str
     mode: str
     studied: int
@@ -52,8 +55,11 @@ class SessionSummary:
         return self.studied if self.answers is None else self.answers
 
     @classmethod
-    def of(cls, s: FlowSummary, deck_name: str, choice: StudyChoice) -> SessionSummary:
-        """The summary of a study flow's sitting (``deck_name`` as shown)."""
+    def of(
+        cls, s: FlowSummary, deck_name: str, choice: StudyChoice, rtl_mode: str = "app"
+    ) -> SessionSummary:
+        """The summary of a study flow's sitting (``deck_name`` as shown; the languages
+        named as the card captions name them, drawn for ``rtl_mode``)."""
         return cls(
             studied_label="Questions" if s.questions else "Cards studied",
             saved=s.saved,
@@ -61,7 +67,7 @@ class SessionSummary:
             if s.unsaved
             else "",
             deck_name=deck_name,
-            pair_label=choice.pair_label,
+            pair_label=choice.pair_label(drawn_names(rtl_mode)[0]),
             mode=choice.mode,
             studied=s.studied,
             answers=s.answers,
@@ -190,6 +196,8 @@ class SummaryScreen(QuizzerScreen[None]):
             if s.practice:
                 title = "Practice over" if s.studied or not self.empty else "Nothing to practise"
             yield Static(Content.styled(title, "bold $accent"), id="summary-title")
+            # Both names of each language, on two lines where one is too short: the box
+            # has the room, and the summary is read at leisure.
             where = f"{s.deck_name} · {s.pair_label} · {s.mode}"
             if s.practice:
                 where += f" · practice: {s.practice}"

@@ -11,33 +11,15 @@ from textual.geometry import Size
 from textual.style import Style
 from textual.widgets import Rule
 
-from quizzer.concepts.languages import both_names, language_name, native_name
-from quizzer.ui.textshape import cells, clip, display_text
+from quizzer.ui.language_labels import Captions, fit_caption, named
 from quizzer.ui.widgets.drawn import DrawnCells
 from quizzer.ui.widgets.script_text import ScriptText
 
-#: A caption where the line has room, and a shorter one where it hasn't.
-Captions = tuple[str, str]
 
-
-def side_label(lang: str, side: str) -> str:
-    """``"Bangla term"`` — what a text is, in English (for a sentence: "Type the …")."""
-    return f"{language_name(lang)} {side}"
-
-
-def side_captions(lang: str, side: str) -> Captions:
+def side_captions(lang: str, side: str, rtl_mode: str = "app") -> Captions:
     """What a text is, its language named in itself: ``"Bangla · বাংলা term"`` where the
-    line has room, ``"বাংলা term"`` where it hasn't."""
-    return f"{both_names(lang)} {side}", f"{native_name(lang)} {side}"
-
-
-def fit_caption(captions: Captions, width: int, rtl_mode: str) -> str:
-    """The caption for a line ``width`` cells wide, drawn as it reads (Arabic joined and in
-    visual order), cut with "…" if even the short one is too long."""
-    wide = display_text(captions[0], rtl_mode)
-    if cells(wide) <= width:
-        return wide
-    return display_text(clip(captions[1], width), rtl_mode)
+    line has room, ``"বাংলা term"`` where it hasn't (the names drawn as they read)."""
+    return named(lambda name: f"{name(lang)} {side}", rtl_mode)
 
 
 class CaptionedText(ScriptText):
@@ -61,7 +43,7 @@ class CaptionedText(ScriptText):
     def caption(self) -> str:
         """The caption as shown at the widget's width."""
         width = self.content_region.width or self.size.width
-        return fit_caption(self.captions, width, self.rtl_mode)
+        return fit_caption(self.captions, width)
 
     def set_caption(self, captions: Captions) -> None:
         """Show ``captions`` (the first where it fits, else the second) above the text."""
@@ -80,7 +62,8 @@ class CaptionedText(ScriptText):
 
 
 class CaptionLine(DrawnCells):
-    """One line naming a text (:func:`side_captions`): the long caption where it fits."""
+    """One line naming a text (:func:`side_captions`): the long caption where it fits, else
+    the short one, cut with "…" where even that is too long."""
 
     DEFAULT_CSS = """
     CaptionLine {
@@ -88,10 +71,11 @@ class CaptionLine(DrawnCells):
     }
     """
 
-    def __init__(self, captions: Captions, *, rtl_mode: str = "app", id: str | None = None) -> None:
-        super().__init__(id=id, classes="card-label")
+    def __init__(
+        self, captions: Captions, *, id: str | None = None, classes: str = "card-label"
+    ) -> None:
+        super().__init__(id=id, classes=classes)
         self.captions = captions
-        self.rtl_mode = rtl_mode
 
     def update(self, captions: Captions) -> None:
         """Show ``captions`` from now on."""
@@ -101,7 +85,7 @@ class CaptionLine(DrawnCells):
     def render(self) -> Content:
         """The caption that fits the line."""
         width = self.content_region.width or self.size.width
-        return Content(fit_caption(self.captions, width, self.rtl_mode))
+        return Content(fit_caption(self.captions, width))
 
 
 class CardView(Vertical):
@@ -176,7 +160,7 @@ class CardView(Vertical):
             # Registered at once (a query finds them now); laid out with the next refresh.
             self.mount(
                 Rule(id="card-rule"),
-                CaptionLine(label, rtl_mode=self.rtl_mode, id="answer-label"),
+                CaptionLine(label, id="answer-label"),
                 ScriptText(text, id="answer", align="center", rtl_mode=self.rtl_mode),
             )
             self._answer_mounted = True

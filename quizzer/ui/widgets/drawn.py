@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.app import RenderResult
 from textual.content import Content
 from textual.css.styles import RulesMap
@@ -112,13 +113,16 @@ class DrawnOptionList(OptionList):
     starts, counting Rich's cells: a line holding Hindi or Bengali would be cut a few cells
     too far, and in a full repaint the bar and the border after it pushed to the right.
     Textual's bar is hidden here (its column kept), and the list draws the bar in that
-    column itself, as part of each line. It shows where the list is; the mouse wheel and
-    the keys scroll it (the bar itself is not dragged).
+    column itself, as part of each line, and takes the mouse there itself: its thumb is
+    dragged, and a click on the track above or below the thumb pages up or down.
     """
 
     DEFAULT_CSS = """
     DrawnOptionList { scrollbar-visibility: hidden; }
     """
+
+    #: While the thumb is dragged: the line of the thumb the mouse holds (else ``None``).
+    thumb_grip: int | None = None
 
     def render_line(self, y: int) -> Strip:
         """The option's line fitted to the list's width, then the scroll bar's cell."""
@@ -130,12 +134,60 @@ class DrawnOptionList(OptionList):
             return line
         return Strip([*line, Segment(" " * bar, self._bar_style(y))], inner + bar)
 
-    def _bar_style(self, y: int) -> Style:
-        """The scroll bar's colour at line ``y``: the thumb's where it is, else the track's."""
+    def thumb(self) -> tuple[int, int]:
+        """The scroll bar's thumb: its first line and how many lines it takes (of the
+        lines the list shows)."""
         height = max(1, self.scrollable_content_region.height)
         total = max(height, self.virtual_size.height)
-        thumb = max(1, round(height * height / total))
-        top = min(height - thumb, round(self.scroll_offset.y * height / total))
+        size = max(1, round(height * height / total))
+        top = min(height - size, round(self.scroll_offset.y * height / total))
+        return top, size
+
+    def _bar_style(self, y: int) -> Style:
+        """The scroll bar's colour at line ``y``: the thumb's where it is, else the track's."""
+        top, size = self.thumb()
         styles = self.styles
-        color = styles.scrollbar_color if top <= y < top + thumb else styles.scrollbar_background
+        color = styles.scrollbar_color if top <= y < top + size else styles.scrollbar_background
         return Style(bgcolor=(self.background_colors[1] + color).rich_color)
+
+    def _in_bar(self, event: events.MouseEvent) -> bool:
+        """Whether ``event`` is on the scroll bar's column (when the list shows a bar)."""
+        offset = event.get_content_offset(self)
+        if offset is None or not self.show_vertical_scrollbar:
+            return False
+        return offset.x >= self.scrollable_content_region.width
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """On the thumb, take hold of it; on the track, page towards the mouse."""
+        if not self._in_bar(event):
+            return
+        event.stop()
+        y = event.get_content_offset_capture(self).y
+        top, size = self.thumb()
+        if y < top:
+            self.scroll_page_up(animate=False)
+        elif y >= top + size:
+            self.scroll_page_down(animate=False)
+        else:
+            self.thumb_grip = y - top
+            self.capture_mouse()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """While the thumb is held, move it (and the list) with the mouse."""
+        if self.thumb_grip is None:
+            return
+        event.stop()
+        height = max(1, self.scrollable_content_region.height)
+        total = max(height, self.virtual_size.height)
+        top = event.get_content_offset_capture(self).y - self.thumb_grip
+        self.scroll_to(y=round(top * total / height), animate=False)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        """Let go of the thumb."""
+        if self.thumb_grip is not None:
+            event.stop()
+            self.release_mouse()
+
+    def on_mouse_release(self, event: events.MouseRelease) -> None:
+        """The mouse is no longer captured here (let go, or taken by another widget)."""
+        self.thumb_grip = None

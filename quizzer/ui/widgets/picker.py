@@ -12,7 +12,7 @@ Escape closes it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from textual import events
@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from quizzer.ui.textshape import cells, clip
 from quizzer.ui.widgets.drawn import CellWrapped, DrawnCells, DrawnOptionList
 
 #: Typing in an open list searches what was typed within this many seconds.
@@ -101,7 +102,9 @@ class Picker(DrawnCells, can_focus=True):
     """One line showing the chosen option's label and ``▼``; opens its list on demand.
 
     ``options`` are ``(label, value)`` pairs; ``value`` must be one of them. Setting
-    :attr:`value` to another one posts :class:`Picker.Changed`. ``shape`` prepares a
+    :attr:`value` to another one posts :class:`Picker.Changed`. ``short`` gives, per value,
+    a shorter label drawn when the chosen one's does not fit (a language's name in itself
+    alone, ``বাংলা`` for ``Bangla · বাংলা``). ``shape`` prepares a
     label for display (e.g. joins Arabic letters), only when it is drawn: shaping one
     Arabic name costs ~12 ms of imports and set-up, and the first paint shows only the
     chosen label.
@@ -144,6 +147,7 @@ class Picker(DrawnCells, can_focus=True):
         value: str,
         *,
         id: str,
+        short: Mapping[str, str] | None = None,
         shape: Callable[[str], str] | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -153,6 +157,7 @@ class Picker(DrawnCells, can_focus=True):
             raise ValueError(f"{value!r} is not one of the options")
         self._value = value
         self._list: PickerList | None = None
+        self._short = dict(short or {})
         self._shape = shape
         self._shaped: dict[str, str] = {}
 
@@ -189,9 +194,14 @@ class Picker(DrawnCells, can_focus=True):
         """The chosen label, then an arrow at the right edge."""
         arrow = "▲" if self.expanded else "▼"
         room = max(0, self.content_region.width - 2)
-        label = Content(self._shown(self._labels[self._value]))
-        label = label.truncate(room, ellipsis=True, pad=True)
-        return Content.assemble(label, " ", (arrow, "$foreground 50%"))
+        label = self._labels[self._value]
+        if cells(label) > room:
+            label = self._short.get(self._value, label)
+        # Cut by the cells the terminal draws: Rich's count gives a Bengali vowel sign none,
+        # so cut by it the arrow fell off the line. The padding is Rich's, as the blanks the
+        # terminal draws beyond it are taken back when the line is fitted.
+        shown = Content(self._shown(clip(label, room))).truncate(room, pad=True)
+        return Content.assemble(shown, " ", (arrow, "$foreground 50%"))
 
     def action_open(self) -> None:
         """Open the list (mounting it the first time), the chosen option highlighted."""

@@ -10,16 +10,22 @@ from textual import events
 from textual.strip import Strip
 from textual.widget import Widget
 
+from quizzer.ui.language_labels import Captions, same
 from quizzer.ui.textshape import cells, clip
 from quizzer.ui.widgets.drawn import fit_strip
 
 BAR_WIDTH = 12
-#: Below this many columns the header takes two lines, so the pair and mode stay visible.
-NARROW = 90
+#: Below this many columns the header takes two lines, so the pair and mode stay visible
+#: (the deck's name, the direction with its languages named in themselves, the counts and
+#: the bar take about 110 columns on one line).
+NARROW = 110
 #: The gap before the pair and before the counts (one line), and before the bar.
 GAP = 3
 #: The same gaps on two lines.
 NARROW_GAP = 1
+#: The deck's name keeps this many cells (or all of it, if shorter) before the direction
+#: names its languages in themselves only.
+DECK_ROOM = 16
 
 
 def filled_cells(done: int, total: int, width: int = BAR_WIDTH) -> int:
@@ -28,10 +34,12 @@ def filled_cells(done: int, total: int, width: int = BAR_WIDTH) -> int:
 
 
 class ProgressHeader(Widget):
-    """``Quantization · ru term → en term · flip`` and the counts with a bar.
+    """``Quantization · Russian · Русский term → English term · flip`` and the counts with a
+    bar.
 
-    The deck name gives way first (cut with an ellipsis); the pair and mode are
-    always shown. Narrower than :data:`NARROW` columns, the counts and bar go to
+    The deck name gives way first (cut with an ellipsis) down to :data:`DECK_ROOM` cells,
+    then the direction names its languages in themselves only (``Русский term → English
+    term``), which is always shown. Narrower than :data:`NARROW` columns, the counts and bar go to
     a second line of their own (so the counts never share a column width with
     the pair).
 
@@ -68,8 +76,9 @@ class ProgressHeader(Widget):
         super().__init__(id=id)
         #: The deck's name as shown (cut to fit).
         self.where = ""
-        #: The direction and mode, e.g. ``en term → ru def · flip``.
-        self.pair = ""
+        #: The direction and mode, e.g. ``English term → Russian · Русский def · flip``,
+        #: and the same with the languages named in themselves only (drawn as they read).
+        self.pair: Captions = same("")
         #: The counts as shown, e.g. ``3 done · 17 left``.
         self.counts = ""
         self._done, self._total = 0, 1
@@ -88,17 +97,19 @@ class ProgressHeader(Widget):
         done: int,
         left: int,
         extra: str = "",
-        pair: str = "",
+        pair: Captions | str = "",
         counts: str | None = None,
     ) -> None:
         """Show the deck (``where``), the ``pair`` and mode, and how far along.
 
+        ``pair`` is the direction's two forms (see :attr:`pair`).
         ``counts`` is the text of the counts (default ``"3 done · 17 left"``);
         ``extra`` goes before it (e.g. the learn round).
         """
         if counts is None:
             counts = f"{done} done · {left} left"
-        self.where, self.pair = where, pair
+        self.where = where
+        self.pair = same(pair) if isinstance(pair, str) else pair
         self.counts = f"{extra} · {counts}" if extra else counts
         self._done, self._total = done, done + left
         self.refresh()
@@ -111,12 +122,12 @@ class ProgressHeader(Widget):
         text = self.visual_style.rich_style
         bold = text + RichStyle(bold=True)
         blank = RichStyle(bgcolor=text.bgcolor)
-        pair_width = cells(self.pair)
         if self.has_class("-narrow"):
             if y == 0:
-                where = width - NARROW_GAP - pair_width
+                pair = self._pair(width - NARROW_GAP)
+                where = width - NARROW_GAP - cells(pair)
                 line = [*self._fit(self.where, where, bold, blank), Segment(" ", blank)]
-                line.append(Segment(self.pair, bold))
+                line.append(Segment(pair, bold))
             else:
                 counts = width - NARROW_GAP - BAR_WIDTH
                 line = [*self._fit(self.counts, counts, text, blank), Segment(" ", blank)]
@@ -124,12 +135,26 @@ class ProgressHeader(Widget):
         else:
             # The counts and bar keep their width at the right; the deck name the rest.
             right = cells(self.counts) + GAP + BAR_WIDTH
-            where = width - GAP - right - GAP - pair_width
+            pair = self._pair(width - GAP - right - GAP)
+            where = width - GAP - right - GAP - cells(pair)
             gap = Segment(" " * GAP, blank)
-            line = [*self._fit(self.where, where, bold, blank), gap, Segment(self.pair, bold)]
+            line = [*self._fit(self.where, where, bold, blank), gap, Segment(pair, bold)]
             line += [gap, Segment(self.counts, text), gap, *self._bar(text)]
-        # Measured as the terminal draws (a Hindi deck name's vowel signs take cells).
+        # The parts are measured as the terminal draws them (a Bengali name's vowel signs
+        # take cells): a line that fills the width by that count is drawn as it is. Handed
+        # to fit_strip, which counts as Rich does first, its padding would be taken twice,
+        # closing the gap after the direction. A line too wide (a tiny terminal) is cut.
+        if sum(cells(segment.text) for segment in line) == width:
+            return Strip(line, width)
         return fit_strip(Strip(line), width)
+
+    def _pair(self, room: int) -> str:
+        """The direction for ``room`` cells shared with the deck's name: both names of its
+        languages while the deck's name keeps :data:`DECK_ROOM` cells, else their names in
+        themselves (cut with "…" only where it is wider than the whole room)."""
+        keep = min(cells(self.where), DECK_ROOM)
+        wide, narrow = self.pair
+        return wide if cells(wide) <= room - keep else clip(narrow, max(room, 1))
 
     @staticmethod
     def _fit(text: str, width: int, style: RichStyle, blank: RichStyle) -> list[Segment]:

@@ -11,9 +11,11 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from quizzer.cards.card import Pair
-from quizzer.ui.widgets.card_view import CardView, side_captions, side_label
+from quizzer.ui.language_labels import Captions, named
+from quizzer.ui.widgets.card_view import CardView, side_captions
 from quizzer.ui.widgets.choice_panel import ChoicePanel
 from quizzer.ui.widgets.drawn import DrawnStatic
+from quizzer.ui.widgets.fitted_line import FittedLine
 from quizzer.ui.widgets.flip_panel import FlipPanel
 from quizzer.ui.widgets.typed_panel import TypedPanel
 
@@ -79,7 +81,7 @@ class StudyBody(VerticalScroll):
     def compose(self) -> ComposeResult:
         """Compose the card, the hint and this mode's panels (fewer widgets, faster first card)."""
         yield CardView(rtl_mode=self.rtl_mode, id="card")
-        yield DrawnStatic("", id="hint", markup=False)
+        yield FittedLine(id="hint")
         if self.mode != "flip":  # (flip mode's panel is mounted with the first answer shown)
             with Horizontal(id="continue-row", classes="hidden"):
                 yield DrawnStatic("", id="feedback", markup=False)
@@ -99,21 +101,20 @@ class StudyBody(VerticalScroll):
             self.query(f"#{panel}").set_class(name != stage, "hidden")
         self.query("#continue-row").add_class("hidden")
 
-    def _hint(self, text: str) -> None:
-        hint = self.query_one("#hint", Static)
+    def _hint(self, text: str | Captions) -> None:
+        hint = self.query_one("#hint", FittedLine)
         hint.display = True
-        hint.update(text)
+        hint.show(text)
 
     def ask(
         self, stage: str | None, pair: Pair, prompt: str, answer: str, options: Sequence[str] = ()
     ) -> None:
         """Show a new card (answer hidden), asked as ``stage`` (a choice with ``options``)."""
-        answer_label = side_label(pair.answer_lang, pair.answer_side)
         self.query_one(CardView).show(
             prompt,
-            side_captions(pair.prompt_lang, pair.prompt_side),
+            side_captions(pair.prompt_lang, pair.prompt_side, self.rtl_mode),
             answer,
-            side_captions(pair.answer_lang, pair.answer_side),
+            side_captions(pair.answer_lang, pair.answer_side, self.rtl_mode),
         )
         self._to_end = False
         self._in_sight = None
@@ -130,7 +131,8 @@ class StudyBody(VerticalScroll):
         else:
             self._show_panel("typed")
             typed = self._typed()
-            self._hint(typed.hint(answer_label))
+            lang, side = pair.answer_lang, pair.answer_side
+            self._hint(named(lambda name: typed.hint(f"{name(lang)} {side}"), self.rtl_mode))
             typed.ask()
         self._asked = True
 

@@ -45,7 +45,8 @@ class TypedPanel(Vertical):
 
     @staticmethod
     def hint(answer_label: str) -> str:
-        """``"Type the Bengali term, Enter to check"``."""
+        """``"Type the Bangla · বাংলা term, Enter to check"`` for ``answer_label`` (what the
+        answer is, its language named as the card's captions name it)."""
         return f"Type the {answer_label}, Enter to check"
 
     def compose(self) -> ComposeResult:

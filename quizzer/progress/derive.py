@@ -110,8 +110,8 @@ class Replay:
         self.last: ev.Key = (0, "", 0)
         #: The setting name → the settings event that set it last.
         self.setters: dict[str, ev.Settings] = {}
-        #: The fuzz generator of the answer expected next, seeded when its card was shown:
-        #: seeding one takes as long as FSRS's step (see :meth:`draw_ahead`).
+        #: The fuzz generator of the answer expected next (its id, and the generator seeded
+        #: when its card was shown: seeding one takes as long as FSRS's step).
         self.ahead: tuple[str, random.Random] | None = None
         self._settings_changed()
 
@@ -183,10 +183,6 @@ class Replay:
                 if last is not None and event.key < last:
                     return True
         return False
-
-    def draw_ahead(self, event_id: str) -> None:
-        """Seed the fuzz generator of the answer ``event_id`` now, before it is given."""
-        self.ahead = (event_id, random.Random(event_id))
 
     def rebuilt(self, card: str) -> bool:
         """Whether ``card``'s reviews were all made here (not taken from a cache's state)."""
@@ -357,10 +353,9 @@ class Replay:
     def _answer(self, state: CardState, event: ev.Answer) -> CardState:
         settings = self._settings_for(event)
         now = event.when
-        rng = None
-        if event.due is None:
-            ahead, self.ahead = self.ahead, None
-            rng = ahead[1] if ahead and ahead[0] == event.id else random.Random(event.id)
+        ahead, self.ahead = self.ahead, None
+        drawn = ahead[1] if ahead and ahead[0] == event.id else None
+        rng = None if event.due is not None else drawn or random.Random(event.id)
         outcome = answer(state, event.grade, now, settings, rng, tz=self.tz)
         new = outcome.state
         if event.due is not None:

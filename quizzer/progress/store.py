@@ -57,8 +57,6 @@ _EARLIEST, _LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzin
 #: What :meth:`Store.undo` takes back: this device's own answers, practice answers, buries.
 _Undoable = ev.Answer | ev.Practice | ev.Bury
 _key, _seq = attrgetter("key"), attrgetter("seq")
-#: The answer of a ``record`` given none.
-_FLIP = Answer()
 #: Called as ``on_progress(done, total)`` while a merge writes.
 ProgressCallback = Callable[[int, int], None]
 
@@ -356,12 +354,9 @@ class Store:
         self, rows: Iterable[dict[str, Any]], now: datetime, log: devicelog.DeviceLog | None = None
     ) -> list[ev.AnyEvent]:
         """Number, write (durably, in one flushed append) and replay new events of ``log``'s
-        device (default: this device's own log); fields that are ``None`` are left out.
-
-        The events of this device's own log are made as they are: their values were checked
-        where they came in (a card id parsed, a grade, a mode, settings), and checking them
-        again took a tenth of an answer's time. Those of another log (a merge's answers,
-        from another tool) are checked here like a line read from another device."""
+        device (default: this device's own log); fields that are ``None`` are left out. Its
+        own are made as they are (their values were checked where they came in; checking
+        them again took a sixth of an answer); another log's (a merge's) are checked."""
         log = log or self._check_writable()
         name, at = log.owner, ev.to_ms(now)
         own = name == self.device
@@ -405,7 +400,7 @@ class Store:
         now = _answer_time(now)
         if answer is not None and not isinstance(answer, Answer):
             raise ValueError(f"answer must be an Answer, got {type(answer).__name__}")
-        answer = answer or _FLIP
+        answer = answer or Answer()
         ms = answer.duration_ms
         if answer.mode not in LOG_MODES or type(ms) is not int or ms < 0:
             # The review's own checks, with their messages (a mode, a duration that can't be).
@@ -612,10 +607,11 @@ class Store:
         key = card_key(card)
         state = self._replay.states.get(key.id) or CardState.new(key, now)
         if self._log is not None:
-            # What the answer that follows will need, made while the learner thinks: its
-            # fuzz generator here, FSRS's four steps in the preview (as Anki computes a
-            # card's next states when it shows it). Both take 12% off recording it.
-            self._replay.draw_ahead(ev.event_id(self.device, self._log.next_seq))
+            # What the answer that follows needs, made while the learner thinks (as Anki
+            # computes a card's next states when it shows it): its fuzz generator here,
+            # FSRS's four steps in the preview. Both take 12% off recording it.
+            upcoming = ev.event_id(self.device, self._log.next_seq)
+            self._replay.ahead = (upcoming, random.Random(upcoming))
         return scheduling.preview(state, now, self.settings, tz=self.tz)
 
     def reviews(self, card: CardKey | str | None = None) -> list[Review]:

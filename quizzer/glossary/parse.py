@@ -11,6 +11,7 @@ a seed text equals the file's text).
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +28,26 @@ MAX_GLOSSARY_BYTES = 128 * 2**20
 
 #: Control characters (terminal escapes, NULs, bidi overrides…): never glossary text.
 _CONTROL_RE = FORBIDDEN_RE
+
+
+#: A line that reads as source code or markup, not as a term or a definition: a Markdown
+#: heading, list item, quote, table row or code fence, an HTML tag, a comment, a Python or
+#: C-like statement, a line ending in a colon or an opening brace, an assignment.
+_CODE_OR_MARKUP_RE = re.compile(
+    r"(?:#|```|~~~|<[A-Za-z/!]|\||[-*+>] |\d+\. |//|/\*|\{|\}|@[A-Za-z]"
+    r"|(?:import|from|def|class|return|if|for|while|elif|else|try|except|with|const|let|var"
+    r"|function|public|private|static|package|use|fn|#include)\b)"
+    r"|.*(?:[:{;]$|\s(?:=|==|:=|\+=|->|=>)\s)"
+)
+
+#: How many entries are looked at to tell a file that is not a glossary, and what share of
+#: their lines reading as code or markup refuses it. A real glossary's lines almost never
+#: do (a term may end in a colon now and then); a program or a Markdown page reads so
+#: from its first lines on.
+_LOOKED_AT = 100
+_CODE_SHARE = 0.4
+#: More words than this in a term line: a sentence, not a term.
+_TERM_WORDS = 12
 
 
 class GlossaryError(SourceError):
@@ -246,6 +267,7 @@ def parse(
                 range(4, end + 1, 2),
             )
         )
+        _refuse_code_or_markup(entries)
         return Glossary(title=stripped[0], subtitle=stripped[1], entries=entries)
     content, blocks = _content(raw_lines, stripped, clean, progress)
     del stripped
@@ -282,7 +304,35 @@ def parse(
         )
         for i in range(len(body) // 2)
     )
+    _refuse_code_or_markup(entries)
     return Glossary(title=content[0][1], subtitle=content[1][1], entries=entries)
+
+
+def _refuse_code_or_markup(entries: tuple[GlossaryEntry, ...]) -> None:
+    """Refuse a file whose first entries read mostly as source code, markup or prose (a
+    Python module, a README): it pairs up into "terms" and "definitions" like any text file, and
+    would be imported as a deck of code lines."""
+    looked = entries[:_LOOKED_AT]
+    lines = [
+        (line, text)
+        for entry in looked
+        for line, text in ((entry.term_line, entry.term), (entry.definition_line, entry.definition))
+    ]
+    # A "term" of more than a dozen words is a sentence of prose cut into lines.
+    prose = {entry.term_line for entry in looked if len(entry.term.split()) > _TERM_WORDS}
+    odd = [(line, text) for line, text in lines if line in prose or _CODE_OR_MARKUP_RE.match(text)]
+    if len(odd) >= 3 and len(odd) >= _CODE_SHARE * len(lines):
+        line, text = odd[0]
+        shown = text if len(text) <= 60 else text[:59] + "…"
+        raise GlossaryError(
+            f"this reads as source code, markup or prose, not a glossary: {len(odd)} of the "
+            f"first {len(lines)} lines look like code, markup or sentences, the first "
+            f"{shown!r}",
+            line=line,
+            hint="a glossary is plain text: a title line, a subtitle line, then each term on a "
+            "line of its own followed by its definition on the next (see docs/importing.md); "
+            "a table of terms and definitions is read as CSV or TSV (name it .csv or .tsv)",
+        )
 
 
 def _content(

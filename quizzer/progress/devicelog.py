@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -327,7 +327,7 @@ class DeviceLog:
             leftover.unlink(missing_ok=True)  # a seal killed mid-write (we hold the lock)
         files = _scan(self.folder)
         months = files.months
-        current = layout.month_of(int(now.timestamp() * 1000))
+        current = layout.month_of(now)
         newest = months[-1] if months else ""
         for month in months:
             # A month with a sealed file is closed for good; the others before the newest (or
@@ -406,7 +406,7 @@ class DeviceLog:
             seq += 1
             if event.get("seq") != seq:
                 raise ValueError(f"event {event.get('id')!r} should have seq {seq}")
-        month = layout.month_of(int(now.astimezone(UTC).timestamp() * 1000))
+        month = layout.month_of(now)
         month = max(month, self._month, self._floor)
         data = eventlines.encode_all(events)
         try:

@@ -34,7 +34,7 @@ def encode(event: Mapping[str, Any]) -> bytes:
 
 def encode_all(events: Iterable[Mapping[str, Any]]) -> bytes:
     """The lines of ``events``, one after another."""
-    return b"".join(encode(event) for event in events)
+    return b"".join(map(encode, events))
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,10 +98,10 @@ def legacy_dir(store: Path) -> Path:
     return store.with_name(store.name + ".legacy-v2")
 
 
-def month_of(at_ms: int) -> str:
-    """The ``YYYY-MM`` (UTC) of a time in milliseconds since the epoch."""
-    moment = datetime.fromtimestamp(at_ms / 1000, UTC)
-    return f"{moment.year:04d}-{moment.month:02d}"
+def month_of(moment: datetime) -> str:
+    """The ``YYYY-MM`` (UTC) of a timezone-aware time."""
+    utc = moment.astimezone(UTC)
+    return f"{utc.year:04d}-{utc.month:02d}"
 
 
 def next_month(month: str) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -85,6 +86,7 @@ def test_only_device_folders_are_listed(tmp_path: Path) -> None:
 
 
 def test_months_are_utc() -> None:
-    at = int(datetime(2026, 11, 30, 23, 30, tzinfo=UTC).timestamp() * 1000)
-    assert layout.month_of(at) == "2026-11"
+    assert (
+        layout.month_of(datetime(2026, 12, 1, 0, 30, tzinfo=ZoneInfo("Europe/Paris"))) == "2026-11"
+    )
     assert layout.legacy_dir(Path("/x/progress.json")) == Path("/x/progress.json.legacy-v2")

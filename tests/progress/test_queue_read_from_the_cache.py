@@ -62,5 +62,5 @@ def test_the_facts_of_a_row_are_those_of_its_state(tmp_path: Path) -> None:
         states = [store.card(key) for key in keys]
     for state in states:
         assert state is not None
-        row = statecache.to_row(state, (0, "dev", 1))
+        row = statecache.to_row(state, ("2026-09-01", "dev", 1))
         assert statecache.facts_of_row(row) == facts_of(state), state.card_id

@@ -32,7 +32,7 @@ import quizzer.progress.devicelog as devicelog
 import quizzer.progress.events as ev
 import quizzer.progress.layout as layout
 from quizzer import paths
-from quizzer.cards.card import CardKey
+from quizzer.cards.card import int_id_of
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling.card_state import CardState
 
@@ -72,7 +72,7 @@ def to_row(state: CardState, last: ev.Key) -> list[Any]:
 def from_row(card_id: str, row: list[Any]) -> CardState:
     """The :class:`CardState` of a row (:func:`to_row`)."""
     state, step, stability, difficulty, due, last, reps, lapses, flags, buried, first, _ = row
-    key, due = CardKey.parse(card_id).int_id, ev.from_ms(due)
+    key, due = int_id_of(card_id), ev.from_ms(due)
     card = fsrs.Card(key, fsrs.State(state), step, stability, difficulty, due, _dt(last))
     leech, flagged, suspended = bool(flags & 1), bool(flags & 2), bool(flags & 4)
     return CardState(

@@ -545,11 +545,11 @@ class Store:
         state = self._replay.states.get(card_key(card).id)
         return state.copy() if state else None
 
-    def cards(self) -> Iterator[CardState]:
-        """Every studied card's state (copies)."""
+    def cards(self, copies: bool = True) -> Iterator[CardState]:
+        """Every studied card's state: copies, else the store's own (to read, not to change)."""
         states = self._replay.states
         for card_id in list(states):
-            yield states[card_id].copy()
+            yield states[card_id].copy() if copies else states[card_id]
 
     def __len__(self) -> int:
         return len(self._replay.states)

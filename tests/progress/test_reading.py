@@ -42,6 +42,10 @@ def test_card_states_are_handed_out_as_copies(db: Path) -> None:
         assert sorted(c.card_id for c in cards) == [sb.card(1).id, sb.card(2).id]
         cards[0].reps = 99
         assert all(c.reps == 1 for c in store.cards()) and len(store) == 2
+        # Uncopied (for reading only), the store's own states: the same values.
+        own = {c.card_id: c.to_dict() for c in store.cards(copies=False)}
+        assert own == {c.card_id: c.to_dict() for c in store.cards()}
+        assert next(store.cards(copies=False)) is next(store.cards(copies=False))
 
 
 def test_today_counts_the_answers_of_one_deck_by_phase(db: Path) -> None:

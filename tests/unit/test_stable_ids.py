@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import pytest
 
 from quizzer.anki.ids import note_guid, stable_id, stable_id62
-from quizzer.cards.card import CardKey, Pair, has_card
+from quizzer.cards.card import CardKey, Pair, has_card, int_id_of
 from quizzer.scheduling.answer import review_id
 from quizzer.scheduling.optimizer import is_held_out
 from tests.factories import concept
@@ -51,6 +51,7 @@ def test_a_concepts_card_ids_are_fixed(pair: Pair, card_id: str, int_id: int) ->
     key = CardKey(LORA.uid, pair)
     assert key.id == card_id
     assert key.int_id == int_id
+    assert int_id_of(card_id) == int_id  # what a state read back from a cache gets
     assert CardKey.parse(card_id) == key
 
 

@@ -35,7 +35,6 @@ from quizzer import paths
 from quizzer.cards.card import CardKey
 from quizzer.fsutil import atomic_write_bytes
 from quizzer.scheduling.card_state import CardState
-from quizzer.scheduling.queue import QueueFacts, facts_of
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -168,35 +167,6 @@ class Rows(MutableMapping[str, list[Any]]):
 def cached_states(rows: MutableMapping[str, list[Any]]) -> Lazy[list[Any], CardState]:
     """Card states that start as a cache's rows and become objects when first read."""
     return Lazy(rows, from_row, [])
-
-
-def facts_of_row(row: list[Any]) -> QueueFacts:
-    """The :class:`QueueFacts` of a row (:func:`to_row`), as :func:`facts_of` gives them
-    of its state, without building the state."""
-    state, _, stability, _, due, last, reps, _, flags, buried, _, _ = row
-    review = state == fsrs.State.Review.value
-    return QueueFacts(
-        reps == 0, review, ev.from_ms(due), _dt(last), bool(flags & 4), _dt(buried), stability
-    )
-
-
-def queue_facts(states: Mapping[str, CardState]) -> Callable[[str], QueueFacts | None]:
-    """A card's :class:`QueueFacts` by its id (``None``: it has no state). From a cache's
-    states, a state not read yet gives them from its row: building the states of the cards
-    a session of a 100,000-card store queues cost `quizzer study` 20 to 30 ms of CPU to the
-    first card, 5 to 6% of it (medians of 9 launches)."""
-    if not isinstance(states, Lazy):
-        return lambda card_id: facts_of(states[card_id]) if card_id in states else None
-    made, rows = states.made, states.source
-
-    def read(card_id: str) -> QueueFacts | None:
-        state = made.get(card_id)
-        if state is not None:
-            return facts_of(state)
-        row = rows.get(card_id)
-        return None if row is None else facts_of_row(row)
-
-    return read
 
 
 @dataclass(slots=True)

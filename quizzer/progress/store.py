@@ -41,7 +41,7 @@ from quizzer.scheduling.answer import Answer
 from quizzer.scheduling.card_state import CardState
 from quizzer.scheduling.grades import LOG_MODES, Grade
 from quizzer.scheduling.limits import TodayCounts, count_today
-from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts
+from quizzer.scheduling.queue import DueQueue, QueueFacts, bury_until, due_queue_of_facts, facts_of
 from quizzer.scheduling.review import Review
 from quizzer.scheduling.settings import SchedulerSettings
 from quizzer.scheduling.studyday import study_day
@@ -594,11 +594,11 @@ class Store:
                 if has_card(concept, pair)
             ]
         ids = [key.id for key in candidates]
-        read = statecache.queue_facts(self._replay.states)
+        states = self._replay.states
         facts: dict[str, QueueFacts] = {}
         for card_id in (*ids, *(entry[1] for entry in self._recent_entries())):
-            if card_id not in facts and (found := read(card_id)) is not None:
-                facts[card_id] = found
+            if card_id not in facts and card_id in states:
+                facts[card_id] = facts_of(states[card_id])
         today = self.today(deck.id, now)
         return due_queue_of_facts(candidates, facts, now, self.tz, self.settings, today, ids)
 

@@ -193,8 +193,8 @@ class StudyService:
             return self.store.due_cards(deck, [pair], now)
         # A big deck's queue kept with its counts, while they hold (the same function of
         # the same card states): no reading of the deck's every card state. Its cards are
-        # queued again over themselves (their states read as the store's queue reads those
-        # it queues) and must come out as kept.
+        # queued again over themselves (read whole, as the store's queue reads those it
+        # queues: a damaged state stops the session before it shows) and must come out as kept.
         found = self._kept.queue(deck_id, pair, now) if self._kept is not None else None
         kept = found[0] if found is not None else None
         if found is not None and kept is not None:

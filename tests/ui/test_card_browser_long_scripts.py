@@ -83,7 +83,9 @@ async def test_the_edit_field_holds_bengali_within_its_border(
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("direction", ["ar:definition>bn:definition", "bn:definition>ar:definition"])
+@pytest.mark.parametrize(
+    "direction", ["ar:definition>bn:definition", "bn:definition>ar:definition"]
+)
 @pytest.mark.parametrize("editing", [False, True], ids=["reading", "editing"])
 async def test_prompt_and_answer_keep_to_three_lines(
     tmp_path: Path, size: tuple[int, int], direction: str, editing: bool

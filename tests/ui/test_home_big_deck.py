@@ -120,7 +120,8 @@ async def test_a_highlighted_big_decks_waiting_line_comes_after_the_first_paint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The big deck last studied is highlighted, its counts kept: the first paint shows them
-    without loading the deck; the deck is loaded for its waiting line only after that."""
+    without loading the deck; the deck is loaded for its waiting line only after that, in
+    a worker thread."""
     monkeypatch.setattr(deckcache, "RACY_NS", 0)  # the deck just imported is known by its stat
     big_deck(tmp_path)
     pair = Pair("en", "term", "en", "definition")
@@ -141,8 +142,11 @@ async def test_a_highlighted_big_decks_waiting_line_comes_after_the_first_paint(
     events: list[str] = []
     real_load = shelf_module._load
 
+    threads: dict[str, threading.Thread] = {}
+
     def load(summary: DeckSummary) -> tuple[Deck, bool]:
         events.append(f"load {summary.id}")
+        threads[summary.id] = threading.current_thread()
         return real_load(summary)
 
     monkeypatch.setattr(shelf_module, "_load", load)
@@ -157,4 +161,7 @@ async def test_a_highlighted_big_decks_waiting_line_comes_after_the_first_paint(
             if "load big" in events:
                 break
         assert [e for e in events if e in ("painted", "load big")] == ["painted", "load big"]
+        # Off the UI thread: a 50,000-concept deck takes about a second to load, and the
+        # screen takes keys meanwhile.
+        assert threads["big"] is not threading.main_thread()
         await pilot.press("q")

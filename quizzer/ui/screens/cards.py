@@ -27,6 +27,7 @@ from quizzer.ui.textshape import cells, clip, clusters, display_text, visual_lin
 from quizzer.ui.widgets.drawn import DrawnOptionList, DrawnStatic
 from quizzer.ui.widgets.fitted_line import FittedLine
 from quizzer.ui.widgets.quiz_footer import QuizFooter
+from quizzer.ui.widgets.script_input import ScriptInput
 
 GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 #: The most cards listed at once (a search narrows them).
@@ -98,15 +99,23 @@ class CardsScreen(QuizzerScreen[None]):
     def compose(self) -> ComposeResult:
         """The title, the search field, the filters line, the cards and the detail pane."""
         yield Static("Cards · search every text, in any language", id="cards-title")
-        yield Input(self._search, placeholder="search a text (any language)", id="cards-search")
+        # Both fields draw their value by grapheme clusters, in the cells a terminal gives
+        # them: Textual's own would push the right border out of line on Bengali or Hindi.
+        search = ScriptInput(
+            rtl_mode=self.rtl_mode, placeholder="search a text (any language)", id="cards-search"
+        )
+        search.value = self._search
+        yield search
         yield DrawnStatic("", id="cards-filters", markup=False)
         yield DrawnOptionList(id="cards-list")
         with Vertical(id="cards-detail"):
             label = FittedLine(id="cards-edit-label")
             label.display = False
             yield label
-            edit = Input(
-                placeholder="the new text, Enter to keep it, Esc to leave it", id="cards-edit"
+            edit = ScriptInput(
+                rtl_mode=self.rtl_mode,
+                placeholder="the new text, Enter to keep it, Esc to leave it",
+                id="cards-edit",
             )
             edit.display = False
             yield edit
@@ -209,7 +218,10 @@ class CardsScreen(QuizzerScreen[None]):
         """The card's prompt → answer on up to three lines, laid out for the terminal (the
         list's row may be cut to one)."""
         prompt, answer = _texts(row)
-        width = max(20, self.size.width - 2)
+        # The pane's scroll bar may show beside these lines (the edit field or a long
+        # history makes it scroll): laid out without its cells, they would wrap to a fourth.
+        bar = self.query_one("#cards-detail").styles.scrollbar_size_vertical
+        width = max(20, self.size.width - 2 - bar)
         above = visual_lines(prompt, width, self.rtl_mode)
         below = visual_lines(f"→ {answer}", width, self.rtl_mode)
         # The answer keeps up to two lines, the prompt what is left of three; a cut says so.

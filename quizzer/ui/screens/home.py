@@ -169,9 +169,8 @@ class HomeScreen(QuizzerScreen[None]):
         self._resumed = False
         #: Whether a session pushed from here is running.
         self._studying = False
-        #: Whether the waiting line of a big deck not loaded yet waits for the first paint.
-        self._waiting_deferred = False
-        self._painted = False
+        #: Big decks being loaded in a worker thread for their waiting line.
+        self._loading: set[str] = set()
 
     def _initial_choice(self) -> StudyChoice:
         service = self.service
@@ -330,24 +329,42 @@ class HomeScreen(QuizzerScreen[None]):
             and deck_id not in self._uncountable
             and self.service.counts_ready(deck_id, pairs)
         )
-        if ready and not self._painted and not self.service.deck_ready(deck_id):
-            # A big deck's counts kept between launches are shown with the first paint;
-            # its waiting line needs the deck loaded and its queue, done just after that
-            # paint: three times before it (the list composed, then highlighted twice),
-            # they took the home screen's first paint from 0.37 s to 0.42 s of CPU
-            # (50,000-concept deck, 100,000-card store; benchmarks/RESULTS.md).
+        if ready and not self.service.deck_ready(deck_id):
+            # A big deck's counts kept between launches are shown at once; its waiting line
+            # needs the deck loaded, which is done in a worker thread after the paint: a
+            # 50,000-concept deck takes about a second, and before the first paint (three
+            # times: the list composed, then highlighted twice) it took the home screen's
+            # first paint from 0.37 s to 0.42 s of CPU (benchmarks/RESULTS.md).
             ready = False
-            if not self._waiting_deferred:
-                self._waiting_deferred = True
-                self.call_after_refresh(self._after_first_paint)
+            self._load_for_waiting(deck_id)
         note = self.service.waiting_note(deck_id, pairs) if ready and pairs else None
         if note:
             parts = parts[:1] if len(self._marked) > 1 else []
             parts += ["Both ways", note] if self._both else [note]
         return " · ".join(parts)
 
-    def _after_first_paint(self) -> None:
-        self._painted = True
+    def _load_for_waiting(self, deck_id: str) -> None:
+        """Load a big deck in a worker thread after the next paint, then show the waiting
+        line again (the screen takes keys meanwhile)."""
+        if deck_id in self._loading:
+            return
+        self._loading.add(deck_id)
+
+        def load() -> None:
+            try:
+                self.service.deck(deck_id)
+                loaded = True
+            except Exception:  # its count says it can't be read, with the reason
+                loaded = False
+            with contextlib.suppress(RuntimeError):  # the app may be closing
+                self.app.call_from_thread(self._loaded_for_waiting, deck_id, loaded)
+
+        self.call_after_refresh(self.run_worker, load, thread=True, group="waiting")
+
+    def _loaded_for_waiting(self, deck_id: str, loaded: bool) -> None:
+        self._loading.discard(deck_id)
+        if not loaded:
+            self._uncountable.add(deck_id)
         self._show_waiting()
 
     def _show_waiting(self) -> None:

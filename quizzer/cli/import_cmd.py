@@ -25,6 +25,7 @@ from quizzer.concepts.deck import Deck
 from quizzer.concepts.languages import language_name
 from quizzer.errors import InputError, shown
 from quizzer.glossary.alignment_report import UNSURE_BELOW
+from quizzer.library.deck_file_import import import_deck_file
 from quizzer.library.decks import DECK_SUFFIX, deck_files, read_deck
 from quizzer.library.importer import import_glossaries, reads_as_glossary
 from quizzer.library.source_kind import source_kind
@@ -127,6 +128,8 @@ def register(subparsers: Subcommands) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """`quizzer import FILE...`."""
+    if any(path.suffix.lower() == DECK_SUFFIX for path in args.files):
+        return _import_deck_file(args)
     if args.separator is not None or args.columns is not None or _has_deck_source(args.files):
         return _import_deck_source(args)
     if args.report is not None:
@@ -246,6 +249,57 @@ def _print_outcome(console: Console, result: _Outcome, counts: str, *, dry_run: 
         console.print(Text(f"{summary} ({_concepts(len(result.deck))}; {counts})"))
     else:
         console.print(Text(f"deck {result.deck.id!r} unchanged: {shown(result.path)} ({counts})"))
+
+
+def _import_deck_file(args: argparse.Namespace) -> int:
+    """`quizzer import DECK.toml`: a quizzer deck file added to the user decks folder."""
+    path, *others = args.files
+    if others or path.suffix.lower() != DECK_SUFFIX:
+        raise InputError(
+            "a deck file (.toml) is imported on its own",
+            hint="run `quizzer import` once for the deck file, once for the other files",
+        )
+    given = [
+        flag
+        for flag, value in (
+            ("--deck", args.deck),
+            ("--lang", args.lang),
+            ("--columns", args.columns),
+            ("--separator", args.separator),
+            ("--map", args.map),
+            ("--report", args.report),
+        )
+        if value is not None
+    ]
+    if given:
+        raise InputError(
+            f"{', '.join(given)} can't apply to a deck file: it keeps its own id, languages "
+            "and concepts",
+            hint=f"run `quizzer import {path}` without {', '.join(given)}",
+            path=path,
+        )
+    result = import_deck_file(path, into=args.into, dry_run=args.dry_run)
+    if args.json:
+        print_json(
+            {
+                "deck": result.deck.id,
+                "path": str(result.path),
+                "concept_count": len(result.deck),
+                "changed": result.changed,
+                "written": result.written,
+                "concepts": {
+                    "new": result.report.new,
+                    "updated": result.report.updated,
+                    "unchanged": result.report.unchanged,
+                    "removed": result.report.removed,
+                },
+            }
+        )
+        return 0
+    console = text_console()
+    console.print(Text(f"{shown(path)}: a quizzer deck file", style="dim"))
+    _print_outcome(console, result, str(result.report), dry_run=args.dry_run)
+    return 0
 
 
 def _has_deck_source(files: list[Path]) -> bool:

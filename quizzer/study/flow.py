@@ -18,16 +18,20 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from quizzer.cards.card import CardKey
 from quizzer.concepts.concept import Concept
 from quizzer.concepts.deck import Deck
 from quizzer.scheduling.grades import GRADE_NAMES, Grade
 from quizzer.scheduling.queue import DueQueue
-from quizzer.study.answers import AnswerCheck, Verdict, check_card_answer, grade_for
-from quizzer.study.multiple_choice import ChoiceSet, make_choices
 from quizzer.study.session import Session
+
+if TYPE_CHECKING:
+    # The answer check and the options (and rapidfuzz under them) are imported by the
+    # first choice or typed answer: a flip session, the commonest, never loads them.
+    from quizzer.study.answers import AnswerCheck
+    from quizzer.study.multiple_choice import ChoiceSet
 
 #: The kind of question on screen: a card to flip, four options, or an answer to type.
 Stage = Literal["flip", "choice", "typed"]
@@ -305,6 +309,8 @@ class SessionFlow(AnswerVerdict):
         self._card = card = self.session.current
         assert card is not None
         if self._stage == "choice":
+            from quizzer.study.multiple_choice import make_choices
+
             concept, _prompt, _answer = card_texts(self.deck, card)
             p = card.pair
             self._choices = make_choices(
@@ -322,6 +328,8 @@ class SessionFlow(AnswerVerdict):
 
     def choose(self, index: int, now: datetime, duration_ms: int) -> ChoiceOutcome:
         """See :meth:`StudyFlow.choose`: right is Good (Hard when slow), wrong is Again."""
+        from quizzer.study.answers import Verdict, grade_for
+
         assert self._choices is not None
         right = self._choices.is_correct(index)
         verdict = Verdict.EXACT if right else Verdict.WRONG
@@ -331,6 +339,8 @@ class SessionFlow(AnswerVerdict):
 
     def type_answer(self, text: str, now: datetime, duration_ms: int) -> TypedOutcome:
         """See :meth:`StudyFlow.type_answer`: graded by :func:`~quizzer.study.answers.grade_for`."""
+        from quizzer.study.answers import check_card_answer, grade_for
+
         assert self._card is not None
         concept, _prompt, _answer = card_texts(self.deck, self._card)
         check = check_card_answer(text, concept, self.deck.concepts, self._card.pair)
@@ -347,6 +357,8 @@ class SessionFlow(AnswerVerdict):
         last = self.session.reviews[-1] if self.session.reviews else None
         if last is None or last.overridden:
             return False
+        from quizzer.study.answers import grade_for
+
         self.session.override(grade_for(check.verdict, overridden=True), now)
         self._overridden = True
         return True

@@ -49,6 +49,13 @@ LATER = (
     "fsrs_rs_python",
     # --from and --to name languages of the deck: no tag tables to load for them.
     "langcodes",
+    # A flip session checks no typed answer and draws no options: those modules (and
+    # rapidfuzz under them) and their panels load with a session of their mode.
+    "rapidfuzz",
+    "quizzer.study.answers",
+    "quizzer.study.multiple_choice",
+    "quizzer.ui.widgets.choice_panel",
+    "quizzer.ui.widgets.typed_panel",
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -32,12 +32,14 @@ from quizzer.ui.screens.base import QuizzerScreen
 from quizzer.ui.store_errors import stops_on_store_error
 from quizzer.ui.textshape import display_text
 from quizzer.ui.widgets.answer_diff import verdict_line
-from quizzer.ui.widgets.choice_panel import ChoicePanel
-from quizzer.ui.widgets.flip_panel import FlipPanel
 from quizzer.ui.widgets.progress_header import ProgressHeader
 from quizzer.ui.widgets.quiz_footer import QuizFooter
 from quizzer.ui.widgets.study_body import StudyBody
-from quizzer.ui.widgets.typed_panel import TypedPanel
+
+if TYPE_CHECKING:  # the panels' modules are loaded with their mode (see StudyBody)
+    from quizzer.ui.widgets.choice_panel import ChoicePanel
+    from quizzer.ui.widgets.flip_panel import FlipPanel
+    from quizzer.ui.widgets.typed_panel import TypedPanel
 
 
 class StudyScreen(QuizzerScreen[None]):

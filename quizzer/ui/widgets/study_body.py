@@ -13,14 +13,14 @@ from textual.widgets import Button, Static
 from quizzer.cards.card import Pair
 from quizzer.ui.language_labels import Captions, named
 from quizzer.ui.widgets.card_view import CardView, side_captions
-from quizzer.ui.widgets.choice_panel import ChoicePanel
 from quizzer.ui.widgets.drawn import DrawnStatic
 from quizzer.ui.widgets.fitted_line import FittedLine
 from quizzer.ui.widgets.flip_panel import FlipPanel
-from quizzer.ui.widgets.typed_panel import TypedPanel
 
 if TYPE_CHECKING:
     from quizzer.study.answers import AnswerCheck
+    from quizzer.ui.widgets.choice_panel import ChoicePanel
+    from quizzer.ui.widgets.typed_panel import TypedPanel
 
 #: Each stage's panel, by id (a mode's panels only are composed).
 _PANELS = {"flip": "flip-panel", "choice": "choices-panel", "typed": "typed-panel"}
@@ -90,9 +90,15 @@ class StudyBody(VerticalScroll):
                 # lasts; a quick learner's next Enter must not be lost.
                 button.active_effect_duration = 0
                 yield button
+        # A mode's panels are imported when a session of that mode starts: flip mode,
+        # the benchmark's, loads neither the options' nor the typed answer's widgets.
         if self.mode in ("choice", "learn"):
+            from quizzer.ui.widgets.choice_panel import ChoicePanel
+
             yield ChoicePanel(rtl_mode=self.rtl_mode, id=_PANELS["choice"], classes="hidden")
         if self.mode in ("typed", "learn"):
+            from quizzer.ui.widgets.typed_panel import TypedPanel
+
             yield TypedPanel(rtl_mode=self.rtl_mode, id=_PANELS["typed"], classes="hidden")
 
     def _show_panel(self, stage: str | None) -> None:
@@ -137,9 +143,13 @@ class StudyBody(VerticalScroll):
         self._asked = True
 
     def _choices(self) -> ChoicePanel:
+        from quizzer.ui.widgets.choice_panel import ChoicePanel
+
         return self.query_one(f"#{_PANELS['choice']}", ChoicePanel)
 
     def _typed(self) -> TypedPanel:
+        from quizzer.ui.widgets.typed_panel import TypedPanel
+
         return self.query_one(f"#{_PANELS['typed']}", TypedPanel)
 
     async def reveal(self, intervals: Mapping[int, str]) -> None:

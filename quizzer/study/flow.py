@@ -272,6 +272,9 @@ class SessionFlow(AnswerVerdict):
             if callable(due_queue):
                 kinds = queue_kinds(due_queue(session.started_at))
         self._kinds: dict[str, CardKind] | None = None if kinds is None else dict(kinds)
+        if stage != "flip":
+            # Its answers' check loaded as the session starts, not on its first answer.
+            import quizzer.study.answers  # noqa: F401
         super().__init__()
 
     @property

@@ -7,8 +7,9 @@ is a leech, its FSRS stability, and the study days of its last answer and of its
 date. None of them depends on the clock: recall now is the forgetting curve at the
 number of study days since the last answer (:func:`recalls_on`), the forecast counts
 due days from today. So a card's fact is computed once from its state and kept until
-the state changes (:mod:`quizzer.progress.figurecache` keeps them between runs and
-counts again only the cards changed since); the rules live here, once, for
+the state changes (the store's state cache, :mod:`quizzer.progress.statecache`, keeps
+the statistics' tally between runs, and only the answers since are counted again); the
+rules live here, once, for
 :func:`~quizzer.stats.cards.state_counts`, :func:`~quizzer.stats.cards.due_forecast`,
 :func:`recalls` and the summaries alike.
 

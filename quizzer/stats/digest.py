@@ -8,7 +8,7 @@ mastery table's order and names and the New count of cards not studied yet. So
 :func:`digest_of` counts once what a study day's figures are, and :func:`stats_of`
 adds what the decks say; a digest can be kept as plain data (:meth:`Digest.to_data`)
 for the rest of the day, while the card states and the log stay as they were (see
-:mod:`quizzer.progress.figurecache`).
+:mod:`quizzer.progress.statecache`).
 """
 
 from __future__ import annotations

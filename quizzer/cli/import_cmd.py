@@ -146,14 +146,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             {
-                "deck": result.deck.id,
-                "path": str(result.path),
-                "concept_count": len(result.deck),
-                "changed": result.changed,
-                "written": result.written,
-                "created_folder": str(result.path.parent)
-                if result.new_folder and result.written
-                else None,
+                **_outcome_fields(result),
                 "languages": {
                     source.file: [
                         {
@@ -228,6 +221,18 @@ class _Outcome(Protocol):
     def new_folder(self) -> bool: ...
 
 
+def _outcome_fields(result: _Outcome) -> dict[str, object]:
+    """The deck written (or not) and where, as ``--json`` gives it."""
+    return {
+        "deck": result.deck.id,
+        "path": str(result.path),
+        "concept_count": len(result.deck),
+        "changed": result.changed,
+        "written": result.written,
+        "created_folder": str(result.path.parent) if result.new_folder and result.written else None,
+    }
+
+
 def _concepts(count: int) -> str:
     return f"{count} concept" if count == 1 else f"{count} concepts"
 
@@ -282,11 +287,7 @@ def _import_deck_file(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             {
-                "deck": result.deck.id,
-                "path": str(result.path),
-                "concept_count": len(result.deck),
-                "changed": result.changed,
-                "written": result.written,
+                **_outcome_fields(result),
                 "concepts": {
                     "new": result.report.new,
                     "updated": result.report.updated,

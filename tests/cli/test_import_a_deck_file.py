@@ -89,3 +89,14 @@ def test_a_deck_already_in_the_folder_is_not_imported_onto_itself(decks, tmp_pat
     assert run(capsys, "import", str(source))[0] == 0
     err = _refused(capsys, decks, str(decks / "scripts-test.toml"))
     assert "already in your decks folder" in err, err
+
+
+def test_json_says_what_the_import_of_a_deck_file_did(decks, tmp_path, capsys):
+    import json
+
+    code, out, err = run(capsys, "import", str(_shared(tmp_path)), "--json")
+    assert code == 0, err
+    said = json.loads(out)
+    assert said["deck"] == "scripts-test" and said["written"] is True
+    assert said["path"] == str(decks / "scripts-test.toml")
+    assert said["concepts"] == {"new": 3, "updated": 0, "unchanged": 0, "removed": 0}

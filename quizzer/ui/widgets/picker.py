@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from quizzer.ui.textshape import cells, clip
+from quizzer.ui.language_labels import fit_caption
 from quizzer.ui.widgets.drawn import CellWrapped, DrawnCells, DrawnOptionList
 
 #: Typing in an open list searches what was typed within this many seconds.
@@ -195,12 +195,11 @@ class Picker(DrawnCells, can_focus=True):
         arrow = "▲" if self.expanded else "▼"
         room = max(0, self.content_region.width - 2)
         label = self._labels[self._value]
-        if cells(label) > room:
-            label = self._short.get(self._value, label)
+        captions = (label, self._short.get(self._value, label))
         # Cut by the cells the terminal draws: Rich's count gives a Bengali vowel sign none,
         # so cut by it the arrow fell off the line. The padding is Rich's, as the blanks the
         # terminal draws beyond it are taken back when the line is fitted.
-        shown = Content(self._shown(clip(label, room))).truncate(room, pad=True)
+        shown = Content(self._shown(fit_caption(captions, room))).truncate(room, pad=True)
         return Content.assemble(shown, " ", (arrow, "$foreground 50%"))
 
     def action_open(self) -> None:
